@@ -1,0 +1,119 @@
+//! The rules engine: positions, legal moves and `play`, every rule read from a [`Ruleset`].
+//!
+//! API CONTRACT (layout, examples and notation code against these names; the engine's
+//! internals may change freely):
+//!
+//! * Holes are numbered `0..2n` for pits (side 0's pits `0..n` in side 0's sowing order, side
+//!   1's pits `n..2n` in side 1's sowing order) and `2n`, `2n+1` for the stores of side 0 and 1.
+//!   The counter-clockwise circuit is side 0's pits, store 0, side 1's pits, store 1.
+//! * Pit `i` of side 0 (0-based) is opposite pit `n-1-i` of side 1.
+//! * [`Rules::new`] compiles a ruleset once; [`Game`] holds a position plus the history needed
+//!   for repetition; [`Game::play`] returns a [`Report`] of everything that happened.
+
+use crate::ruleset::Ruleset;
+
+/// Which way one handful travels: along the circuit order (counter-clockwise) or against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Along the circuit order (A1 → A2 → … → store A → B1 …).
+    Ccw,
+    /// Against the circuit order.
+    Cw,
+}
+
+/// A move: the pit (hole index) the seeds are lifted from and the direction of the first handful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Hole index of the pit, `0..2n`.
+    pub pit: u8,
+    /// Direction of the first handful (fixed games always use the ruleset's direction).
+    pub dir: Dir,
+}
+
+/// A position: seeds in every hole and who moves. Indexing as in the module docs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Seeds per hole: `2n` pits then 2 stores.
+    pub holes: Vec<u16>,
+    /// Side to move, 0 or 1.
+    pub to_move: u8,
+}
+
+/// One handful of a move: where it was lifted, which way it went, and the holes it sowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lap {
+    /// Hole the seeds were lifted from.
+    pub from: u8,
+    /// Direction of this handful.
+    pub dir: Dir,
+    /// Seeds lifted.
+    pub lifted: u16,
+    /// Holes that received one seed each, in order (skipped holes are absent).
+    pub sown: Vec<u8>,
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// A side's pits are all empty.
+    SideEmpty,
+    /// A store reached the threshold (or both hold half).
+    Threshold,
+    /// A position repeated.
+    Repetition,
+    /// The player to move has no legal move (including: cannot feed the opponent).
+    NoLegalMove,
+    /// Neither player can move (pass rule).
+    NoMovesForBoth,
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// Why.
+    pub reason: EndReason,
+    /// Seeds moved from the pits into each side's store by the end-of-game sweep.
+    pub swept: [u16; 2],
+    /// Final score of each side (store after the sweep).
+    pub scores: [u16; 2],
+}
+
+/// Everything one call to [`Game::play`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Who moved.
+    pub player: u8,
+    /// The move.
+    pub mv: Move,
+    /// The handfuls, in order (one unless relay sowing).
+    pub laps: Vec<Lap>,
+    /// Hole where the last seed landed.
+    pub last: u8,
+    /// Holes captured from, with the seeds taken from each, in capture order (the capturing
+    /// seed counts in its own hole's entry).
+    pub captures: Vec<(u8, u16)>,
+    /// Seeds captured in all.
+    pub captured: u16,
+    /// The move was a grand slam (its capture forfeited under the no-capture policy, or made
+    /// under capture-all).
+    pub grand_slam: bool,
+    /// The mover moves again.
+    pub extra_turn: bool,
+    /// Players who passed after this move (no legal move under the pass rule), in order.
+    pub passed: Vec<u8>,
+    /// Set when this move ended the game.
+    pub ending: Option<Ending>,
+    /// Who moves next; `None` once the game is over.
+    pub next: Option<u8>,
+}
+
+/// Errors from the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The move is not legal here; the string says why in plain words.
+    IllegalMove(String),
+    /// The game is already over.
+    GameOver,
+    /// A relay sowing repeated a state within one turn, or exceeded the per-turn bound.
+    NonTerminating(String),
+}

@@ -1,0 +1,1 @@
+//! Replays every worked example of a ruleset through the engine and compares each expectation.

@@ -1,0 +1,1 @@
+//! Which sheets a ruleset gets, and writing the outputs atomically.

@@ -1,0 +1,7 @@
+//! Rulesets: the TOML schema, loading with line/column diagnostics, and the typed model.
+
+pub mod load;
+mod model;
+
+pub use load::{load_file, load_str, Diagnostic};
+pub use model::*;

@@ -1,0 +1,322 @@
+//! The typed, validated ruleset: every rule of a sowing game as a parameter.
+//!
+//! Nothing in sowkit asks which game it is; the engine, the examples checker and the rule
+//! sheets read these parameters only. Produced by [`crate::ruleset::load`] from a TOML file,
+//! after schema and semantic validation, so every value here is already consistent
+//! (labels unique, counts in range, and so on).
+
+use std::collections::BTreeMap;
+
+/// Which way seeds travel around the circuit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Along the printed circuit order (A1, A2, …, store A, B1, …): counter-clockwise on the board.
+    Counterclockwise,
+    /// Against the circuit order: clockwise on the board.
+    Clockwise,
+    /// The mover chooses for each move (Giuthi).
+    Either,
+}
+
+/// Whether a hole is sown into when a sowing passes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Include {
+    /// Drop a seed in it.
+    Sow,
+    /// Pass over it without spending a seed.
+    Skip,
+}
+
+/// What happens when a handful's last seed lands in an occupied pit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relay {
+    /// Nothing: the sowing ends there.
+    None,
+    /// Relay sowing: lift that pit's seeds (including the last one) and sow them on in the
+    /// opposite direction (Giuthi; research §5.3).
+    Reverse,
+    /// Relay sowing in the same direction.
+    Same,
+}
+
+/// Sowing parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sowing {
+    /// Direction of sowing.
+    pub direction: Direction,
+    /// Whether the mover's own store is sown into.
+    pub own_store: Include,
+    /// Whether the opponent's store is sown into.
+    pub opponent_store: Include,
+    /// `Skip`: a lap never drops a seed in the pit the current handful was lifted from (Oware's
+    /// 12-seed rule); `Sow`: it does (Kalah).
+    pub origin_on_lap: Include,
+    /// A pit needs at least this many seeds to be played (1 for most games, 2 for Giuthi).
+    pub min_seeds: u16,
+    /// Relay sowing rule.
+    pub relay: Relay,
+}
+
+/// When the mover moves again.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ExtraTurn {
+    /// The last seed lands in the mover's own store (Kalah).
+    pub last_in_own_store: bool,
+    /// The last seed lands in an empty pit before the sowing has crossed into the opponent's
+    /// row (Giuthi).
+    pub empty_pit_before_crossing: bool,
+}
+
+/// The kind of capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaptureKind {
+    /// No captures.
+    None,
+    /// Take the seeds of the pit opposite the last seed's pit (Kalah, Giuthi).
+    Opposite,
+    /// Take the last pit's seeds when its count is one of `counts` (Oware: 2 or 3).
+    Count,
+}
+
+/// Whose row a capture's last seed must land in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowSide {
+    /// The mover's own row.
+    Own,
+    /// The opponent's row.
+    Opponent,
+}
+
+/// How a capture continues past the last pit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chain {
+    /// One pit only.
+    None,
+    /// Go backwards against the sowing direction while the pits qualify, never leaving the row
+    /// the capture started in (Oware).
+    Backward,
+    /// Then each following own pit (in the sowing direction) that is empty and whose opposite
+    /// pit holds seeds (Giuthi).
+    FollowingEmpty,
+}
+
+/// What counts as having "crossed" into the opponent's row during a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Crossing {
+    /// At least one seed of this turn has been sown into an opponent pit (Pratt 2009).
+    Sown,
+    /// A lap of this turn has ended in an opponent pit (Ludii Kiuthi's reading).
+    Landed,
+}
+
+/// Capture parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Capture {
+    /// The kind of capture.
+    pub kind: CaptureKind,
+    /// Where the last seed must land.
+    pub side: RowSide,
+    /// Opposite capture: the last pit must have been empty before the last seed (holds 1 now).
+    pub last_pit_was_empty: bool,
+    /// Opposite capture: the opposite pit must hold seeds; `false` is the "empty capture"
+    /// variant, where the lone capturing seed goes to the store anyway.
+    pub opposite_must_have_seeds: bool,
+    /// Opposite capture: the capturing seed goes to the store too.
+    pub take_capturing_seed: bool,
+    /// Count capture: the counts that capture (Oware: `[2, 3]`).
+    pub counts: Vec<u16>,
+    /// How the capture continues.
+    pub chain: Chain,
+    /// Captures only once the turn has crossed into the opponent's row (Giuthi).
+    pub after_crossing_only: bool,
+    /// What "crossed" means.
+    pub crossing: Crossing,
+}
+
+/// Grand slam: a capture that would leave every opponent pit empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GrandSlam {
+    /// The move is allowed and captures as usual.
+    CaptureAll,
+    /// The move is allowed but captures nothing (Oware abapa, competition rules).
+    NoCapture,
+    /// The move is illegal.
+    Illegal,
+    /// The move is illegal unless every legal move is one; then it captures as usual.
+    IllegalUnlessOnly,
+}
+
+/// Feeding rule.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Feeding {
+    /// When the opponent has no seeds in their pits, only moves that leave them some are legal.
+    pub must_feed: bool,
+}
+
+/// What a player with no legal move does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoLegalMove {
+    /// The game ends.
+    End,
+    /// The player passes; the game ends when neither player can move.
+    Pass,
+}
+
+/// Who takes the seeds left in the pits when the game ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Remaining {
+    /// Each side's seeds go to that side's owner (the sweep).
+    Owner,
+    /// All go to the player who made the last move.
+    Mover,
+    /// All go to the other player.
+    Opponent,
+}
+
+/// End-of-game rules. Checks run after each move's captures and before any extra turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct End {
+    /// The game ends when either side's pits are all empty.
+    pub either_side_empty: bool,
+    /// The game ends at once when a store reaches this many seeds (Oware: 25), or when both
+    /// stores hold exactly half the seeds (a draw).
+    pub threshold: Option<u16>,
+    /// The game ends when a position (pits, stores and player to move) repeats since the last
+    /// capture.
+    pub repetition: bool,
+    /// What a player with no legal move does.
+    pub no_legal_move: NoLegalMove,
+    /// Who takes the seeds left in the pits.
+    pub remaining_seeds: Remaining,
+}
+
+/// The board: two rows of pits and (optionally) a store each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    /// Pits in each row.
+    pub pits_per_side: usize,
+    /// Seeds in each pit at the start.
+    pub seeds_per_pit: u16,
+    /// Other starting counts the rule sheet offers (e.g. Giuthi's 4 to 9); may be empty.
+    pub seeds_per_pit_options: Vec<u16>,
+    /// The players' names (single words), the first moves first; index = side (0 or 1).
+    pub players: [String; 2],
+    /// Each side's pit labels in that side's sowing (circuit) order.
+    pub pit_labels: [Vec<String>; 2],
+    /// Each side's store label (Kalah: sown into; Oware/Giuthi: where captures go).
+    pub stores: [String; 2],
+}
+
+/// Physical sizes for the printed board, millimetres.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayoutPrefs {
+    /// Pit diameter.
+    pub pit_diameter: f64,
+    /// Gap between neighbouring pits.
+    pub pit_gap: f64,
+    /// Store length (along the rows).
+    pub store_length: f64,
+    /// Counter diameter for the counter sheet.
+    pub counter_diameter: f64,
+}
+
+/// Where a worked example starts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start {
+    /// The initial position of the ruleset.
+    Initial,
+    /// A position in [`crate::notation`] form, e.g. `A 1 0 2 (4) / B 3 3 2 (3); A`.
+    Position(String),
+}
+
+/// What must follow a worked example's moves; `None` fields are not checked.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Expect {
+    /// The position after the moves, in notation form (who moves may be omitted).
+    pub position: Option<String>,
+    /// Who moves next: a player name, or `none` when the game is over.
+    pub next: Option<String>,
+    /// Whether the last move earned an extra turn.
+    pub extra_turn: Option<bool>,
+    /// Seeds captured by the last move.
+    pub captured: Option<u16>,
+    /// Whether the game is over after the moves.
+    pub game_over: Option<bool>,
+    /// Final scores (side 0, side 1) once the game is over, after the sweep.
+    pub scores: Option<[u16; 2]>,
+    /// Label of the hole the last seed of the last move landed in.
+    pub last: Option<String>,
+    /// Labels of the holes sown by the last move, in order (relay laps concatenated).
+    pub sown: Option<Vec<String>>,
+    /// The legal moves after the example's moves, in notation form.
+    pub legal: Option<Vec<String>>,
+    /// Whether the last move was a grand slam (a capture it forfeited or made illegal).
+    pub grand_slam: Option<bool>,
+    /// Players who passed right after the last move, in order.
+    pub passed: Option<Vec<String>>,
+}
+
+/// A worked example: a start, moves, and what must happen. `build` replays every one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// Short title, shown on the rule sheet.
+    pub title: String,
+    /// Optional explanation shown with the diagram.
+    pub note: Option<String>,
+    /// Where it starts.
+    pub start: Start,
+    /// The moves in notation form, e.g. `["A1"]` or `["A3>"]`.
+    pub moves: Vec<String>,
+    /// What must follow.
+    pub expect: Expect,
+    /// Printed as a practice exercise, the answer in the host key.
+    pub exercise: bool,
+    /// 1-based line of the `[[example]]` header in the ruleset file.
+    pub line: usize,
+    /// 1-based line of each `expect` field, by field name, for diagnostics.
+    pub field_lines: BTreeMap<String, usize>,
+}
+
+/// A whole validated ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ruleset {
+    /// Output folder name, `[a-z0-9-]+`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Playing time, free text (e.g. "15–25 minutes").
+    pub duration: Option<String>,
+    /// Language of the rule sheets (`en`).
+    pub lang: String,
+    /// The source the ruleset follows (a citation, shown on the rule sheet).
+    pub source: String,
+    /// Per-table citations (`sowing` → "Pratt 2009", …) for disputed choices.
+    pub rule_sources: BTreeMap<String, String>,
+    /// The board.
+    pub board: Board,
+    /// Sowing rules.
+    pub sowing: Sowing,
+    /// Extra-turn rules.
+    pub extra_turn: ExtraTurn,
+    /// Capture rules.
+    pub capture: Capture,
+    /// Grand-slam policy (only matters when captures can empty the opponent's row).
+    pub grand_slam: GrandSlam,
+    /// Feeding rule.
+    pub feeding: Feeding,
+    /// End-of-game rules.
+    pub end: End,
+    /// Physical sizes.
+    pub layout: LayoutPrefs,
+    /// Worked examples, in file order.
+    pub examples: Vec<Example>,
+    /// The file it was read from, as given (for diagnostics).
+    pub path: String,
+}
+
+impl Ruleset {
+    /// Total number of seeds in play: pits × 2 × seeds per pit.
+    pub fn total_seeds(&self) -> u32 {
+        self.board.pits_per_side as u32 * 2 * self.board.seeds_per_pit as u32
+    }
+}
