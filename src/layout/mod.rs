@@ -1,7 +1,22 @@
 //! Layout: turns a ruleset (and what the engine says about its worked examples) into pages,
 //! in millimetres. Knows nothing of PDF or SVG syntax.
-use crate::doc::Document;
+//!
+//! One module per sheet: [`board`] (the board at 100% with its labeled sowing circuit),
+//! [`log`] (the score log), [`rules`] (the rule sheets, with [`diagram`] drawing the worked
+//! examples). [`page`] owns what every page shares: margins, the calibration bar and the footer.
+//! The words come from a phrase catalogue, `templates/<lang>.toml`, so a new language is a new
+//! file ([`phrases`]).
+
+pub mod board;
+pub mod diagram;
+pub mod log;
+pub mod page;
+pub mod phrases;
+pub mod rules;
+
+use crate::doc::{Document, Page, Weight};
 use crate::ruleset::Ruleset;
+use crate::text;
 
 /// A paper size, millimetres, portrait orientation (width < height).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,9 +34,59 @@ pub const A4: Paper = Paper { name: "A4", width: 210.0, height: 297.0 };
 /// US Letter, 8.5 × 11 in = 215.9 × 279.4 mm (612 × 792 pt).
 pub const LETTER: Paper = Paper { name: "Letter", width: 215.9, height: 279.4 };
 
-/// Lays out the whole kit for `rs` on `paper`. The ruleset's worked examples must already have
-/// been checked (see [`crate::examples`]); layout replays them for the diagrams.
+/// Lays out the whole kit for `rs` on `paper`: the board (landscape), the score log and the
+/// rule sheets (portrait), each page with the calibration bar and footer. The ruleset's worked
+/// examples must already have been checked (see [`crate::examples`]); layout replays them for
+/// the diagrams.
+///
+/// Errors: no phrase catalogue for `rs.lang`, a phrase missing from it, or a worked example
+/// the engine cannot replay (a message naming the example).
 pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
-    let _ = (rs, paper);
-    todo!("layout (layout helper)")
+    let ph = phrases::Phrases::load(&rs.lang)?;
+    let mut pages = vec![board::page(rs, paper, &ph)?, log::page(rs, paper, &ph)];
+    pages.extend(rules::pages(rs, paper, &ph)?);
+    let mut doc = Document { title: ph.fmt("kit.title", &[("name", &rs.name)]), pages };
+    page::finish(&mut doc, rs, paper, &ph);
+    ph.check()?;
+    Ok(doc)
+}
+
+/// Lines of one paragraph set by [`Flow`]: wrapped at real font metrics.
+pub(crate) fn wrap(s: &str, size_pt: f64, weight: Weight, max_mm: f64) -> Vec<String> {
+    if s.is_empty() {
+        return Vec::new();
+    }
+    text::wrap(s, size_pt, weight, max_mm.max(1.0))
+}
+
+/// Draws `s` wrapped to `max_mm` with the first line's top at `top`; returns the y below the
+/// last line (top + lines × line height).
+pub(crate) fn para(
+    page: &mut Page,
+    x: f64,
+    top: f64,
+    size_pt: f64,
+    weight: Weight,
+    max_mm: f64,
+    s: &str,
+) -> f64 {
+    let lh = text::line_height_mm(size_pt);
+    let mut y = top;
+    for line in wrap(s, size_pt, weight, max_mm) {
+        page.text(x, y + text::ascent_mm(size_pt), size_pt, weight, &line);
+        y += lh;
+    }
+    y
+}
+
+/// Draws one line of text centred on `cx` with its baseline at `y`.
+pub(crate) fn centred(page: &mut Page, cx: f64, y: f64, size_pt: f64, weight: Weight, s: &str) {
+    let w = text::width_mm(s, size_pt, weight);
+    page.text(cx - w / 2.0, y, size_pt, weight, s);
+}
+
+/// Draws one line of text centred on (`cx`, `cy`): the box from ascent to descent is centred.
+pub(crate) fn centred_mid(page: &mut Page, cx: f64, cy: f64, size_pt: f64, weight: Weight, s: &str) {
+    let base = cy + (text::ascent_mm(size_pt) - text::descent_mm(size_pt)) / 2.0;
+    centred(page, cx, base, size_pt, weight, s);
 }

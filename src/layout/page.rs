@@ -1,0 +1,77 @@
+//! What every page shares: the margin, the calibration bar and the footer.
+//!
+//! Every page keeps all ink at least [`MARGIN`] mm from the edge (printers cannot print the
+//! outer ~5 mm, and ink there makes viewers shrink to fit; research print-and-play §5.2). The
+//! bottom band holds a solid black bar exactly [`BAR_LENGTH`] × [`BAR_HEIGHT`] mm labelled
+//! "100 mm" (measure it to check the print was at 100%) and a footer line; sheet content stays
+//! above [`content_bottom`].
+use super::phrases::Phrases;
+use super::Paper;
+use crate::doc::{rect, Color, Document, Page, Weight};
+use crate::ruleset::Ruleset;
+use crate::text;
+
+/// Safe margin on every side, mm: no ink closer to the page edge.
+pub const MARGIN: f64 = 10.0;
+/// Calibration bar length, mm.
+pub const BAR_LENGTH: f64 = 100.0;
+/// Calibration bar height, mm.
+pub const BAR_HEIGHT: f64 = 3.0;
+/// Clear space kept around the calibration bar, mm (its own label sits further away).
+pub const BAR_CLEAR: f64 = 2.0;
+/// Footer text size, pt.
+pub const FOOTER_PT: f64 = 7.0;
+/// Footer baseline distance above the bottom page edge, mm.
+const FOOTER_BASE: f64 = 11.0;
+/// Top of the calibration bar above the bottom page edge, mm.
+const BAR_TOP: f64 = 20.0;
+
+/// A portrait page of `paper`.
+pub fn portrait(name: &str, paper: Paper) -> Page {
+    Page::new(name, paper.width, paper.height)
+}
+
+/// A landscape page of `paper` (width and height swapped).
+pub fn landscape(name: &str, paper: Paper) -> Page {
+    Page::new(name, paper.height, paper.width)
+}
+
+/// Lowest y (mm from the top) sheet content may reach on a page of height `h`: clear of the
+/// calibration bar by [`BAR_CLEAR`].
+pub fn content_bottom(h: f64) -> f64 {
+    h - BAR_TOP - BAR_CLEAR - 0.5
+}
+
+/// The calibration bar's rectangle on a page of height `h`: (x, y, width, height), mm.
+pub fn bar_rect(h: f64) -> (f64, f64, f64, f64) {
+    (MARGIN, h - BAR_TOP, BAR_LENGTH, BAR_HEIGHT)
+}
+
+/// Adds the calibration bar and the footer to every page of `doc` ("page n of N").
+pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases) {
+    let n = doc.pages.len();
+    for (i, page) in doc.pages.iter_mut().enumerate() {
+        let (w, h) = (page.width, page.height);
+        let (bx, by, bw, bh) = bar_rect(h);
+        page.shape(rect(bx, by, bw, bh), Some(Color::BLACK), None);
+        // Label beside the bar, bottom-aligned with it, one clear gap plus 1 mm away.
+        let label = ph.get("page.bar_label");
+        page.text(bx + bw + BAR_CLEAR + 1.0, by + bh, 8.0, Weight::Bold, &label);
+        let left = ph.fmt(
+            "page.footer",
+            &[("name", &rs.name), ("check", &ph.get("page.print_check"))],
+        );
+        let right = ph.fmt(
+            "page.page_of",
+            &[("n", &(i + 1).to_string()), ("total", &n.to_string()), ("paper", paper.name)],
+        );
+        let base = h - FOOTER_BASE;
+        let rw = text::width_mm(&right, FOOTER_PT, Weight::Regular);
+        let avail = w - 2.0 * MARGIN - rw - 4.0;
+        let lines = text::wrap(&left, FOOTER_PT, Weight::Regular, avail);
+        // The footer normally fits one line; a long kit name keeps only what fits.
+        let first = lines.first().cloned().unwrap_or_default();
+        page.text(MARGIN, base, FOOTER_PT, Weight::Regular, &first);
+        page.text(w - MARGIN - rw, base, FOOTER_PT, Weight::Regular, &right);
+    }
+}
