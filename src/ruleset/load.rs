@@ -1,5 +1,22 @@
 //! Loading a ruleset from TOML: schema (unknown keys rejected), semantic checks, diagnostics.
-use super::Ruleset;
+//!
+//! Every error names the file, line, column and field, says what is wrong and what would be
+//! right, and comes with a rendered source snippet (annotate-snippets, rustc style).
+
+use super::model::*;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use toml::Spanned;
+
+/// Largest supported number of pits in a row.
+pub const MAX_PITS_PER_SIDE: usize = 16;
+/// Largest supported number of seeds in a pit at the start.
+pub const MAX_SEEDS_PER_PIT: u16 = 50;
+/// Largest supported number of moves in one worked example.
+pub const MAX_EXAMPLE_MOVES: usize = 500;
+/// Largest ruleset file read, bytes.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// A problem in an input file, with where it is. `line`/`column` are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,14 +35,1321 @@ pub struct Diagnostic {
     pub rendered: String,
 }
 
-/// Parses and validates a ruleset from `src`; `path` is used in messages only.
-pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
-    let _ = (path, src);
-    todo!("ruleset loader (lead)")
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.rendered)
+    }
 }
 
-/// Reads and validates a ruleset file.
+impl Diagnostic {
+    /// Builds a diagnostic for the byte range `span` of `src`, rendering a snippet.
+    pub fn at(path: &str, src: &str, span: Range<usize>, field: &str, message: &str) -> Diagnostic {
+        let span = clamp_span(src, span);
+        let (line, column) = line_col(src, span.start);
+        let title = if field.is_empty() {
+            message.to_string()
+        } else {
+            format!("{field}: {message}")
+        };
+        let rendered = render_snippet(path, src, span, &title);
+        Diagnostic {
+            path: path.to_string(),
+            line,
+            column,
+            field: field.to_string(),
+            message: message.to_string(),
+            rendered,
+        }
+    }
+
+    /// A diagnostic with no position in the file (e.g. the file cannot be read).
+    pub fn whole_file(path: &str, message: &str) -> Diagnostic {
+        Diagnostic {
+            path: path.to_string(),
+            line: 0,
+            column: 0,
+            field: String::new(),
+            message: message.to_string(),
+            rendered: format!("error: {path}: {message}"),
+        }
+    }
+
+    /// One-line form: `path:line:column: field: message`.
+    pub fn short(&self) -> String {
+        let field = if self.field.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", self.field)
+        };
+        if self.line == 0 {
+            format!("{}: {}{}", self.path, field, self.message)
+        } else {
+            format!(
+                "{}:{}:{}: {}{}",
+                self.path, self.line, self.column, field, self.message
+            )
+        }
+    }
+}
+
+fn clamp_span(src: &str, span: Range<usize>) -> Range<usize> {
+    let mut s = span.start.min(src.len());
+    let mut e = span.end.min(src.len()).max(s);
+    while s > 0 && !src.is_char_boundary(s) {
+        s -= 1;
+    }
+    while e < src.len() && !src.is_char_boundary(e) {
+        e += 1;
+    }
+    s..e
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `src`.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Byte offset where 1-based `line` starts (end of `src` when out of range).
+pub fn line_start(src: &str, line: usize) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    let mut n = 1;
+    for (i, c) in src.char_indices() {
+        if c == '\n' {
+            n += 1;
+            if n == line {
+                return i + 1;
+            }
+        }
+    }
+    src.len()
+}
+
+/// Byte range of 1-based `line` without its newline.
+pub fn line_span(src: &str, line: usize) -> Range<usize> {
+    let s = line_start(src, line);
+    let e = src[s..].find('\n').map_or(src.len(), |i| s + i);
+    s..e
+}
+
+fn render_snippet(path: &str, src: &str, span: Range<usize>, title: &str) -> String {
+    use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+    // An empty span still needs something to point at: widen to one character when possible.
+    let span = if span.is_empty() && span.end < src.len() {
+        let next = src[span.start..].chars().next().map_or(1, |c| c.len_utf8());
+        span.start..span.start + next
+    } else {
+        span
+    };
+    let report = &[Level::ERROR.primary_title(title).element(
+        Snippet::source(src)
+            .path(path)
+            .annotation(AnnotationKind::Primary.span(span).label("here")),
+    )];
+    Renderer::plain().render(report).to_string()
+}
+
+/// Dotted name of the key at byte `offset`: the nearest table header above plus the key on
+/// that line (`board.pits_per_side`, `example[2].expect.position`).
+fn field_at(src: &str, offset: usize) -> String {
+    let offset = offset.min(src.len());
+    let mut table = String::new();
+    let mut example_index = 0usize;
+    let mut key = String::new();
+    let (line_no, _) = line_col(src, offset);
+    for (i, raw) in src.lines().enumerate() {
+        let l = raw.trim();
+        if i + 1 > line_no {
+            break;
+        }
+        if l.starts_with("[[") {
+            let name = l
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .unwrap_or("")
+                .trim();
+            if name == "example" {
+                example_index += 1;
+                table = format!("example[{example_index}]");
+            } else {
+                table = name.to_string();
+            }
+            key.clear();
+        } else if l.starts_with('[') {
+            let name = l
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .unwrap_or("")
+                .trim();
+            table = match name.strip_prefix("example.") {
+                Some(rest) if example_index > 0 => format!("example[{example_index}].{rest}"),
+                _ => name.to_string(),
+            };
+            key.clear();
+        } else if let Some((k, _)) = l.split_once('=') {
+            if i + 1 == line_no {
+                key = k.trim().trim_matches('"').to_string();
+            }
+        }
+    }
+    match (table.is_empty(), key.is_empty()) {
+        (true, _) => key,
+        (false, true) => table,
+        (false, false) => format!("{table}.{key}"),
+    }
+}
+
+// ---------------------------------------------------------------- raw schema (serde)
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuleset {
+    id: Spanned<String>,
+    name: Spanned<String>,
+    #[serde(default)]
+    duration: Option<String>,
+    #[serde(default)]
+    lang: Option<Spanned<String>>,
+    source: Spanned<String>,
+    #[serde(default)]
+    players: Option<Spanned<i64>>,
+    board: Spanned<RawBoard>,
+    sowing: Spanned<RawSowing>,
+    #[serde(default)]
+    extra_turn: Option<Spanned<RawExtraTurn>>,
+    #[serde(default)]
+    capture: Option<Spanned<RawCapture>>,
+    #[serde(default)]
+    grand_slam: Option<RawGrandSlam>,
+    #[serde(default)]
+    feeding: Option<RawFeeding>,
+    end: Spanned<RawEnd>,
+    #[serde(default)]
+    layout: Option<RawLayout>,
+    #[serde(default, rename = "example")]
+    examples: Vec<Spanned<RawExample>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBoard {
+    pits_per_side: Spanned<i64>,
+    seeds_per_pit: Spanned<i64>,
+    #[serde(default)]
+    seeds_per_pit_options: Option<Spanned<Vec<i64>>>,
+    players: Spanned<Vec<String>>,
+    #[serde(default)]
+    pit_labels: Option<Spanned<Vec<Vec<String>>>>,
+    #[serde(default)]
+    stores: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawDirection {
+    Counterclockwise,
+    Clockwise,
+    Either,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+enum RawInclude {
+    Sow,
+    Skip,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawRelay {
+    None,
+    Reverse,
+    Same,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSowing {
+    direction: RawDirection,
+    own_store: Spanned<RawInclude>,
+    opponent_store: RawInclude,
+    #[serde(default)]
+    origin_on_lap: Option<RawInclude>,
+    #[serde(default)]
+    min_seeds: Option<Spanned<i64>>,
+    #[serde(default)]
+    relay: Option<RawRelay>,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+enum RawExtraOn {
+    LastInOwnStore,
+    EmptyPitBeforeCrossing,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawExtraTurn {
+    #[serde(default)]
+    on: Vec<Spanned<RawExtraOn>>,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+enum RawCaptureKind {
+    None,
+    Opposite,
+    Count,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawSide {
+    Own,
+    Opponent,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+enum RawChain {
+    None,
+    Backward,
+    FollowingEmpty,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawCrossing {
+    Sown,
+    Landed,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCapture {
+    kind: Spanned<RawCaptureKind>,
+    #[serde(default)]
+    side: Option<RawSide>,
+    #[serde(default)]
+    last_pit_was_empty: Option<bool>,
+    #[serde(default)]
+    opposite_must_have_seeds: Option<bool>,
+    #[serde(default)]
+    take_capturing_seed: Option<bool>,
+    #[serde(default)]
+    counts: Option<Spanned<Vec<i64>>>,
+    #[serde(default)]
+    chain: Option<Spanned<RawChain>>,
+    #[serde(default)]
+    after_crossing_only: Option<bool>,
+    #[serde(default)]
+    crossing: Option<RawCrossing>,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawGrandSlamPolicy {
+    CaptureAll,
+    NoCapture,
+    Illegal,
+    IllegalUnlessOnly,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGrandSlam {
+    policy: RawGrandSlamPolicy,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFeeding {
+    must_feed: bool,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+enum RawWhen {
+    EitherSideEmpty,
+    Threshold,
+    Repetition,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawNoMove {
+    End,
+    Pass,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawRemaining {
+    Owner,
+    Mover,
+    Opponent,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEnd {
+    when: Spanned<Vec<Spanned<RawWhen>>>,
+    #[serde(default)]
+    threshold: Option<Spanned<i64>>,
+    #[serde(default)]
+    no_legal_move: Option<RawNoMove>,
+    #[serde(default)]
+    remaining_seeds: Option<RawRemaining>,
+    #[serde(default)]
+    source: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLayout {
+    #[serde(default)]
+    pit_diameter: Option<Spanned<f64>>,
+    #[serde(default)]
+    pit_gap: Option<Spanned<f64>>,
+    #[serde(default)]
+    store_length: Option<Spanned<f64>>,
+    #[serde(default)]
+    counter_diameter: Option<Spanned<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExample {
+    title: Spanned<String>,
+    #[serde(default)]
+    note: Option<String>,
+    start: Spanned<String>,
+    moves: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    exercise: bool,
+    expect: Spanned<RawExpect>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    #[serde(default)]
+    position: Option<Spanned<String>>,
+    #[serde(default)]
+    next: Option<Spanned<String>>,
+    #[serde(default)]
+    extra_turn: Option<Spanned<bool>>,
+    #[serde(default)]
+    captured: Option<Spanned<i64>>,
+    #[serde(default)]
+    game_over: Option<Spanned<bool>>,
+    #[serde(default)]
+    scores: Option<Spanned<Vec<i64>>>,
+    #[serde(default)]
+    last: Option<Spanned<String>>,
+    #[serde(default)]
+    sown: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    legal: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    grand_slam: Option<Spanned<bool>>,
+    #[serde(default)]
+    passed: Option<Spanned<Vec<String>>>,
+}
+
+// ---------------------------------------------------------------- loading
+
+/// Reads and validates a ruleset file. Errors: unreadable file, a file over 1 MiB, invalid
+/// UTF-8, TOML syntax, schema (unknown keys, wrong types) and semantic problems, each as a
+/// [`Diagnostic`] naming line, column and field.
 pub fn load_file(path: &std::path::Path) -> Result<Ruleset, Vec<Diagnostic>> {
-    let _ = path;
-    todo!("ruleset loader (lead)")
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| {
+        vec![Diagnostic::whole_file(
+            &shown,
+            &format!("cannot read the file: {e}"),
+        )]
+    })?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(vec![Diagnostic::whole_file(
+            &shown,
+            &format!(
+                "the file is {} bytes; a ruleset may be at most {MAX_FILE_BYTES} bytes",
+                meta.len()
+            ),
+        )]);
+    }
+    let bytes = std::fs::read(path).map_err(|e| {
+        vec![Diagnostic::whole_file(
+            &shown,
+            &format!("cannot read the file: {e}"),
+        )]
+    })?;
+    let src = String::from_utf8(bytes).map_err(|e| {
+        vec![Diagnostic::whole_file(
+            &shown,
+            &format!(
+                "the file is not UTF-8 text (bad byte at offset {}); save it as UTF-8",
+                e.utf8_error().valid_up_to()
+            ),
+        )]
+    })?;
+    load_str(&shown, &src)
+}
+
+/// Parses and validates a ruleset from `src`; `path` is used in messages only.
+/// Returns every problem found (at least one) on failure.
+pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
+    let raw: RawRuleset = toml::from_str(src).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let field = field_at(src, span.start);
+        let msg = explain_toml_error(e.message());
+        vec![Diagnostic::at(path, src, span, &field, &msg)]
+    })?;
+    let mut v = Validator {
+        path,
+        src,
+        errs: Vec::new(),
+    };
+    let rs = v.ruleset(raw);
+    if v.errs.is_empty() {
+        Ok(rs)
+    } else {
+        Err(v.errs)
+    }
+}
+
+fn explain_toml_error(msg: &str) -> String {
+    let msg = msg.trim();
+    if msg.starts_with("unknown field") {
+        format!(
+            "{msg} (unknown keys are errors: check the spelling, see README \"Ruleset format\")"
+        )
+    } else {
+        msg.to_string()
+    }
+}
+
+struct Validator<'a> {
+    path: &'a str,
+    src: &'a str,
+    errs: Vec<Diagnostic>,
+}
+
+impl Validator<'_> {
+    fn err(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
+        let d = Diagnostic::at(self.path, self.src, span, field, &msg.into());
+        self.errs.push(d);
+    }
+
+    fn int_in(&mut self, v: &Spanned<i64>, field: &str, lo: i64, hi: i64) -> i64 {
+        let x = *v.get_ref();
+        if x < lo || x > hi {
+            self.err(
+                v.span(),
+                field,
+                format!("{x} is out of range: use a whole number from {lo} to {hi}"),
+            );
+            return lo;
+        }
+        x
+    }
+
+    fn mm_in(
+        &mut self,
+        v: &Option<Spanned<f64>>,
+        field: &str,
+        lo: f64,
+        hi: f64,
+        default: f64,
+    ) -> f64 {
+        match v {
+            None => default,
+            Some(s) => {
+                let x = *s.get_ref();
+                if !(x.is_finite() && x >= lo && x <= hi) {
+                    self.err(
+                        s.span(),
+                        field,
+                        format!("{x} mm is out of range: use {lo} to {hi} mm"),
+                    );
+                    default
+                } else {
+                    x
+                }
+            }
+        }
+    }
+
+    fn label_ok(
+        &mut self,
+        label: &str,
+        span: Range<usize>,
+        field: &str,
+        allow_space: bool,
+    ) -> bool {
+        let bad = label.trim().is_empty()
+            || label.trim() != label
+            || label.chars().count() > 24
+            || label.chars().any(|c| {
+                c.is_control() || "()/;<>\"[]".contains(c) || (!allow_space && c.is_whitespace())
+            });
+        if bad {
+            let what = if allow_space {
+                "1 to 24 characters, no ( ) / ; < > [ ] or quotes, no leading or trailing spaces"
+            } else {
+                "1 to 24 characters without spaces or ( ) / ; < > [ ] and quotes, e.g. \"A1\""
+            };
+            self.err(
+                span,
+                field,
+                format!("label {label:?} is not usable: a label needs {what}"),
+            );
+            false
+        } else {
+            true
+        }
+    }
+
+    fn ruleset(&mut self, raw: RawRuleset) -> Ruleset {
+        // identity
+        let id = raw.id.get_ref().clone();
+        if id.is_empty()
+            || id.len() > 64
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            || id.starts_with('-')
+        {
+            self.err(
+                raw.id.span(),
+                "id",
+                format!("{id:?} is not a valid id: use 1 to 64 of a-z, 0-9 and '-', e.g. \"kalah-6x4\" (it names the output folder)"),
+            );
+        }
+        if raw.name.get_ref().trim().is_empty() {
+            self.err(
+                raw.name.span(),
+                "name",
+                "the name is empty: give the game's display name",
+            );
+        }
+        if raw.source.get_ref().trim().is_empty() {
+            self.err(
+                raw.source.span(),
+                "source",
+                "the source is empty: cite where the rules come from",
+            );
+        }
+        let lang = match &raw.lang {
+            None => "en".to_string(),
+            Some(l) => {
+                if l.get_ref() != "en" {
+                    self.err(
+                        l.span(),
+                        "lang",
+                        format!(
+                            "language {:?} has no phrase catalogue yet: use \"en\"",
+                            l.get_ref()
+                        ),
+                    );
+                }
+                "en".to_string()
+            }
+        };
+        if let Some(p) = &raw.players {
+            if *p.get_ref() != 2 {
+                self.err(
+                    p.span(),
+                    "players",
+                    format!(
+                        "{} players is not supported: sowkit rulesets are for 2 players",
+                        p.get_ref()
+                    ),
+                );
+            }
+        }
+
+        let mut rule_sources = BTreeMap::new();
+        let board_span = raw.board.span();
+        let b = raw.board.into_inner();
+        if let Some(s) = &b.source {
+            rule_sources.insert("board".to_string(), s.clone());
+        }
+        let n = self.int_in(
+            &b.pits_per_side,
+            "board.pits_per_side",
+            1,
+            MAX_PITS_PER_SIDE as i64,
+        ) as usize;
+        let seeds = self.int_in(
+            &b.seeds_per_pit,
+            "board.seeds_per_pit",
+            1,
+            MAX_SEEDS_PER_PIT as i64,
+        ) as u16;
+        let mut options = Vec::new();
+        if let Some(o) = &b.seeds_per_pit_options {
+            for &x in o.get_ref() {
+                if x < 1 || x > MAX_SEEDS_PER_PIT as i64 {
+                    self.err(
+                        o.span(),
+                        "board.seeds_per_pit_options",
+                        format!(
+                            "{x} is out of range: each option must be 1 to {MAX_SEEDS_PER_PIT}"
+                        ),
+                    );
+                } else if !options.contains(&(x as u16)) {
+                    options.push(x as u16);
+                }
+            }
+            options.sort_unstable();
+        }
+        // players
+        let mut players = [String::from("A"), String::from("B")];
+        if b.players.get_ref().len() != 2 {
+            self.err(b.players.span(), "board.players", format!("{} names given: list exactly two player names, the first moves first, e.g. [\"A\", \"B\"]", b.players.get_ref().len()));
+        } else {
+            for (i, name) in b.players.get_ref().iter().enumerate() {
+                let ok = !name.is_empty()
+                    && name.chars().count() <= 12
+                    && name.chars().next().is_some_and(|c| c.is_alphabetic())
+                    && name.chars().all(|c| c.is_alphanumeric());
+                if !ok {
+                    self.err(b.players.span(), "board.players", format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 12 characters"));
+                } else {
+                    players[i] = name.clone();
+                }
+            }
+            if players[0] == players[1] {
+                self.err(
+                    b.players.span(),
+                    "board.players",
+                    "the two player names are the same: give each player a different name",
+                );
+            }
+        }
+        // labels
+        let mut pit_labels: [Vec<String>; 2] = [
+            (1..=n).map(|i| format!("{}{}", players[0], i)).collect(),
+            (1..=n).map(|i| format!("{}{}", players[1], i)).collect(),
+        ];
+        if let Some(pl) = &b.pit_labels {
+            if pl.get_ref().len() != 2 {
+                self.err(
+                    pl.span(),
+                    "board.pit_labels",
+                    "give two lists of labels, one per side, each in that side's sowing order",
+                );
+            } else {
+                for side in 0..2 {
+                    let labels = &pl.get_ref()[side];
+                    if labels.len() != n {
+                        self.err(pl.span(), "board.pit_labels", format!("side {} has {} labels but board.pits_per_side is {n}: give exactly {n}", players[side], labels.len()));
+                        continue;
+                    }
+                    let mut all_ok = true;
+                    for l in labels {
+                        all_ok &= self.label_ok(l, pl.span(), "board.pit_labels", false);
+                    }
+                    if all_ok {
+                        pit_labels[side] = labels.clone();
+                    }
+                }
+            }
+        }
+        let mut stores = [
+            format!("store {}", players[0]),
+            format!("store {}", players[1]),
+        ];
+        if let Some(st) = &b.stores {
+            if st.get_ref().len() != 2 {
+                self.err(st.span(), "board.stores", "give two store labels, the first for the first player, e.g. [\"store A\", \"store B\"]");
+            } else {
+                let mut ok = true;
+                for l in st.get_ref() {
+                    ok &= self.label_ok(l, st.span(), "board.stores", true);
+                }
+                if ok {
+                    stores = [st.get_ref()[0].clone(), st.get_ref()[1].clone()];
+                }
+            }
+        }
+        {
+            let mut seen = std::collections::BTreeSet::new();
+            for l in pit_labels.iter().flatten().chain(stores.iter()) {
+                if !seen.insert(l.to_lowercase()) {
+                    self.err(
+                        board_span.clone(),
+                        "board.pit_labels",
+                        format!(
+                            "label {l:?} is used twice: every pit and store needs its own label"
+                        ),
+                    );
+                }
+            }
+            for l in pit_labels.iter().flatten() {
+                if l.eq_ignore_ascii_case("initial")
+                    || l.eq_ignore_ascii_case("none")
+                    || l.eq_ignore_ascii_case("pass")
+                {
+                    self.err(
+                        board_span.clone(),
+                        "board.pit_labels",
+                        format!("label {l:?} is a reserved word: choose another pit label"),
+                    );
+                }
+            }
+        }
+        let board = Board {
+            pits_per_side: n,
+            seeds_per_pit: seeds,
+            seeds_per_pit_options: options,
+            players,
+            pit_labels,
+            stores,
+        };
+
+        // sowing
+        let s = raw.sowing.into_inner();
+        if let Some(src) = &s.source {
+            rule_sources.insert("sowing".to_string(), src.clone());
+        }
+        let inc = |i: RawInclude| match i {
+            RawInclude::Sow => Include::Sow,
+            RawInclude::Skip => Include::Skip,
+        };
+        let min_seeds = match &s.min_seeds {
+            None => 1,
+            Some(m) => self.int_in(m, "sowing.min_seeds", 1, (MAX_SEEDS_PER_PIT as i64) * 2) as u16,
+        };
+        let own_store_span = s.own_store.span();
+        let sowing = Sowing {
+            direction: match s.direction {
+                RawDirection::Counterclockwise => Direction::Counterclockwise,
+                RawDirection::Clockwise => Direction::Clockwise,
+                RawDirection::Either => Direction::Either,
+            },
+            own_store: inc(*s.own_store.get_ref()),
+            opponent_store: inc(s.opponent_store),
+            origin_on_lap: inc(s.origin_on_lap.unwrap_or(RawInclude::Sow)),
+            min_seeds,
+            relay: match s.relay.unwrap_or(RawRelay::None) {
+                RawRelay::None => Relay::None,
+                RawRelay::Reverse => Relay::Reverse,
+                RawRelay::Same => Relay::Same,
+            },
+        };
+
+        // extra turn
+        let mut extra_turn = ExtraTurn::default();
+        if let Some(et) = raw.extra_turn {
+            let et = et.into_inner();
+            if let Some(src) = &et.source {
+                rule_sources.insert("extra_turn".to_string(), src.clone());
+            }
+            for on in &et.on {
+                match on.get_ref() {
+                    RawExtraOn::LastInOwnStore => {
+                        if extra_turn.last_in_own_store {
+                            self.err(
+                                on.span(),
+                                "extra_turn.on",
+                                "listed twice: give each trigger once",
+                            );
+                        }
+                        if sowing.own_store == Include::Skip {
+                            self.err(on.span(), "extra_turn.on", "\"last-in-own-store\" can never happen because sowing.own_store = \"skip\": set own_store = \"sow\" or remove this trigger");
+                        }
+                        extra_turn.last_in_own_store = true;
+                    }
+                    RawExtraOn::EmptyPitBeforeCrossing => {
+                        if extra_turn.empty_pit_before_crossing {
+                            self.err(
+                                on.span(),
+                                "extra_turn.on",
+                                "listed twice: give each trigger once",
+                            );
+                        }
+                        extra_turn.empty_pit_before_crossing = true;
+                    }
+                }
+            }
+        }
+        let _ = own_store_span;
+
+        // capture
+        let capture = match raw.capture {
+            None => Capture {
+                kind: CaptureKind::None,
+                side: RowSide::Own,
+                last_pit_was_empty: false,
+                opposite_must_have_seeds: true,
+                take_capturing_seed: false,
+                counts: Vec::new(),
+                chain: Chain::None,
+                after_crossing_only: false,
+                crossing: Crossing::Sown,
+            },
+            Some(c) => {
+                let c = c.into_inner();
+                if let Some(src) = &c.source {
+                    rule_sources.insert("capture".to_string(), src.clone());
+                }
+                let kind = match c.kind.get_ref() {
+                    RawCaptureKind::None => CaptureKind::None,
+                    RawCaptureKind::Opposite => CaptureKind::Opposite,
+                    RawCaptureKind::Count => CaptureKind::Count,
+                };
+                let mut counts = Vec::new();
+                if let Some(cs) = &c.counts {
+                    for &x in cs.get_ref() {
+                        if x < 1 || x > 1000 {
+                            self.err(cs.span(), "capture.counts", format!("{x} cannot be a capturing count: use whole numbers from 1 to 1000"));
+                        } else if !counts.contains(&(x as u16)) {
+                            counts.push(x as u16);
+                        }
+                    }
+                    counts.sort_unstable();
+                }
+                if kind == CaptureKind::Count && counts.is_empty() {
+                    self.err(
+                        c.kind.span(),
+                        "capture.counts",
+                        "kind = \"count\" needs the counts that capture, e.g. counts = [2, 3]",
+                    );
+                }
+                if kind != CaptureKind::Count && c.counts.is_some() {
+                    let sp = c.counts.as_ref().map(|x| x.span()).unwrap_or(0..0);
+                    self.err(
+                        sp,
+                        "capture.counts",
+                        "counts only apply to kind = \"count\": remove them or change the kind",
+                    );
+                }
+                let chain = match c.chain.as_ref().map(|x| *x.get_ref()) {
+                    None | Some(RawChain::None) => Chain::None,
+                    Some(RawChain::Backward) => Chain::Backward,
+                    Some(RawChain::FollowingEmpty) => Chain::FollowingEmpty,
+                };
+                if let Some(ch) = &c.chain {
+                    if chain == Chain::Backward && kind != CaptureKind::Count {
+                        self.err(
+                            ch.span(),
+                            "capture.chain",
+                            "chain = \"backward\" needs kind = \"count\" (Oware-style 2-3 chains)",
+                        );
+                    }
+                    if chain == Chain::FollowingEmpty && kind != CaptureKind::Opposite {
+                        self.err(
+                            ch.span(),
+                            "capture.chain",
+                            "chain = \"following-empty\" needs kind = \"opposite\"",
+                        );
+                    }
+                }
+                Capture {
+                    kind,
+                    side: match c.side.unwrap_or(if kind == CaptureKind::Count {
+                        RawSide::Opponent
+                    } else {
+                        RawSide::Own
+                    }) {
+                        RawSide::Own => RowSide::Own,
+                        RawSide::Opponent => RowSide::Opponent,
+                    },
+                    last_pit_was_empty: c
+                        .last_pit_was_empty
+                        .unwrap_or(kind == CaptureKind::Opposite),
+                    opposite_must_have_seeds: c.opposite_must_have_seeds.unwrap_or(true),
+                    take_capturing_seed: c.take_capturing_seed.unwrap_or(kind != CaptureKind::None),
+                    counts,
+                    chain,
+                    after_crossing_only: c.after_crossing_only.unwrap_or(false),
+                    crossing: match c.crossing.unwrap_or(RawCrossing::Sown) {
+                        RawCrossing::Sown => Crossing::Sown,
+                        RawCrossing::Landed => Crossing::Landed,
+                    },
+                }
+            }
+        };
+        if capture.kind != CaptureKind::None
+            && sowing.own_store == Include::Skip
+            && sowing.opponent_store == Include::Sow
+        {
+            // Allowed, but unusual; nothing to check.
+        }
+
+        let grand_slam = match raw.grand_slam {
+            None => GrandSlam::CaptureAll,
+            Some(g) => {
+                if let Some(src) = &g.source {
+                    rule_sources.insert("grand_slam".to_string(), src.clone());
+                }
+                match g.policy {
+                    RawGrandSlamPolicy::CaptureAll => GrandSlam::CaptureAll,
+                    RawGrandSlamPolicy::NoCapture => GrandSlam::NoCapture,
+                    RawGrandSlamPolicy::Illegal => GrandSlam::Illegal,
+                    RawGrandSlamPolicy::IllegalUnlessOnly => GrandSlam::IllegalUnlessOnly,
+                }
+            }
+        };
+        let feeding = match raw.feeding {
+            None => Feeding::default(),
+            Some(f) => {
+                if let Some(src) = &f.source {
+                    rule_sources.insert("feeding".to_string(), src.clone());
+                }
+                Feeding {
+                    must_feed: f.must_feed,
+                }
+            }
+        };
+
+        // end
+        let e = raw.end.into_inner();
+        if let Some(src) = &e.source {
+            rule_sources.insert("end".to_string(), src.clone());
+        }
+        let mut end = End {
+            either_side_empty: false,
+            threshold: None,
+            repetition: false,
+            no_legal_move: match e.no_legal_move.unwrap_or(RawNoMove::End) {
+                RawNoMove::End => NoLegalMove::End,
+                RawNoMove::Pass => NoLegalMove::Pass,
+            },
+            remaining_seeds: match e.remaining_seeds.unwrap_or(RawRemaining::Owner) {
+                RawRemaining::Owner => Remaining::Owner,
+                RawRemaining::Mover => Remaining::Mover,
+                RawRemaining::Opponent => Remaining::Opponent,
+            },
+        };
+        let mut wants_threshold = false;
+        let mut seen_when = Vec::new();
+        for w in e.when.get_ref() {
+            if seen_when.contains(w.get_ref()) {
+                self.err(
+                    w.span(),
+                    "end.when",
+                    "listed twice: give each end condition once",
+                );
+            }
+            seen_when.push(*w.get_ref());
+            match w.get_ref() {
+                RawWhen::EitherSideEmpty => end.either_side_empty = true,
+                RawWhen::Repetition => end.repetition = true,
+                RawWhen::Threshold => wants_threshold = true,
+            }
+        }
+        let total = n as i64 * 2 * seeds as i64;
+        match (&e.threshold, wants_threshold) {
+            (Some(t), true) => {
+                let v = self.int_in(t, "end.threshold", 1, total.max(1));
+                end.threshold = Some(v as u16);
+            }
+            (None, true) => self.err(e.when.span(), "end.threshold", format!("\"threshold\" is listed in end.when but end.threshold is missing: add e.g. threshold = {} (more than half of {total})", total / 2 + 1)),
+            (Some(t), false) => self.err(t.span(), "end.threshold", "end.threshold is given but \"threshold\" is not in end.when: add it there or remove this key"),
+            (None, false) => {}
+        }
+
+        let lay = raw.layout;
+        let layout = LayoutPrefs {
+            pit_diameter: self.mm_in(
+                &lay.as_ref().and_then(|l| l.pit_diameter.clone()),
+                "layout.pit_diameter",
+                8.0,
+                80.0,
+                30.0,
+            ),
+            pit_gap: self.mm_in(
+                &lay.as_ref().and_then(|l| l.pit_gap.clone()),
+                "layout.pit_gap",
+                0.0,
+                40.0,
+                6.0,
+            ),
+            store_length: self.mm_in(
+                &lay.as_ref().and_then(|l| l.store_length.clone()),
+                "layout.store_length",
+                10.0,
+                200.0,
+                64.0,
+            ),
+            counter_diameter: self.mm_in(
+                &lay.as_ref().and_then(|l| l.counter_diameter.clone()),
+                "layout.counter_diameter",
+                5.0,
+                60.0,
+                20.0,
+            ),
+        };
+
+        // examples
+        let mut examples = Vec::new();
+        for (i, ex) in raw.examples.into_iter().enumerate() {
+            let span = ex.span();
+            let line = example_header_line(self.src, span.start);
+            let ex = ex.into_inner();
+            let tag = format!("example[{}]", i + 1);
+            if ex.title.get_ref().trim().is_empty() {
+                self.err(
+                    ex.title.span(),
+                    &format!("{tag}.title"),
+                    "the title is empty: give each example a short title",
+                );
+            }
+            if ex.moves.get_ref().len() > MAX_EXAMPLE_MOVES {
+                self.err(
+                    ex.moves.span(),
+                    &format!("{tag}.moves"),
+                    format!(
+                        "{} moves: an example may have at most {MAX_EXAMPLE_MOVES}",
+                        ex.moves.get_ref().len()
+                    ),
+                );
+            }
+            let start = if ex.start.get_ref().trim() == "initial" {
+                Start::Initial
+            } else {
+                Start::Position(ex.start.get_ref().clone())
+            };
+            let mut field_lines = BTreeMap::new();
+            let mut mark = |name: &str, sp: Range<usize>| {
+                field_lines.insert(name.to_string(), line_col(self.src, sp.start).0);
+            };
+            mark("start", ex.start.span());
+            mark("moves", ex.moves.span());
+            for (k, m) in ex.moves.get_ref().iter().enumerate() {
+                mark(&format!("moves[{}]", k + 1), m.span());
+            }
+            mark("expect", ex.expect.span());
+            let x = ex.expect.into_inner();
+            let mut expect = Expect::default();
+            if let Some(v) = x.position {
+                mark("position", v.span());
+                expect.position = Some(v.into_inner());
+            }
+            if let Some(v) = x.next {
+                mark("next", v.span());
+                expect.next = Some(v.into_inner());
+            }
+            if let Some(v) = x.extra_turn {
+                mark("extra_turn", v.span());
+                expect.extra_turn = Some(v.into_inner());
+            }
+            if let Some(v) = x.captured {
+                mark("captured", v.span());
+                let c = self.int_in(&v, &format!("{tag}.expect.captured"), 0, total);
+                expect.captured = Some(c as u16);
+            }
+            if let Some(v) = x.game_over {
+                mark("game_over", v.span());
+                expect.game_over = Some(v.into_inner());
+            }
+            if let Some(v) = x.scores {
+                mark("scores", v.span());
+                let sc = v.get_ref();
+                if sc.len() != 2 || sc.iter().any(|&s| s < 0 || s > total) {
+                    self.err(v.span(), &format!("{tag}.expect.scores"), format!("give two final scores from 0 to {total}, first player first, e.g. [10, 8]"));
+                } else {
+                    expect.scores = Some([sc[0] as u16, sc[1] as u16]);
+                }
+            }
+            if let Some(v) = x.last {
+                mark("last", v.span());
+                expect.last = Some(v.into_inner());
+            }
+            if let Some(v) = x.sown {
+                mark("sown", v.span());
+                expect.sown = Some(v.into_inner());
+            }
+            if let Some(v) = x.legal {
+                mark("legal", v.span());
+                expect.legal = Some(v.into_inner());
+            }
+            if let Some(v) = x.grand_slam {
+                mark("grand_slam", v.span());
+                expect.grand_slam = Some(v.into_inner());
+            }
+            if let Some(v) = x.passed {
+                mark("passed", v.span());
+                expect.passed = Some(v.into_inner());
+            }
+            if expect == Expect::default() {
+                self.err(span.clone(), &format!("{tag}.expect"), "expect states nothing: give at least one of position, next, extra_turn, captured, game_over, scores, last, sown, legal, grand_slam, passed");
+            }
+            examples.push(Example {
+                title: ex.title.into_inner(),
+                note: ex.note,
+                start,
+                moves: ex
+                    .moves
+                    .into_inner()
+                    .into_iter()
+                    .map(|m| m.into_inner())
+                    .collect(),
+                expect,
+                exercise: ex.exercise,
+                line,
+                field_lines,
+            });
+        }
+
+        Ruleset {
+            id,
+            name: raw.name.into_inner(),
+            duration: raw.duration,
+            lang,
+            source: raw.source.into_inner(),
+            rule_sources,
+            board,
+            sowing,
+            extra_turn,
+            capture,
+            grand_slam,
+            feeding,
+            end,
+            layout,
+            examples,
+            path: self.path.to_string(),
+        }
+    }
+}
+
+/// Line of the `[[example]]` header that owns byte `offset` (searching upward).
+fn example_header_line(src: &str, offset: usize) -> usize {
+    let (mut line, _) = line_col(src, offset);
+    while line > 1 {
+        let sp = line_span(src, line);
+        if src[sp].trim_start().starts_with("[[example]]") {
+            return line;
+        }
+        line -= 1;
+    }
+    line_col(src, offset).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = include_str!("../../rulesets/six-pit-sowing.toml");
+
+    #[test]
+    fn bundled_six_pit_loads_with_its_parameters() {
+        let rs = load_str("six-pit-sowing.toml", GOOD).expect("loads");
+        assert_eq!(rs.id, "six-pit-sowing");
+        assert_eq!(rs.board.pits_per_side, 3);
+        assert_eq!(rs.total_seeds(), 18);
+        assert_eq!(rs.board.pit_labels[1], vec!["B1", "B2", "B3"]);
+        assert_eq!(rs.sowing.opponent_store, Include::Skip);
+        assert!(rs.extra_turn.last_in_own_store);
+        assert_eq!(rs.capture.kind, CaptureKind::Opposite);
+        assert!(rs.end.either_side_empty);
+    }
+
+    #[test]
+    fn unknown_key_names_line_column_and_field() {
+        let src = GOOD.replace("min_seeds = 1", "min_seed = 1");
+        let errs = load_str("x.toml", &src).unwrap_err();
+        let d = &errs[0];
+        let expected_line = src
+            .lines()
+            .position(|l| l.starts_with("min_seed "))
+            .unwrap()
+            + 1;
+        assert_eq!(d.line, expected_line);
+        assert_eq!(d.column, 1);
+        assert_eq!(d.field, "sowing.min_seed");
+        assert!(
+            d.message.contains("unknown field `min_seed`"),
+            "{}",
+            d.message
+        );
+        assert!(d.rendered.contains("x.toml"), "{}", d.rendered);
+    }
+
+    #[test]
+    fn out_of_range_value_says_what_is_right() {
+        let src = GOOD.replace("pits_per_side = 3", "pits_per_side = 40");
+        let errs = load_str("x.toml", &src).unwrap_err();
+        let d = errs
+            .iter()
+            .find(|d| d.field == "board.pits_per_side")
+            .expect("pits error");
+        assert!(d.message.contains("1 to 16"), "{}", d.message);
+        let expected_line = src
+            .lines()
+            .position(|l| l.starts_with("pits_per_side"))
+            .unwrap()
+            + 1;
+        assert_eq!(d.line, expected_line);
+        assert_eq!(d.column, "pits_per_side = ".len() + 1);
+    }
+
+    #[test]
+    fn wrong_type_and_bad_variant_are_reported() {
+        let src = GOOD.replace("seeds_per_pit = 3", "seeds_per_pit = \"three\"");
+        let d = &load_str("x.toml", &src).unwrap_err()[0];
+        assert_eq!(d.field, "board.seeds_per_pit");
+        let src = GOOD.replace("relay = \"none\"", "relay = \"sideways\"");
+        let d = &load_str("x.toml", &src).unwrap_err()[0];
+        assert_eq!(d.field, "sowing.relay");
+        assert!(d.message.contains("sideways"), "{}", d.message);
+    }
+
+    #[test]
+    fn duplicate_labels_and_impossible_extra_turn_rejected() {
+        let src = GOOD.replace("[\"B1\", \"B2\", \"B3\"]", "[\"B1\", \"B1\", \"B3\"]");
+        let errs = load_str("x.toml", &src).unwrap_err();
+        assert!(errs.iter().any(|d| d.message.contains("used twice")));
+        let src = GOOD.replace("own_store = \"sow\"", "own_store = \"skip\"");
+        let errs = load_str("x.toml", &src).unwrap_err();
+        assert!(errs.iter().any(|d| d.field == "extra_turn.on"));
+    }
+
+    #[test]
+    fn syntax_error_is_a_diagnostic_not_a_panic() {
+        for src in [
+            "",
+            "=",
+            "[board",
+            "id = ",
+            "\u{0}",
+            "[[example]]\nmoves = 3",
+            "id = \"x\"\n[board]\npits_per_side = 1e400",
+        ] {
+            let errs = load_str("x.toml", src).unwrap_err();
+            assert!(!errs.is_empty());
+        }
+    }
+
+    #[test]
+    fn field_at_finds_nested_example_fields() {
+        let src =
+            "id = 1\n[[example]]\ntitle = \"a\"\n[[example]]\n[example.expect]\nposition = 3\n";
+        let off = src.find("position").unwrap();
+        assert_eq!(field_at(src, off), "example[2].expect.position");
+    }
 }
