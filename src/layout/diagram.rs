@@ -1,0 +1,365 @@
+//! Worked-example diagrams: small before/after boards drawn from what the engine reports.
+//!
+//! The "before" board shows the position before the example's last move, with the pits the
+//! seeds were lifted from ringed heavily and every sown hole numbered in sowing order (relay
+//! laps continue the count). The "after" board shows the result with captured pits ringed by a
+//! dashed line. The caption is built from the engine's [`Report`]: the sowing, where the last
+//! seed landed, extra turn, captures, grand slam, passes, and the end with the scores.
+//! Exercises show only the starting board and a question; their answers belong to the host key.
+use super::phrases::{join_and, Phrases};
+use super::{centred, centred_mid};
+use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
+use crate::engine::{Dir, EndReason, Game, Report, Rules};
+use crate::notation;
+use crate::ruleset::{Example, Ruleset, Start};
+use crate::text;
+
+/// Size of counts in pits, pt.
+const COUNT_PT: f64 = 9.0;
+/// Size of labels and sowing numbers, pt.
+const SMALL_PT: f64 = 5.5;
+/// Gap between the two boards (holds the "→" arrow), mm.
+const MID_GAP: f64 = 12.0;
+/// Gap between pits, mm.
+const GAP: f64 = 1.5;
+/// Gap between the rows (holds the sowing numbers), mm.
+const ROW_GAP: f64 = 7.0;
+
+/// One worked example, replayed and ready to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    /// The example's title.
+    pub title: String,
+    /// Seeds in every hole on the first board (engine hole order).
+    pub before: Vec<u16>,
+    /// Seeds in every hole after the moves; `None` for an exercise.
+    pub after: Option<Vec<u16>>,
+    /// Holes sown by the last move, in order (relay laps concatenated); empty for an exercise.
+    pub sown: Vec<u8>,
+    /// Holes seeds were lifted from in the last move (one per lap).
+    pub origins: Vec<u8>,
+    /// Holes captured from by the last move.
+    pub captured: Vec<u8>,
+    /// Caption paragraphs, the first being the title line.
+    pub caption: Vec<String>,
+    /// Whether this is an exercise (question only).
+    pub exercise: bool,
+}
+
+/// Replays `ex` with the engine and words what happened. Errors name the example and say what
+/// the engine refused.
+pub fn prepare(rs: &Ruleset, rules: &Rules, ex: &Example, ph: &Phrases) -> Result<Prepared, String> {
+    let fail = |e: String| format!("worked example `{}`: {e}", ex.title);
+    let start = match &ex.start {
+        Start::Initial => rules.initial(),
+        Start::Position(s) => notation::parse_position(rules, s).map_err(|e| fail(e.to_string()))?.0,
+    };
+    let mut game = Game::try_new(rules, start.clone()).map_err(|e| fail(e.to_string()))?;
+    let mut before = start.holes.clone();
+    let mut last: Option<Report> = None;
+    let mut played: Vec<String> = Vec::new();
+    for m in &ex.moves {
+        let mv = notation::parse_move(rules, m).map_err(|e| fail(e.to_string()))?;
+        before = game.position().holes.clone();
+        let r = game.play(mv).map_err(|e| fail(format!("move {m}: {e}")))?;
+        played.push(m.clone());
+        last = Some(r);
+    }
+    let moves_text = ex.moves.join(", ");
+    let mut caption = vec![ex.title.clone()];
+    if ex.exercise {
+        let who = rs.board.players[start.to_move.min(1) as usize].clone();
+        caption.push(ph.fmt("example.exercise", &[("player", &who), ("moves", &moves_text)]));
+        if let Some(n) = &ex.note {
+            caption.push(n.clone());
+        }
+        return Ok(Prepared {
+            title: ex.title.clone(),
+            before: start.holes,
+            after: None,
+            sown: Vec::new(),
+            origins: Vec::new(),
+            captured: Vec::new(),
+            caption,
+            exercise: true,
+        });
+    }
+    let Some(r) = last else {
+        return Err(fail("it has no moves to show".into()));
+    };
+    if played.len() > 1 {
+        let earlier = played[..played.len() - 1].join(", ");
+        caption.push(ph.fmt(
+            "example.earlier",
+            &[("earlier", &earlier), ("last", &played[played.len() - 1])],
+        ));
+    }
+    caption.push(describe(rs, rules, &r, ph));
+    if let Some(n) = &ex.note {
+        caption.push(n.clone());
+    }
+    Ok(Prepared {
+        title: ex.title.clone(),
+        before,
+        after: Some(game.position().holes.clone()),
+        sown: r.laps.iter().flat_map(|l| l.sown.iter().copied()).collect(),
+        origins: r.laps.iter().map(|l| l.from).collect(),
+        captured: r.captures.iter().map(|(h, _)| *h).collect(),
+        caption,
+        exercise: false,
+    })
+}
+
+/// What one move did, in words from the catalogue.
+pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String {
+    let who = rules.player_name(r.player).to_string();
+    let label = |h: u8| rules.label(h).to_string();
+    let mut parts: Vec<String> = Vec::new();
+    for (i, lap) in r.laps.iter().enumerate() {
+        let holes: Vec<String> = lap.sown.iter().map(|&h| label(h)).collect();
+        let way = match lap.dir {
+            Dir::Ccw => ph.get("example.way_ccw"),
+            Dir::Cw => ph.get("example.way_cw"),
+        };
+        let key = if i == 0 { "example.lap_first" } else { "example.lap_relay" };
+        parts.push(ph.fmt(
+            key,
+            &[
+                ("player", &who),
+                ("n", &lap.lifted.to_string()),
+                ("pit", &label(lap.from)),
+                ("way", &way),
+                ("holes", &join_and(ph, &holes)),
+            ],
+        ));
+    }
+    parts.push(ph.fmt("example.last", &[("hole", &label(r.last))]));
+    if r.captured > 0 {
+        let from: Vec<String> =
+            r.captures.iter().map(|(h, n)| format!("{} {}", n, ph.fmt("example.from", &[("hole", &label(*h))]))).collect();
+        parts.push(ph.fmt(
+            "example.captured",
+            &[("player", &who), ("n", &r.captured.to_string()), ("from", &join_and(ph, &from))],
+        ));
+    } else if rs.capture.kind != crate::ruleset::CaptureKind::None && !r.grand_slam {
+        parts.push(ph.get("example.no_capture"));
+    }
+    if r.grand_slam {
+        parts.push(ph.get("example.grand_slam"));
+    }
+    if r.extra_turn && r.ending.is_none() {
+        parts.push(ph.fmt("example.extra_turn", &[("player", &who)]));
+    }
+    for s in &r.passed {
+        parts.push(ph.fmt("example.passed", &[("player", rules.player_name(*s))]));
+    }
+    if let Some(e) = &r.ending {
+        let why = match e.reason {
+            EndReason::SideEmpty => ph.get("example.end.side_empty"),
+            EndReason::Threshold => ph.get("example.end.threshold"),
+            EndReason::Repetition => ph.get("example.end.repetition"),
+            EndReason::NoLegalMove => ph.get("example.end.no_legal_move"),
+            EndReason::NoMovesForBoth => ph.get("example.end.no_moves_for_both"),
+        };
+        parts.push(ph.fmt("example.game_over", &[("why", &why)]));
+        if e.swept.iter().any(|&s| s > 0) {
+            parts.push(ph.fmt(
+                "example.swept",
+                &[
+                    ("a", rules.player_name(0)),
+                    ("na", &e.swept[0].to_string()),
+                    ("b", rules.player_name(1)),
+                    ("nb", &e.swept[1].to_string()),
+                ],
+            ));
+        }
+        parts.push(ph.fmt(
+            "example.scores",
+            &[
+                ("a", rules.player_name(0)),
+                ("na", &e.scores[0].to_string()),
+                ("b", rules.player_name(1)),
+                ("nb", &e.scores[1].to_string()),
+            ],
+        ));
+    } else if let Some(nx) = r.next {
+        if !r.extra_turn {
+            parts.push(ph.fmt("example.next", &[("player", rules.player_name(nx))]));
+        }
+    }
+    parts.join(" ")
+}
+
+/// Mini-board measurements for `n` pits a row fitting `width` mm per board.
+#[derive(Clone, Copy, Debug)]
+struct Mini {
+    n: usize,
+    d: f64,
+    sw: f64,
+}
+
+impl Mini {
+    fn fit(n: usize, width: f64) -> Mini {
+        // width = n d + (n-1) GAP + 2 (GAP + 0.9 d)
+        let d = ((width - (n as f64 + 1.0) * GAP) / (n as f64 + 1.8)).clamp(4.0, 11.0);
+        Mini { n, d, sw: d * 0.9 }
+    }
+    fn width(&self) -> f64 {
+        self.n as f64 * self.d + (self.n as f64 + 1.0) * GAP + 2.0 * self.sw
+    }
+    fn label_h(&self) -> f64 {
+        text::line_height_mm(SMALL_PT)
+    }
+    fn height(&self) -> f64 {
+        2.0 * self.label_h() + 2.0 * self.d + ROW_GAP
+    }
+    /// Centre of pit `h` for a board whose top-left is (`x`, `y`).
+    fn pit(&self, x: f64, y: f64, h: usize) -> Pt {
+        let n = self.n;
+        let (side, i) = (h / n, h % n);
+        let col = if side == 0 { i } else { n - 1 - i };
+        let px = x + self.sw + GAP + self.d / 2.0 + col as f64 * (self.d + GAP);
+        let top = y + self.label_h() + self.d / 2.0;
+        p(px, if side == 0 { top + self.d + ROW_GAP } else { top })
+    }
+    /// Store rectangle of `side`: (x, y, w, h).
+    fn store(&self, x: f64, y: f64, side: usize) -> (f64, f64, f64, f64) {
+        let sy = y + self.label_h();
+        let sh = 2.0 * self.d + ROW_GAP;
+        let sx = if side == 0 { x + self.width() - self.sw } else { x };
+        (sx, sy, self.sw, sh)
+    }
+}
+
+/// Height of the drawing part (two boards and their headings), mm.
+pub fn board_height(rs: &Ruleset, width: f64) -> f64 {
+    let m = Mini::fit(rs.board.pits_per_side.max(1), (width - MID_GAP) / 2.0);
+    text::line_height_mm(8.0) + m.height() + 1.0
+}
+
+/// Draws the board(s) of `prep` with the top-left at (`x`, `y`) across `width` mm; returns the
+/// height used.
+pub fn draw_boards(pg: &mut Page, rs: &Ruleset, ph: &Phrases, prep: &Prepared, x: f64, y: f64, width: f64) -> f64 {
+    let n = rs.board.pits_per_side.max(1);
+    let m = Mini::fit(n, (width - MID_GAP) / 2.0);
+    let head = text::line_height_mm(8.0);
+    let bx0 = x + (width - (2.0 * m.width() + MID_GAP)) / 2.0;
+    let by = y + head;
+    let first = if prep.exercise { ph.get("example.start_board") } else { ph.get("example.before") };
+    pg.text(bx0, y + text::ascent_mm(8.0), 8.0, Weight::Bold, &first);
+    draw_mini(pg, rs, &m, bx0, by, &prep.before, &prep.sown, &prep.origins, &[]);
+    if let Some(after) = &prep.after {
+        let bx1 = bx0 + m.width() + MID_GAP;
+        pg.text(bx1, y + text::ascent_mm(8.0), 8.0, Weight::Bold, &ph.get("example.after"));
+        draw_mini(pg, rs, &m, bx1, by, after, &[], &[], &prep.captured);
+        // Arrow between the boards.
+        let ay = by + m.label_h() + m.d + ROW_GAP / 2.0;
+        let ax0 = bx0 + m.width() + 2.0;
+        let ax1 = bx1 - 2.0;
+        pg.shape(
+            crate::doc::line(p(ax0, ay), p(ax1 - 2.0, ay)),
+            None,
+            Some(Stroke::solid(0.5, Color::BLACK)),
+        );
+        super::board::arrowhead(pg, p(ax1, ay), 1.0, 0.0, 2.5);
+    }
+    head + m.height() + 1.0
+}
+
+/// Sowing numbers of `hole` as shown beside it: "1,9", or shortened to fit `max` mm.
+fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<String> {
+    let nums: Vec<String> = sown
+        .iter()
+        .enumerate()
+        .filter(|(_, &h)| h as usize == hole)
+        .map(|(i, _)| (i + 1).to_string())
+        .collect();
+    if nums.is_empty() {
+        return None;
+    }
+    let full = nums.join(",");
+    if text::width_mm(&full, SMALL_PT, Weight::Bold) <= max {
+        return Some(full);
+    }
+    let short = format!("{}…{}", nums[0], nums[nums.len() - 1]);
+    if text::width_mm(&short, SMALL_PT, Weight::Bold) <= max {
+        return Some(short);
+    }
+    Some(format!("×{}", nums.len()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_mini(
+    pg: &mut Page,
+    rs: &Ruleset,
+    m: &Mini,
+    x: f64,
+    y: f64,
+    holes: &[u16],
+    sown: &[u8],
+    origins: &[u8],
+    captured: &[u8],
+) {
+    let n = m.n;
+    let r = m.d / 2.0;
+    let count = |h: usize| holes.get(h).copied().unwrap_or(0).to_string();
+    let cpt = if m.d >= 8.0 { COUNT_PT } else { 7.0 };
+    for h in 0..2 * n {
+        let c = m.pit(x, y, h);
+        let heavy = origins.iter().any(|&o| o as usize == h);
+        let sw = if heavy { 0.9 } else { 0.35 };
+        pg.shape(circle(c, r), Some(Color::WHITE), Some(Stroke::solid(sw, Color::BLACK)));
+        if h >= n {
+            pg.shape(circle(c, r - 0.9), None, Some(Stroke::solid(0.2, Color::BLACK)));
+        }
+        if captured.iter().any(|&o| o as usize == h) {
+            pg.shape(circle(c, r + 0.8), None, Some(Stroke::dashed(0.35, Color::BLACK, &[0.8, 0.6])));
+        }
+        centred_mid(pg, c.x, c.y, cpt, Weight::Bold, &count(h));
+        let label = &rs.board.pit_labels[h / n][h % n];
+        // Labels outside the rows, sowing numbers in the gap between them.
+        if h < n {
+            let base = c.y + r + 0.3 + text::ascent_mm(SMALL_PT);
+            centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
+            if let Some(s) = sow_marks(sown, h, m.d + GAP - 0.4) {
+                centred(pg, c.x, c.y - r - 0.5 - text::descent_mm(SMALL_PT), SMALL_PT, Weight::Bold, &s);
+            }
+        } else {
+            let base = c.y - r - 0.3 - text::descent_mm(SMALL_PT);
+            centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
+            if let Some(s) = sow_marks(sown, h, m.d + GAP - 0.4) {
+                centred(pg, c.x, c.y + r + 0.5 + text::ascent_mm(SMALL_PT), SMALL_PT, Weight::Bold, &s);
+            }
+        }
+    }
+    for side in 0..2 {
+        let (sx, sy, sw, sh) = m.store(x, y, side);
+        pg.shape(
+            rounded_rect(sx, sy, sw, sh, (sw / 2.0).min(3.0)),
+            Some(Color::WHITE),
+            Some(Stroke::solid(0.35, Color::BLACK)),
+        );
+        if side == 1 {
+            pg.shape(
+                rounded_rect(sx + 0.9, sy + 0.9, sw - 1.8, sh - 1.8, (sw / 2.0).min(3.0) - 0.9),
+                None,
+                Some(Stroke::solid(0.2, Color::BLACK)),
+            );
+        }
+        let h = 2 * n + side;
+        let cx = sx + sw / 2.0;
+        let cy = sy + sh / 2.0;
+        centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
+        // The store's name above it (side 1, top) or below it (side 0, bottom), shortened.
+        let name = &rs.board.stores[side];
+        let lines = super::wrap(name, SMALL_PT - 1.0, Weight::Regular, sw - 1.6);
+        let mut ty = sy + 2.0;
+        for l in lines.iter().take(2) {
+            centred(pg, cx, ty + text::ascent_mm(SMALL_PT - 1.0), SMALL_PT - 1.0, Weight::Regular, l);
+            ty += text::line_height_mm(SMALL_PT - 1.0);
+        }
+        if let Some(s) = sow_marks(sown, h, sw - 1.0) {
+            centred(pg, cx, cy + 2.5 + text::ascent_mm(SMALL_PT), SMALL_PT, Weight::Bold, &s);
+        }
+    }
+}

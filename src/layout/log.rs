@@ -1,0 +1,170 @@
+//! The score log: one portrait page with numbered rows for a whole game.
+//!
+//! Columns follow the ruleset: move number, player, pit (plus the way round when the mover
+//! chooses the direction), where the last seed landed, extra turn (only with an extra-turn
+//! rule), seeds captured (only with captures), one column per store (named by the store
+//! labels), a race column when a store threshold ends the game, and a check column whose header
+//! prints the total seeds every count must add up to.
+use super::page::{self, MARGIN};
+use super::phrases::Phrases;
+use super::{para, Paper};
+use crate::doc::{line, rect, Color, Page, Stroke, Weight};
+use crate::ruleset::{CaptureKind, Direction, NoLegalMove, Ruleset};
+use crate::text;
+
+/// Table text size, pt.
+const CELL_PT: f64 = 8.0;
+/// Height of one log row, mm.
+pub const ROW_H: f64 = 6.5;
+
+/// One column: its header and relative width.
+struct Col {
+    header: String,
+    weight: f64,
+}
+
+/// The column headers of the log for `rs`, in order.
+pub fn headers(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
+    columns(rs, ph).into_iter().map(|c| c.header).collect()
+}
+
+fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
+    let mut c = vec![
+        Col { header: ph.get("log.col.move"), weight: 0.8 },
+        Col { header: ph.get("log.col.player"), weight: 1.5 },
+        Col { header: ph.get("log.col.pit"), weight: 1.2 },
+    ];
+    if rs.sowing.direction == Direction::Either {
+        c.push(Col { header: ph.get("log.col.direction"), weight: 1.4 });
+    }
+    c.push(Col { header: ph.get("log.col.last"), weight: 1.6 });
+    if rs.extra_turn.last_in_own_store || rs.extra_turn.empty_pit_before_crossing {
+        c.push(Col { header: ph.get("log.col.extra"), weight: 1.2 });
+    }
+    if rs.capture.kind != CaptureKind::None {
+        c.push(Col { header: ph.get("log.col.captured"), weight: 1.4 });
+    }
+    for s in &rs.board.stores {
+        c.push(Col { header: s.clone(), weight: 1.5 });
+    }
+    if let Some(t) = rs.end.threshold {
+        c.push(Col {
+            header: ph.fmt(
+                "log.col.race",
+                &[("n", &t.to_string()), ("a", &rs.board.players[0]), ("b", &rs.board.players[1])],
+            ),
+            weight: 1.8,
+        });
+    }
+    c.push(Col {
+        header: ph.fmt("log.col.check", &[("total", &rs.total_seeds().to_string())]),
+        weight: 1.8,
+    });
+    c
+}
+
+/// Lays out the score log page (portrait `paper`).
+pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
+    let mut pg = page::portrait("log", paper);
+    let (w, h) = (pg.width, pg.height);
+    let cw = w - 2.0 * MARGIN;
+    let title = ph.fmt("log.title", &[("name", &rs.name)]);
+    let mut y = para(&mut pg, MARGIN, MARGIN, 14.0, Weight::Bold, cw, &title);
+    y += 2.0;
+
+    // Blanks for the players and the date.
+    let size = 9.0;
+    let base = y + text::ascent_mm(size);
+    let mut x = MARGIN;
+    let blanks: Vec<String> = vec![
+        ph.fmt("log.player_blank", &[("player", &rs.board.players[0])]),
+        ph.fmt("log.player_blank", &[("player", &rs.board.players[1])]),
+        ph.get("log.date_blank"),
+    ];
+    let slot = cw / 3.0;
+    for b in &blanks {
+        let tw = text::width_mm(b, size, Weight::Bold).min(slot - 15.0);
+        pg.text(x, base, size, Weight::Bold, b);
+        pg.shape(
+            line(crate::doc::pt(x + tw + 1.5, base + 0.8), crate::doc::pt(x + slot - 4.0, base + 0.8)),
+            None,
+            Some(Stroke::solid(0.25, Color::BLACK)),
+        );
+        x += slot;
+    }
+    y = base + text::descent_mm(size) + 3.0;
+
+    // Notes.
+    let mut notes = vec![ph.fmt(
+        "log.note.how",
+        &[("total", &rs.total_seeds().to_string())],
+    )];
+    if let Some(t) = rs.end.threshold {
+        notes.push(ph.fmt("log.note.threshold", &[("n", &t.to_string())]));
+    }
+    if rs.end.no_legal_move == NoLegalMove::Pass {
+        notes.push(ph.get("log.note.pass"));
+    }
+    if rs.sowing.direction == Direction::Either {
+        notes.push(ph.get("log.note.direction"));
+    }
+    for n in &notes {
+        y = para(&mut pg, MARGIN, y, 8.5, Weight::Regular, cw, n);
+    }
+    y += 2.0;
+
+    // Table header.
+    let cols = columns(rs, ph);
+    let total_w: f64 = cols.iter().map(|c| c.weight).sum();
+    let widths: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
+    let wrapped: Vec<Vec<String>> = cols
+        .iter()
+        .zip(&widths)
+        .map(|(c, w)| super::wrap(&c.header, CELL_PT, Weight::Bold, w - 2.0))
+        .collect();
+    let lh = text::line_height_mm(CELL_PT);
+    let head_lines = wrapped.iter().map(|v| v.len()).max().unwrap_or(1) as f64;
+    let head_h = head_lines * lh + 2.0;
+    let bottom = page::content_bottom(h);
+    let rows = ((bottom - y - head_h) / ROW_H).floor().max(1.0) as usize;
+    let table_h = head_h + rows as f64 * ROW_H;
+    let thin = Stroke::solid(0.2, Color::BLACK);
+    pg.shape(rect(MARGIN, y, cw, head_h), Some(Color::grey(230)), None);
+    let mut x = MARGIN;
+    for (lines, cw_i) in wrapped.iter().zip(&widths) {
+        let mut ty = y + 1.0;
+        for l in lines {
+            pg.text(x + 1.0, ty + text::ascent_mm(CELL_PT), CELL_PT, Weight::Bold, l);
+            ty += lh;
+        }
+        x += cw_i;
+    }
+    // Row numbers.
+    for r in 0..rows {
+        let ry = y + head_h + r as f64 * ROW_H;
+        let s = (r + 1).to_string();
+        let base = ry + ROW_H / 2.0 + (text::ascent_mm(CELL_PT) - text::descent_mm(CELL_PT)) / 2.0;
+        let tw = text::width_mm(&s, CELL_PT, Weight::Regular);
+        pg.text(MARGIN + widths[0] - 1.5 - tw, base, CELL_PT, Weight::Regular, &s);
+    }
+    // Grid.
+    for r in 0..=rows {
+        let ry = y + head_h + r as f64 * ROW_H;
+        pg.shape(
+            line(crate::doc::pt(MARGIN, ry), crate::doc::pt(MARGIN + cw, ry)),
+            None,
+            Some(thin.clone()),
+        );
+    }
+    let mut x = MARGIN;
+    for cw_i in &widths[..widths.len() - 1] {
+        x += cw_i;
+        pg.shape(
+            line(crate::doc::pt(x, y), crate::doc::pt(x, y + table_h)),
+            None,
+            Some(thin.clone()),
+        );
+    }
+    pg.shape(rect(MARGIN, y, cw, table_h), None, Some(Stroke::solid(0.4, Color::BLACK)));
+    pg
+}

@@ -1,0 +1,405 @@
+//! The rule sheets: portrait pages of rules written from the ruleset's parameters in the
+//! catalogue's words (never copied from a source), then the worked examples as diagrams, then
+//! the source credit. Text is wrapped at real font metrics and flows onto as many pages as it
+//! needs (`rules-1`, `rules-2`, …).
+use super::diagram::{self, Prepared};
+use super::page::{self, MARGIN};
+use super::phrases::{join_and, Phrases};
+use super::Paper;
+use crate::doc::{Page, Weight};
+use crate::engine::Rules;
+use crate::ruleset::{
+    CaptureKind, Chain, Crossing, Direction, GrandSlam, Include, NoLegalMove, Relay, Remaining,
+    RowSide, Ruleset,
+};
+use crate::text;
+
+/// Body text size, pt.
+pub const BODY_PT: f64 = 10.0;
+/// Section heading size, pt.
+pub const HEAD_PT: f64 = 12.0;
+/// Title size, pt.
+pub const TITLE_PT: f64 = 18.0;
+/// Caption size, pt.
+const CAPTION_PT: f64 = 9.0;
+/// Indent of bullet text, mm.
+const BULLET_INDENT: f64 = 4.5;
+
+/// One block of the rule sheet, in reading order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    /// The sheet title.
+    Title(String),
+    /// A section heading.
+    Heading(String),
+    /// A paragraph.
+    Para(String),
+    /// A bulleted item.
+    Bullet(String),
+    /// A worked example (index into the prepared examples).
+    Example(usize),
+}
+
+fn num(v: impl ToString) -> String {
+    v.to_string()
+}
+
+/// The text of the rule sheet, from the parameters.
+pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
+    use Block::*;
+    let b = &rs.board;
+    let n = b.pits_per_side;
+    let (a, bb) = (&b.players[0], &b.players[1]);
+    let total = rs.total_seeds();
+    let first_last = |side: usize| {
+        let l = &b.pit_labels[side];
+        (l.first().cloned().unwrap_or_default(), l.last().cloned().unwrap_or_default())
+    };
+    let (a1, an) = first_last(0);
+    let (b1, bn) = first_last(1);
+    let mut out = vec![Title(ph.fmt("rules.title", &[("name", &rs.name)]))];
+    let mut facts = ph.get("rules.players");
+    if let Some(d) = &rs.duration {
+        facts = format!("{facts} · {}", ph.fmt("rules.duration", &[("d", d)]));
+    }
+    out.push(Para(facts));
+    out.push(Para(ph.get("rules.aim")));
+
+    // What to bring.
+    out.push(Heading(ph.get("rules.h.bring")));
+    out.push(Bullet(ph.fmt(
+        "rules.bring_seeds",
+        &[("total", &num(total)), ("per", &num(b.seeds_per_pit)), ("pits", &num(2 * n))],
+    )));
+    out.push(Bullet(ph.get("rules.bring_board")));
+    out.push(Bullet(ph.get("rules.bring_log")));
+    out.push(Bullet(ph.get("rules.small_parts")));
+
+    // Setup.
+    out.push(Heading(ph.get("rules.h.setup")));
+    out.push(Para(ph.fmt("rules.setup_seeds", &[("per", &num(b.seeds_per_pit)), ("total", &num(total))])));
+    let opts: Vec<String> =
+        b.seeds_per_pit_options.iter().filter(|&&o| o != b.seeds_per_pit).map(num).collect();
+    if !opts.is_empty() {
+        out.push(Para(ph.fmt("rules.setup_options", &[("options", &join_or(ph, &opts))])));
+    }
+    out.push(Para(ph.fmt(
+        "rules.setup_sides",
+        &[
+            ("a", a),
+            ("b", bb),
+            ("a1", &a1),
+            ("an", &an),
+            ("b1", &b1),
+            ("bn", &bn),
+            ("sa", &b.stores[0]),
+            ("sb", &b.stores[1]),
+        ],
+    )));
+    out.push(Para(ph.fmt("rules.setup_first", &[("a", a)])));
+
+    // A turn.
+    out.push(Heading(ph.get("rules.h.turn")));
+    let pick = if rs.sowing.min_seeds <= 1 {
+        ph.get("rules.pick_nonempty")
+    } else {
+        ph.fmt("rules.pick_min", &[("min", &num(rs.sowing.min_seeds))])
+    };
+    out.push(Bullet(pick));
+    out.push(Bullet(match rs.sowing.direction {
+        Direction::Counterclockwise => ph.get("rules.dir_ccw"),
+        Direction::Clockwise => ph.get("rules.dir_cw"),
+        Direction::Either => ph.get("rules.dir_either"),
+    }));
+    let own = rs.sowing.own_store == Include::Sow;
+    let opp = rs.sowing.opponent_store == Include::Sow;
+    out.push(Bullet(match (own, opp) {
+        (true, true) => ph.get("rules.stores_both"),
+        (true, false) => ph.get("rules.stores_own"),
+        (false, true) => ph.get("rules.stores_opponent"),
+        (false, false) => ph.get("rules.stores_none"),
+    }));
+    out.push(Bullet(match rs.sowing.origin_on_lap {
+        Include::Skip => ph.get("rules.origin_skip"),
+        Include::Sow => ph.get("rules.origin_sow"),
+    }));
+    match rs.sowing.relay {
+        Relay::None => {}
+        Relay::Reverse => out.push(Bullet(ph.get("rules.relay_reverse"))),
+        Relay::Same => out.push(Bullet(ph.get("rules.relay_same"))),
+    }
+    out.push(Bullet(ph.get("rules.no_partial")));
+
+    // Extra turns.
+    let et = &rs.extra_turn;
+    out.push(Heading(ph.get("rules.h.extra")));
+    if !et.last_in_own_store && !et.empty_pit_before_crossing {
+        out.push(Para(ph.get("rules.extra_none")));
+    }
+    if et.last_in_own_store {
+        out.push(Para(ph.get("rules.extra_store")));
+    }
+    if et.empty_pit_before_crossing {
+        out.push(Para(match rs.capture.crossing {
+            Crossing::Sown => ph.get("rules.extra_before_crossing_sown"),
+            Crossing::Landed => ph.get("rules.extra_before_crossing_landed"),
+        }));
+    }
+
+    // Captures.
+    let c = &rs.capture;
+    out.push(Heading(ph.get("rules.h.capture")));
+    let row = match c.side {
+        RowSide::Own => ph.get("rules.row_own"),
+        RowSide::Opponent => ph.get("rules.row_opponent"),
+    };
+    match c.kind {
+        CaptureKind::None => out.push(Para(ph.get("rules.capture_none"))),
+        CaptureKind::Opposite => {
+            let was_empty =
+                if c.last_pit_was_empty { ph.get("rules.cap_was_empty") } else { ph.get("rules.cap_any_pit") };
+            let key = if c.take_capturing_seed { "rules.cap_opposite_take" } else { "rules.cap_opposite_leave" };
+            out.push(Para(ph.fmt(key, &[("pit", &was_empty), ("row", &row)])));
+            if c.opposite_must_have_seeds {
+                out.push(Para(ph.get("rules.cap_opposite_needs_seeds")));
+            } else {
+                out.push(Para(ph.get("rules.cap_opposite_empty_ok")));
+            }
+        }
+        CaptureKind::Count => {
+            let counts: Vec<String> = c.counts.iter().map(num).collect();
+            out.push(Para(ph.fmt("rules.cap_count", &[("counts", &join_or(ph, &counts)), ("row", &row)])));
+        }
+    }
+    if c.kind != CaptureKind::None {
+        match c.chain {
+            Chain::None => {}
+            Chain::Backward => {
+                let counts: Vec<String> = c.counts.iter().map(num).collect();
+                out.push(Para(ph.fmt("rules.chain_backward", &[("counts", &join_or(ph, &counts))])));
+            }
+            Chain::FollowingEmpty => out.push(Para(ph.get("rules.chain_following"))),
+        }
+        if c.after_crossing_only {
+            out.push(Para(match c.crossing {
+                Crossing::Sown => ph.get("rules.cap_after_crossing_sown"),
+                Crossing::Landed => ph.get("rules.cap_after_crossing_landed"),
+            }));
+        }
+        let pairs: Vec<String> = (0..n)
+            .map(|i| format!("{}–{}", b.pit_labels[0][i], b.pit_labels[1][n - 1 - i]))
+            .collect();
+        if c.kind == CaptureKind::Opposite || c.chain == Chain::FollowingEmpty {
+            out.push(Para(ph.fmt("rules.pairs", &[("pairs", &join_and(ph, &pairs))])));
+        }
+        out.push(Para(ph.get("rules.cap_to_store")));
+
+        // Grand slam.
+        out.push(Heading(ph.get("rules.h.grand_slam")));
+        out.push(Para(match rs.grand_slam {
+            GrandSlam::CaptureAll => ph.get("rules.gs_capture_all"),
+            GrandSlam::NoCapture => ph.get("rules.gs_no_capture"),
+            GrandSlam::Illegal => ph.get("rules.gs_illegal"),
+            GrandSlam::IllegalUnlessOnly => ph.get("rules.gs_unless_only"),
+        }));
+    }
+
+    // Feeding.
+    if rs.feeding.must_feed {
+        out.push(Heading(ph.get("rules.h.feeding")));
+        out.push(Para(ph.get("rules.feeding")));
+    }
+
+    // The end.
+    let e = &rs.end;
+    out.push(Heading(ph.get("rules.h.end")));
+    if e.either_side_empty {
+        let key = if et.last_in_own_store || et.empty_pit_before_crossing {
+            "rules.end_side_empty_extra"
+        } else {
+            "rules.end_side_empty"
+        };
+        out.push(Bullet(ph.get(key)));
+    }
+    if let Some(t) = e.threshold {
+        out.push(Bullet(ph.fmt(
+            "rules.end_threshold",
+            &[("n", &num(t)), ("total", &num(total)), ("half", &num(total / 2))],
+        )));
+    }
+    if e.repetition {
+        out.push(Bullet(ph.get("rules.end_repetition")));
+    }
+    out.push(Bullet(match e.no_legal_move {
+        NoLegalMove::End => {
+            if rs.feeding.must_feed {
+                ph.get("rules.end_no_move_feed")
+            } else {
+                ph.get("rules.end_no_move")
+            }
+        }
+        NoLegalMove::Pass => ph.fmt("rules.end_pass", &[("min", &num(rs.sowing.min_seeds))]),
+    }));
+    out.push(Para(match e.remaining_seeds {
+        Remaining::Owner => ph.get("rules.remaining_owner"),
+        Remaining::Mover => ph.get("rules.remaining_mover"),
+        Remaining::Opponent => ph.get("rules.remaining_opponent"),
+    }));
+    out.push(Para(ph.fmt("rules.scoring", &[("total", &num(total))])));
+
+    // Worked examples.
+    let worked: Vec<usize> = (0..rs.examples.len()).filter(|&i| !rs.examples[i].exercise).collect();
+    let exercises: Vec<usize> = (0..rs.examples.len()).filter(|&i| rs.examples[i].exercise).collect();
+    if !worked.is_empty() {
+        out.push(Heading(ph.get("rules.h.examples")));
+        out.push(Para(ph.get("rules.examples_intro")));
+        out.extend(worked.into_iter().map(Example));
+    }
+    if !exercises.is_empty() {
+        out.push(Heading(ph.get("rules.h.exercises")));
+        out.push(Para(ph.get("rules.exercises_intro")));
+        out.extend(exercises.into_iter().map(Example));
+    }
+
+    // Sources.
+    out.push(Heading(ph.get("rules.h.sources")));
+    out.push(Para(ph.fmt("rules.source", &[("source", &rs.source)])));
+    for (topic, cite) in &rs.rule_sources {
+        out.push(Bullet(ph.fmt("rules.rule_source", &[("topic", topic), ("cite", cite)])));
+    }
+    out.push(Para(ph.get("rules.own_words")));
+    out
+}
+
+/// Joins items as "a, b or c".
+fn join_or(ph: &Phrases, items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        k => format!("{} {} {}", items[..k - 1].join(", "), ph.get("word.or"), items[k - 1]),
+    }
+}
+
+/// A paginator: places lines top to bottom and opens a new portrait page when one is full.
+struct Flow {
+    paper: Paper,
+    pages: Vec<Page>,
+    y: f64,
+}
+
+impl Flow {
+    fn new(paper: Paper) -> Flow {
+        let mut f = Flow { paper, pages: Vec::new(), y: 0.0 };
+        f.new_page();
+        f
+    }
+    fn new_page(&mut self) {
+        let name = format!("rules-{}", self.pages.len() + 1);
+        self.pages.push(page::portrait(&name, self.paper));
+        self.y = MARGIN;
+    }
+    fn bottom(&self) -> f64 {
+        page::content_bottom(self.paper.height)
+    }
+    fn width(&self) -> f64 {
+        self.paper.width - 2.0 * MARGIN
+    }
+    /// Makes room for `h` mm, opening a page if needed (never on an empty page).
+    fn room(&mut self, h: f64) {
+        if self.y + h > self.bottom() && self.y > MARGIN + 0.01 {
+            self.new_page();
+        }
+    }
+    fn page(&mut self) -> &mut Page {
+        let i = self.pages.len() - 1;
+        &mut self.pages[i]
+    }
+    /// Sets wrapped lines at `x`, each line kept whole on a page.
+    fn lines(&mut self, x: f64, lines: &[String], size: f64, weight: Weight) {
+        let lh = text::line_height_mm(size);
+        for l in lines {
+            self.room(lh);
+            let base = self.y + text::ascent_mm(size);
+            self.page().text(x, base, size, weight, l);
+            self.y += lh;
+        }
+    }
+}
+
+/// Lays out the rule sheet pages (portrait `paper`). Errors when a worked example cannot be
+/// replayed by the engine.
+pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let rules = Rules::try_new(rs)?;
+    let prepared: Vec<Prepared> = rs
+        .examples
+        .iter()
+        .map(|ex| diagram::prepare(rs, &rules, ex, ph))
+        .collect::<Result<_, _>>()?;
+    let mut f = Flow::new(paper);
+    let w = f.width();
+    let blocks = blocks(rs, ph);
+    for (i, blk) in blocks.iter().enumerate() {
+        match blk {
+            Block::Title(s) => {
+                let lines = super::wrap(s, TITLE_PT, Weight::Bold, w);
+                f.lines(MARGIN, &lines, TITLE_PT, Weight::Bold);
+                f.y += 1.0;
+            }
+            Block::Heading(s) => {
+                let lines = super::wrap(s, HEAD_PT, Weight::Bold, w);
+                // Keep a heading with the first lines of what follows.
+                let next_h = match blocks.get(i + 1) {
+                    Some(Block::Example(k)) => example_height(rs, &prepared[*k], w),
+                    _ => 2.0 * text::line_height_mm(BODY_PT),
+                };
+                let h = 2.5 + lines.len() as f64 * text::line_height_mm(HEAD_PT) + next_h;
+                f.room(h);
+                if f.y > MARGIN + 0.01 {
+                    f.y += 2.5;
+                }
+                f.lines(MARGIN, &lines, HEAD_PT, Weight::Bold);
+                f.y += 0.8;
+            }
+            Block::Para(s) => {
+                let lines = super::wrap(s, BODY_PT, Weight::Regular, w);
+                f.lines(MARGIN, &lines, BODY_PT, Weight::Regular);
+                f.y += 1.2;
+            }
+            Block::Bullet(s) => {
+                let lines = super::wrap(s, BODY_PT, Weight::Regular, w - BULLET_INDENT);
+                f.room(text::line_height_mm(BODY_PT));
+                let base = f.y + text::ascent_mm(BODY_PT);
+                f.page().text(MARGIN + 1.0, base, BODY_PT, Weight::Regular, "•");
+                f.lines(MARGIN + BULLET_INDENT, &lines, BODY_PT, Weight::Regular);
+                f.y += 0.8;
+            }
+            Block::Example(k) => {
+                let prep = &prepared[*k];
+                f.room(example_height(rs, prep, w));
+                let title = super::wrap(&prep.caption[0], CAPTION_PT + 1.0, Weight::Bold, w);
+                f.y += 1.0;
+                f.lines(MARGIN, &title, CAPTION_PT + 1.0, Weight::Bold);
+                let y = f.y;
+                let used = diagram::draw_boards(f.page(), rs, ph, prep, MARGIN, y, w);
+                f.y += used + 1.0;
+                for c in &prep.caption[1..] {
+                    let lines = super::wrap(c, CAPTION_PT, Weight::Regular, w);
+                    f.lines(MARGIN, &lines, CAPTION_PT, Weight::Regular);
+                }
+                f.y += 2.0;
+            }
+        }
+    }
+    Ok(f.pages)
+}
+
+/// Height of a worked example block: title, boards and caption, mm.
+fn example_height(rs: &Ruleset, prep: &Prepared, w: f64) -> f64 {
+    let title = super::wrap(&prep.caption[0], CAPTION_PT + 1.0, Weight::Bold, w).len() as f64
+        * text::line_height_mm(CAPTION_PT + 1.0);
+    let cap: usize = prep.caption[1..]
+        .iter()
+        .map(|c| super::wrap(c, CAPTION_PT, Weight::Regular, w).len())
+        .sum();
+    1.0 + title + diagram::board_height(rs, w) + 1.0 + cap as f64 * text::line_height_mm(CAPTION_PT)
+}
