@@ -12,8 +12,8 @@
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, Phrases};
 use super::{centred, centred_mid, para, Paper};
-use crate::doc::{circle, line, rect, rounded_rect, Color, Page, Pt, Seg, Stroke, Weight};
 use crate::doc::pt as p;
+use crate::doc::{circle, line, rect, rounded_rect, Color, Page, Pt, Seg, Stroke, Weight};
 use crate::ruleset::{CaptureKind, Chain, Direction, Include, Ruleset};
 use crate::text;
 
@@ -134,7 +134,10 @@ impl Geometry {
     /// The cut-out size, mm.
     pub fn cut_size(&self) -> (f64, f64) {
         let cap = text::line_height_mm(CAPTION_PT) + 1.0;
-        (self.core_w() + 2.0 * PAD, self.core_h() + 2.0 * (ARC_SPACE + cap + PAD))
+        (
+            self.core_w() + 2.0 * PAD,
+            self.core_h() + 2.0 * (ARC_SPACE + cap + PAD),
+        )
     }
 
     /// Centre of pit hole `h` (`0..2n`).
@@ -144,7 +147,14 @@ impl Geometry {
         let col = if side == 0 { i } else { n - 1 - i };
         let x = self.cx + (col as f64 - (n as f64 - 1.0) / 2.0) * (self.d + self.gap);
         let dy = (self.d + self.row_gap) / 2.0;
-        p(x, if side == 0 { self.cy + dy } else { self.cy - dy })
+        p(
+            x,
+            if side == 0 {
+                self.cy + dy
+            } else {
+                self.cy - dy
+            },
+        )
     }
 
     /// Store rectangle of `side`: (x, y, w, h).
@@ -215,8 +225,16 @@ fn draw_hop(page: &mut Page, h: &Hop, stroke: Stroke, both: bool) {
     let (ux, uy) = unit(h.b.x - h.c2.x, h.b.y - h.c2.y);
     let b = p(h.b.x - ux * head * 0.8, h.b.y - uy * head * 0.8);
     let (vx, vy) = unit(h.a.x - h.c1.x, h.a.y - h.c1.y);
-    let a = if both { p(h.a.x - vx * head * 0.8, h.a.y - vy * head * 0.8) } else { h.a };
-    page.shape(vec![Seg::MoveTo(a), Seg::CubicTo(h.c1, h.c2, b)], None, Some(stroke));
+    let a = if both {
+        p(h.a.x - vx * head * 0.8, h.a.y - vy * head * 0.8)
+    } else {
+        h.a
+    };
+    page.shape(
+        vec![Seg::MoveTo(a), Seg::CubicTo(h.c1, h.c2, b)],
+        None,
+        Some(stroke),
+    );
     arrowhead(page, h.b, ux, uy, head);
     if both {
         arrowhead(page, h.a, vx, vy, head);
@@ -279,8 +297,17 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     let content_w = w - 2.0 * MARGIN;
     // Title.
     let title = ph.fmt("board.title", &[("name", &rs.name)]);
-    let mut y = para(&mut pg, MARGIN, MARGIN, 14.0, Weight::Bold, content_w, &title);
-    y += 1.0;
+    let mut y = para(
+        &mut pg,
+        MARGIN,
+        MARGIN,
+        14.0,
+        Weight::Bold,
+        content_w,
+        &title,
+    );
+    // Room above the cut line for the scissors.
+    y += 3.0;
 
     let circ = circuit(rs);
     let any_out = (0..2).any(|s| !store_sown_by(rs, s).iter().any(|b| *b));
@@ -300,15 +327,17 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     let legend = legend_lines(rs, ph);
     let legend_pt = 8.5;
     let lh = text::line_height_mm(legend_pt);
-    let legend_wrapped: Vec<Vec<String>> =
-        legend.iter().map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w)).collect();
+    let legend_wrapped: Vec<Vec<String>> = legend
+        .iter()
+        .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w))
+        .collect();
     let legend_lines_n: usize = legend_wrapped.iter().map(|v| v.len()).sum();
     let scale_note_h = lh * 2.0 + 1.0;
     let bottom = page::content_bottom(h);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
     let fits = |s: f64| {
         let (cw, ch) = Geometry::new(rs, s, end_gap).cut_size();
-        cw <= content_w && ch <= avail_h
+        cw <= content_w - 1.0 && ch <= avail_h
     };
     let mut s = 1.0;
     if !fits(1.0) {
@@ -344,7 +373,13 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     let mut ly = cy0 + chh + 2.0;
     for lines in &legend_wrapped {
         for l in lines {
-            pg.text(MARGIN, ly + text::ascent_mm(legend_pt), legend_pt, Weight::Regular, l);
+            pg.text(
+                MARGIN,
+                ly + text::ascent_mm(legend_pt),
+                legend_pt,
+                Weight::Regular,
+                l,
+            );
             ly += lh;
         }
     }
@@ -361,7 +396,15 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     } else {
         ph.fmt("board.actual", &[("d", &fmt_mm(g.d))])
     };
-    para(&mut pg, MARGIN, ly + 1.0, legend_pt, Weight::Bold, content_w, &note);
+    para(
+        &mut pg,
+        MARGIN,
+        ly + 1.0,
+        legend_pt,
+        Weight::Bold,
+        content_w,
+        &note,
+    );
     Ok(pg)
 }
 
@@ -380,9 +423,20 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
     let r = g.d / 2.0;
     // Cut line and scissors.
     let (x0, y0, cw, ch) = g.cut_rect();
-    pg.shape(rect(x0, y0, cw, ch), None, Some(Stroke::dashed(0.25, Color::BLACK, &[3.0, 2.0])));
-    let sc = 12.0;
-    pg.text(x0 + 6.0, y0 + text::ascent_mm(sc) * 0.35, sc, Weight::Regular, "✂");
+    pg.shape(
+        rect(x0, y0, cw, ch),
+        None,
+        Some(Stroke::dashed(0.25, Color::BLACK, &[3.0, 2.0])),
+    );
+    // Scissors sitting on the top cut line, near its left end.
+    let sc = 16.0;
+    pg.text(
+        x0 + 8.0,
+        y0 + text::ascent_mm(sc) * 0.3,
+        sc,
+        Weight::Regular,
+        "✂",
+    );
 
     // Opposite pairs: dotted lines across the row gap.
     for i in 0..n {
@@ -399,9 +453,17 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
     let label_pt = if g.d >= 24.0 { 10.0 } else { 8.0 };
     for h in 0..2 * n {
         let c = g.pit_centre(h);
-        pg.shape(circle(c, r), Some(Color::WHITE), Some(Stroke::solid(OUTLINE, Color::BLACK)));
+        pg.shape(
+            circle(c, r),
+            Some(Color::WHITE),
+            Some(Stroke::solid(OUTLINE, Color::BLACK)),
+        );
         if h >= n {
-            pg.shape(circle(c, r - RING), None, Some(Stroke::solid(0.3, Color::BLACK)));
+            pg.shape(
+                circle(c, r - RING),
+                None,
+                Some(Stroke::solid(0.3, Color::BLACK)),
+            );
         }
         let label = hole_label(rs, h);
         let inset = if h >= n { RING + 1.2 } else { 1.6 };
@@ -424,7 +486,13 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         );
         if side == 1 {
             pg.shape(
-                rounded_rect(x + RING, y + RING, w - 2.0 * RING, hh - 2.0 * RING, rad - RING),
+                rounded_rect(
+                    x + RING,
+                    y + RING,
+                    w - 2.0 * RING,
+                    hh - 2.0 * RING,
+                    rad - RING,
+                ),
                 None,
                 Some(Stroke::solid(0.3, Color::BLACK)),
             );
@@ -450,11 +518,25 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         let total = lines.len() as f64 * lh9 + note_lines.len() as f64 * lh7;
         let mut ty = y + hh / 2.0 - total / 2.0;
         for l in lines.drain(..) {
-            centred(pg, x + w / 2.0, ty + text::ascent_mm(9.0), 9.0, Weight::Bold, &l);
+            centred(
+                pg,
+                x + w / 2.0,
+                ty + text::ascent_mm(9.0),
+                9.0,
+                Weight::Bold,
+                &l,
+            );
             ty += lh9;
         }
         for l in note_lines {
-            centred(pg, x + w / 2.0, ty + text::ascent_mm(7.0), 7.0, Weight::Regular, &l);
+            centred(
+                pg,
+                x + w / 2.0,
+                ty + text::ascent_mm(7.0),
+                7.0,
+                Weight::Regular,
+                &l,
+            );
             ty += lh7;
         }
     }
@@ -469,7 +551,11 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         let hp = hop(g, a, b, ccw_from);
         draw_hop(pg, &hp, Stroke::solid(ARROW_W, Color::BLACK), either);
         let m = hp.mid();
-        pg.shape(circle(m, NUM_R), Some(Color::WHITE), Some(Stroke::solid(0.3, Color::BLACK)));
+        pg.shape(
+            circle(m, NUM_R),
+            Some(Color::WHITE),
+            Some(Stroke::solid(0.3, Color::BLACK)),
+        );
         centred_mid(pg, m.x, m.y, 7.0, Weight::Bold, &(i + 1).to_string());
     }
     // Bypass arrows where one player passes a store by.
@@ -479,12 +565,19 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
             continue;
         }
         let s_hole = 2 * n + side;
-        let Some(pos) = circ.iter().position(|&x| x as usize == s_hole) else { continue };
+        let Some(pos) = circ.iter().position(|&x| x as usize == s_hole) else {
+            continue;
+        };
         let before = circ[(pos + k - 1) % k] as usize;
         let after = circ[(pos + 1) % k] as usize;
         let ccw_from = if cwise { after } else { before };
         let hp = hop(g, before, after, ccw_from);
-        draw_hop(pg, &hp, Stroke::dashed(0.35, Color::BLACK, &[1.2, 0.9]), either);
+        draw_hop(
+            pg,
+            &hp,
+            Stroke::dashed(0.35, Color::BLACK, &[1.2, 0.9]),
+            either,
+        );
     }
 
     // Row captions, outside the arrows.
@@ -494,8 +587,19 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         let labels = &rs.board.pit_labels[side];
         let first = labels.first().cloned().unwrap_or_default();
         let last = labels.last().cloned().unwrap_or_default();
-        let key = if side == 0 { "board.row_single" } else { "board.row_double" };
-        let s = ph.fmt(key, &[("player", &rs.board.players[side]), ("first", &first), ("last", &last)]);
+        let key = if side == 0 {
+            "board.row_single"
+        } else {
+            "board.row_double"
+        };
+        let s = ph.fmt(
+            key,
+            &[
+                ("player", &rs.board.players[side]),
+                ("first", &first),
+                ("last", &last),
+            ],
+        );
         let base = if side == 0 {
             g.cy + core_half + cap_gap + text::ascent_mm(CAPTION_PT)
         } else {
@@ -552,5 +656,14 @@ fn legend_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
         }
     }
     out.push(ph.get("board.legend.cut"));
-    out
+    out.into_iter().map(|s| capitalise(&s)).collect()
+}
+
+/// `s` with its first letter in upper case (a sentence may start with a store label).
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }

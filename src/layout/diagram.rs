@@ -11,7 +11,7 @@ use super::{centred, centred_mid};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
 use crate::engine::{Dir, EndReason, Game, Report, Rules};
 use crate::notation;
-use crate::ruleset::{Example, Ruleset, Start};
+use crate::ruleset::{Example, GrandSlam, Ruleset, Start};
 use crate::text;
 
 /// Size of counts in pits, pt.
@@ -48,11 +48,20 @@ pub struct Prepared {
 
 /// Replays `ex` with the engine and words what happened. Errors name the example and say what
 /// the engine refused.
-pub fn prepare(rs: &Ruleset, rules: &Rules, ex: &Example, ph: &Phrases) -> Result<Prepared, String> {
+pub fn prepare(
+    rs: &Ruleset,
+    rules: &Rules,
+    ex: &Example,
+    ph: &Phrases,
+) -> Result<Prepared, String> {
     let fail = |e: String| format!("worked example `{}`: {e}", ex.title);
     let start = match &ex.start {
         Start::Initial => rules.initial(),
-        Start::Position(s) => notation::parse_position(rules, s).map_err(|e| fail(e.to_string()))?.0,
+        Start::Position(s) => {
+            notation::parse_position(rules, s)
+                .map_err(|e| fail(e.to_string()))?
+                .0
+        }
     };
     let mut game = Game::try_new(rules, start.clone()).map_err(|e| fail(e.to_string()))?;
     let mut before = start.holes.clone();
@@ -69,7 +78,10 @@ pub fn prepare(rs: &Ruleset, rules: &Rules, ex: &Example, ph: &Phrases) -> Resul
     let mut caption = vec![ex.title.clone()];
     if ex.exercise {
         let who = rs.board.players[start.to_move.min(1) as usize].clone();
-        caption.push(ph.fmt("example.exercise", &[("player", &who), ("moves", &moves_text)]));
+        caption.push(ph.fmt(
+            "example.exercise",
+            &[("player", &who), ("moves", &moves_text)],
+        ));
         if let Some(n) = &ex.note {
             caption.push(n.clone());
         }
@@ -121,7 +133,11 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
             Dir::Ccw => ph.get("example.way_ccw"),
             Dir::Cw => ph.get("example.way_cw"),
         };
-        let key = if i == 0 { "example.lap_first" } else { "example.lap_relay" };
+        let key = if i == 0 {
+            "example.lap_first"
+        } else {
+            "example.lap_relay"
+        };
         parts.push(ph.fmt(
             key,
             &[
@@ -135,17 +151,27 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
     }
     parts.push(ph.fmt("example.last", &[("hole", &label(r.last))]));
     if r.captured > 0 {
-        let from: Vec<String> =
-            r.captures.iter().map(|(h, n)| format!("{} {}", n, ph.fmt("example.from", &[("hole", &label(*h))]))).collect();
+        let from: Vec<String> = r
+            .captures
+            .iter()
+            .map(|(h, n)| format!("{} {}", n, ph.fmt("example.from", &[("hole", &label(*h))])))
+            .collect();
         parts.push(ph.fmt(
             "example.captured",
-            &[("player", &who), ("n", &r.captured.to_string()), ("from", &join_and(ph, &from))],
+            &[
+                ("player", &who),
+                ("n", &r.captured.to_string()),
+                ("from", &join_and(ph, &from)),
+            ],
         ));
     } else if rs.capture.kind != crate::ruleset::CaptureKind::None && !r.grand_slam {
         parts.push(ph.get("example.no_capture"));
     }
     if r.grand_slam {
-        parts.push(ph.get("example.grand_slam"));
+        parts.push(match rs.grand_slam {
+            GrandSlam::NoCapture => ph.get("example.grand_slam.no_capture"),
+            _ => ph.get("example.grand_slam.capture"),
+        });
     }
     if r.extra_turn && r.ending.is_none() {
         parts.push(ph.fmt("example.extra_turn", &[("player", &who)]));
@@ -208,7 +234,7 @@ impl Mini {
         self.n as f64 * self.d + (self.n as f64 + 1.0) * GAP + 2.0 * self.sw
     }
     fn label_h(&self) -> f64 {
-        text::line_height_mm(SMALL_PT)
+        text::line_height_mm(SMALL_PT) + 1.0
     }
     fn height(&self) -> f64 {
         2.0 * self.label_h() + 2.0 * self.d + ROW_GAP
@@ -220,13 +246,24 @@ impl Mini {
         let col = if side == 0 { i } else { n - 1 - i };
         let px = x + self.sw + GAP + self.d / 2.0 + col as f64 * (self.d + GAP);
         let top = y + self.label_h() + self.d / 2.0;
-        p(px, if side == 0 { top + self.d + ROW_GAP } else { top })
+        p(
+            px,
+            if side == 0 {
+                top + self.d + ROW_GAP
+            } else {
+                top
+            },
+        )
     }
     /// Store rectangle of `side`: (x, y, w, h).
     fn store(&self, x: f64, y: f64, side: usize) -> (f64, f64, f64, f64) {
         let sy = y + self.label_h();
         let sh = 2.0 * self.d + ROW_GAP;
-        let sx = if side == 0 { x + self.width() - self.sw } else { x };
+        let sx = if side == 0 {
+            x + self.width() - self.sw
+        } else {
+            x
+        };
         (sx, sy, self.sw, sh)
     }
 }
@@ -239,18 +276,46 @@ pub fn board_height(rs: &Ruleset, width: f64) -> f64 {
 
 /// Draws the board(s) of `prep` with the top-left at (`x`, `y`) across `width` mm; returns the
 /// height used.
-pub fn draw_boards(pg: &mut Page, rs: &Ruleset, ph: &Phrases, prep: &Prepared, x: f64, y: f64, width: f64) -> f64 {
+pub fn draw_boards(
+    pg: &mut Page,
+    rs: &Ruleset,
+    ph: &Phrases,
+    prep: &Prepared,
+    x: f64,
+    y: f64,
+    width: f64,
+) -> f64 {
     let n = rs.board.pits_per_side.max(1);
     let m = Mini::fit(n, (width - MID_GAP) / 2.0);
     let head = text::line_height_mm(8.0);
     let bx0 = x + (width - (2.0 * m.width() + MID_GAP)) / 2.0;
     let by = y + head;
-    let first = if prep.exercise { ph.get("example.start_board") } else { ph.get("example.before") };
+    let first = if prep.exercise {
+        ph.get("example.start_board")
+    } else {
+        ph.get("example.before")
+    };
     pg.text(bx0, y + text::ascent_mm(8.0), 8.0, Weight::Bold, &first);
-    draw_mini(pg, rs, &m, bx0, by, &prep.before, &prep.sown, &prep.origins, &[]);
+    draw_mini(
+        pg,
+        rs,
+        &m,
+        bx0,
+        by,
+        &prep.before,
+        &prep.sown,
+        &prep.origins,
+        &[],
+    );
     if let Some(after) = &prep.after {
         let bx1 = bx0 + m.width() + MID_GAP;
-        pg.text(bx1, y + text::ascent_mm(8.0), 8.0, Weight::Bold, &ph.get("example.after"));
+        pg.text(
+            bx1,
+            y + text::ascent_mm(8.0),
+            8.0,
+            Weight::Bold,
+            &ph.get("example.after"),
+        );
         draw_mini(pg, rs, &m, bx1, by, after, &[], &[], &prep.captured);
         // Arrow between the boards.
         let ay = by + m.label_h() + m.d + ROW_GAP / 2.0;
@@ -308,27 +373,53 @@ fn draw_mini(
         let c = m.pit(x, y, h);
         let heavy = origins.iter().any(|&o| o as usize == h);
         let sw = if heavy { 0.9 } else { 0.35 };
-        pg.shape(circle(c, r), Some(Color::WHITE), Some(Stroke::solid(sw, Color::BLACK)));
+        pg.shape(
+            circle(c, r),
+            Some(Color::WHITE),
+            Some(Stroke::solid(sw, Color::BLACK)),
+        );
         if h >= n {
-            pg.shape(circle(c, r - 0.9), None, Some(Stroke::solid(0.2, Color::BLACK)));
+            pg.shape(
+                circle(c, r - 0.9),
+                None,
+                Some(Stroke::solid(0.2, Color::BLACK)),
+            );
         }
         if captured.iter().any(|&o| o as usize == h) {
-            pg.shape(circle(c, r + 0.8), None, Some(Stroke::dashed(0.35, Color::BLACK, &[0.8, 0.6])));
+            pg.shape(
+                circle(c, r + 0.8),
+                None,
+                Some(Stroke::dashed(0.35, Color::BLACK, &[0.8, 0.6])),
+            );
         }
         centred_mid(pg, c.x, c.y, cpt, Weight::Bold, &count(h));
         let label = &rs.board.pit_labels[h / n][h % n];
         // Labels outside the rows, sowing numbers in the gap between them.
         if h < n {
-            let base = c.y + r + 0.3 + text::ascent_mm(SMALL_PT);
+            let base = c.y + r + 1.3 + text::ascent_mm(SMALL_PT);
             centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
             if let Some(s) = sow_marks(sown, h, m.d + GAP - 0.4) {
-                centred(pg, c.x, c.y - r - 0.5 - text::descent_mm(SMALL_PT), SMALL_PT, Weight::Bold, &s);
+                centred(
+                    pg,
+                    c.x,
+                    c.y - r - 0.5 - text::descent_mm(SMALL_PT),
+                    SMALL_PT,
+                    Weight::Bold,
+                    &s,
+                );
             }
         } else {
-            let base = c.y - r - 0.3 - text::descent_mm(SMALL_PT);
+            let base = c.y - r - 1.3 - text::descent_mm(SMALL_PT);
             centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
             if let Some(s) = sow_marks(sown, h, m.d + GAP - 0.4) {
-                centred(pg, c.x, c.y + r + 0.5 + text::ascent_mm(SMALL_PT), SMALL_PT, Weight::Bold, &s);
+                centred(
+                    pg,
+                    c.x,
+                    c.y + r + 0.5 + text::ascent_mm(SMALL_PT),
+                    SMALL_PT,
+                    Weight::Bold,
+                    &s,
+                );
             }
         }
     }
@@ -341,7 +432,13 @@ fn draw_mini(
         );
         if side == 1 {
             pg.shape(
-                rounded_rect(sx + 0.9, sy + 0.9, sw - 1.8, sh - 1.8, (sw / 2.0).min(3.0) - 0.9),
+                rounded_rect(
+                    sx + 0.9,
+                    sy + 0.9,
+                    sw - 1.8,
+                    sh - 1.8,
+                    (sw / 2.0).min(3.0) - 0.9,
+                ),
                 None,
                 Some(Stroke::solid(0.2, Color::BLACK)),
             );
@@ -355,11 +452,25 @@ fn draw_mini(
         let lines = super::wrap(name, SMALL_PT - 1.0, Weight::Regular, sw - 1.6);
         let mut ty = sy + 2.0;
         for l in lines.iter().take(2) {
-            centred(pg, cx, ty + text::ascent_mm(SMALL_PT - 1.0), SMALL_PT - 1.0, Weight::Regular, l);
+            centred(
+                pg,
+                cx,
+                ty + text::ascent_mm(SMALL_PT - 1.0),
+                SMALL_PT - 1.0,
+                Weight::Regular,
+                l,
+            );
             ty += text::line_height_mm(SMALL_PT - 1.0);
         }
         if let Some(s) = sow_marks(sown, h, sw - 1.0) {
-            centred(pg, cx, cy + 2.5 + text::ascent_mm(SMALL_PT), SMALL_PT, Weight::Bold, &s);
+            centred(
+                pg,
+                cx,
+                cy + 2.5 + text::ascent_mm(SMALL_PT),
+                SMALL_PT,
+                Weight::Bold,
+                &s,
+            );
         }
     }
 }

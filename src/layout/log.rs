@@ -30,28 +30,56 @@ pub fn headers(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
 
 fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
     let mut c = vec![
-        Col { header: ph.get("log.col.move"), weight: 0.8 },
-        Col { header: ph.get("log.col.player"), weight: 1.5 },
-        Col { header: ph.get("log.col.pit"), weight: 1.2 },
+        Col {
+            header: ph.get("log.col.move"),
+            weight: 0.8,
+        },
+        Col {
+            header: ph.get("log.col.player"),
+            weight: 1.5,
+        },
+        Col {
+            header: ph.get("log.col.pit"),
+            weight: 1.2,
+        },
     ];
     if rs.sowing.direction == Direction::Either {
-        c.push(Col { header: ph.get("log.col.direction"), weight: 1.4 });
+        c.push(Col {
+            header: ph.get("log.col.direction"),
+            weight: 1.4,
+        });
     }
-    c.push(Col { header: ph.get("log.col.last"), weight: 1.6 });
+    c.push(Col {
+        header: ph.get("log.col.last"),
+        weight: 1.6,
+    });
     if rs.extra_turn.last_in_own_store || rs.extra_turn.empty_pit_before_crossing {
-        c.push(Col { header: ph.get("log.col.extra"), weight: 1.2 });
+        c.push(Col {
+            header: ph.get("log.col.extra"),
+            weight: 1.2,
+        });
     }
     if rs.capture.kind != CaptureKind::None {
-        c.push(Col { header: ph.get("log.col.captured"), weight: 1.4 });
+        c.push(Col {
+            header: ph.get("log.col.captured"),
+            weight: 1.4,
+        });
     }
     for s in &rs.board.stores {
-        c.push(Col { header: s.clone(), weight: 1.5 });
+        c.push(Col {
+            header: s.clone(),
+            weight: 1.5,
+        });
     }
     if let Some(t) = rs.end.threshold {
         c.push(Col {
             header: ph.fmt(
                 "log.col.race",
-                &[("n", &t.to_string()), ("a", &rs.board.players[0]), ("b", &rs.board.players[1])],
+                &[
+                    ("n", &t.to_string()),
+                    ("a", &rs.board.players[0]),
+                    ("b", &rs.board.players[1]),
+                ],
             ),
             weight: 1.8,
         });
@@ -86,7 +114,10 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
         let tw = text::width_mm(b, size, Weight::Bold).min(slot - 15.0);
         pg.text(x, base, size, Weight::Bold, b);
         pg.shape(
-            line(crate::doc::pt(x + tw + 1.5, base + 0.8), crate::doc::pt(x + slot - 4.0, base + 0.8)),
+            line(
+                crate::doc::pt(x + tw + 1.5, base + 0.8),
+                crate::doc::pt(x + slot - 4.0, base + 0.8),
+            ),
             None,
             Some(Stroke::solid(0.25, Color::BLACK)),
         );
@@ -95,10 +126,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     y = base + text::descent_mm(size) + 3.0;
 
     // Notes.
-    let mut notes = vec![ph.fmt(
-        "log.note.how",
-        &[("total", &rs.total_seeds().to_string())],
-    )];
+    let mut notes = vec![ph.fmt("log.note.how", &[("total", &rs.total_seeds().to_string())])];
     if let Some(t) = rs.end.threshold {
         notes.push(ph.fmt("log.note.threshold", &[("n", &t.to_string())]));
     }
@@ -113,7 +141,9 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     }
     y += 2.0;
 
-    // Table header.
+    // Table header; the table sits half a millimetre inside the margin so its rules do too.
+    let tx = MARGIN + 0.5;
+    let cw = cw - 1.0;
     let cols = columns(rs, ph);
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
     let widths: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
@@ -129,12 +159,18 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     let rows = ((bottom - y - head_h) / ROW_H).floor().max(1.0) as usize;
     let table_h = head_h + rows as f64 * ROW_H;
     let thin = Stroke::solid(0.2, Color::BLACK);
-    pg.shape(rect(MARGIN, y, cw, head_h), Some(Color::grey(230)), None);
-    let mut x = MARGIN;
+    pg.shape(rect(tx, y, cw, head_h), Some(Color::grey(230)), None);
+    let mut x = tx;
     for (lines, cw_i) in wrapped.iter().zip(&widths) {
         let mut ty = y + 1.0;
         for l in lines {
-            pg.text(x + 1.0, ty + text::ascent_mm(CELL_PT), CELL_PT, Weight::Bold, l);
+            pg.text(
+                x + 1.0,
+                ty + text::ascent_mm(CELL_PT),
+                CELL_PT,
+                Weight::Bold,
+                l,
+            );
             ty += lh;
         }
         x += cw_i;
@@ -145,18 +181,24 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
         let s = (r + 1).to_string();
         let base = ry + ROW_H / 2.0 + (text::ascent_mm(CELL_PT) - text::descent_mm(CELL_PT)) / 2.0;
         let tw = text::width_mm(&s, CELL_PT, Weight::Regular);
-        pg.text(MARGIN + widths[0] - 1.5 - tw, base, CELL_PT, Weight::Regular, &s);
+        pg.text(
+            tx + widths[0] - 1.5 - tw,
+            base,
+            CELL_PT,
+            Weight::Regular,
+            &s,
+        );
     }
     // Grid.
     for r in 0..=rows {
         let ry = y + head_h + r as f64 * ROW_H;
         pg.shape(
-            line(crate::doc::pt(MARGIN, ry), crate::doc::pt(MARGIN + cw, ry)),
+            line(crate::doc::pt(tx, ry), crate::doc::pt(tx + cw, ry)),
             None,
             Some(thin.clone()),
         );
     }
-    let mut x = MARGIN;
+    let mut x = tx;
     for cw_i in &widths[..widths.len() - 1] {
         x += cw_i;
         pg.shape(
@@ -165,6 +207,10 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
             Some(thin.clone()),
         );
     }
-    pg.shape(rect(MARGIN, y, cw, table_h), None, Some(Stroke::solid(0.4, Color::BLACK)));
+    pg.shape(
+        rect(tx, y, cw, table_h),
+        None,
+        Some(Stroke::solid(0.4, Color::BLACK)),
+    );
     pg
 }

@@ -53,7 +53,10 @@ pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
     let ph = phrases::Phrases::load(&rs.lang)?;
     let mut pages = vec![board::page(rs, paper, &ph)?, log::page(rs, paper, &ph)];
     pages.extend(rules::pages(rs, paper, &ph)?);
-    let mut doc = Document { title: ph.fmt("kit.title", &[("name", &rs.name)]), pages };
+    let mut doc = Document {
+        title: ph.fmt("kit.title", &[("name", &rs.name)]),
+        pages,
+    };
     page::finish(&mut doc, rs, paper, &ph);
     ph.check()?;
     Ok(doc)
@@ -94,7 +97,14 @@ pub(crate) fn centred(page: &mut Page, cx: f64, y: f64, size_pt: f64, weight: We
 }
 
 /// Draws one line of text centred on (`cx`, `cy`): the box from ascent to descent is centred.
-pub(crate) fn centred_mid(page: &mut Page, cx: f64, cy: f64, size_pt: f64, weight: Weight, s: &str) {
+pub(crate) fn centred_mid(
+    page: &mut Page,
+    cx: f64,
+    cy: f64,
+    size_pt: f64,
+    weight: Weight,
+    s: &str,
+) {
     let base = cy + (text::ascent_mm(size_pt) - text::descent_mm(size_pt)) / 2.0;
     centred(page, cx, base, size_pt, weight, s);
 }

@@ -56,14 +56,24 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases) {
         page.shape(rect(bx, by, bw, bh), Some(Color::BLACK), None);
         // Label beside the bar, bottom-aligned with it, one clear gap plus 1 mm away.
         let label = ph.get("page.bar_label");
-        page.text(bx + bw + BAR_CLEAR + 1.0, by + bh, 8.0, Weight::Bold, &label);
+        page.text(
+            bx + bw + BAR_CLEAR + 1.0,
+            by + bh,
+            8.0,
+            Weight::Bold,
+            &label,
+        );
         let left = ph.fmt(
             "page.footer",
             &[("name", &rs.name), ("check", &ph.get("page.print_check"))],
         );
         let right = ph.fmt(
             "page.page_of",
-            &[("n", &(i + 1).to_string()), ("total", &n.to_string()), ("paper", paper.name)],
+            &[
+                ("n", &(i + 1).to_string()),
+                ("total", &n.to_string()),
+                ("paper", paper.name),
+            ],
         );
         let base = h - FOOTER_BASE;
         let rw = text::width_mm(&right, FOOTER_PT, Weight::Regular);

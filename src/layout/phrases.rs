@@ -35,11 +35,15 @@ impl Phrases {
 
     /// Parses a catalogue from TOML text: tables of strings, flattened to dotted keys.
     pub fn parse(src: &str) -> Result<Phrases, String> {
-        let table: toml::Table =
-            src.parse().map_err(|e| format!("phrase catalogue is not valid TOML: {e}"))?;
+        let table: toml::Table = src
+            .parse()
+            .map_err(|e| format!("phrase catalogue is not valid TOML: {e}"))?;
         let mut map = BTreeMap::new();
         flatten("", &table, &mut map)?;
-        Ok(Phrases { map, missing: RefCell::new(Vec::new()) })
+        Ok(Phrases {
+            map,
+            missing: RefCell::new(Vec::new()),
+        })
     }
 
     /// The phrase for `key`, or the key in angle brackets (recorded as missing).
@@ -80,9 +84,17 @@ impl Phrases {
     }
 }
 
-fn flatten(prefix: &str, t: &toml::Table, out: &mut BTreeMap<String, String>) -> Result<(), String> {
+fn flatten(
+    prefix: &str,
+    t: &toml::Table,
+    out: &mut BTreeMap<String, String>,
+) -> Result<(), String> {
     for (k, v) in t {
-        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
         match v {
             toml::Value::String(s) => {
                 out.insert(key, s.clone());
@@ -99,7 +111,12 @@ pub fn join_and(ph: &Phrases, items: &[String]) -> String {
     match items.len() {
         0 => String::new(),
         1 => items[0].clone(),
-        n => format!("{} {} {}", items[..n - 1].join(", "), ph.get("word.and"), items[n - 1]),
+        n => format!(
+            "{} {} {}",
+            items[..n - 1].join(", "),
+            ph.get("word.and"),
+            items[n - 1]
+        ),
     }
 }
 
@@ -120,7 +137,9 @@ mod tests {
         let p = Phrases::parse("a = \"x\"").unwrap();
         assert_eq!(p.get("nope"), "<nope>");
         assert!(p.check().unwrap_err().contains("nope"));
-        assert!(Phrases::load("xx").unwrap_err().contains("templates/xx.toml"));
+        assert!(Phrases::load("xx")
+            .unwrap_err()
+            .contains("templates/xx.toml"));
         assert!(Phrases::parse("a = 3").is_err());
     }
 }

@@ -53,7 +53,10 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     let total = rs.total_seeds();
     let first_last = |side: usize| {
         let l = &b.pit_labels[side];
-        (l.first().cloned().unwrap_or_default(), l.last().cloned().unwrap_or_default())
+        (
+            l.first().cloned().unwrap_or_default(),
+            l.last().cloned().unwrap_or_default(),
+        )
     };
     let (a1, an) = first_last(0);
     let (b1, bn) = first_last(1);
@@ -69,7 +72,11 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     out.push(Heading(ph.get("rules.h.bring")));
     out.push(Bullet(ph.fmt(
         "rules.bring_seeds",
-        &[("total", &num(total)), ("per", &num(b.seeds_per_pit)), ("pits", &num(2 * n))],
+        &[
+            ("total", &num(total)),
+            ("per", &num(b.seeds_per_pit)),
+            ("pits", &num(2 * n)),
+        ],
     )));
     out.push(Bullet(ph.get("rules.bring_board")));
     out.push(Bullet(ph.get("rules.bring_log")));
@@ -77,11 +84,20 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
 
     // Setup.
     out.push(Heading(ph.get("rules.h.setup")));
-    out.push(Para(ph.fmt("rules.setup_seeds", &[("per", &num(b.seeds_per_pit)), ("total", &num(total))])));
-    let opts: Vec<String> =
-        b.seeds_per_pit_options.iter().filter(|&&o| o != b.seeds_per_pit).map(num).collect();
+    out.push(Para(ph.fmt(
+        "rules.setup_seeds",
+        &[("per", &num(b.seeds_per_pit)), ("total", &num(total))],
+    )));
+    let opts: Vec<String> = b
+        .seeds_per_pit_options
+        .iter()
+        .filter(|&&o| o != b.seeds_per_pit)
+        .map(num)
+        .collect();
     if !opts.is_empty() {
-        out.push(Para(ph.fmt("rules.setup_options", &[("options", &join_or(ph, &opts))])));
+        out.push(Para(
+            ph.fmt("rules.setup_options", &[("options", &join_or(ph, &opts))]),
+        ));
     }
     out.push(Para(ph.fmt(
         "rules.setup_sides",
@@ -156,9 +172,16 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     match c.kind {
         CaptureKind::None => out.push(Para(ph.get("rules.capture_none"))),
         CaptureKind::Opposite => {
-            let was_empty =
-                if c.last_pit_was_empty { ph.get("rules.cap_was_empty") } else { ph.get("rules.cap_any_pit") };
-            let key = if c.take_capturing_seed { "rules.cap_opposite_take" } else { "rules.cap_opposite_leave" };
+            let was_empty = if c.last_pit_was_empty {
+                ph.get("rules.cap_was_empty")
+            } else {
+                ph.get("rules.cap_any_pit")
+            };
+            let key = if c.take_capturing_seed {
+                "rules.cap_opposite_take"
+            } else {
+                "rules.cap_opposite_leave"
+            };
             out.push(Para(ph.fmt(key, &[("pit", &was_empty), ("row", &row)])));
             if c.opposite_must_have_seeds {
                 out.push(Para(ph.get("rules.cap_opposite_needs_seeds")));
@@ -168,7 +191,10 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         }
         CaptureKind::Count => {
             let counts: Vec<String> = c.counts.iter().map(num).collect();
-            out.push(Para(ph.fmt("rules.cap_count", &[("counts", &join_or(ph, &counts)), ("row", &row)])));
+            out.push(Para(ph.fmt(
+                "rules.cap_count",
+                &[("counts", &join_or(ph, &counts)), ("row", &row)],
+            )));
         }
     }
     if c.kind != CaptureKind::None {
@@ -176,7 +202,10 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
             Chain::None => {}
             Chain::Backward => {
                 let counts: Vec<String> = c.counts.iter().map(num).collect();
-                out.push(Para(ph.fmt("rules.chain_backward", &[("counts", &join_or(ph, &counts))])));
+                out.push(Para(ph.fmt(
+                    "rules.chain_backward",
+                    &[("counts", &join_or(ph, &counts))],
+                )));
             }
             Chain::FollowingEmpty => out.push(Para(ph.get("rules.chain_following"))),
         }
@@ -190,7 +219,9 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
             .map(|i| format!("{}–{}", b.pit_labels[0][i], b.pit_labels[1][n - 1 - i]))
             .collect();
         if c.kind == CaptureKind::Opposite || c.chain == Chain::FollowingEmpty {
-            out.push(Para(ph.fmt("rules.pairs", &[("pairs", &join_and(ph, &pairs))])));
+            out.push(Para(
+                ph.fmt("rules.pairs", &[("pairs", &join_and(ph, &pairs))]),
+            ));
         }
         out.push(Para(ph.get("rules.cap_to_store")));
 
@@ -224,7 +255,11 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     if let Some(t) = e.threshold {
         out.push(Bullet(ph.fmt(
             "rules.end_threshold",
-            &[("n", &num(t)), ("total", &num(total)), ("half", &num(total / 2))],
+            &[
+                ("n", &num(t)),
+                ("total", &num(total)),
+                ("half", &num(total / 2)),
+            ],
         )));
     }
     if e.repetition {
@@ -248,8 +283,12 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     out.push(Para(ph.fmt("rules.scoring", &[("total", &num(total))])));
 
     // Worked examples.
-    let worked: Vec<usize> = (0..rs.examples.len()).filter(|&i| !rs.examples[i].exercise).collect();
-    let exercises: Vec<usize> = (0..rs.examples.len()).filter(|&i| rs.examples[i].exercise).collect();
+    let worked: Vec<usize> = (0..rs.examples.len())
+        .filter(|&i| !rs.examples[i].exercise)
+        .collect();
+    let exercises: Vec<usize> = (0..rs.examples.len())
+        .filter(|&i| rs.examples[i].exercise)
+        .collect();
     if !worked.is_empty() {
         out.push(Heading(ph.get("rules.h.examples")));
         out.push(Para(ph.get("rules.examples_intro")));
@@ -265,7 +304,9 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     out.push(Heading(ph.get("rules.h.sources")));
     out.push(Para(ph.fmt("rules.source", &[("source", &rs.source)])));
     for (topic, cite) in &rs.rule_sources {
-        out.push(Bullet(ph.fmt("rules.rule_source", &[("topic", topic), ("cite", cite)])));
+        out.push(Bullet(
+            ph.fmt("rules.rule_source", &[("topic", topic), ("cite", cite)]),
+        ));
     }
     out.push(Para(ph.get("rules.own_words")));
     out
@@ -276,7 +317,12 @@ fn join_or(ph: &Phrases, items: &[String]) -> String {
     match items.len() {
         0 => String::new(),
         1 => items[0].clone(),
-        k => format!("{} {} {}", items[..k - 1].join(", "), ph.get("word.or"), items[k - 1]),
+        k => format!(
+            "{} {} {}",
+            items[..k - 1].join(", "),
+            ph.get("word.or"),
+            items[k - 1]
+        ),
     }
 }
 
@@ -289,7 +335,11 @@ struct Flow {
 
 impl Flow {
     fn new(paper: Paper) -> Flow {
-        let mut f = Flow { paper, pages: Vec::new(), y: 0.0 };
+        let mut f = Flow {
+            paper,
+            pages: Vec::new(),
+            y: 0.0,
+        };
         f.new_page();
         f
     }
@@ -369,7 +419,8 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
                 let lines = super::wrap(s, BODY_PT, Weight::Regular, w - BULLET_INDENT);
                 f.room(text::line_height_mm(BODY_PT));
                 let base = f.y + text::ascent_mm(BODY_PT);
-                f.page().text(MARGIN + 1.0, base, BODY_PT, Weight::Regular, "•");
+                f.page()
+                    .text(MARGIN + 1.0, base, BODY_PT, Weight::Regular, "•");
                 f.lines(MARGIN + BULLET_INDENT, &lines, BODY_PT, Weight::Regular);
                 f.y += 0.8;
             }

@@ -1,0 +1,522 @@
+//! Invariant tests over laid-out kits: page sizes, margins, the calibration bar, footers, the
+//! labeled circuit, pit and store labels, the score log and the rule sheets' text boxes.
+//!
+//! They run over every ruleset in `rulesets/` plus variants built in code (Kalah 3×3 with its
+//! examples, Oware-like and Giuthi-like boards, a clockwise board and one sowing both stores),
+//! on A4 and Letter.
+use sowkit::doc::{bounds, Document, Item, Page, Shape, Text};
+use sowkit::layout::{self, board, page, Paper, A4, LETTER};
+use sowkit::ruleset::{
+    self, CaptureKind, Chain, Direction, GrandSlam, Include, NoLegalMove, Relay, RowSide, Ruleset,
+};
+use sowkit::text;
+
+const EPS: f64 = 1e-6;
+
+fn load(path: &std::path::Path) -> Ruleset {
+    match ruleset::load_file(path) {
+        Ok(r) => r,
+        Err(d) => panic!("{}: {:?}", path.display(), d),
+    }
+}
+
+/// Every ruleset file in the repository's `rulesets/` folder.
+fn repo_rulesets() -> Vec<Ruleset> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "toml"));
+    paths.sort();
+    paths.iter().map(|p| load(p)).collect()
+}
+
+fn six_pit() -> Ruleset {
+    load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml"))
+}
+
+fn labels(side: char, n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("{side}{i}")).collect()
+}
+
+/// Kalah with `n` pits of `seeds`, built from six-pit sowing (examples dropped: they are for 3×3).
+fn kalah(n: usize, seeds: u16) -> Ruleset {
+    let mut r = six_pit();
+    r.id = format!("kalah-{n}x{seeds}");
+    r.name = format!("Kalah {n}×{seeds}");
+    r.board.pits_per_side = n;
+    r.board.seeds_per_pit = seeds;
+    r.board.pit_labels = [labels('A', n), labels('B', n)];
+    r.examples.clear();
+    r
+}
+
+/// Oware-like: stores outside the circuit, count captures chaining backward, threshold 25.
+fn oware_like() -> Ruleset {
+    let mut r = kalah(6, 4);
+    r.id = "oware-like".into();
+    r.name = "Oware-like".into();
+    r.board.players = ["South".into(), "North".into()];
+    r.board.pit_labels = [labels('S', 6), labels('N', 6)];
+    r.board.stores = ["South's captures".into(), "North's captures".into()];
+    r.sowing.own_store = Include::Skip;
+    r.sowing.opponent_store = Include::Skip;
+    r.sowing.origin_on_lap = Include::Skip;
+    r.extra_turn.last_in_own_store = false;
+    r.capture.kind = CaptureKind::Count;
+    r.capture.side = RowSide::Opponent;
+    r.capture.counts = vec![2, 3];
+    r.capture.chain = Chain::Backward;
+    r.grand_slam = GrandSlam::NoCapture;
+    r.feeding.must_feed = true;
+    r.end.either_side_empty = false;
+    r.end.threshold = Some(25);
+    r.end.repetition = true;
+    r
+}
+
+/// Giuthi-like: either direction, relay reverse, min 2 seeds, pass rule.
+fn giuthi_like() -> Ruleset {
+    let mut r = kalah(6, 4);
+    r.id = "giuthi-like".into();
+    r.name = "Giuthi-like".into();
+    r.board.seeds_per_pit_options = vec![4, 5, 6, 7, 8, 9];
+    r.sowing.direction = Direction::Either;
+    r.sowing.own_store = Include::Skip;
+    r.sowing.opponent_store = Include::Skip;
+    r.sowing.min_seeds = 2;
+    r.sowing.relay = Relay::Reverse;
+    r.extra_turn.last_in_own_store = false;
+    r.extra_turn.empty_pit_before_crossing = true;
+    r.capture.after_crossing_only = true;
+    r.capture.chain = Chain::FollowingEmpty;
+    r.end.no_legal_move = NoLegalMove::Pass;
+    r.end.repetition = true;
+    r
+}
+
+fn clockwise_both_stores() -> Ruleset {
+    let mut r = kalah(4, 3);
+    r.id = "cw".into();
+    r.sowing.direction = Direction::Clockwise;
+    r.sowing.opponent_store = Include::Sow;
+    r
+}
+
+fn all_rulesets() -> Vec<Ruleset> {
+    let mut v = repo_rulesets();
+    v.extend([
+        kalah(6, 4),
+        kalah(6, 3),
+        oware_like(),
+        giuthi_like(),
+        clockwise_both_stores(),
+    ]);
+    v
+}
+
+fn kits() -> Vec<(Ruleset, Paper, Document)> {
+    let mut out = Vec::new();
+    for rs in all_rulesets() {
+        for paper in [A4, LETTER] {
+            let doc = layout::kit(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+            out.push((rs.clone(), paper, doc));
+        }
+    }
+    out
+}
+
+fn texts(p: &Page) -> impl Iterator<Item = &Text> {
+    p.items.iter().filter_map(|i| match i {
+        Item::Text(t) => Some(t),
+        _ => None,
+    })
+}
+
+fn shapes(p: &Page) -> impl Iterator<Item = &Shape> {
+    p.items.iter().filter_map(|i| match i {
+        Item::Shape(s) => Some(s),
+        _ => None,
+    })
+}
+
+/// Ink box of an item: shape bounds plus half the stroke; text from its advance, ascent and
+/// descent.
+fn ink(i: &Item) -> Option<(f64, f64, f64, f64)> {
+    match i {
+        Item::Shape(s) => {
+            let (a, b, c, d) = bounds(&s.segs)?;
+            let hw = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+            Some((a - hw, b - hw, c + hw, d + hw))
+        }
+        Item::Text(t) => {
+            let w = text::width_mm(&t.text, t.size_pt, t.weight);
+            Some((
+                t.x,
+                t.y - text::ascent_mm(t.size_pt),
+                t.x + w,
+                t.y + text::descent_mm(t.size_pt),
+            ))
+        }
+    }
+}
+
+fn is_bar(s: &Shape) -> bool {
+    s.fill == Some(sowkit::doc::Color::BLACK)
+        && s.stroke.is_none()
+        && bounds(&s.segs).is_some_and(|(a, b, c, d)| {
+            ((c - a) - page::BAR_LENGTH).abs() < EPS && ((d - b) - page::BAR_HEIGHT).abs() < EPS
+        })
+}
+
+#[test]
+fn page_sizes_order_and_names() {
+    for (rs, paper, doc) in kits() {
+        let names: Vec<&str> = doc.pages.iter().map(|p| p.name.as_str()).collect();
+        assert!(doc.pages.len() >= 3, "{}: {names:?}", rs.id);
+        assert_eq!(names[0], "board");
+        assert_eq!(names[1], "log");
+        for (i, n) in names[2..].iter().enumerate() {
+            assert_eq!(*n, format!("rules-{}", i + 1));
+        }
+        let b = &doc.pages[0];
+        assert_eq!(
+            (b.width, b.height),
+            (paper.height, paper.width),
+            "board is landscape"
+        );
+        for p in &doc.pages[1..] {
+            assert_eq!(
+                (p.width, p.height),
+                (paper.width, paper.height),
+                "{} portrait",
+                p.name
+            );
+        }
+    }
+    // The exact paper sizes (ISO 216; ANSI 8.5 × 11 in).
+    assert_eq!((A4.width, A4.height), (210.0, 297.0));
+    assert_eq!((LETTER.width, LETTER.height), (215.9, 279.4));
+}
+
+#[test]
+fn all_ink_inside_the_margins() {
+    for (rs, _, doc) in kits() {
+        for p in &doc.pages {
+            for it in &p.items {
+                let (a, b, c, d) = ink(it).expect("non-empty item");
+                let m = page::MARGIN - 1e-6;
+                assert!(
+                    a >= m && b >= m && c <= p.width - m && d <= p.height - m,
+                    "{} {}: ink {:?} outside the {} mm margin: {:?}",
+                    rs.id,
+                    p.name,
+                    (a, b, c, d),
+                    page::MARGIN,
+                    it
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn calibration_bar_on_every_page_clear_of_other_ink() {
+    for (rs, _, doc) in kits() {
+        for p in &doc.pages {
+            let bars: Vec<&Shape> = shapes(p).filter(|s| is_bar(s)).collect();
+            assert_eq!(bars.len(), 1, "{} {}: one 100 × 3 mm bar", rs.id, p.name);
+            let (bx0, by0, bx1, by1) = bounds(&bars[0].segs).unwrap();
+            assert!(texts(p).any(|t| t.text == "100 mm"), "bar label");
+            for it in &p.items {
+                if let Item::Shape(s) = it {
+                    if is_bar(s) {
+                        continue;
+                    }
+                }
+                let (a, b, c, d) = ink(it).unwrap();
+                let clear = a >= bx1 + page::BAR_CLEAR
+                    || c <= bx0 - page::BAR_CLEAR
+                    || b >= by1 + page::BAR_CLEAR
+                    || d <= by0 - page::BAR_CLEAR;
+                assert!(
+                    clear,
+                    "{} {}: ink within 2 mm of the bar: {it:?}",
+                    rs.id, p.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn footer_names_kit_scale_check_page_and_paper() {
+    for (rs, paper, doc) in kits() {
+        let n = doc.pages.len();
+        for (i, p) in doc.pages.iter().enumerate() {
+            let all: String = texts(p)
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert!(all.contains(&rs.name), "{} kit name", p.name);
+            assert!(all.contains("Print at 100% (actual size) — check the bar measures 100 mm"));
+            assert!(
+                all.contains(&format!("page {} of {n} · {}", i + 1, paper.name)),
+                "{all}"
+            );
+        }
+    }
+}
+
+#[test]
+fn circuit_matches_sown_holes() {
+    // Six-pit sowing: A1 A2 A3 store A B1 B2 B3 store B — each store is sown by its owner.
+    assert_eq!(board::circuit(&six_pit()), vec![0, 1, 2, 6, 3, 4, 5, 7]);
+    // Oware-like: no store is sown, the circuit is the 12 pits.
+    assert_eq!(board::circuit(&oware_like()), (0..12).collect::<Vec<u8>>());
+    // Clockwise with both stores sown, 4 pits: A1, store B, B4 … B1, store A, A4 … A2.
+    assert_eq!(
+        board::circuit(&clockwise_both_stores()),
+        vec![0, 9, 7, 6, 5, 4, 8, 3, 2, 1]
+    );
+    for (rs, _, doc) in kits() {
+        let k = board::circuit(&rs).len();
+        let b = &doc.pages[0];
+        // One numbered marker 1..=k per arrow, each exactly once on the board page.
+        for i in 1..=k {
+            let c = texts(b).filter(|t| t.text == i.to_string()).count();
+            assert_eq!(c, 1, "{}: arrow number {i}", rs.id);
+        }
+        assert_eq!(
+            texts(b).filter(|t| t.text == (k + 1).to_string()).count(),
+            0,
+            "{}",
+            rs.id
+        );
+    }
+}
+
+#[test]
+fn every_pit_and_store_is_labelled_on_the_board() {
+    for (rs, _, doc) in kits() {
+        let b = &doc.pages[0];
+        let all: Vec<&str> = texts(b).map(|t| t.text.as_str()).collect();
+        for side in 0..2 {
+            for l in &rs.board.pit_labels[side] {
+                assert!(all.contains(&l.as_str()), "{}: pit label {l}", rs.id);
+            }
+            let store_words: String = all.join(" ");
+            assert!(
+                store_words.contains(&rs.board.stores[side]) || {
+                    // A long store label may wrap over lines inside the store.
+                    rs.board.stores[side]
+                        .split(' ')
+                        .all(|w| all.iter().any(|t| t.contains(w)))
+                }
+            );
+            assert!(
+                store_words.contains(&rs.board.players[side]),
+                "{}: side name",
+                rs.id
+            );
+        }
+        assert!(all.contains(&"✂"), "scissors");
+        assert!(
+            shapes(b).any(|s| s
+                .stroke
+                .as_ref()
+                .is_some_and(|st| st.dash == vec![3.0, 2.0])),
+            "dashed cut line"
+        );
+    }
+}
+
+#[test]
+fn board_uses_the_ruleset_pit_size_or_says_it_shrank() {
+    for (rs, _, doc) in kits() {
+        let b = &doc.pages[0];
+        let all: String = texts(b)
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        // Pits are the circles of the largest radius on the board page.
+        let max_d = shapes(b)
+            .filter_map(|s| bounds(&s.segs).map(|(a, _, c, _)| c - a))
+            .filter(|w| *w <= rs.layout.pit_diameter + EPS)
+            .fold(0.0, f64::max);
+        assert!(max_d > 0.0);
+        if all.contains("Scaled to fit") {
+            assert!(all.contains(&format!(
+                "the ruleset asks for {} mm",
+                rs.layout.pit_diameter
+            )));
+        } else {
+            assert!(
+                all.contains(&format!("pits are {} mm across", rs.layout.pit_diameter)),
+                "{all}"
+            );
+        }
+    }
+}
+
+#[test]
+fn score_log_columns_follow_the_rules() {
+    let ph = sowkit::layout::phrases::Phrases::load("en").unwrap();
+    let six = six_pit();
+    let h = layout::log::headers(&six, &ph);
+    assert!(h.iter().any(|c| c == "Extra turn?"));
+    assert!(h.iter().any(|c| c == "Seeds captured"));
+    assert!(h.iter().any(|c| c == "store A") && h.iter().any(|c| c == "store B"));
+    // 3 pits × 2 × 3 seeds = 18.
+    assert!(h.iter().any(|c| c == "Check: pits + stores = 18"));
+    let ow = oware_like();
+    let h = layout::log::headers(&ow, &ph);
+    assert!(!h.iter().any(|c| c == "Extra turn?"));
+    assert!(h.iter().any(|c| c.starts_with("Race to 25")));
+    assert!(h.iter().any(|c| c == "Check: pits + stores = 48"));
+    let gi = giuthi_like();
+    let h = layout::log::headers(&gi, &ph);
+    assert!(h.iter().any(|c| c.starts_with("Way")));
+    for (rs, _, doc) in kits() {
+        let log = &doc.pages[1];
+        let nums: Vec<usize> = texts(log).filter_map(|t| t.text.parse().ok()).collect();
+        let rows = nums
+            .iter()
+            .copied()
+            .filter(|&v| v < 1000)
+            .max()
+            .unwrap_or(0);
+        assert!((25..=40).contains(&rows), "{}: {rows} rows", rs.id);
+        let all: String = texts(log)
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if rs.end.threshold.is_some() {
+            assert!(all.contains("First to 25 wins"), "{}", rs.id);
+        }
+        if rs.end.no_legal_move == NoLegalMove::Pass {
+            assert!(all.contains("pass"), "{}", rs.id);
+        }
+    }
+}
+
+/// Text lines of the rule pages never run past the right margin, and the rule sheet covers
+/// every section it must.
+#[test]
+fn rule_sheet_text_fits_and_covers_the_sections() {
+    for (rs, paper, doc) in kits() {
+        let rules: Vec<&Page> = doc
+            .pages
+            .iter()
+            .filter(|p| p.name.starts_with("rules-"))
+            .collect();
+        for p in &rules {
+            for t in texts(p) {
+                let w = text::width_mm(&t.text, t.size_pt, t.weight);
+                assert!(
+                    t.x + w <= paper.width - page::MARGIN + EPS,
+                    "{}: {:?}",
+                    rs.id,
+                    t.text
+                );
+            }
+        }
+        let all: String = rules
+            .iter()
+            .flat_map(|p| texts(p))
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        for h in [
+            "What you need",
+            "Setting up",
+            "A turn",
+            "Extra turns",
+            "Captures",
+            "The end and the score",
+            "Sources",
+        ] {
+            assert!(all.contains(h), "{}: section {h}", rs.id);
+        }
+        let total = rs.total_seeds().to_string();
+        assert!(all.contains(&total), "{}: total seeds", rs.id);
+        if rs.feeding.must_feed {
+            assert!(all.contains("Feeding"));
+        }
+        let worked = rs.examples.iter().filter(|e| !e.exercise).count();
+        assert_eq!(all.matches("After").count() >= worked, true, "{}", rs.id);
+        for ex in &rs.examples {
+            assert!(
+                all.contains(ex.title.split(' ').next().unwrap_or("")),
+                "{}",
+                ex.title
+            );
+        }
+    }
+}
+
+/// A worked example's "before" board numbers the sown holes 1, 2, 3 in order: six-pit sowing's
+/// opening A1 (3 seeds) sows A2, A3 and store A.
+#[test]
+fn example_diagram_marks_the_sowing() {
+    let rs = six_pit();
+    let ph = sowkit::layout::phrases::Phrases::load("en").unwrap();
+    let rules = sowkit::engine::Rules::try_new(&rs).unwrap();
+    let ex = sowkit::ruleset::Example {
+        title: "Opening".into(),
+        note: None,
+        start: sowkit::ruleset::Start::Initial,
+        moves: vec!["A1".into()],
+        expect: Default::default(),
+        exercise: false,
+        line: 0,
+        field_lines: Default::default(),
+    };
+    let prep = layout::diagram::prepare(&rs, &rules, &ex, &ph).unwrap();
+    // Holes: A1..A3 = 0..2, store A = 6.
+    assert_eq!(prep.sown, vec![1, 2, 6]);
+    assert_eq!(prep.origins, vec![0]);
+    assert_eq!(prep.before, vec![3, 3, 3, 3, 3, 3, 0, 0]);
+    assert_eq!(prep.after, Some(vec![0, 4, 4, 3, 3, 3, 1, 0]));
+    let cap = prep.caption.join(" ");
+    assert!(cap.contains("A lifts 3 from A1"), "{cap}");
+    assert!(cap.contains("A moves again"), "{cap}");
+    let ex2 = sowkit::ruleset::Example {
+        exercise: true,
+        ..ex
+    };
+    let q = layout::diagram::prepare(&rs, &rules, &ex2, &ph).unwrap();
+    assert!(q.after.is_none() && q.sown.is_empty());
+}
+
+#[test]
+fn output_is_deterministic() {
+    let rs = giuthi_like();
+    assert_eq!(layout::kit(&rs, A4).unwrap(), layout::kit(&rs, A4).unwrap());
+}
+
+/// Writes PDFs for eyeballing: `SOWKIT_PREVIEW=/tmp/dir cargo test --test layout -- --ignored`.
+#[test]
+#[ignore]
+fn preview() {
+    let Ok(dir) = std::env::var("SOWKIT_PREVIEW") else {
+        return;
+    };
+    let extra = std::env::var("SOWKIT_RULESETS").ok();
+    let mut list = all_rulesets();
+    if let Some(e) = extra {
+        for p in std::fs::read_dir(e).unwrap().filter_map(|e| e.ok()) {
+            if p.path().extension().is_some_and(|x| x == "toml") {
+                list.push(load(&p.path()));
+            }
+        }
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    for rs in list {
+        for paper in [A4, LETTER] {
+            let doc = layout::kit(&rs, paper).unwrap();
+            let pdf = sowkit::render::pdf::render(&doc);
+            std::fs::write(format!("{dir}/{}-{}.pdf", rs.id, paper.name), pdf).unwrap();
+        }
+    }
+}
