@@ -119,11 +119,11 @@ impl Rules {
         let n = self.pits_per_side();
         let start = mover as usize * n;
         let min = self.ruleset().sowing.min_seeds.max(1);
-        for pit in start..start + n {
-            if b[pit] >= min {
+        for (i, &seeds) in b[start..start + n].iter().enumerate() {
+            if seeds >= min {
                 for &d in self.directions() {
                     out.push(Move {
-                        pit: pit as u8,
+                        pit: (start + i) as u8,
                         dir: d,
                     });
                 }
