@@ -1,4 +1,5 @@
-//! The rules engine: positions, legal moves and `play`, every rule read from a [`Ruleset`].
+//! The rules engine: positions, legal moves and `play`, every rule read from a
+//! [`crate::ruleset::Ruleset`].
 //!
 //! API CONTRACT (layout, examples and notation code against these names; the engine's
 //! internals may change freely):
@@ -10,7 +11,11 @@
 //! * [`Rules::new`] compiles a ruleset once; [`Game`] holds a position plus the history needed
 //!   for repetition; [`Game::play`] returns a [`Report`] of everything that happened.
 
-use crate::ruleset::Ruleset;
+mod game;
+mod rules;
+
+pub use game::{perft, Game, MoveList, Outcome};
+pub use rules::{Rules, MAX_HOLES, MAX_MOVES, MAX_PITS_PER_SIDE};
 
 /// Which way one handful travels: along the circuit order (counter-clockwise) or against it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,6 +119,22 @@ pub enum EngineError {
     IllegalMove(String),
     /// The game is already over.
     GameOver,
-    /// A relay sowing repeated a state within one turn, or exceeded the per-turn bound.
+    /// A relay sowing repeated a state within one turn, or exceeded the per-turn bound; the
+    /// string names the move and the position (in [`crate::notation`] form).
     NonTerminating(String),
+    /// A position does not fit the board (hole count, side to move, or more than 65 535 seeds).
+    InvalidPosition(String),
 }
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::IllegalMove(s) => write!(f, "illegal move: {s}"),
+            EngineError::GameOver => write!(f, "the game is over"),
+            EngineError::NonTerminating(s) => write!(f, "relay sowing does not end: {s}"),
+            EngineError::InvalidPosition(s) => write!(f, "invalid position: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}

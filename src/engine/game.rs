@@ -1,0 +1,535 @@
+//! [`Game`]: a position, the history needed for the repetition rule, and the end of the game;
+//! legal moves (feeding and grand-slam filters) and the end-of-move checks.
+//!
+//! End checks run after a move's captures and before its extra turn, in this order: threshold,
+//! either side empty, repetition, then "the player to move has no legal move" (end, or pass).
+//! This is the order of the ruleset model's `End` doc; OpenSpiel `oware` checks capture,
+//! repetition and no legal move in the same sequence (research notes §5.2).
+
+use super::rules::{Applied, Board, Endless, Observer, Quiet, Rules, MAX_MOVES};
+use super::{Dir, EndReason, Ending, EngineError, Lap, Move, Position, Report};
+use crate::ruleset::{GrandSlam, NoLegalMove, Remaining};
+
+/// A fixed-capacity list of moves, filled without allocating (see [`Game::legal_moves_into`]).
+#[derive(Clone, Copy, Debug)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move {
+                pit: 0,
+                dir: Dir::Ccw,
+            }; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// The moves, in legal-move order.
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn push(&mut self, m: Move) {
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+}
+
+/// What [`Game::play_fast`] did: the fields of a [`Report`] that need no allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Hole where the last seed landed.
+    pub last: u8,
+    /// Seeds captured in all.
+    pub captured: u16,
+    /// The move was a grand slam (see [`Report::grand_slam`]).
+    pub grand_slam: bool,
+    /// The mover earned an extra turn (never set when the move ended the game).
+    pub extra_turn: bool,
+    /// The player who passed after this move, if any.
+    pub passed: Option<u8>,
+    /// Who moves next; `None` once the game is over.
+    pub next: Option<u8>,
+}
+
+/// Records laps and captures for a full [`Report`].
+#[derive(Default)]
+struct Recorder {
+    laps: Vec<Lap>,
+    captures: Vec<(u8, u16)>,
+}
+
+impl Observer for Recorder {
+    fn lap(&mut self, from: u8, dir: Dir, lifted: u16) {
+        self.laps.push(Lap {
+            from,
+            dir,
+            lifted,
+            sown: Vec::with_capacity(lifted as usize),
+        });
+    }
+    fn sow(&mut self, hole: u8) {
+        if let Some(l) = self.laps.last_mut() {
+            l.sown.push(hole);
+        }
+    }
+    fn capture(&mut self, hole: u8, seeds: u16) {
+        self.captures.push((hole, seeds));
+    }
+}
+
+impl Rules {
+    /// Legal moves of `mover` on `b`, sorted by pit then Ccw before Cw.
+    ///
+    /// A candidate is a pit of the mover's row holding at least `min_seeds`, in each allowed
+    /// direction. Feeding (`must_feed`, opponent's pits all empty): keep only moves whose result
+    /// (captures included, a forfeited grand-slam capture not made) leaves the opponent a seed.
+    /// Grand slam `Illegal`: drop grand slams; `IllegalUnlessOnly`: drop them unless every
+    /// remaining move is one. A candidate whose relay sowing never ends stays in the list, so
+    /// that playing it reports [`EngineError::NonTerminating`].
+    pub(crate) fn legal_into(&self, b: &Board, mover: u8, out: &mut MoveList) {
+        out.clear();
+        let n = self.pits_per_side();
+        let start = mover as usize * n;
+        let min = self.ruleset().sowing.min_seeds.max(1);
+        for (i, &seeds) in b[start..start + n].iter().enumerate() {
+            if seeds >= min {
+                for &d in self.directions() {
+                    out.push(Move {
+                        pit: (start + i) as u8,
+                        dir: d,
+                    });
+                }
+            }
+        }
+        if out.is_empty() {
+            return;
+        }
+        let feed = self.feeding_active(b, mover);
+        let policy = self.ruleset().grand_slam;
+        let gs_filter = matches!(policy, GrandSlam::Illegal | GrandSlam::IllegalUnlessOnly);
+        if !feed && !gs_filter {
+            return;
+        }
+        let cands = *out;
+        out.clear();
+        let mut slams = [false; MAX_MOVES];
+        let mut kept = MoveList::new();
+        let mut non_slam = 0usize;
+        for &mv in cands.as_slice() {
+            let mut nb = *b;
+            match self.apply(&mut nb, mover, mv, &mut Quiet) {
+                Err(Endless) => {
+                    kept.push(mv);
+                    non_slam += 1;
+                }
+                Ok(a) => {
+                    if feed && self.row_empty(&nb, 1 - mover) {
+                        continue;
+                    }
+                    slams[kept.len] = a.grand_slam;
+                    kept.push(mv);
+                    if !a.grand_slam {
+                        non_slam += 1;
+                    }
+                }
+            }
+        }
+        let drop_slams =
+            gs_filter && (policy == GrandSlam::Illegal || non_slam > 0);
+        for (i, &mv) in kept.as_slice().iter().enumerate() {
+            if !(drop_slams && slams[i]) {
+                out.push(mv);
+            }
+        }
+    }
+
+    /// Whether the feeding rule restricts `mover` here (must feed, opponent's pits all empty).
+    #[inline]
+    fn feeding_active(&self, b: &Board, mover: u8) -> bool {
+        self.ruleset().feeding.must_feed && self.row_empty(b, 1 - mover)
+    }
+
+    /// Whether `mover` has at least one legal move (cheap unless a filter applies).
+    pub(crate) fn has_legal(&self, b: &Board, mover: u8) -> bool {
+        let n = self.pits_per_side();
+        let start = mover as usize * n;
+        let min = self.ruleset().sowing.min_seeds.max(1);
+        if !b[start..start + n].iter().any(|&x| x >= min) {
+            return false;
+        }
+        if !self.feeding_active(b, mover) && self.ruleset().grand_slam != GrandSlam::Illegal {
+            return true;
+        }
+        let mut l = MoveList::new();
+        self.legal_into(b, mover, &mut l);
+        !l.is_empty()
+    }
+}
+
+fn hash_board(b: &Board, holes: usize, to_move: u8) -> u64 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ to_move as u64;
+    for c in b[..holes].chunks(4) {
+        let mut w = 0u64;
+        for &x in c {
+            w = (w << 16) | x as u64;
+        }
+        h = (h ^ w).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 32;
+    }
+    h
+}
+
+/// A game in progress: the position, the positions seen since the last capture (repetition
+/// rule) and, once over, how it ended.
+#[derive(Clone, Debug)]
+pub struct Game<'r> {
+    rules: &'r Rules,
+    pos: Position,
+    board: Board,
+    to_move: u8,
+    ending: Option<Ending>,
+    hist_hash: Vec<u64>,
+    hist_board: Vec<(Board, u8)>,
+    start_passed: Option<u8>,
+}
+
+impl<'r> Game<'r> {
+    /// Starts a game at `pos` (use [`Rules::initial`] for the rules' start).
+    ///
+    /// The end checks run at once, as after a move: a position that is already over gives a
+    /// game with an [`Ending`] (pits swept), and under the pass rule a side to move without a
+    /// legal move passes (see [`Game::start_passed`]).
+    ///
+    /// # Panics
+    /// If `pos` does not fit the board ([`Rules::check_position`]); positions from
+    /// [`crate::notation::parse_position`] and [`Rules::initial`] always fit. Use
+    /// [`Game::try_new`] for positions built by hand.
+    pub fn new(rules: &'r Rules, pos: Position) -> Game<'r> {
+        match Game::try_new(rules, pos) {
+            Ok(g) => g,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// As [`Game::new`], or [`EngineError::InvalidPosition`] if `pos` does not fit the board.
+    pub fn try_new(rules: &'r Rules, pos: Position) -> Result<Game<'r>, EngineError> {
+        rules.check_position(&pos)?;
+        let board = rules.board_of(&pos);
+        let to_move = pos.to_move;
+        let mut g = Game {
+            rules,
+            pos,
+            board,
+            to_move,
+            ending: None,
+            hist_hash: Vec::new(),
+            hist_board: Vec::new(),
+            start_passed: None,
+        };
+        g.start_passed = g.settle(None, to_move, false);
+        g.sync();
+        Ok(g)
+    }
+
+    /// The rules this game follows.
+    pub fn rules(&self) -> &'r Rules {
+        self.rules
+    }
+
+    /// The current position (after the end-of-game sweep once the game is over).
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.ending.as_ref()
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some()
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> u8 {
+        self.to_move
+    }
+
+    /// The side that passed when the game was created (pass rule, no legal move), if any.
+    pub fn start_passed(&self) -> Option<u8> {
+        self.start_passed
+    }
+
+    /// Legal moves, sorted by pit then Ccw before Cw; empty when the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut l = MoveList::new();
+        self.legal_moves_into(&mut l);
+        l.as_slice().to_vec()
+    }
+
+    /// [`Game::legal_moves`] into a fixed-size list, without allocating.
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
+        if self.ending.is_some() {
+            out.clear();
+            return;
+        }
+        self.rules.legal_into(&self.board, self.to_move, out);
+    }
+
+    /// Plays `mv` and reports everything that happened: laps, captures, grand slam, extra
+    /// turn, passes, the end and its sweep.
+    ///
+    /// Errors: [`EngineError::GameOver`]; [`EngineError::IllegalMove`] saying why (not the
+    /// mover's pit, too few seeds, wrong direction, feeding, grand slam), the game unchanged;
+    /// [`EngineError::NonTerminating`] for a relay sowing that never ends, the game unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<Report, EngineError> {
+        let player = self.to_move;
+        let mut rec = Recorder::default();
+        let o = self.play_with(mv, &mut rec)?;
+        Ok(Report {
+            player,
+            mv,
+            laps: rec.laps,
+            last: o.last,
+            captured: o.captured,
+            captures: if o.captured > 0 {
+                rec.captures
+            } else {
+                Vec::new()
+            },
+            grand_slam: o.grand_slam,
+            extra_turn: o.extra_turn,
+            passed: o.passed.into_iter().collect(),
+            ending: self.ending.clone(),
+            next: o.next,
+        })
+    }
+
+    /// [`Game::play`] without the lap and capture details, allocation-free (except the
+    /// repetition history's amortised growth). Same rules, same errors.
+    pub fn play_fast(&mut self, mv: Move) -> Result<Outcome, EngineError> {
+        self.play_with(mv, &mut Quiet)
+    }
+
+    fn check_legal(&self, mv: Move) -> Result<(), EngineError> {
+        if self.ending.is_some() {
+            return Err(EngineError::GameOver);
+        }
+        let r = self.rules;
+        r.basic_check(&self.board, self.to_move, mv)
+            .map_err(EngineError::IllegalMove)?;
+        let policy = r.ruleset().grand_slam;
+        let feed = r.feeding_active(&self.board, self.to_move);
+        if feed || matches!(policy, GrandSlam::Illegal | GrandSlam::IllegalUnlessOnly) {
+            let mut l = MoveList::new();
+            r.legal_into(&self.board, self.to_move, &mut l);
+            if !l.as_slice().contains(&mv) {
+                let opp = r.player_name(1 - self.to_move);
+                let what = crate::notation::format_move(r, mv);
+                return Err(EngineError::IllegalMove(if feed {
+                    format!("{what} leaves {opp} without seeds; a move must give {opp} seeds")
+                } else {
+                    format!("{what} would capture all of {opp}'s seeds (grand slam), which is not allowed here")
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    fn play_with<O: Observer>(&mut self, mv: Move, obs: &mut O) -> Result<Outcome, EngineError> {
+        self.check_legal(mv)?;
+        let r = self.rules;
+        let mover = self.to_move;
+        // Without relay sowing a move is one lap and cannot fail, so it is played in place;
+        // with relay it is played on a copy so that an endless sowing leaves the game intact.
+        let in_place = r.ruleset().sowing.relay == crate::ruleset::Relay::None;
+        let mut copy = self.board;
+        let target = if in_place { &mut self.board } else { &mut copy };
+        let a: Applied = match r.apply(target, mover, mv, obs) {
+            Ok(a) => a,
+            Err(Endless) => {
+                return Err(EngineError::NonTerminating(format!(
+                    "{} from {} repeats a state or sows more than the per-turn bound",
+                    crate::notation::format_move(r, mv),
+                    crate::notation::format_position(r, &self.pos)
+                )))
+            }
+        };
+        if !in_place {
+            self.board = copy;
+        }
+        debug_assert_eq!(
+            self.board.iter().map(|&x| x as u32).sum::<u32>(),
+            self.pos.holes.iter().map(|&x| x as u32).sum::<u32>(),
+            "seeds not conserved"
+        );
+        let next0 = if a.extra_turn { mover } else { 1 - mover };
+        let passed = self.settle(Some(mover), next0, a.captured > 0);
+        self.sync();
+        let over = self.ending.is_some();
+        Ok(Outcome {
+            last: a.last,
+            captured: a.captured,
+            grand_slam: a.grand_slam,
+            extra_turn: a.extra_turn && !over,
+            passed,
+            next: if over { None } else { Some(self.to_move) },
+        })
+    }
+
+    /// Copies the board into the public position.
+    #[inline]
+    fn sync(&mut self) {
+        let k = self.pos.holes.len();
+        self.pos.holes.copy_from_slice(&self.board[..k]);
+        self.pos.to_move = self.to_move;
+    }
+
+    /// The end checks after a move by `last_mover` (None at the start); `next0` would move
+    /// next. Sets `to_move` and, if the game ends, the ending and the sweep. Returns the
+    /// player who passed, if any.
+    fn settle(&mut self, last_mover: Option<u8>, next0: u8, captured: bool) -> Option<u8> {
+        let r = self.rules;
+        let end = &r.ruleset().end;
+        let n = r.pits_per_side();
+        let holes = r.holes();
+        let b = &self.board;
+        let mut reason = None;
+        if let Some(t) = end.threshold {
+            let s0 = b[2 * n];
+            let s1 = b[2 * n + 1];
+            let total: u32 = b[..holes].iter().map(|&x| x as u32).sum();
+            if s0 >= t || s1 >= t || (2 * s0 as u32 == total && 2 * s1 as u32 == total) {
+                reason = Some(EndReason::Threshold);
+            }
+        }
+        if reason.is_none() && end.either_side_empty && (r.row_empty(b, 0) || r.row_empty(b, 1))
+        {
+            reason = Some(EndReason::SideEmpty);
+        }
+        let mut next = next0;
+        let mut passed = None;
+        if reason.is_none() {
+            let mut stuck = None;
+            if !r.has_legal(b, next) {
+                match end.no_legal_move {
+                    NoLegalMove::End => stuck = Some(EndReason::NoLegalMove),
+                    NoLegalMove::Pass => {
+                        if r.has_legal(b, 1 - next) {
+                            passed = Some(next);
+                            next = 1 - next;
+                        } else {
+                            stuck = Some(EndReason::NoMovesForBoth);
+                        }
+                    }
+                }
+            }
+            if end.repetition {
+                if captured {
+                    self.hist_hash.clear();
+                    self.hist_board.clear();
+                }
+                let h = hash_board(b, holes, next);
+                let seen = self
+                    .hist_hash
+                    .iter()
+                    .zip(&self.hist_board)
+                    .any(|(&hh, (hb, ht))| hh == h && *ht == next && hb[..holes] == b[..holes]);
+                if seen {
+                    reason = Some(EndReason::Repetition);
+                } else {
+                    self.hist_hash.push(h);
+                    self.hist_board.push((*b, next));
+                }
+            }
+            if reason.is_none() {
+                reason = stuck;
+            }
+        }
+        self.to_move = next;
+        if let Some(reason) = reason {
+            let last = last_mover.unwrap_or(1 - next0);
+            self.finish(reason, last);
+            return None;
+        }
+        passed
+    }
+
+    /// Ends the game: the remaining seeds go to their owners, the last mover or the other.
+    fn finish(&mut self, reason: EndReason, last_mover: u8) {
+        let r = self.rules;
+        let n = r.pits_per_side();
+        let mut swept = [0u16; 2];
+        for side in 0..2u8 {
+            let to = match r.ruleset().end.remaining_seeds {
+                Remaining::Owner => side,
+                Remaining::Mover => last_mover,
+                Remaining::Opponent => 1 - last_mover,
+            };
+            let start = side as usize * n;
+            let mut s: u16 = 0;
+            for h in &mut self.board[start..start + n] {
+                s += *h;
+                *h = 0;
+            }
+            swept[to as usize] += s;
+            self.board[2 * n + to as usize] += s;
+        }
+        self.ending = Some(Ending {
+            reason,
+            swept,
+            scores: [self.board[2 * n], self.board[2 * n + 1]],
+        });
+    }
+}
+
+/// Counts the positions reached after exactly `depth` plies from `game` (perft): an extra turn
+/// counts as a ply, a game over before `depth` counts 0, `depth` 0 counts 1. A move whose
+/// relay sowing never ends counts 0 (relay rulesets only). Used as a correctness check against OpenSpiel's counts.
+pub fn perft(game: &Game, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = MoveList::new();
+    game.legal_moves_into(&mut moves);
+    if depth == 1 && game.rules().ruleset().sowing.relay == crate::ruleset::Relay::None {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for &mv in moves.as_slice() {
+        let mut g = game.clone();
+        if g.play_fast(mv).is_ok() {
+            total += perft(&g, depth - 1);
+        }
+    }
+    total
+}

@@ -1,0 +1,555 @@
+//! [`Rules`]: a [`Ruleset`] compiled once into lookup tables, and the allocation-free core of a
+//! move (sowing with relay laps, captures and the grand-slam test) shared by [`super::Game::play`],
+//! [`super::Game::play_fast`] and legal-move generation.
+//!
+//! Every rule here is read from a ruleset parameter; no code asks which game it is. The rule
+//! semantics follow research notes §5 (`mancala-rules.md`): Kalah as OpenSpiel `mancala`, Oware
+//! abapa as OpenSpiel `oware`, Giuthi after Pratt (2009) and Mancala World.
+
+use super::{Dir, EngineError, Move, Position};
+use crate::ruleset::{
+    CaptureKind, Chain, Crossing, Direction, Include, Relay, RowSide, Ruleset,
+};
+
+/// Largest board the engine accepts: pits in each row (the ruleset loader enforces the same bound).
+pub const MAX_PITS_PER_SIDE: usize = 16;
+/// Largest number of holes (pits and both stores).
+pub const MAX_HOLES: usize = 2 * MAX_PITS_PER_SIDE + 2;
+/// Largest number of legal moves in one position (every pit of a row, both directions).
+pub const MAX_MOVES: usize = 2 * MAX_PITS_PER_SIDE;
+
+/// Seeds in every hole, fixed size so that a move never allocates. Holes past `2n + 2` stay 0.
+pub(crate) type Board = [u16; MAX_HOLES];
+
+/// Receives the details of a move as the core plays it; the quiet observer compiles to nothing.
+pub(crate) trait Observer {
+    /// A handful of `lifted` seeds was lifted from `from` and sown in direction `dir`.
+    fn lap(&mut self, _from: u8, _dir: Dir, _lifted: u16) {}
+    /// One seed was dropped in `hole`.
+    fn sow(&mut self, _hole: u8) {}
+    /// `seeds` seeds were taken from `hole` into the mover's store.
+    fn capture(&mut self, _hole: u8, _seeds: u16) {}
+}
+
+/// The observer that records nothing (fast path).
+pub(crate) struct Quiet;
+impl Observer for Quiet {}
+
+/// What the core did with one move (before any end-of-game check).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Applied {
+    /// Hole of the last seed.
+    pub last: u8,
+    /// Seeds captured into the mover's store.
+    pub captured: u16,
+    /// The capture (made or forfeited) would have left every opponent pit empty.
+    pub grand_slam: bool,
+    /// The move earns an extra turn if the game does not end.
+    pub extra_turn: bool,
+}
+
+/// The relay sowing of a move did not stop (state repeated or the per-turn bound was exceeded).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Endless;
+
+/// A ruleset compiled for play: next-hole tables per direction and mover, row and opposite
+/// tables, and the capture parameters in a form the core reads quickly.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    rs: Ruleset,
+    n: usize,
+    /// `next[dir][mover][hole]`: the hole a seed goes to after `hole`, stores not sown skipped.
+    next: [[[u8; MAX_HOLES]; 2]; 2],
+    /// `step_pit[dir][pit]`: the next pit along the circuit in `dir`, stores ignored.
+    step_pit: [[u8; MAX_HOLES]; 2],
+    /// Owner side of every hole.
+    side: [u8; MAX_HOLES],
+    /// The directions a move may take, in legal-move order (Ccw before Cw).
+    dirs: [Dir; 2],
+    ndirs: usize,
+    min_seeds: u16,
+    skip_origin: bool,
+    relay: Relay,
+    track_crossing: bool,
+    crossing: Crossing,
+    counts_mask: u64,
+    labels: Vec<String>,
+}
+
+impl Rules {
+    /// Compiles `rs`.
+    ///
+    /// # Panics
+    /// If `rs.board.pits_per_side` is 0 or above [`MAX_PITS_PER_SIDE`], or a label list has the
+    /// wrong length; the ruleset loader rejects such rulesets, so [`Rules::try_new`] is only
+    /// needed for rulesets built in code.
+    pub fn new(rs: &Ruleset) -> Rules {
+        match Rules::try_new(rs) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Compiles `rs`, or says why the engine cannot play it (board size out of range, or label
+    /// lists not matching `pits_per_side`).
+    pub fn try_new(rs: &Ruleset) -> Result<Rules, String> {
+        let n = rs.board.pits_per_side;
+        if n == 0 || n > MAX_PITS_PER_SIDE {
+            return Err(format!(
+                "board.pits_per_side is {n}; the engine plays 1 to {MAX_PITS_PER_SIDE} pits per side"
+            ));
+        }
+        for side in 0..2 {
+            if rs.board.pit_labels[side].len() != n {
+                return Err(format!(
+                    "side {side} has {} pit labels; expected {n}",
+                    rs.board.pit_labels[side].len()
+                ));
+            }
+        }
+        let holes = 2 * n + 2;
+        let s0 = 2 * n;
+        let s1 = 2 * n + 1;
+        // The counter-clockwise circuit: side 0's pits, store 0, side 1's pits, store 1.
+        let mut circuit: Vec<usize> = (0..n).collect();
+        circuit.push(s0);
+        circuit.extend(n..2 * n);
+        circuit.push(s1);
+        let len = circuit.len();
+        let mut pos_in = [0usize; MAX_HOLES];
+        for (i, &h) in circuit.iter().enumerate() {
+            pos_in[h] = i;
+        }
+        let mut side = [0u8; MAX_HOLES];
+        for (h, s) in side.iter_mut().enumerate().take(holes) {
+            *s = if h < n || h == s0 { 0 } else { 1 };
+        }
+        let sown = |mover: usize, h: usize| -> bool {
+            if h < 2 * n {
+                return true;
+            }
+            let own = side[h] as usize == mover;
+            let inc = if own {
+                rs.sowing.own_store
+            } else {
+                rs.sowing.opponent_store
+            };
+            inc == Include::Sow
+        };
+        let mut next = [[[0u8; MAX_HOLES]; 2]; 2];
+        let mut step_pit = [[0u8; MAX_HOLES]; 2];
+        for d in 0..2 {
+            let step = |i: usize| if d == 0 { (i + 1) % len } else { (i + len - 1) % len };
+            for h in 0..holes {
+                for (mover, table) in next[d].iter_mut().enumerate() {
+                    let mut i = step(pos_in[h]);
+                    while !sown(mover, circuit[i]) {
+                        i = step(i);
+                    }
+                    table[h] = circuit[i] as u8;
+                }
+                let mut i = step(pos_in[h]);
+                while circuit[i] >= 2 * n {
+                    i = step(i);
+                }
+                step_pit[d][h] = circuit[i] as u8;
+            }
+        }
+        let (dirs, ndirs) = match rs.sowing.direction {
+            Direction::Counterclockwise => ([Dir::Ccw, Dir::Ccw], 1),
+            Direction::Clockwise => ([Dir::Cw, Dir::Cw], 1),
+            Direction::Either => ([Dir::Ccw, Dir::Cw], 2),
+        };
+        let mut counts_mask = 0u64;
+        for &c in &rs.capture.counts {
+            if c < 64 {
+                counts_mask |= 1 << c;
+            }
+        }
+        let track_crossing = rs.capture.after_crossing_only || rs.extra_turn.empty_pit_before_crossing;
+        let mut labels = Vec::with_capacity(holes);
+        labels.extend(rs.board.pit_labels[0].iter().cloned());
+        labels.extend(rs.board.pit_labels[1].iter().cloned());
+        labels.extend(rs.board.stores.iter().cloned());
+        Ok(Rules {
+            rs: rs.clone(),
+            n,
+            next,
+            step_pit,
+            side,
+            dirs,
+            ndirs,
+            min_seeds: rs.sowing.min_seeds.max(1),
+            skip_origin: rs.sowing.origin_on_lap == Include::Skip,
+            relay: rs.sowing.relay,
+            track_crossing,
+            crossing: rs.capture.crossing,
+            counts_mask,
+            labels,
+        })
+    }
+
+    /// The ruleset this was compiled from.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.rs
+    }
+
+    /// Pits in each row (`n`).
+    pub fn pits_per_side(&self) -> usize {
+        self.n
+    }
+
+    /// Number of holes: `2n` pits and 2 stores.
+    pub fn holes(&self) -> usize {
+        2 * self.n + 2
+    }
+
+    /// The starting position: `seeds_per_pit` in every pit, stores empty, side 0 to move.
+    pub fn initial(&self) -> Position {
+        let mut holes = vec![self.rs.board.seeds_per_pit; 2 * self.n];
+        holes.extend([0, 0]);
+        Position { holes, to_move: 0 }
+    }
+
+    /// Whether `hole` is a store (`2n` or `2n+1`).
+    pub fn is_store(&self, hole: u8) -> bool {
+        (hole as usize) >= 2 * self.n
+    }
+
+    /// The side (0 or 1) owning a pit or store.
+    pub fn side_of(&self, hole: u8) -> u8 {
+        self.side[(hole as usize).min(MAX_HOLES - 1)]
+    }
+
+    /// The pit across the board: pit `i` of side 0 (hole `i`) is opposite pit `n-1-i` of side 1
+    /// (hole `2n-1-i`), and the other way round.
+    pub fn opposite(&self, pit: u8) -> u8 {
+        (2 * self.n - 1).saturating_sub(pit as usize) as u8
+    }
+
+    /// The store of `side`: hole `2n + side`.
+    pub fn store(&self, side: u8) -> u8 {
+        (2 * self.n) as u8 + side.min(1)
+    }
+
+    /// The ruleset's label of a pit or store (`""` for a hole number out of range).
+    pub fn label(&self, hole: u8) -> &str {
+        self.labels.get(hole as usize).map(String::as_str).unwrap_or("")
+    }
+
+    /// The hole with this pit or store label (exact, case-sensitive match).
+    pub fn hole_by_label(&self, label: &str) -> Option<u8> {
+        self.labels.iter().position(|l| l == label).map(|h| h as u8)
+    }
+
+    /// The name of the player owning `side` (side 0 moves first).
+    pub fn player_name(&self, side: u8) -> &str {
+        &self.rs.board.players[(side as usize).min(1)]
+    }
+
+    /// The directions a move may take: one for fixed-direction games, `[Ccw, Cw]` for Either.
+    pub fn directions(&self) -> &[Dir] {
+        &self.dirs[..self.ndirs]
+    }
+
+    /// Checks that a position fits this board: `2n + 2` holes, side 0 or 1 to move, and at most
+    /// 65 535 seeds in all (so no count can overflow).
+    pub fn check_position(&self, p: &Position) -> Result<(), EngineError> {
+        if p.holes.len() != self.holes() {
+            return Err(EngineError::InvalidPosition(format!(
+                "expected {} holes ({} pits and 2 stores), found {}",
+                self.holes(),
+                2 * self.n,
+                p.holes.len()
+            )));
+        }
+        if p.to_move > 1 {
+            return Err(EngineError::InvalidPosition(format!(
+                "side to move must be 0 or 1, found {}",
+                p.to_move
+            )));
+        }
+        let total: u32 = p.holes.iter().map(|&x| x as u32).sum();
+        if total > u16::MAX as u32 {
+            return Err(EngineError::InvalidPosition(format!(
+                "{total} seeds in all; at most {} are allowed",
+                u16::MAX
+            )));
+        }
+        Ok(())
+    }
+
+    // ---- the core -------------------------------------------------------------------------
+
+    #[inline]
+    pub(crate) fn board_of(&self, p: &Position) -> Board {
+        let mut b = [0u16; MAX_HOLES];
+        let k = p.holes.len().min(self.holes());
+        b[..k].copy_from_slice(&p.holes[..k]);
+        b
+    }
+
+    /// Seeds in `side`'s pits.
+    #[inline]
+    pub(crate) fn row_sum(&self, b: &Board, side: u8) -> u32 {
+        let start = side as usize * self.n;
+        b[start..start + self.n].iter().map(|&x| x as u32).sum()
+    }
+
+    #[inline]
+    pub(crate) fn row_empty(&self, b: &Board, side: u8) -> bool {
+        let start = side as usize * self.n;
+        b[start..start + self.n].iter().all(|&x| x == 0)
+    }
+
+    #[inline]
+    fn counts_contains(&self, c: u16) -> bool {
+        if c < 64 {
+            self.counts_mask & (1 << c) != 0
+        } else {
+            self.rs.capture.counts.contains(&c)
+        }
+    }
+
+    /// Whether `mv` passes the basic tests for `mover`: a pit of the mover's row holding at
+    /// least `min_seeds`, in a direction the ruleset allows. `Err` says why not.
+    pub(crate) fn basic_check(&self, b: &Board, mover: u8, mv: Move) -> Result<(), String> {
+        let p = mv.pit as usize;
+        if p >= 2 * self.n {
+            return Err(format!("hole {} is not a pit", mv.pit));
+        }
+        if self.side[p] != mover {
+            return Err(format!(
+                "{} belongs to {}; {} moves",
+                self.label(mv.pit),
+                self.player_name(self.side[p]),
+                self.player_name(mover)
+            ));
+        }
+        if b[p] < self.min_seeds {
+            return Err(if b[p] == 0 {
+                format!("{} is empty", self.label(mv.pit))
+            } else {
+                format!(
+                    "{} holds {} seed{}; a move needs at least {}",
+                    self.label(mv.pit),
+                    b[p],
+                    if b[p] == 1 { "" } else { "s" },
+                    self.min_seeds
+                )
+            });
+        }
+        if !self.directions().contains(&mv.dir) {
+            return Err(format!(
+                "this game sows {} only",
+                if self.dirs[0] == Dir::Ccw {
+                    "counter-clockwise"
+                } else {
+                    "clockwise"
+                }
+            ));
+        }
+        Ok(())
+    }
+
+    /// Plays the sowing and captures of `mv` by `mover` on `b` (no legality test, no end
+    /// check). On `Err(Endless)` the board is left part-way through the relay: callers that
+    /// need it intact work on a copy (only relay rulesets can fail).
+    #[inline]
+    pub(crate) fn apply<O: Observer>(
+        &self,
+        b: &mut Board,
+        mover: u8,
+        mv: Move,
+        obs: &mut O,
+    ) -> Result<Applied, Endless> {
+        let mover_u = mover as usize;
+        let mut from = mv.pit as usize;
+        let mut dir = mv.dir;
+        let mut crossed = false;
+        let mut sown_total: u32 = 0;
+        let cap: u32 = if self.relay == Relay::None {
+            u32::MAX
+        } else {
+            let total: u32 = b.iter().map(|&x| x as u32).sum();
+            10_000 + 100 * total
+        };
+        // Brent's cycle detection on the state at each lap start (board, pit, direction).
+        let mut saved: Option<(Board, usize, Dir)> = None;
+        let mut power: u32 = 1;
+        let mut lam: u32 = 0;
+        let last;
+        loop {
+            let k = b[from];
+            b[from] = 0;
+            obs.lap(from as u8, dir, k);
+            let nxt = &self.next[dir as usize][mover_u];
+            let mut pos = from;
+            if self.skip_origin {
+                for _ in 0..k {
+                    pos = nxt[pos] as usize;
+                    if pos == from {
+                        pos = nxt[pos] as usize;
+                    }
+                    b[pos] += 1;
+                    obs.sow(pos as u8);
+                    if self.track_crossing
+                        && self.crossing == Crossing::Sown
+                        && pos < 2 * self.n
+                        && self.side[pos] != mover
+                    {
+                        crossed = true;
+                    }
+                }
+            } else {
+                for _ in 0..k {
+                    pos = nxt[pos] as usize;
+                    b[pos] += 1;
+                    obs.sow(pos as u8);
+                    if self.track_crossing
+                        && self.crossing == Crossing::Sown
+                        && pos < 2 * self.n
+                        && self.side[pos] != mover
+                    {
+                        crossed = true;
+                    }
+                }
+            }
+            sown_total += k as u32;
+            let is_pit = pos < 2 * self.n;
+            if self.track_crossing
+                && self.crossing == Crossing::Landed
+                && is_pit
+                && self.side[pos] != mover
+            {
+                crossed = true;
+            }
+            if self.relay == Relay::None || !is_pit || b[pos] <= 1 {
+                last = pos;
+                break;
+            }
+            // Relay: lift the last pit and sow on.
+            if sown_total > cap {
+                return Err(Endless);
+            }
+            from = pos;
+            if self.relay == Relay::Reverse {
+                dir = match dir {
+                    Dir::Ccw => Dir::Cw,
+                    Dir::Cw => Dir::Ccw,
+                };
+            }
+            match &saved {
+                Some((sb, sp, sd)) if *sp == from && *sd == dir && sb == b => {
+                    return Err(Endless);
+                }
+                _ => {}
+            }
+            lam += 1;
+            if lam == power {
+                saved = Some((*b, from, dir));
+                power = power.saturating_mul(2);
+                lam = 0;
+            }
+        }
+        let last_dir = dir;
+        let landed_in_empty = last < 2 * self.n && b[last] == 1;
+        // Captures: collect first (the grand-slam test needs the whole list), then apply.
+        let mut caps: [(u8, u16); MAX_PITS_PER_SIDE + 2] = [(0, 0); MAX_PITS_PER_SIDE + 2];
+        let mut ncaps = 0usize;
+        let c = &self.rs.capture;
+        let row_ok = |h: usize| -> bool {
+            h < 2 * self.n
+                && match c.side {
+                    RowSide::Own => self.side[h] == mover,
+                    RowSide::Opponent => self.side[h] != mover,
+                }
+        };
+        if row_ok(last) && (!c.after_crossing_only || crossed) {
+            match c.kind {
+                CaptureKind::None => {}
+                CaptureKind::Opposite => {
+                    if !c.last_pit_was_empty || b[last] == 1 {
+                        let opp = self.opposite(last as u8) as usize;
+                        if b[opp] > 0 || !c.opposite_must_have_seeds {
+                            if b[opp] > 0 {
+                                caps[ncaps] = (opp as u8, b[opp]);
+                                ncaps += 1;
+                            }
+                            if c.take_capturing_seed {
+                                caps[ncaps] = (last as u8, 1);
+                                ncaps += 1;
+                            }
+                            if c.chain == Chain::FollowingEmpty {
+                                let row = self.side[last];
+                                let mut p = self.step_pit[last_dir as usize][last] as usize;
+                                while self.side[p] == row && p != last && b[p] == 0 {
+                                    let o = self.opposite(p as u8) as usize;
+                                    if b[o] == 0 {
+                                        break;
+                                    }
+                                    caps[ncaps] = (o as u8, b[o]);
+                                    ncaps += 1;
+                                    if ncaps == caps.len() {
+                                        break;
+                                    }
+                                    p = self.step_pit[last_dir as usize][p] as usize;
+                                }
+                            }
+                        }
+                    }
+                }
+                CaptureKind::Count => {
+                    if self.counts_contains(b[last]) {
+                        caps[ncaps] = (last as u8, b[last]);
+                        ncaps += 1;
+                        if c.chain == Chain::Backward {
+                            let row = self.side[last];
+                            let back = match last_dir {
+                                Dir::Ccw => 1,
+                                Dir::Cw => 0,
+                            };
+                            let mut p = self.step_pit[back][last] as usize;
+                            while self.side[p] == row
+                                && p != last
+                                && self.counts_contains(b[p])
+                                && ncaps < caps.len()
+                            {
+                                caps[ncaps] = (p as u8, b[p]);
+                                ncaps += 1;
+                                p = self.step_pit[back][p] as usize;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let opp_side = 1 - mover;
+        let mut from_opp: u32 = 0;
+        for &(h, s) in &caps[..ncaps] {
+            if self.side[h as usize] == opp_side {
+                from_opp += s as u32;
+            }
+        }
+        let grand_slam = from_opp > 0 && from_opp == self.row_sum(b, opp_side);
+        let mut captured: u16 = 0;
+        if !(grand_slam && self.rs.grand_slam == crate::ruleset::GrandSlam::NoCapture) {
+            let store = 2 * self.n + mover_u;
+            for &(h, s) in &caps[..ncaps] {
+                b[h as usize] -= s;
+                b[store] += s;
+                captured += s;
+                obs.capture(h, s);
+            }
+        }
+        let et = &self.rs.extra_turn;
+        let extra_turn = (et.last_in_own_store && last == 2 * self.n + mover_u)
+            || (et.empty_pit_before_crossing && landed_in_empty && !crossed);
+        Ok(Applied {
+            last: last as u8,
+            captured,
+            grand_slam,
+            extra_turn,
+        })
+    }
+}

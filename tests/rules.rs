@@ -1,0 +1,286 @@
+//! Hand-worked rule cases (every expected value worked out on paper from the rules text, see
+//! the comment of each test), perft counts from the research notes (§3, OpenSpiel-verified),
+//! and relay non-termination.
+
+mod common;
+
+use common::*;
+use sowkit::engine::{perft, Dir, EndReason, EngineError, Game, Move, Rules};
+use sowkit::notation::{format_position, parse_move, parse_position};
+use sowkit::ruleset::{Include, Relay, Remaining};
+
+fn game<'r>(rules: &'r Rules, pos: &str) -> Game<'r> {
+    let (p, _) = parse_position(rules, pos).unwrap();
+    Game::new(rules, p)
+}
+
+fn mv(rules: &Rules, s: &str) -> Move {
+    parse_move(rules, s).unwrap()
+}
+
+fn labels(rules: &Rules, holes: &[u8]) -> Vec<String> {
+    holes.iter().map(|&h| rules.label(h).to_string()).collect()
+}
+
+#[test]
+fn kalah_3_3_opening_a1_reaches_store_and_moves_again() {
+    // Source 000: "A1 containing three sends one each to A2, A3 and store A"; last in own store.
+    let rules = Rules::new(&kalah(3, 3));
+    let mut g = Game::new(&rules, rules.initial());
+    let r = g.play(mv(&rules, "A1")).unwrap();
+    assert_eq!(labels(&rules, &r.laps[0].sown), ["A2", "A3", "store A"]);
+    assert_eq!(rules.label(r.last), "store A");
+    assert!(r.extra_turn);
+    assert_eq!(r.next, Some(0));
+    assert_eq!(r.captured, 0);
+    assert_eq!(format_position(&rules, g.position()), "A 0 4 4 (1) / B 3 3 3 (0); A");
+}
+
+#[test]
+fn kalah_3_3_sowing_skips_the_opponent_store_both_seats() {
+    // A3's 5 seeds: store A, B1, B2, B3, (store B skipped), A1, which held 1: no capture.
+    let rules = Rules::new(&kalah(3, 3));
+    let mut g = game(&rules, "A 1 0 5 (0) / B 1 1 1 (0); A");
+    let r = g.play(mv(&rules, "A3")).unwrap();
+    assert_eq!(labels(&rules, &r.laps[0].sown), ["store A", "B1", "B2", "B3", "A1"]);
+    assert!(!r.extra_turn);
+    assert_eq!(r.captured, 0);
+    assert_eq!(format_position(&rules, g.position()), "A 2 0 0 (1) / B 2 2 2 (0); B");
+    // The same from B's seat: store B, A1, A2, A3, (store A skipped), B1.
+    let mut g = game(&rules, "A 1 1 1 (0) / B 1 0 5 (0); B");
+    let r = g.play(mv(&rules, "B3")).unwrap();
+    assert_eq!(labels(&rules, &r.laps[0].sown), ["store B", "A1", "A2", "A3", "B1"]);
+    assert_eq!(format_position(&rules, g.position()), "A 2 2 2 (0) / B 2 0 0 (1); A");
+}
+
+#[test]
+fn kalah_3_3_seven_seed_lap_returns_to_the_emptied_origin_and_captures() {
+    // A3's 7 seeds: store A, B1, B2, B3, A1, A2, A3 (the emptied origin is sown). A3 now holds
+    // 1, opposite B1 holds 2: 2 + 1 go to store A (1 + 3 = 4).
+    let rules = Rules::new(&kalah(3, 3));
+    let mut g = game(&rules, "A 0 0 7 (0) / B 1 1 1 (0); A");
+    let r = g.play(mv(&rules, "A3")).unwrap();
+    assert_eq!(
+        labels(&rules, &r.laps[0].sown),
+        ["store A", "B1", "B2", "B3", "A1", "A2", "A3"]
+    );
+    assert_eq!(rules.label(r.last), "A3");
+    assert_eq!(r.captured, 3);
+    let b1 = rules.hole_by_label("B1").unwrap();
+    let a3 = rules.hole_by_label("A3").unwrap();
+    assert_eq!(r.captures, vec![(b1, 2), (a3, 1)]);
+    assert_eq!(format_position(&rules, g.position()), "A 1 1 0 (4) / B 0 2 2 (0); B");
+}
+
+#[test]
+fn kalah_empty_capture_variant_takes_the_lone_seed() {
+    // A1's seed lands in empty A2; opposite B2 is empty.
+    let pos = "A 1 0 1 (0) / B 3 0 3 (0); A";
+    let standard = Rules::new(&kalah(3, 3));
+    let mut g = game(&standard, pos);
+    let r = g.play(mv(&standard, "A1")).unwrap();
+    assert_eq!(r.captured, 0);
+    assert_eq!(format_position(&standard, g.position()), "A 0 1 1 (0) / B 3 0 3 (0); B");
+    let empty = Rules::new(&kalah_empty_capture(3, 3));
+    let mut g = game(&empty, pos);
+    let r = g.play(mv(&empty, "A1")).unwrap();
+    assert_eq!(r.captured, 1);
+    assert_eq!(format_position(&empty, g.position()), "A 0 0 1 (1) / B 3 0 3 (0); B");
+}
+
+#[test]
+fn remaining_seeds_owner_mover_opponent() {
+    // A3's seed ends in store A and empties A's row: the game ends, no extra turn.
+    // Owner: B sweeps its 3; Mover: A takes them; Opponent: B takes them (all 3 are B's anyway,
+    // so put one in A's row first: use A 0 0 1 (0) / B 1 1 1 (0)).
+    for (remaining, scores, swept) in [
+        (Remaining::Owner, [1, 3], [0, 3]),
+        (Remaining::Mover, [4, 0], [3, 0]),
+        (Remaining::Opponent, [1, 3], [0, 3]),
+    ] {
+        let mut rs = kalah(3, 3);
+        rs.end.remaining_seeds = remaining;
+        let rules = Rules::new(&rs);
+        let mut g = game(&rules, "A 0 0 1 (0) / B 1 1 1 (0); A");
+        let r = g.play(mv(&rules, "A3")).unwrap();
+        assert!(!r.extra_turn);
+        assert_eq!(r.next, None);
+        let e = r.ending.unwrap();
+        assert_eq!(e.reason, EndReason::SideEmpty);
+        assert_eq!(e.scores, scores, "{remaining:?}");
+        assert_eq!(e.swept, swept, "{remaining:?}");
+        assert_eq!(g.position().holes[..6], [0; 6]);
+        assert!(g.legal_moves().is_empty());
+        assert_eq!(g.play(mv(&rules, "A1")), Err(EngineError::GameOver));
+    }
+}
+
+#[test]
+fn illegal_moves_say_why_and_leave_the_game_unchanged() {
+    let rules = Rules::new(&kalah(3, 3));
+    let mut g = game(&rules, "A 0 2 2 (0) / B 3 3 3 (0); A");
+    let before = g.position().clone();
+    let e = g.play(mv(&rules, "A1")).unwrap_err();
+    assert_eq!(e, EngineError::IllegalMove("A1 is empty".into()));
+    let e = g.play(mv(&rules, "B1")).unwrap_err();
+    assert_eq!(e, EngineError::IllegalMove("B1 belongs to B; A moves".into()));
+    let e = g.play(Move { pit: 1, dir: Dir::Cw }).unwrap_err();
+    assert!(matches!(e, EngineError::IllegalMove(ref s) if s.contains("counter-clockwise")));
+    let e = g.play(Move { pit: 7, dir: Dir::Ccw }).unwrap_err();
+    assert!(matches!(e, EngineError::IllegalMove(_)));
+    assert_eq!(g.position(), &before);
+}
+
+// ---- Giuthi ---------------------------------------------------------------------------------
+
+#[test]
+fn giuthi_relay_reverses_captures_following_empty_pits_then_b_passes() {
+    // A2< : 2 seeds clockwise to A1 (0→1) and B6 (1→2). B6 now holds 2: relay, reversed
+    // (counter-clockwise): A1 (1→2), A2 (0→1). A2 was empty: the sowing ends. A seed went into
+    // B's row, so A captures: opposite B5 (1) plus the capturing seed, then the following pits
+    // A3 and A4 are empty with B4 and B3 holding 1 each: captured too; A5 holds seeds: stop.
+    // B is left with single seeds only (min 2 to move) and passes; A moves again.
+    let rules = Rules::new(&giuthi());
+    let mut g = game(&rules, "A 0 2 0 0 3 0 (0) / B 1 1 1 1 1 1 (0); A");
+    let r = g.play(mv(&rules, "A2<")).unwrap();
+    assert_eq!(r.laps.len(), 2);
+    assert_eq!((rules.label(r.laps[0].from), r.laps[0].dir, r.laps[0].lifted), ("A2", Dir::Cw, 2));
+    assert_eq!(labels(&rules, &r.laps[0].sown), ["A1", "B6"]);
+    assert_eq!((rules.label(r.laps[1].from), r.laps[1].dir, r.laps[1].lifted), ("B6", Dir::Ccw, 2));
+    assert_eq!(labels(&rules, &r.laps[1].sown), ["A1", "A2"]);
+    assert_eq!(rules.label(r.last), "A2");
+    let h = |l: &str| rules.hole_by_label(l).unwrap();
+    assert_eq!(r.captures, vec![(h("B5"), 1), (h("A2"), 1), (h("B4"), 1), (h("B3"), 1)]);
+    assert_eq!(r.captured, 4);
+    assert!(!r.extra_turn);
+    assert_eq!(r.passed, vec![1]);
+    assert_eq!(r.next, Some(0));
+    assert!(r.ending.is_none());
+    assert_eq!(format_position(&rules, g.position()), "A 2 0 0 0 3 0 (4) / B 1 1 0 0 0 0 (0); A");
+}
+
+#[test]
+fn giuthi_empty_pit_before_crossing_gives_another_move() {
+    // A2> : 2 seeds to A3 (1→2) and A4 (0→1); A4 was empty and no seed reached B's row.
+    let rules = Rules::new(&giuthi());
+    let mut g = game(&rules, "A 0 2 1 0 0 0 (0) / B 1 1 1 1 1 1 (0); A");
+    let r = g.play(mv(&rules, "A2>")).unwrap();
+    assert_eq!(r.laps.len(), 1);
+    assert!(r.extra_turn);
+    assert_eq!(r.captured, 0);
+    assert_eq!(r.next, Some(0));
+    assert_eq!(format_position(&rules, g.position()), "A 0 0 2 1 0 0 (0) / B 1 1 1 1 1 1 (0); A");
+    // Both directions are legal from every pit with 2+ seeds, sorted by pit then > before <.
+    let legal: Vec<String> = g
+        .legal_moves()
+        .into_iter()
+        .map(|m| sowkit::notation::format_move(&rules, m))
+        .collect();
+    assert_eq!(legal, ["A3>", "A3<"]);
+}
+
+#[test]
+fn giuthi_no_moves_for_both_ends_the_game() {
+    // A1 is the only pit with 2 seeds; after it neither side has a pit with 2: the game ends
+    // (before the extra move) and each side keeps its own seeds.
+    let rules = Rules::new(&giuthi());
+    let mut g = game(&rules, "A 2 0 0 0 0 0 (0) / B 1 0 0 0 0 0 (0); A");
+    // A1> : A2 (0→1), A3 (0→1): last in empty A3 before crossing.
+    let r = g.play(mv(&rules, "A1>")).unwrap();
+    let e = r.ending.unwrap();
+    assert_eq!(e.reason, EndReason::NoMovesForBoth);
+    assert!(!r.extra_turn);
+    assert_eq!(e.scores, [2, 1]);
+    assert_eq!(e.swept, [2, 1]);
+}
+
+#[test]
+fn relay_that_never_ends_is_reported_not_hung() {
+    // 2 pits a side, stores not sown, relay in the same direction: from A 0 1 / B 2 3 with B to
+    // move, B2's 3 seeds go A1, A2, B1 (2→3): relay; B1's 3: B2, A1, A2 (1→3): relay; A2's 3:
+    // B1, B2, A1 (2→3): relay; A1's 3: A2, B1, B2 (0→3): relay from B2 with the board back to
+    // A 0 1 / B 2 3: it repeats forever.
+    let mut rs = kalah(2, 2);
+    rs.sowing.own_store = Include::Skip;
+    rs.sowing.opponent_store = Include::Skip;
+    rs.sowing.relay = Relay::Same;
+    rs.extra_turn.last_in_own_store = false;
+    rs.capture.kind = sowkit::ruleset::CaptureKind::None;
+    let rules = Rules::new(&rs);
+    let mut g = game(&rules, "A 0 1 (0) / B 2 3 (0); B");
+    let before = g.position().clone();
+    match g.play(mv(&rules, "B2")) {
+        Err(EngineError::NonTerminating(m)) => {
+            assert!(m.contains("A 0 1 (0) / B 2 3 (0); B"), "{m}");
+            assert!(m.contains("B2"), "{m}");
+        }
+        other => panic!("expected NonTerminating, got {other:?}"),
+    }
+    assert_eq!(g.position(), &before);
+    // Legal-move generation does not hang on it either.
+    assert!(g.legal_moves().contains(&mv(&rules, "B2")));
+}
+
+#[test]
+fn crossing_landed_differs_from_sown() {
+    // Giuthi with "crossed" = a lap ended in B's row. A5> : 2 seeds to A6 (0→1) and B1 (0→1):
+    // sown into B's row but the lap ends in empty B1: under Sown that is crossed (no extra
+    // move); under Landed it is crossed too (the lap ended in B's row). A6< : 2 seeds to A5
+    // and A4 (empty): no crossing either way: extra move.
+    let rules = Rules::new(&giuthi());
+    let mut g = game(&rules, "A 0 0 0 0 2 0 (0) / B 0 2 1 1 1 1 (0); A");
+    let r = g.play(mv(&rules, "A5>")).unwrap();
+    assert!(!r.extra_turn);
+    let mut rs = giuthi();
+    rs.capture.crossing = sowkit::ruleset::Crossing::Landed;
+    let landed = Rules::new(&rs);
+    // A6> : 8 seeds go round B1..B6 (1→2 each), A1 (0→1), A2 (0→1): the only lap ends in
+    // empty A2. Sown: a seed went into B's row, so A captures B5 (2) and the capturing seed,
+    // then A3, A4, A5, A6 (all empty) take B4, B3, B2, B1 (2 each): 11; B6 is left.
+    // Landed: no lap ended in B's row: not crossed, no capture, and an extra move.
+    let pos = "A 0 0 0 0 0 8 (0) / B 1 1 1 1 1 1 (0); A";
+    let mut g = game(&rules, pos);
+    let r = g.play(mv(&rules, "A6>")).unwrap();
+    assert_eq!(rules.label(r.last), "A2");
+    assert_eq!(r.captured, 11);
+    assert!(!r.extra_turn);
+    assert_eq!(format_position(&rules, g.position()), "A 1 0 0 0 0 0 (11) / B 0 0 0 0 0 2 (0); B");
+    let mut g = game(&landed, pos);
+    let r = g.play(mv(&landed, "A6>")).unwrap();
+    assert_eq!(r.captured, 0);
+    assert!(r.extra_turn);
+    // ... but A now holds single seeds only, so A passes the extra move and B moves.
+    assert_eq!(r.passed, vec![0]);
+    assert_eq!(format_position(&landed, g.position()), "A 1 1 0 0 0 0 (0) / B 2 2 2 2 2 2 (0); B");
+}
+
+// ---- perft ----------------------------------------------------------------------------------
+
+#[test]
+fn perft_kalah_6_4_depth_1_to_5() {
+    let rules = Rules::new(&kalah(6, 4));
+    let g = Game::new(&rules, rules.initial());
+    let want = [6, 35, 185, 942, 4690];
+    for (d, &w) in want.iter().enumerate() {
+        assert_eq!(perft(&g, d as u32 + 1), w, "depth {}", d + 1);
+    }
+}
+
+#[test]
+fn perft_oware_depth_1_to_5() {
+    let rules = Rules::new(&oware());
+    let g = Game::new(&rules, rules.initial());
+    let want = [6, 36, 190, 1014, 5219];
+    for (d, &w) in want.iter().enumerate() {
+        assert_eq!(perft(&g, d as u32 + 1), w, "depth {}", d + 1);
+    }
+}
+
+#[test]
+#[ignore = "depth 6: run in release (cargo test --release -- --ignored)"]
+fn perft_depth_6() {
+    let rules = Rules::new(&kalah(6, 4));
+    assert_eq!(perft(&Game::new(&rules, rules.initial()), 6), 23233);
+    let rules = Rules::new(&oware());
+    assert_eq!(perft(&Game::new(&rules, rules.initial()), 6), 27332);
+}
