@@ -7,8 +7,8 @@
 //! (y down); a line of text is a `<g transform="translate(x y) scale(k)">` (baseline start in
 //! mm, k = mm per font unit) holding one `<use>` per visible glyph at its advance. A full A4
 //! page of 9 pt text is about 200 KB this way instead of several MB of repeated outlines; it
-//! renders the same without any font. The group's `aria-label` carries the text for search and screen
-//! readers without affecting rendering.
+//! renders the same without any font. The group's `aria-label` carries the text for search
+//! and screen readers without affecting rendering.
 use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
