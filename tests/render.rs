@@ -1,0 +1,482 @@
+//! Backend tests: PDF structure read back with lopdf, SVG text checked directly. Expected
+//! values come from arithmetic (mm × 72 / 25.4, paper sizes), never from earlier output.
+//!
+//! Set `SOWKIT_RENDER_OUT=<dir>` to also write the sample document there (`sample.pdf` and one
+//! SVG per page) for visual checks and for `tools/check-calibration.sh`.
+use lopdf::content::Content;
+use lopdf::{Object, ObjectId};
+use sowkit::doc::{
+    self, circle, line, pt, rect, rounded_rect, Color, Document, Page, Stroke, Weight,
+};
+use sowkit::render::{pdf, svg};
+use sowkit::text;
+
+const SPECIAL: &str = "señal ɛ ɔ → ✂";
+const PT_PER_MM: f64 = 72.0 / 25.4;
+
+/// The 100.0 × 3.0 mm solid black calibration bar, top-left at (`x`, `y`).
+fn calibration_bar(p: &mut Page, x: f64, y: f64) {
+    p.shape(rect(x, y, 100.0, 3.0), Some(Color::BLACK), None);
+}
+
+/// Fills a page with paragraphs of wrapped text, like a rule sheet.
+fn text_block(p: &mut Page, x: f64, mut y: f64, width: f64, paragraphs: usize) {
+    let para = "Sow the seeds one by one counter-clockwise, one into each following pit; \
+                if the last seed falls into an opponent's pit that then holds two or three \
+                seeds, capture them, and the pits before it while they hold two or three. \
+                Grand slam: a move that would capture every seed of the opponent captures nothing. \
+                Twi: Ɔware, mmɛ, nkɔ; Español: señal, año, ¿Qué?";
+    for i in 0..paragraphs {
+        let weight = if i % 3 == 0 {
+            Weight::Bold
+        } else {
+            Weight::Regular
+        };
+        for l in text::wrap(para, 9.0, weight, width) {
+            p.text(x, y, 9.0, weight, &l);
+            y += text::line_height_mm(9.0);
+        }
+        y += 2.0;
+    }
+}
+
+/// A4 portrait, Letter portrait and A4 landscape pages with shapes and text.
+fn sample() -> Document {
+    let mut a4 = Page::new("board", 210.0, 297.0);
+    calibration_bar(&mut a4, 20.0, 20.0);
+    a4.text(20.0, 30.0, 16.0, Weight::Bold, "Oware Abapa — board");
+    a4.text(20.0, 38.0, 12.0, Weight::Regular, SPECIAL);
+    for i in 0..6 {
+        let c = pt(35.0 + 28.0 * f64::from(i), 70.0);
+        a4.shape(
+            circle(c, 11.0),
+            Some(Color::rgb(0xf2, 0xe6, 0xcc)),
+            Some(Stroke::solid(0.4, Color::BLACK)),
+        );
+        a4.text(
+            c.x - 1.5,
+            c.y + 18.0,
+            9.0,
+            Weight::Regular,
+            &format!("{}", i + 1),
+        );
+    }
+    a4.shape(
+        rounded_rect(20.0, 100.0, 170.0, 40.0, 8.0),
+        None,
+        Some(Stroke::solid(0.5, Color::rgb(0x80, 0x20, 0x20))),
+    );
+    a4.shape(
+        line(pt(10.0, 150.0), pt(200.0, 150.0)),
+        None,
+        Some(Stroke::dashed(0.3, Color::grey(80), &[3.0, 2.0])),
+    );
+    a4.text(10.0, 155.0, 8.0, Weight::Regular, "✂ cut here");
+    text_block(&mut a4, 20.0, 165.0, 170.0, 3);
+
+    let mut letter = Page::new("rules-1", 215.9, 279.4);
+    calibration_bar(&mut letter, 25.0, 15.0);
+    text_block(&mut letter, 20.0, 30.0, 175.0, 7);
+
+    let mut land = Page::new("log", 297.0, 210.0);
+    calibration_bar(&mut land, 20.0, 15.0);
+    land.text(20.0, 30.0, 14.0, Weight::Bold, "Score log");
+    for r in 0..10 {
+        let y = 40.0 + 12.0 * f64::from(r);
+        land.shape(
+            line(pt(20.0, y), pt(277.0, y)),
+            None,
+            Some(Stroke::solid(0.25, Color::BLACK)),
+        );
+    }
+    Document {
+        title: "Oware Abapa — print-and-play kit".into(),
+        pages: vec![a4, letter, land],
+    }
+}
+
+fn write_samples(doc: &Document, pdf_bytes: &[u8]) {
+    if let Ok(dir) = std::env::var("SOWKIT_RENDER_OUT") {
+        let dir = std::path::Path::new(&dir);
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("sample.pdf"), pdf_bytes).unwrap();
+        for (name, s) in svg::render_all(doc) {
+            std::fs::write(dir.join(name), s).unwrap();
+        }
+    }
+}
+
+fn load(bytes: &[u8]) -> lopdf::Document {
+    lopdf::Document::load_mem(bytes).expect("lopdf parses our PDF")
+}
+
+fn page_ids(d: &lopdf::Document) -> Vec<ObjectId> {
+    d.get_pages().values().copied().collect()
+}
+
+fn media_box(d: &lopdf::Document, id: ObjectId) -> Vec<f32> {
+    let page = d.get_dictionary(id).unwrap();
+    page.get(b"MediaBox")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_float().unwrap())
+        .collect()
+}
+
+fn deref<'a>(d: &'a lopdf::Document, o: &'a Object) -> &'a Object {
+    d.dereference(o).unwrap().1
+}
+
+#[test]
+fn page_sizes_are_exact() {
+    let doc = sample();
+    let bytes = pdf::render(&doc);
+    write_samples(&doc, &bytes);
+    let d = load(&bytes);
+    let ids = page_ids(&d);
+    assert_eq!(ids.len(), 3);
+    // A4 = 210 × 297 mm = 595.276 × 841.890 pt; Letter = 8.5 × 11 in = 612 × 792 pt.
+    let want = [(595.276, 841.890), (612.0, 792.0), (841.890, 595.276)];
+    for (id, (w, h)) in ids.iter().zip(want) {
+        let mb = media_box(&d, *id);
+        assert_eq!((mb[0], mb[1]), (0.0, 0.0));
+        assert!(
+            (f64::from(mb[2]) - w).abs() < 0.01,
+            "width {} vs {w}",
+            mb[2]
+        );
+        assert!(
+            (f64::from(mb[3]) - h).abs() < 0.01,
+            "height {} vs {h}",
+            mb[3]
+        );
+    }
+}
+
+#[test]
+fn fonts_are_embedded_subsets() {
+    let d = load(&pdf::render(&sample()));
+    let fonts = d.get_page_fonts(page_ids(&d)[0]).unwrap();
+    let mut names: Vec<String> = Vec::new();
+    for f in fonts.values() {
+        let base =
+            String::from_utf8(f.get(b"BaseFont").unwrap().as_name().unwrap().to_vec()).unwrap();
+        // Subset tag: six capital letters and '+'.
+        let (tag, rest) = base.split_once('+').expect("subset prefix");
+        assert!(
+            tag.len() == 6 && tag.chars().all(|c| c.is_ascii_uppercase()),
+            "{base}"
+        );
+        assert!(rest.starts_with("DejaVuSans"));
+        let desc = f.get(b"DescendantFonts").unwrap().as_array().unwrap();
+        let cid = deref(&d, &desc[0]).as_dict().unwrap();
+        let fd = deref(&d, cid.get(b"FontDescriptor").unwrap())
+            .as_dict()
+            .unwrap();
+        let file = deref(&d, fd.get(b"FontFile2").unwrap())
+            .as_stream()
+            .unwrap();
+        let len = file
+            .decompressed_content()
+            .map(|c| c.len())
+            .unwrap_or(file.content.len());
+        // A subset of a ~750 KB face: non-empty and far smaller than the whole font.
+        assert!(len > 1000 && len < 150_000, "font program {len} bytes");
+        assert!(f.get(b"ToUnicode").is_ok());
+        names.push(base);
+    }
+    names.sort();
+    assert_eq!(names, vec!["SOWKAA+DejaVuSans", "SOWKAB+DejaVuSans-Bold"]);
+}
+
+#[test]
+fn text_is_extractable() {
+    let d = load(&pdf::render(&sample()));
+    let t = d.extract_text(&[1]).unwrap();
+    assert!(t.contains(SPECIAL), "{t}");
+    assert!(t.contains("Oware Abapa — board"), "{t}");
+    assert!(t.contains("cut here"));
+    let t3 = d.extract_text(&[3]).unwrap();
+    assert!(t3.contains("Score log"));
+}
+
+#[test]
+fn output_is_deterministic() {
+    let doc = sample();
+    let a = pdf::render(&doc);
+    let b = pdf::render(&doc);
+    assert_eq!(a, b, "same document twice in one process");
+    // Threads interleaving printpdf's global id counter must not matter either.
+    let handles: Vec<_> = (0..2)
+        .map(|_| std::thread::spawn(|| pdf::render(&sample())))
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), a);
+    }
+    let s = String::from_utf8_lossy(&a);
+    assert!(!s.contains("PLACEHOLDER"));
+    assert!(!s.contains("CreationDate") && !s.contains("ModDate"));
+    // A different document gets a different /ID.
+    let mut other = doc.clone();
+    other.title.push('!');
+    let id = |bytes: &[u8]| {
+        load(bytes).trailer.get(b"ID").unwrap().as_array().unwrap()[0]
+            .as_str()
+            .unwrap()
+            .to_vec()
+    };
+    assert_ne!(id(&a), id(&pdf::render(&other)));
+    assert_eq!(id(&a).len(), 32);
+}
+
+#[test]
+fn metadata_and_print_scaling() {
+    let doc = sample();
+    let d = load(&pdf::render(&doc));
+    let cat = d.catalog().unwrap();
+    let vp = deref(&d, cat.get(b"ViewerPreferences").unwrap())
+        .as_dict()
+        .unwrap();
+    assert_eq!(vp.get(b"PrintScaling").unwrap().as_name().unwrap(), b"None");
+    let info = deref(&d, d.trailer.get(b"Info").unwrap())
+        .as_dict()
+        .unwrap();
+    let raw = info.get(b"Title").unwrap().as_str().unwrap();
+    // UTF-16BE with BOM (the title has a non-ASCII dash) or plain bytes.
+    let title = if raw.starts_with(&[0xfe, 0xff]) {
+        let units: Vec<u16> = raw[2..]
+            .chunks(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]))
+            .collect();
+        String::from_utf16(&units).unwrap()
+    } else {
+        String::from_utf8(raw.to_vec()).unwrap()
+    };
+    assert_eq!(title, doc.title);
+}
+
+/// Operands of every path-construction op (`m`, `l`) on page `n`, as f64 pairs.
+fn path_points(d: &lopdf::Document, n: usize) -> Vec<(String, f64, f64)> {
+    let content = d.get_page_content(page_ids(d)[n]);
+    let ops = Content::decode(&content).unwrap().operations;
+    ops.iter()
+        .filter(|o| o.operator == "m" || o.operator == "l")
+        .map(|o| {
+            let f = |i: usize| f64::from(o.operands[i].as_float().unwrap());
+            (o.operator.clone(), f(0), f(1))
+        })
+        .collect()
+}
+
+#[test]
+fn hundred_millimetres_is_283_465_points() {
+    let d = load(&pdf::render(&sample()));
+    // Page 1's bar: rect(20, 20, 100, 3) → m (20, 20) l (120, 20) l (120, 23) l (20, 23), y flipped.
+    let pts = path_points(&d, 0);
+    let start = pts
+        .iter()
+        .position(|(op, x, y)| {
+            op == "m" && (x - 20.0 * PT_PER_MM).abs() < 1e-3 && (y - 277.0 * PT_PER_MM).abs() < 1e-3
+        })
+        .expect("bar start");
+    let (_, x0, y0) = pts[start];
+    let (ref op, x1, y1) = pts[start + 1];
+    assert_eq!(op, "l");
+    assert!((x1 - x0 - 283.465).abs() < 1e-3, "bar is {} pt", x1 - x0);
+    assert!((y1 - y0).abs() < 1e-4);
+    let (_, _, y2) = pts[start + 2];
+    // 3 mm tall, and the page model's "down" is PDF's "minus".
+    assert!((y0 - y2 - 3.0 * PT_PER_MM).abs() < 1e-3);
+}
+
+#[test]
+fn dash_pattern_is_in_points() {
+    let d = load(&pdf::render(&sample()));
+    let content = d.get_page_content(page_ids(&d)[0]);
+    let ops = Content::decode(&content).unwrap().operations;
+    let dash = ops.iter().find(|o| o.operator == "d").expect("a dash op");
+    let arr: Vec<f64> = dash.operands[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| f64::from(o.as_float().unwrap()))
+        .collect();
+    // 3 mm on, 2 mm off.
+    assert!(
+        (arr[0] - 3.0 * PT_PER_MM).abs() < 1e-3 && (arr[1] - 2.0 * PT_PER_MM).abs() < 1e-3,
+        "{arr:?}"
+    );
+}
+
+#[test]
+fn pdf_widths_are_the_measured_advances() {
+    // The /W array gives, per embedded glyph, the advance the viewer uses; it must equal the
+    // advance text::width_mm measures and the SVG backend places outlines at.
+    let doc = sample();
+    let d = load(&pdf::render(&doc));
+    let fonts = d.get_page_fonts(page_ids(&d)[0]).unwrap();
+    let regular = fonts
+        .values()
+        .find(|f| f.get(b"BaseFont").unwrap().as_name().unwrap() == b"SOWKAA+DejaVuSans")
+        .unwrap();
+    let desc = regular.get(b"DescendantFonts").unwrap().as_array().unwrap();
+    let cid = deref(&d, &desc[0]).as_dict().unwrap();
+    let w = deref(&d, cid.get(b"W").unwrap()).as_array().unwrap();
+    // /W is [c [w1 w2 …] c' [...] …] or [c_first c_last w]; expand to a map.
+    let mut widths = std::collections::BTreeMap::new();
+    let mut i = 0;
+    while i < w.len() {
+        let c = w[i].as_i64().unwrap();
+        if let Ok(list) = deref(&d, &w[i + 1]).as_array() {
+            for (k, v) in list.iter().enumerate() {
+                widths.insert(c + k as i64, v.as_float().unwrap());
+            }
+            i += 2;
+        } else {
+            for k in c..=w[i + 1].as_i64().unwrap() {
+                widths.insert(k, w[i + 2].as_float().unwrap());
+            }
+            i += 3;
+        }
+    }
+    // Subset glyph ids are assigned in increasing order of the full-font ids in use.
+    let mut used: Vec<u16> = Vec::new();
+    for p in &doc.pages {
+        for it in &p.items {
+            if let doc::Item::Text(t) = it {
+                if t.weight == Weight::Regular {
+                    used.extend(text::glyphs(&t.text, Weight::Regular).iter().map(|g| g.gid));
+                }
+            }
+        }
+    }
+    used.push(0);
+    used.sort();
+    used.dedup();
+    for c in SPECIAL.chars() {
+        let g = text::glyphs(&c.to_string(), Weight::Regular)[0];
+        let sub = used.binary_search(&g.gid).unwrap() as i64;
+        let pdf_w = widths.get(&sub).copied().unwrap_or(0.0);
+        assert_eq!(
+            pdf_w as f64,
+            f64::from(g.advance_milli_em),
+            "advance of {c:?}"
+        );
+    }
+}
+
+#[test]
+fn svg_root_is_in_millimetres() {
+    let doc = sample();
+    let s = svg::render_page(&doc.pages[0], &doc.title);
+    assert!(s.starts_with("<svg "), "{}", &s[..40]);
+    assert!(s.contains(r#"width="210mm""#) && s.contains(r#"height="297mm""#));
+    assert!(s.contains(r#"viewBox="0 0 210 297""#));
+    assert!(s.contains("<title>Oware Abapa — print-and-play kit</title>"));
+    let letter = svg::render_page(&doc.pages[1], "x");
+    assert!(
+        letter.contains(r#"width="215.9mm""#) && letter.contains(r#"viewBox="0 0 215.9 279.4""#)
+    );
+}
+
+#[test]
+fn svg_shapes_are_in_millimetres() {
+    let doc = sample();
+    let s = svg::render_page(&doc.pages[0], &doc.title);
+    // rect(20, 20, 100, 3), filled black.
+    assert!(s.contains(r##"<path d="M20 20L120 20L120 23L20 23Z" fill="#000000"/>"##));
+    // The dashed cut line: 3 mm on, 2 mm off, 0.3 mm wide, grey 80 = #505050.
+    assert!(s.contains(r##"d="M10 150L200 150" fill="none" stroke="#505050" stroke-dasharray="3 2" stroke-width="0.3""##));
+}
+
+#[test]
+fn svg_text_is_outlined_and_labelled() {
+    let doc = sample();
+    let s = svg::render_page(&doc.pages[0], &doc.title);
+    assert!(!s.contains("<text"));
+    // 12 pt line at (20, 38): scale = 12 × 25.4 / 72 mm per em / 2048 units = 0.002067057.
+    let open = format!(
+        r##"<g aria-label="{SPECIAL}" fill="#000000" transform="translate(20 38) scale(0.002067057)">"##
+    );
+    let start = s.find(&open).expect("labelled group") + open.len();
+    let group = &s[start..start + s[start..].find("</g>").unwrap()];
+    // One <use> per non-space character: s e ñ a l ɛ ɔ → ✂.
+    assert_eq!(group.matches("<use ").count(), 9);
+    // The second glyph sits one quantised advance of 's' further, in font units.
+    let adv_s = f64::from(text::glyphs("s", Weight::Regular)[0].advance_milli_em) * 2048.0 / 1000.0;
+    let want = format!(r#"x="{}""#, (adv_s * 1000.0).round() / 1000.0);
+    assert!(
+        group.split("<use ").nth(2).unwrap().contains(&want),
+        "{group}"
+    );
+    // Every use points at a glyph defined in <defs>.
+    for u in group.split("xlink:href=\"#").skip(1) {
+        let id = &u[..u.find('"').unwrap()];
+        assert!(s.contains(&format!(r#"id="{id}""#)), "{id} undefined");
+    }
+}
+
+#[test]
+fn svg_is_deterministic_and_named_by_page() {
+    let doc = sample();
+    let a = svg::render_all(&doc);
+    assert_eq!(a, svg::render_all(&doc));
+    let names: Vec<&str> = a.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["01-board.svg", "02-rules-1.svg", "03-log.svg"]);
+}
+
+#[test]
+fn degenerate_documents_do_not_panic() {
+    let empty = Document {
+        title: String::new(),
+        pages: vec![],
+    };
+    assert!(!pdf::render(&empty).is_empty());
+    let mut p = Page::new("odd", f64::NAN, -5.0);
+    p.text(f64::NAN, 10.0, f64::INFINITY, Weight::Regular, "x");
+    p.text(10.0, 10.0, 10.0, Weight::Bold, "");
+    p.shape(
+        vec![doc::Seg::LineTo(pt(1.0, 1.0)), doc::Seg::Close],
+        Some(Color::BLACK),
+        None,
+    );
+    p.shape(
+        rect(0.0, 0.0, 1.0, 1.0),
+        None,
+        Some(Stroke::dashed(f64::NAN, Color::BLACK, &[0.0])),
+    );
+    let bytes = pdf::render(&Document {
+        title: "odd".into(),
+        pages: vec![p.clone()],
+    });
+    assert_eq!(page_ids(&load(&bytes)).len(), 1);
+    let s = svg::render_page(&p, "odd");
+    assert!(s.contains(r#"width="1mm""#));
+}
+
+#[test]
+fn six_text_heavy_pages_stay_under_200_kb() {
+    // Six A4 pages, each a calibration bar plus a full column of 9 pt text in both weights.
+    let mut pages = Vec::new();
+    for i in 0..6 {
+        let mut p = Page::new(&format!("rules-{i}"), 210.0, 297.0);
+        calibration_bar(&mut p, 20.0, 12.0);
+        text_block(&mut p, 20.0, 25.0, 170.0, 15);
+        pages.push(p);
+    }
+    let doc = Document {
+        title: "six pages".into(),
+        pages,
+    };
+    let lines = doc.pages.iter().map(|p| p.items.len()).sum::<usize>();
+    let bytes = pdf::render(&doc);
+    let svg_total: usize = svg::render_all(&doc).iter().map(|(_, s)| s.len()).sum();
+    println!(
+        "6 pages, {lines} items: PDF {} bytes, SVG total {svg_total} bytes",
+        bytes.len()
+    );
+    assert!(lines > 6 * 55, "text-heavy: {lines} items");
+    assert!(bytes.len() < 200_000, "PDF is {} bytes", bytes.len());
+}
