@@ -1277,7 +1277,12 @@ mod tests {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "toml") {
                 let rs = load_file(&p).unwrap_or_else(|d| panic!("{}", d[0].rendered));
-                assert!(rs.examples.len() >= 5, "{}: only {} examples", p.display(), rs.examples.len());
+                assert!(
+                    rs.examples.len() >= 5,
+                    "{}: only {} examples",
+                    p.display(),
+                    rs.examples.len()
+                );
                 n += 1;
             }
         }
