@@ -212,6 +212,62 @@ pub fn line_height_mm(size_pt: f64) -> f64 {
     size_pt * MM_PER_PT * 1.2
 }
 
+/// One segment of a glyph outline in font units (y up, origin at the glyph's origin on the
+/// baseline), as stored in the font: TrueType outlines are quadratic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GlyphSeg {
+    /// Starts a contour.
+    MoveTo(f32, f32),
+    /// Straight line.
+    LineTo(f32, f32),
+    /// Quadratic Bézier: control point, end point.
+    QuadTo(f32, f32, f32, f32),
+    /// Cubic Bézier: two control points, end point.
+    CubicTo(f32, f32, f32, f32, f32, f32),
+    /// Closes the contour.
+    Close,
+}
+
+struct UnitPen(Vec<GlyphSeg>);
+
+impl OutlinePen for UnitPen {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.0.push(GlyphSeg::MoveTo(x, y));
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.0.push(GlyphSeg::LineTo(x, y));
+    }
+    fn quad_to(&mut self, cx0: f32, cy0: f32, x: f32, y: f32) {
+        self.0.push(GlyphSeg::QuadTo(cx0, cy0, x, y));
+    }
+    fn curve_to(&mut self, cx0: f32, cy0: f32, cx1: f32, cy1: f32, x: f32, y: f32) {
+        self.0.push(GlyphSeg::CubicTo(cx0, cy0, cx1, cy1, x, y));
+    }
+    fn close(&mut self) {
+        self.0.push(GlyphSeg::Close);
+    }
+}
+
+/// The outline of glyph `gid` (a [`Glyph::gid`]) in font units, y up; empty for a glyph
+/// without contours (space) or an unknown id.
+pub fn glyph_outline(weight: Weight, gid: u16) -> Vec<GlyphSeg> {
+    let mut pen = UnitPen(Vec::new());
+    if let Some(f) = face(weight) {
+        if let Some(o) = f.font.outline_glyphs().get(GlyphId::new(u32::from(gid))) {
+            let settings = DrawSettings::unhinted(Size::unscaled(), LocationRef::default());
+            if o.draw(settings, &mut pen).is_err() {
+                pen.0.clear();
+            }
+        }
+    }
+    pen.0
+}
+
+/// Font design units per em of `weight`'s face (2048 for DejaVu Sans).
+pub fn units_per_em(weight: Weight) -> u16 {
+    face(weight).map_or(2048, |f| f.upem)
+}
+
 /// Collects a glyph outline in page millimetres (font units scaled, y flipped, offset to
 /// the glyph's origin). Quadratic segments are raised to cubics exactly.
 struct MmPen<'a> {

@@ -5,7 +5,9 @@
 //! SVG per page) for visual checks and for `tools/check-calibration.sh`.
 use lopdf::content::Content;
 use lopdf::{Object, ObjectId};
-use sowkit::doc::{self, circle, line, pt, rect, rounded_rect, Color, Document, Page, Stroke, Weight};
+use sowkit::doc::{
+    self, circle, line, pt, rect, rounded_rect, Color, Document, Page, Stroke, Weight,
+};
 use sowkit::render::{pdf, svg};
 use sowkit::text;
 
@@ -25,7 +27,11 @@ fn text_block(p: &mut Page, x: f64, mut y: f64, width: f64, paragraphs: usize) {
                 Grand slam: a move that would capture every seed of the opponent captures nothing. \
                 Twi: Ɔware, mmɛ, nkɔ; Español: señal, año, ¿Qué?";
     for i in 0..paragraphs {
-        let weight = if i % 3 == 0 { Weight::Bold } else { Weight::Regular };
+        let weight = if i % 3 == 0 {
+            Weight::Bold
+        } else {
+            Weight::Regular
+        };
         for l in text::wrap(para, 9.0, weight, width) {
             p.text(x, y, 9.0, weight, &l);
             y += text::line_height_mm(9.0);
@@ -42,15 +48,29 @@ fn sample() -> Document {
     a4.text(20.0, 38.0, 12.0, Weight::Regular, SPECIAL);
     for i in 0..6 {
         let c = pt(35.0 + 28.0 * f64::from(i), 70.0);
-        a4.shape(circle(c, 11.0), Some(Color::rgb(0xf2, 0xe6, 0xcc)), Some(Stroke::solid(0.4, Color::BLACK)));
-        a4.text(c.x - 1.5, c.y + 18.0, 9.0, Weight::Regular, &format!("{}", i + 1));
+        a4.shape(
+            circle(c, 11.0),
+            Some(Color::rgb(0xf2, 0xe6, 0xcc)),
+            Some(Stroke::solid(0.4, Color::BLACK)),
+        );
+        a4.text(
+            c.x - 1.5,
+            c.y + 18.0,
+            9.0,
+            Weight::Regular,
+            &format!("{}", i + 1),
+        );
     }
     a4.shape(
         rounded_rect(20.0, 100.0, 170.0, 40.0, 8.0),
         None,
         Some(Stroke::solid(0.5, Color::rgb(0x80, 0x20, 0x20))),
     );
-    a4.shape(line(pt(10.0, 150.0), pt(200.0, 150.0)), None, Some(Stroke::dashed(0.3, Color::grey(80), &[3.0, 2.0])));
+    a4.shape(
+        line(pt(10.0, 150.0), pt(200.0, 150.0)),
+        None,
+        Some(Stroke::dashed(0.3, Color::grey(80), &[3.0, 2.0])),
+    );
     a4.text(10.0, 155.0, 8.0, Weight::Regular, "✂ cut here");
     text_block(&mut a4, 20.0, 165.0, 170.0, 3);
 
@@ -63,9 +83,16 @@ fn sample() -> Document {
     land.text(20.0, 30.0, 14.0, Weight::Bold, "Score log");
     for r in 0..10 {
         let y = 40.0 + 12.0 * f64::from(r);
-        land.shape(line(pt(20.0, y), pt(277.0, y)), None, Some(Stroke::solid(0.25, Color::BLACK)));
+        land.shape(
+            line(pt(20.0, y), pt(277.0, y)),
+            None,
+            Some(Stroke::solid(0.25, Color::BLACK)),
+        );
     }
-    Document { title: "Oware Abapa — print-and-play kit".into(), pages: vec![a4, letter, land] }
+    Document {
+        title: "Oware Abapa — print-and-play kit".into(),
+        pages: vec![a4, letter, land],
+    }
 }
 
 fn write_samples(doc: &Document, pdf_bytes: &[u8]) {
@@ -89,7 +116,13 @@ fn page_ids(d: &lopdf::Document) -> Vec<ObjectId> {
 
 fn media_box(d: &lopdf::Document, id: ObjectId) -> Vec<f32> {
     let page = d.get_dictionary(id).unwrap();
-    page.get(b"MediaBox").unwrap().as_array().unwrap().iter().map(|o| o.as_float().unwrap()).collect()
+    page.get(b"MediaBox")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_float().unwrap())
+        .collect()
 }
 
 fn deref<'a>(d: &'a lopdf::Document, o: &'a Object) -> &'a Object {
@@ -109,8 +142,16 @@ fn page_sizes_are_exact() {
     for (id, (w, h)) in ids.iter().zip(want) {
         let mb = media_box(&d, *id);
         assert_eq!((mb[0], mb[1]), (0.0, 0.0));
-        assert!((f64::from(mb[2]) - w).abs() < 0.01, "width {} vs {w}", mb[2]);
-        assert!((f64::from(mb[3]) - h).abs() < 0.01, "height {} vs {h}", mb[3]);
+        assert!(
+            (f64::from(mb[2]) - w).abs() < 0.01,
+            "width {} vs {w}",
+            mb[2]
+        );
+        assert!(
+            (f64::from(mb[3]) - h).abs() < 0.01,
+            "height {} vs {h}",
+            mb[3]
+        );
     }
 }
 
@@ -120,16 +161,27 @@ fn fonts_are_embedded_subsets() {
     let fonts = d.get_page_fonts(page_ids(&d)[0]).unwrap();
     let mut names: Vec<String> = Vec::new();
     for f in fonts.values() {
-        let base = String::from_utf8(f.get(b"BaseFont").unwrap().as_name().unwrap().to_vec()).unwrap();
+        let base =
+            String::from_utf8(f.get(b"BaseFont").unwrap().as_name().unwrap().to_vec()).unwrap();
         // Subset tag: six capital letters and '+'.
         let (tag, rest) = base.split_once('+').expect("subset prefix");
-        assert!(tag.len() == 6 && tag.chars().all(|c| c.is_ascii_uppercase()), "{base}");
+        assert!(
+            tag.len() == 6 && tag.chars().all(|c| c.is_ascii_uppercase()),
+            "{base}"
+        );
         assert!(rest.starts_with("DejaVuSans"));
         let desc = f.get(b"DescendantFonts").unwrap().as_array().unwrap();
         let cid = deref(&d, &desc[0]).as_dict().unwrap();
-        let fd = deref(&d, cid.get(b"FontDescriptor").unwrap()).as_dict().unwrap();
-        let file = deref(&d, fd.get(b"FontFile2").unwrap()).as_stream().unwrap();
-        let len = file.decompressed_content().map(|c| c.len()).unwrap_or(file.content.len());
+        let fd = deref(&d, cid.get(b"FontDescriptor").unwrap())
+            .as_dict()
+            .unwrap();
+        let file = deref(&d, fd.get(b"FontFile2").unwrap())
+            .as_stream()
+            .unwrap();
+        let len = file
+            .decompressed_content()
+            .map(|c| c.len())
+            .unwrap_or(file.content.len());
         // A subset of a ~750 KB face: non-empty and far smaller than the whole font.
         assert!(len > 1000 && len < 150_000, "font program {len} bytes");
         assert!(f.get(b"ToUnicode").is_ok());
@@ -157,7 +209,9 @@ fn output_is_deterministic() {
     let b = pdf::render(&doc);
     assert_eq!(a, b, "same document twice in one process");
     // Threads interleaving printpdf's global id counter must not matter either.
-    let handles: Vec<_> = (0..2).map(|_| std::thread::spawn(|| pdf::render(&sample()))).collect();
+    let handles: Vec<_> = (0..2)
+        .map(|_| std::thread::spawn(|| pdf::render(&sample())))
+        .collect();
     for h in handles {
         assert_eq!(h.join().unwrap(), a);
     }
@@ -167,7 +221,12 @@ fn output_is_deterministic() {
     // A different document gets a different /ID.
     let mut other = doc.clone();
     other.title.push('!');
-    let id = |bytes: &[u8]| load(bytes).trailer.get(b"ID").unwrap().as_array().unwrap()[0].as_str().unwrap().to_vec();
+    let id = |bytes: &[u8]| {
+        load(bytes).trailer.get(b"ID").unwrap().as_array().unwrap()[0]
+            .as_str()
+            .unwrap()
+            .to_vec()
+    };
     assert_ne!(id(&a), id(&pdf::render(&other)));
     assert_eq!(id(&a).len(), 32);
 }
@@ -177,13 +236,20 @@ fn metadata_and_print_scaling() {
     let doc = sample();
     let d = load(&pdf::render(&doc));
     let cat = d.catalog().unwrap();
-    let vp = deref(&d, cat.get(b"ViewerPreferences").unwrap()).as_dict().unwrap();
+    let vp = deref(&d, cat.get(b"ViewerPreferences").unwrap())
+        .as_dict()
+        .unwrap();
     assert_eq!(vp.get(b"PrintScaling").unwrap().as_name().unwrap(), b"None");
-    let info = deref(&d, d.trailer.get(b"Info").unwrap()).as_dict().unwrap();
+    let info = deref(&d, d.trailer.get(b"Info").unwrap())
+        .as_dict()
+        .unwrap();
     let raw = info.get(b"Title").unwrap().as_str().unwrap();
     // UTF-16BE with BOM (the title has a non-ASCII dash) or plain bytes.
     let title = if raw.starts_with(&[0xfe, 0xff]) {
-        let units: Vec<u16> = raw[2..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
+        let units: Vec<u16> = raw[2..]
+            .chunks(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]))
+            .collect();
         String::from_utf16(&units).unwrap()
     } else {
         String::from_utf8(raw.to_vec()).unwrap()
@@ -211,7 +277,9 @@ fn hundred_millimetres_is_283_465_points() {
     let pts = path_points(&d, 0);
     let start = pts
         .iter()
-        .position(|(op, x, y)| op == "m" && (x - 20.0 * PT_PER_MM).abs() < 1e-3 && (y - 277.0 * PT_PER_MM).abs() < 1e-3)
+        .position(|(op, x, y)| {
+            op == "m" && (x - 20.0 * PT_PER_MM).abs() < 1e-3 && (y - 277.0 * PT_PER_MM).abs() < 1e-3
+        })
         .expect("bar start");
     let (_, x0, y0) = pts[start];
     let (ref op, x1, y1) = pts[start + 1];
@@ -229,9 +297,17 @@ fn dash_pattern_is_in_points() {
     let content = d.get_page_content(page_ids(&d)[0]);
     let ops = Content::decode(&content).unwrap().operations;
     let dash = ops.iter().find(|o| o.operator == "d").expect("a dash op");
-    let arr: Vec<f64> = dash.operands[0].as_array().unwrap().iter().map(|o| f64::from(o.as_float().unwrap())).collect();
+    let arr: Vec<f64> = dash.operands[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| f64::from(o.as_float().unwrap()))
+        .collect();
     // 3 mm on, 2 mm off.
-    assert!((arr[0] - 3.0 * PT_PER_MM).abs() < 1e-3 && (arr[1] - 2.0 * PT_PER_MM).abs() < 1e-3, "{arr:?}");
+    assert!(
+        (arr[0] - 3.0 * PT_PER_MM).abs() < 1e-3 && (arr[1] - 2.0 * PT_PER_MM).abs() < 1e-3,
+        "{arr:?}"
+    );
 }
 
 #[test]
@@ -241,7 +317,10 @@ fn pdf_widths_are_the_measured_advances() {
     let doc = sample();
     let d = load(&pdf::render(&doc));
     let fonts = d.get_page_fonts(page_ids(&d)[0]).unwrap();
-    let regular = fonts.values().find(|f| f.get(b"BaseFont").unwrap().as_name().unwrap() == b"SOWKAA+DejaVuSans").unwrap();
+    let regular = fonts
+        .values()
+        .find(|f| f.get(b"BaseFont").unwrap().as_name().unwrap() == b"SOWKAA+DejaVuSans")
+        .unwrap();
     let desc = regular.get(b"DescendantFonts").unwrap().as_array().unwrap();
     let cid = deref(&d, &desc[0]).as_dict().unwrap();
     let w = deref(&d, cid.get(b"W").unwrap()).as_array().unwrap();
@@ -280,7 +359,11 @@ fn pdf_widths_are_the_measured_advances() {
         let g = text::glyphs(&c.to_string(), Weight::Regular)[0];
         let sub = used.binary_search(&g.gid).unwrap() as i64;
         let pdf_w = widths.get(&sub).copied().unwrap_or(0.0);
-        assert_eq!(pdf_w as f64, f64::from(g.advance_milli_em), "advance of {c:?}");
+        assert_eq!(
+            pdf_w as f64,
+            f64::from(g.advance_milli_em),
+            "advance of {c:?}"
+        );
     }
 }
 
@@ -293,7 +376,9 @@ fn svg_root_is_in_millimetres() {
     assert!(s.contains(r#"viewBox="0 0 210 297""#));
     assert!(s.contains("<title>Oware Abapa — print-and-play kit</title>"));
     let letter = svg::render_page(&doc.pages[1], "x");
-    assert!(letter.contains(r#"width="215.9mm""#) && letter.contains(r#"viewBox="0 0 215.9 279.4""#));
+    assert!(
+        letter.contains(r#"width="215.9mm""#) && letter.contains(r#"viewBox="0 0 215.9 279.4""#)
+    );
 }
 
 #[test]
@@ -311,13 +396,25 @@ fn svg_text_is_outlined_and_labelled() {
     let doc = sample();
     let s = svg::render_page(&doc.pages[0], &doc.title);
     assert!(!s.contains("<text"));
-    assert!(s.contains(&format!(r#"aria-label="{SPECIAL}""#)));
-    // Every number carries at most three decimals.
-    let d_attr = s.split("aria-label=\"señal").next().unwrap();
-    for tok in d_attr.split(|c: char| !(c.is_ascii_digit() || c == '.')) {
-        if let Some((_, frac)) = tok.split_once('.') {
-            assert!(frac.len() <= 3, "{tok}");
-        }
+    // 12 pt line at (20, 38): scale = 12 × 25.4 / 72 mm per em / 2048 units = 0.002067057.
+    let open = format!(
+        r##"<g aria-label="{SPECIAL}" fill="#000000" transform="translate(20 38) scale(0.002067057)">"##
+    );
+    let start = s.find(&open).expect("labelled group") + open.len();
+    let group = &s[start..start + s[start..].find("</g>").unwrap()];
+    // One <use> per non-space character: s e ñ a l ɛ ɔ → ✂.
+    assert_eq!(group.matches("<use ").count(), 9);
+    // The second glyph sits one quantised advance of 's' further, in font units.
+    let adv_s = f64::from(text::glyphs("s", Weight::Regular)[0].advance_milli_em) * 2048.0 / 1000.0;
+    let want = format!(r#"x="{}""#, (adv_s * 1000.0).round() / 1000.0);
+    assert!(
+        group.split("<use ").nth(2).unwrap().contains(&want),
+        "{group}"
+    );
+    // Every use points at a glyph defined in <defs>.
+    for u in group.split("xlink:href=\"#").skip(1) {
+        let id = &u[..u.find('"').unwrap()];
+        assert!(s.contains(&format!(r#"id="{id}""#)), "{id} undefined");
     }
 }
 
@@ -332,15 +429,54 @@ fn svg_is_deterministic_and_named_by_page() {
 
 #[test]
 fn degenerate_documents_do_not_panic() {
-    let empty = Document { title: String::new(), pages: vec![] };
+    let empty = Document {
+        title: String::new(),
+        pages: vec![],
+    };
     assert!(!pdf::render(&empty).is_empty());
     let mut p = Page::new("odd", f64::NAN, -5.0);
     p.text(f64::NAN, 10.0, f64::INFINITY, Weight::Regular, "x");
     p.text(10.0, 10.0, 10.0, Weight::Bold, "");
-    p.shape(vec![doc::Seg::LineTo(pt(1.0, 1.0)), doc::Seg::Close], Some(Color::BLACK), None);
-    p.shape(rect(0.0, 0.0, 1.0, 1.0), None, Some(Stroke::dashed(f64::NAN, Color::BLACK, &[0.0])));
-    let bytes = pdf::render(&Document { title: "odd".into(), pages: vec![p.clone()] });
+    p.shape(
+        vec![doc::Seg::LineTo(pt(1.0, 1.0)), doc::Seg::Close],
+        Some(Color::BLACK),
+        None,
+    );
+    p.shape(
+        rect(0.0, 0.0, 1.0, 1.0),
+        None,
+        Some(Stroke::dashed(f64::NAN, Color::BLACK, &[0.0])),
+    );
+    let bytes = pdf::render(&Document {
+        title: "odd".into(),
+        pages: vec![p.clone()],
+    });
     assert_eq!(page_ids(&load(&bytes)).len(), 1);
     let s = svg::render_page(&p, "odd");
     assert!(s.contains(r#"width="1mm""#));
+}
+
+#[test]
+fn six_text_heavy_pages_stay_under_200_kb() {
+    // Six A4 pages, each a calibration bar plus a full column of 9 pt text in both weights.
+    let mut pages = Vec::new();
+    for i in 0..6 {
+        let mut p = Page::new(&format!("rules-{i}"), 210.0, 297.0);
+        calibration_bar(&mut p, 20.0, 12.0);
+        text_block(&mut p, 20.0, 25.0, 170.0, 15);
+        pages.push(p);
+    }
+    let doc = Document {
+        title: "six pages".into(),
+        pages,
+    };
+    let lines = doc.pages.iter().map(|p| p.items.len()).sum::<usize>();
+    let bytes = pdf::render(&doc);
+    let svg_total: usize = svg::render_all(&doc).iter().map(|(_, s)| s.len()).sum();
+    println!(
+        "6 pages, {lines} items: PDF {} bytes, SVG total {svg_total} bytes",
+        bytes.len()
+    );
+    assert!(lines > 6 * 55, "text-heavy: {lines} items");
+    assert!(bytes.len() < 200_000, "PDF is {} bytes", bytes.len());
 }

@@ -21,7 +21,10 @@ pub(crate) fn clean_stroke(s: &Stroke) -> Option<(f64, Vec<f64>)> {
 /// The drawable part of a path: everything from the first `MoveTo` on (a path must start with
 /// a current point; leading `LineTo`/`CubicTo`/`Close` segments have none and are dropped).
 pub(crate) fn clean_segs(segs: &[Seg]) -> &[Seg] {
-    let start = segs.iter().position(|s| matches!(s, Seg::MoveTo(_))).unwrap_or(segs.len());
+    let start = segs
+        .iter()
+        .position(|s| matches!(s, Seg::MoveTo(_)))
+        .unwrap_or(segs.len());
     &segs[start..]
 }
 

@@ -21,8 +21,8 @@ use allsorts::binary::read::ReadScope;
 use allsorts::font_data::FontData;
 use allsorts::subset::{subset, CmapTarget, SubsetProfile};
 use printpdf::{
-    Codepoint, DictItem, FontId, Mm, Op, ParsedFont, PdfDocument, PdfFont, PdfFontHandle,
-    PdfPage, PdfSaveOptions, Point, Pt, Rect, TextItem,
+    Codepoint, DictItem, FontId, Mm, Op, ParsedFont, PdfDocument, PdfFont, PdfFontHandle, PdfPage,
+    PdfSaveOptions, Point, Pt, Rect, TextItem,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -61,8 +61,11 @@ fn subset_face(face: &Face, gids: &[u16]) -> Option<Vec<u8>> {
     let provider = fd.table_provider(0).ok()?;
     let bytes = subset(&provider, gids, &SubsetProfile::Pdf, CmapTarget::Unicode).ok()?;
     let parsed = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new())?;
-    let index: BTreeMap<u16, u16> =
-        gids.iter().enumerate().map(|(i, g)| (*g, u16::try_from(i).unwrap_or(0))).collect();
+    let index: BTreeMap<u16, u16> = gids
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (*g, u16::try_from(i).unwrap_or(0)))
+        .collect();
     for (old, new) in &index {
         let ok = parsed
             .get_glyph_width(*new)
@@ -83,20 +86,34 @@ fn embed(pdf: &mut PdfDocument, weight: Weight, chars: &BTreeSet<char>) -> Optio
     let gids: Vec<u16> = gids.into_iter().collect();
     let (bytes, name, gid_map) = match subset_face(face, &gids) {
         Some(b) => {
-            let map = gids.iter().enumerate().map(|(i, g)| (*g, i as u16)).collect();
+            let map = gids
+                .iter()
+                .enumerate()
+                .map(|(i, g)| (*g, i as u16))
+                .collect();
             (b, font_name(weight), map)
         }
-        None => (face.bytes.to_vec(), full_font_name(weight), gids.iter().map(|g| (*g, *g)).collect()),
+        None => (
+            face.bytes.to_vec(),
+            full_font_name(weight),
+            gids.iter().map(|g| (*g, *g)).collect(),
+        ),
     };
     let parsed = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new())?;
     let id = FontId(name.to_string());
-    pdf.resources.fonts.map.insert(id.clone(), PdfFont::new(parsed));
+    pdf.resources
+        .fonts
+        .map
+        .insert(id.clone(), PdfFont::new(parsed));
     Some(Embedded { id, gid_map })
 }
 
 /// Raw content-stream operator.
 fn raw(key: &str, args: Vec<DictItem>) -> Op {
-    Op::Unknown { key: key.to_string(), value: args }
+    Op::Unknown {
+        key: key.to_string(),
+        value: args,
+    }
 }
 
 /// A number for the content stream (f32, as PDF reals are; non-finite becomes 0).
@@ -105,7 +122,10 @@ fn real(v: f64) -> DictItem {
 }
 
 fn rgb_args(c: Color) -> Vec<DictItem> {
-    [c.r, c.g, c.b].iter().map(|v| real(f64::from(*v) / 255.0)).collect()
+    [c.r, c.g, c.b]
+        .iter()
+        .map(|v| real(f64::from(*v) / 255.0))
+        .collect()
 }
 
 /// Converts page millimetres to PDF points (y flipped against the page height `h` mm).
@@ -121,7 +141,10 @@ impl Flip {
 
 fn shape_ops(s: &Shape, f: &Flip, ops: &mut Vec<Op>) {
     let segs = clean_segs(&s.segs);
-    let stroke = s.stroke.as_ref().and_then(|st| clean_stroke(st).map(|c| (st.color, c)));
+    let stroke = s
+        .stroke
+        .as_ref()
+        .and_then(|st| clean_stroke(st).map(|c| (st.color, c)));
     let paint = match (s.fill.is_some(), stroke.is_some()) {
         (true, true) => "B",
         (true, false) => "f",
@@ -177,13 +200,18 @@ fn text_ops(t: &Text, f: &Flip, fonts: &BTreeMap<Weight, Embedded>, ops: &mut Ve
     ops.push(Op::SaveGraphicsState);
     ops.push(raw("rg", rgb_args(t.color)));
     ops.push(Op::StartTextSection);
-    ops.push(Op::SetFont { font: PdfFontHandle::External(font.id.clone()), size: Pt(t.size_pt as f32) });
+    ops.push(Op::SetFont {
+        font: PdfFontHandle::External(font.id.clone()),
+        size: Pt(t.size_pt as f32),
+    });
     let pos = Point {
         x: Pt(finite(t.x * PT_PER_MM) as f32),
         y: Pt(finite((f.h - t.y) * PT_PER_MM) as f32),
     };
     ops.push(Op::SetTextCursor { pos });
-    ops.push(Op::ShowText { items: vec![TextItem::GlyphIds(glyphs)] });
+    ops.push(Op::ShowText {
+        items: vec![TextItem::GlyphIds(glyphs)],
+    });
     ops.push(Op::EndTextSection);
     ops.push(Op::RestoreGraphicsState);
 }
@@ -203,7 +231,9 @@ fn page_ops(page: &Page, h: f64, fonts: &BTreeMap<Weight, Embedded>) -> Vec<Op> 
 /// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
 /// versions, unlike `DefaultHasher`).
 fn fnv1a(bytes: &[u8], basis: u64) -> u64 {
-    bytes.iter().fold(basis, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(basis, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Placeholder for the trailer `/ID` strings; same length (32) as the hash that replaces it.
@@ -263,14 +293,25 @@ pub fn render(doc: &Document) -> Vec<u8> {
         })
         .collect();
     // secure = false: our raw path operators (Op::Unknown) are kept, not dropped.
-    let opts = PdfSaveOptions { optimize: true, subset_fonts: false, secure: false, image_optimization: None };
+    let opts = PdfSaveOptions {
+        optimize: true,
+        subset_fonts: false,
+        secure: false,
+        image_optimization: None,
+    };
     let mut lo = pdf.to_lopdf_document(&opts, &mut Vec::new());
 
     // No dates, no empty PDF/X marker; a plain Title and Producer.
     let info = lo.trailer.get(b"Info").and_then(|o| o.as_reference());
     if let Ok(id) = info {
         if let Ok(d) = lo.get_object_mut(id).and_then(|o| o.as_dict_mut()) {
-            for key in ["CreationDate", "ModDate", "GTS_PDFXVersion", "Trapped", "Identifier"] {
+            for key in [
+                "CreationDate",
+                "ModDate",
+                "GTS_PDFXVersion",
+                "Trapped",
+                "Identifier",
+            ] {
                 d.remove(key.as_bytes());
             }
             for key in ["Author", "Creator", "Subject", "Keywords"] {
@@ -278,7 +319,11 @@ pub fn render(doc: &Document) -> Vec<u8> {
             }
             d.set(
                 "Producer",
-                DictItem::String { data: b"sowkit".to_vec(), literal: true }.to_lopdf(),
+                DictItem::String {
+                    data: b"sowkit".to_vec(),
+                    literal: true,
+                }
+                .to_lopdf(),
             );
         }
     }
@@ -288,8 +333,14 @@ pub fn render(doc: &Document) -> Vec<u8> {
         map.insert("PrintScaling".to_string(), DictItem::Name(b"None".to_vec()));
         cat.set("ViewerPreferences", DictItem::Dict { map }.to_lopdf());
     }
-    let placeholder = DictItem::String { data: ID_PLACEHOLDER.to_vec(), literal: true };
-    lo.trailer.set("ID", DictItem::Array(vec![placeholder.clone(), placeholder]).to_lopdf());
+    let placeholder = DictItem::String {
+        data: ID_PLACEHOLDER.to_vec(),
+        literal: true,
+    };
+    lo.trailer.set(
+        "ID",
+        DictItem::Array(vec![placeholder.clone(), placeholder]).to_lopdf(),
+    );
     lo.compress();
     let mut bytes = Vec::new();
     if lo.save_to(&mut bytes).is_err() {
@@ -305,7 +356,8 @@ mod tests {
 
     #[test]
     fn id_stamp_replaces_both_placeholders_and_depends_on_content() {
-        let mut a = b"x /ID[(SOWKITDOCUMENTIDPLACEHOLDER00000)(SOWKITDOCUMENTIDPLACEHOLDER00000)]".to_vec();
+        let mut a =
+            b"x /ID[(SOWKITDOCUMENTIDPLACEHOLDER00000)(SOWKITDOCUMENTIDPLACEHOLDER00000)]".to_vec();
         let mut b = a.clone();
         b[0] = b'y';
         let len = a.len();
@@ -329,7 +381,11 @@ mod tests {
         gids.sort();
         gids.dedup();
         let bytes = subset_face(face, &gids).expect("subset");
-        assert!(bytes.len() < face.bytes.len() / 10, "subset is {} bytes", bytes.len());
+        assert!(
+            bytes.len() < face.bytes.len() / 10,
+            "subset is {} bytes",
+            bytes.len()
+        );
         // The subset's own cmap agrees with "glyph gids[i] becomes glyph i".
         let pf = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new()).unwrap();
         for c in "señal ɛ ɔ → ✂".chars() {

@@ -1270,6 +1270,26 @@ mod tests {
     }
 
     #[test]
+    fn every_bundled_ruleset_loads() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+        let mut n = 0;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                let rs = load_file(&p).unwrap_or_else(|d| panic!("{}", d[0].rendered));
+                assert!(
+                    rs.examples.len() >= 5,
+                    "{}: only {} examples",
+                    p.display(),
+                    rs.examples.len()
+                );
+                n += 1;
+            }
+        }
+        assert!(n >= 5);
+    }
+
+    #[test]
     fn unknown_key_names_line_column_and_field() {
         let src = GOOD.replace("min_seeds = 1", "min_seed = 1");
         let errs = load_str("x.toml", &src).unwrap_err();
