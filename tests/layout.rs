@@ -115,7 +115,13 @@ fn all_rulesets() -> Vec<Ruleset> {
     v
 }
 
-fn kits() -> Vec<(Ruleset, Paper, Document)> {
+/// Every ruleset on both papers, laid out once for all tests.
+fn kits() -> &'static [(Ruleset, Paper, Document)] {
+    static KITS: std::sync::OnceLock<Vec<(Ruleset, Paper, Document)>> = std::sync::OnceLock::new();
+    KITS.get_or_init(build_kits)
+}
+
+fn build_kits() -> Vec<(Ruleset, Paper, Document)> {
     let mut out = Vec::new();
     for rs in all_rulesets() {
         for paper in [A4, LETTER] {
@@ -280,7 +286,7 @@ fn circuit_matches_sown_holes() {
         vec![0, 9, 7, 6, 5, 4, 8, 3, 2, 1]
     );
     for (rs, _, doc) in kits() {
-        let k = board::circuit(&rs).len();
+        let k = board::circuit(rs).len();
         let b = &doc.pages[0];
         // One numbered marker 1..=k per arrow, each exactly once on the board page.
         for i in 1..=k {
@@ -444,7 +450,7 @@ fn rule_sheet_text_fits_and_covers_the_sections() {
             assert!(all.contains("Feeding"));
         }
         let worked = rs.examples.iter().filter(|e| !e.exercise).count();
-        assert_eq!(all.matches("After").count() >= worked, true, "{}", rs.id);
+        assert!(all.matches("After").count() >= worked, "{}", rs.id);
         for ex in &rs.examples {
             assert!(
                 all.contains(ex.title.split(' ').next().unwrap_or("")),

@@ -270,7 +270,7 @@ impl Mini {
 
 /// Height of the drawing part (two boards and their headings), mm.
 pub fn board_height(rs: &Ruleset, width: f64) -> f64 {
-    let m = Mini::fit(rs.board.pits_per_side.max(1), (width - MID_GAP) / 2.0);
+    let m = Mini::fit(rs.board.pits_per_side.max(1), (width - 2.0 - MID_GAP) / 2.0);
     text::line_height_mm(8.0) + m.height() + 1.0
 }
 
@@ -286,7 +286,8 @@ pub fn draw_boards(
     width: f64,
 ) -> f64 {
     let n = rs.board.pits_per_side.max(1);
-    let m = Mini::fit(n, (width - MID_GAP) / 2.0);
+    // One millimetre clear of the box each side, so strokes stay inside it.
+    let m = Mini::fit(n, (width - 2.0 - MID_GAP) / 2.0);
     let head = text::line_height_mm(8.0);
     let bx0 = x + (width - (2.0 * m.width() + MID_GAP)) / 2.0;
     let by = y + head;
