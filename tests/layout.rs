@@ -493,6 +493,8 @@ fn example_diagram_marks_the_sowing() {
     };
     let q = layout::diagram::prepare(&rs, &rules, &ex2, &ph).unwrap();
     assert!(q.after.is_none() && q.sown.is_empty());
+    // The question gives nothing away: no sowing order, no result.
+    assert!(!q.caption.join(" ").contains("moves again"));
 }
 
 #[test]

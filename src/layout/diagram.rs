@@ -82,9 +82,7 @@ pub fn prepare(
             "example.exercise",
             &[("player", &who), ("moves", &moves_text)],
         ));
-        if let Some(n) = &ex.note {
-            caption.push(n.clone());
-        }
+        // The example's note explains the answer: it belongs to the host key, not here.
         return Ok(Prepared {
             title: ex.title.clone(),
             before: start.holes,
@@ -164,7 +162,10 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
                 ("from", &join_and(ph, &from)),
             ],
         ));
-    } else if rs.capture.kind != crate::ruleset::CaptureKind::None && !r.grand_slam {
+    } else if rs.capture.kind != crate::ruleset::CaptureKind::None
+        && !r.grand_slam
+        && !rules.is_store(r.last)
+    {
         parts.push(ph.get("example.no_capture"));
     }
     if r.grand_slam {
