@@ -46,7 +46,7 @@ fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
     if rs.sowing.direction == Direction::Either {
         c.push(Col {
             header: ph.get("log.col.direction"),
-            weight: 1.4,
+            weight: 1.8,
         });
     }
     c.push(Col {
