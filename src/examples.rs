@@ -1,1 +1,239 @@
 //! Replays every worked example of a ruleset through the engine and compares each expectation.
+//!
+//! `build` calls [`check`] before anything is laid out: any disagreement between what a
+//! ruleset's author worked out by hand and what the engine computes stops the build. Each
+//! problem is a [`Diagnostic`] naming the file, the line of the field, the example (number and
+//! title), the field, and the expected versus the actual value in [`crate::notation`] form.
+
+use crate::engine::{Game, Report, Rules};
+use crate::notation;
+use crate::ruleset::load::{line_span, Diagnostic};
+use crate::ruleset::{Example, Ruleset, Start};
+
+/// What replaying one example produced: the start, each move's report, and the final game.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// Position the example starts from.
+    pub start: crate::engine::Position,
+    /// One report per move, in order.
+    pub reports: Vec<Report>,
+    /// Position after the last move.
+    pub end: crate::engine::Position,
+}
+
+/// Replays `ex` on `rules`. Errors are plain messages with the field they concern
+/// (`start`, `moves[2]`), for [`check`] to place in the file.
+pub fn replay<'r>(rules: &'r Rules, ex: &Example) -> Result<(Replay, Game<'r>), (String, String)> {
+    let (start, _) = match &ex.start {
+        Start::Initial => (rules.initial(), true),
+        Start::Position(s) => notation::parse_position(rules, s).map_err(|e| {
+            (
+                "start".to_string(),
+                format!("the start position {s:?} cannot be read: {e}"),
+            )
+        })?,
+    };
+    let mut game = Game::new(rules, start.clone());
+    let mut reports = Vec::with_capacity(ex.moves.len());
+    for (i, m) in ex.moves.iter().enumerate() {
+        let field = format!("moves[{}]", i + 1);
+        let mv = notation::parse_move(rules, m).map_err(|e| {
+            (
+                field.clone(),
+                format!("move {} {m:?} cannot be read: {e}", i + 1),
+            )
+        })?;
+        let before = notation::format_position(rules, game.position());
+        let report = game.play(mv).map_err(|e| {
+            let why = match e {
+                crate::engine::EngineError::IllegalMove(w) => format!("is not legal: {w}"),
+                crate::engine::EngineError::GameOver => "comes after the game is over".to_string(),
+                crate::engine::EngineError::NonTerminating(w) => format!("never ends: {w}"),
+                crate::engine::EngineError::InvalidPosition(w) => format!("cannot be played: {w}"),
+            };
+            (
+                field.clone(),
+                format!("move {} {m:?} {why} (position before it: {before})", i + 1),
+            )
+        })?;
+        reports.push(report);
+    }
+    let end = game.position().clone();
+    Ok((
+        Replay {
+            start,
+            reports,
+            end,
+        },
+        game,
+    ))
+}
+
+/// Checks every worked example of `rs`; `src` is the ruleset's text (for snippets).
+/// Returns one diagnostic per disagreement; empty when all examples hold.
+pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
+    let rules = Rules::new(rs);
+    let mut out = Vec::new();
+    for (i, ex) in rs.examples.iter().enumerate() {
+        let tag = format!("example {} \"{}\"", i + 1, ex.title);
+        let at = |field: &str| -> std::ops::Range<usize> {
+            let line = ex.field_lines.get(field).copied().unwrap_or(ex.line);
+            line_span(src, line)
+        };
+        let (replay, game) = match replay(&rules, ex) {
+            Ok(r) => r,
+            Err((field, msg)) => {
+                out.push(Diagnostic::at(
+                    &rs.path,
+                    src,
+                    at(&field),
+                    &format!("example[{}].{field}", i + 1),
+                    &format!("{tag}: {msg}"),
+                ));
+                continue;
+            }
+        };
+        for (field, expected, actual) in compare(&rules, ex, &replay, &game) {
+            let msg =
+                format!("{tag}: expected {field} = {expected}, but the engine gives {actual}");
+            out.push(Diagnostic::at(
+                &rs.path,
+                src,
+                at(&field),
+                &format!("example[{}].expect.{field}", i + 1),
+                &msg,
+            ));
+        }
+    }
+    out
+}
+
+fn yes_no(b: bool) -> String {
+    b.to_string()
+}
+
+fn list(v: &[String]) -> String {
+    format!(
+        "[{}]",
+        v.iter()
+            .map(|s| format!("{s:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Every stated expectation that does not hold: (field, expected, actual), in field order.
+fn compare(
+    rules: &Rules,
+    ex: &Example,
+    r: &Replay,
+    game: &Game<'_>,
+) -> Vec<(String, String, String)> {
+    let e = &ex.expect;
+    let mut bad = Vec::new();
+    let last = r.reports.last();
+    let mut push = |f: &str, exp: String, act: String| {
+        if exp != act {
+            bad.push((f.to_string(), exp, act));
+        }
+    };
+    if let Some(p) = &e.position {
+        match notation::parse_position(rules, p) {
+            Err(err) => push("position", format!("{p:?}"), format!("(unreadable: {err})")),
+            Ok((pos, with_mover)) => {
+                let actual = if with_mover {
+                    notation::format_position(rules, &r.end)
+                } else {
+                    notation::format_board(rules, &r.end)
+                };
+                let expected = if with_mover {
+                    notation::format_position(rules, &pos)
+                } else {
+                    notation::format_board(rules, &pos)
+                };
+                push("position", expected, actual);
+            }
+        }
+    }
+    if let Some(n) = &e.next {
+        let actual = match game.ending() {
+            Some(_) => "none".to_string(),
+            None => rules.player_name(game.position().to_move).to_string(),
+        };
+        push("next", n.clone(), actual);
+    }
+    if let Some(x) = e.extra_turn {
+        push(
+            "extra_turn",
+            yes_no(x),
+            yes_no(last.is_some_and(|l| l.extra_turn)),
+        );
+    }
+    if let Some(c) = e.captured {
+        push(
+            "captured",
+            c.to_string(),
+            last.map_or(0, |l| l.captured).to_string(),
+        );
+    }
+    if let Some(g) = e.game_over {
+        push("game_over", yes_no(g), yes_no(game.ending().is_some()));
+    }
+    if let Some(s) = e.scores {
+        let actual = match game.ending() {
+            Some(end) => format!("[{}, {}]", end.scores[0], end.scores[1]),
+            None => "no final scores (the game is not over)".to_string(),
+        };
+        push("scores", format!("[{}, {}]", s[0], s[1]), actual);
+    }
+    if let Some(l) = &e.last {
+        let actual = last.map_or("(no move)".to_string(), |rep| {
+            rules.label(rep.last).to_string()
+        });
+        push("last", l.clone(), actual);
+    }
+    if let Some(s) = &e.sown {
+        let actual: Vec<String> = last
+            .map(|rep| {
+                rep.laps
+                    .iter()
+                    .flat_map(|lap| lap.sown.iter().map(|&h| rules.label(h).to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        push("sown", list(s), list(&actual));
+    }
+    if let Some(l) = &e.legal {
+        let actual: Vec<String> = game
+            .legal_moves()
+            .into_iter()
+            .map(|m| notation::format_move(rules, m))
+            .collect();
+        let mut exp_sorted = l.clone();
+        exp_sorted.sort();
+        let mut act_sorted = actual.clone();
+        act_sorted.sort();
+        if exp_sorted != act_sorted {
+            push("legal", list(l), list(&actual));
+        }
+    }
+    if let Some(g) = e.grand_slam {
+        push(
+            "grand_slam",
+            yes_no(g),
+            yes_no(last.is_some_and(|l| l.grand_slam)),
+        );
+    }
+    if let Some(p) = &e.passed {
+        let actual: Vec<String> = last
+            .map(|rep| {
+                rep.passed
+                    .iter()
+                    .map(|&s| rules.player_name(s).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        push("passed", list(p), list(&actual));
+    }
+    bad
+}

@@ -162,8 +162,7 @@ impl Rules {
                 }
             }
         }
-        let drop_slams =
-            gs_filter && (policy == GrandSlam::Illegal || non_slam > 0);
+        let drop_slams = gs_filter && (policy == GrandSlam::Illegal || non_slam > 0);
         for (i, &mv) in kept.as_slice().iter().enumerate() {
             if !(drop_slams && slams[i]) {
                 out.push(mv);
@@ -432,8 +431,7 @@ impl<'r> Game<'r> {
                 reason = Some(EndReason::Threshold);
             }
         }
-        if reason.is_none() && end.either_side_empty && (r.row_empty(b, 0) || r.row_empty(b, 1))
-        {
+        if reason.is_none() && end.either_side_empty && (r.row_empty(b, 0) || r.row_empty(b, 1)) {
             reason = Some(EndReason::SideEmpty);
         }
         let mut next = next0;

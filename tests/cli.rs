@@ -1,0 +1,179 @@
+//! The command line as a user meets it: check, build, refusing to print on a wrong example.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn sowkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sowkit"))
+}
+
+/// A fresh empty folder under the system temp dir, unique per test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sowkit-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+/// Every file under `dir` with its bytes, sorted by path.
+fn snapshot_tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn check_accepts_every_bundled_ruleset() {
+    let out = sowkit()
+        .arg("check")
+        .arg(repo("rulesets"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for id in [
+        "six-pit-sowing",
+        "kalah-6x4",
+        "kalah-6x3",
+        "oware-abapa",
+        "giuthi",
+    ] {
+        assert!(
+            err.contains(&format!("{id}.toml")),
+            "{id} not checked: {err}"
+        );
+    }
+}
+
+#[test]
+fn wrong_worked_example_blocks_build_and_leaves_output_untouched() {
+    let dir = scratch("wrong-example");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    // The opening demonstration: A1 (3 seeds) ends in store A, so A moves again. Claim B moves.
+    let bad = src.replacen("next = \"A\"", "next = \"B\"", 1);
+    assert_ne!(
+        bad, src,
+        "the bundled ruleset should state next = \"A\" somewhere"
+    );
+    let wrong_line = bad
+        .lines()
+        .position(|l| l.contains("next = \"B\""))
+        .unwrap()
+        + 1;
+    let file = dir.join("six-pit-sowing.toml");
+    std::fs::write(&file, &bad).unwrap();
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(out_dir.join("six-pit-sowing")).unwrap();
+    std::fs::write(out_dir.join("six-pit-sowing/kit.pdf"), b"previous kit").unwrap();
+    let before = snapshot_tree(&out_dir);
+
+    let out = sowkit()
+        .arg("build")
+        .arg(&file)
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("six-pit-sowing.toml:{wrong_line}")),
+        "no file:line in {err}"
+    );
+    assert!(err.contains("expect.next"), "no field in {err}");
+    assert!(
+        err.contains("expected next = B") && err.contains("engine gives A"),
+        "no expected/actual in {err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(snapshot_tree(&out_dir), before, "the output folder changed");
+}
+
+#[test]
+fn schema_error_names_line_column_and_field() {
+    let dir = scratch("schema");
+    let src = std::fs::read_to_string(repo("rulesets/kalah-6x4.toml")).unwrap();
+    let bad = src.replacen(
+        "seeds_per_pit = 4",
+        "seeds_per_pit = 4\nseed_per_pit = 4",
+        1,
+    );
+    let file = dir.join("k.toml");
+    std::fs::write(&file, &bad).unwrap();
+    let line = bad
+        .lines()
+        .position(|l| l.starts_with("seed_per_pit"))
+        .unwrap()
+        + 1;
+    let out = sowkit().arg("check").arg(&file).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("k.toml:{line}:1")), "{err}");
+    assert!(
+        err.contains("board.seed_per_pit") && err.contains("unknown field"),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_file_and_garbage_input_fail_cleanly() {
+    let out = sowkit()
+        .args(["check", "no/such/file.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let dir = scratch("garbage");
+    let f = dir.join("g.toml");
+    std::fs::write(&f, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let out = sowkit().arg("check").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("UTF-8"));
+}
+
+#[test]
+fn build_writes_kit_and_is_byte_identical_across_processes() {
+    let dir = scratch("determinism");
+    let rs = repo("rulesets/six-pit-sowing.toml");
+    for sub in ["a", "b"] {
+        let out = sowkit()
+            .arg("build")
+            .arg(&rs)
+            .arg("-o")
+            .arg(dir.join(sub))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let a = snapshot_tree(&dir.join("a"));
+    let b = snapshot_tree(&dir.join("b"));
+    assert!(a.iter().any(|(p, _)| p.ends_with("six-pit-sowing/kit.pdf")));
+    assert!(a
+        .iter()
+        .any(|(p, _)| p.extension().is_some_and(|x| x == "svg")));
+    assert_eq!(a.len(), b.len());
+    for ((pa, ba), (_, bb)) in a.iter().zip(b.iter()) {
+        assert!(ba == bb, "{} differs between two builds", pa.display());
+    }
+    // No temporary folders left behind.
+    assert!(a
+        .iter()
+        .all(|(p, _)| !p.to_string_lossy().contains(".tmp-")));
+}

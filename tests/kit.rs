@@ -1,0 +1,142 @@
+//! Whole kits from the bundled rulesets: PDF structure checked with lopdf (an independent PDF
+//! parser), determinism within one process, size budget, and insta snapshots of every SVG page.
+use sowkit::layout::{Paper, A4, LETTER};
+use sowkit::ruleset::Ruleset;
+use std::path::Path;
+
+const IDS: [&str; 5] = [
+    "six-pit-sowing",
+    "kalah-6x4",
+    "kalah-6x3",
+    "oware-abapa",
+    "giuthi",
+];
+
+fn load(id: &str) -> Ruleset {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml"));
+    let src = std::fs::read_to_string(&path).unwrap();
+    let rs = sowkit::ruleset::load_str(&format!("rulesets/{id}.toml"), &src)
+        .unwrap_or_else(|d| panic!("{}", d[0].rendered));
+    let bad = sowkit::examples::check(&rs, &src);
+    assert!(bad.is_empty(), "{}", bad[0].rendered);
+    rs
+}
+
+fn num(o: &lopdf::Object) -> f64 {
+    match o {
+        lopdf::Object::Integer(i) => *i as f64,
+        lopdf::Object::Real(r) => *r as f64,
+        other => panic!("not a number: {other:?}"),
+    }
+}
+
+/// (width, height) in pt of every page, in order.
+fn page_sizes(doc: &lopdf::Document) -> Vec<(f64, f64)> {
+    doc.get_pages()
+        .values()
+        .map(|&id| {
+            let page = doc.get_object(id).unwrap().as_dict().unwrap();
+            let mb = page.get(b"MediaBox").unwrap().as_array().unwrap();
+            (num(&mb[2]) - num(&mb[0]), num(&mb[3]) - num(&mb[1]))
+        })
+        .collect()
+}
+
+fn check_pdf(id: &str, paper: Paper) {
+    let rs = load(id);
+    let kit = sowkit::kit::make(&rs, paper).unwrap();
+    let pdf = &kit
+        .files
+        .iter()
+        .find(|f| f.name == "kit.pdf")
+        .unwrap()
+        .bytes;
+    assert!(
+        pdf.len() < 200_000,
+        "{id}: kit.pdf is {} bytes (budget 200 KB)",
+        pdf.len()
+    );
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let sizes = page_sizes(&doc);
+    assert_eq!(sizes.len(), kit.document.pages.len());
+    // Exact paper sizes in points: mm × 72 / 25.4.
+    let (w, h) = (paper.width * 72.0 / 25.4, paper.height * 72.0 / 25.4);
+    for (i, (pw, ph)) in sizes.iter().enumerate() {
+        let portrait = (pw - w).abs() < 0.01 && (ph - h).abs() < 0.01;
+        let landscape = (pw - h).abs() < 0.01 && (ph - w).abs() < 0.01;
+        assert!(
+            portrait || landscape,
+            "{id} page {}: {pw} x {ph} pt is not {} ({w:.3} x {h:.3})",
+            i + 1,
+            paper.name
+        );
+    }
+    // Fonts: every font program embedded, subset-tagged.
+    let mut fonts = 0;
+    for obj in doc.objects.values() {
+        if let Ok(d) = obj.as_dict() {
+            if d.get(b"Type").ok().and_then(|t| t.as_name().ok())
+                == Some(b"FontDescriptor".as_slice())
+            {
+                fonts += 1;
+                assert!(d.get(b"FontFile2").is_ok(), "{id}: a font is not embedded");
+                let name = d.get(b"FontName").unwrap().as_name().unwrap();
+                assert_eq!(
+                    name.get(6),
+                    Some(&b'+'),
+                    "{id}: font {} is not subset-tagged",
+                    String::from_utf8_lossy(name)
+                );
+            }
+        }
+    }
+    assert!(fonts >= 1, "{id}: no embedded font");
+    // Text is extractable: the game's name and the calibration label on page 1.
+    let text = doc.extract_text(&[1]).unwrap();
+    assert!(text.contains("100 mm"), "{id}: page 1 text: {text}");
+    let all: String = (1..=sizes.len() as u32)
+        .map(|p| doc.extract_text(&[p]).unwrap())
+        .collect();
+    assert!(
+        all.contains(&rs.name),
+        "{id}: the name {:?} is not in the PDF text",
+        rs.name
+    );
+}
+
+#[test]
+fn pdf_structure_a4() {
+    for id in IDS {
+        check_pdf(id, A4);
+    }
+}
+
+#[test]
+fn pdf_structure_letter() {
+    for id in IDS {
+        check_pdf(id, LETTER);
+    }
+}
+
+#[test]
+fn kits_are_deterministic_within_one_process() {
+    for id in ["six-pit-sowing", "oware-abapa"] {
+        let rs = load(id);
+        let a = sowkit::kit::make(&rs, A4).unwrap();
+        let b = sowkit::kit::make(&rs, A4).unwrap();
+        assert_eq!(a.files, b.files, "{id}: two builds in one process differ");
+    }
+}
+
+#[test]
+fn svg_pages_snapshot() {
+    for id in IDS {
+        let rs = load(id);
+        let kit = sowkit::kit::make(&rs, A4).unwrap();
+        for f in kit.files.iter().filter(|f| f.name.ends_with(".svg")) {
+            let svg = String::from_utf8(f.bytes.clone()).unwrap();
+            assert!(svg.contains("viewBox"), "{}", f.name);
+            insta::assert_snapshot!(format!("{id}__{}", f.name.trim_end_matches(".svg")), svg);
+        }
+    }
+}
