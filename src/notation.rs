@@ -40,7 +40,10 @@ fn quote(s: &str) -> String {
 /// Reads a seed count: ASCII digits only, at most 65 535.
 fn count(tok: &str, what: &str) -> Result<u16, NotationError> {
     if tok.is_empty() || !tok.bytes().all(|c| c.is_ascii_digit()) {
-        return err(format!("expected a seed count for {what}, found {}", quote(tok)));
+        return err(format!(
+            "expected a seed count for {what}, found {}",
+            quote(tok)
+        ));
     }
     match tok.parse::<u16>() {
         Ok(v) => Ok(v),
@@ -52,11 +55,7 @@ fn count(tok: &str, what: &str) -> Result<u16, NotationError> {
 }
 
 /// Reads one side: `NAME c1 … cn (store)`; returns the pit counts and the store count.
-fn parse_side(
-    rules: &Rules,
-    side: u8,
-    text: &str,
-) -> Result<(Vec<u16>, u16), NotationError> {
+fn parse_side(rules: &Rules, side: u8, text: &str) -> Result<(Vec<u16>, u16), NotationError> {
     let name = rules.player_name(side);
     let t = text.trim();
     let Some(rest) = t.strip_prefix(name) else {

@@ -66,9 +66,21 @@ fn kalah_6_4_random_game_matches_openspiel() {
         assert!(g.legal_moves().contains(&mv), "ply {ply}: move legal");
         let rep = g.play(mv).unwrap();
         assert_eq!(rep.laps.len(), 1);
-        assert_eq!(rep.laps[0].lifted as i64, p.get("seeds_lifted").num(), "ply {ply}: lifted");
-        assert_eq!(rep.last as usize, ring_to_hole(p.get("last_seed_ring_index").num()), "ply {ply}: last");
-        assert_eq!(rep.captured as i64, p.get("captured_to_store").num(), "ply {ply}: captured");
+        assert_eq!(
+            rep.laps[0].lifted as i64,
+            p.get("seeds_lifted").num(),
+            "ply {ply}: lifted"
+        );
+        assert_eq!(
+            rep.last as usize,
+            ring_to_hole(p.get("last_seed_ring_index").num()),
+            "ply {ply}: last"
+        );
+        assert_eq!(
+            rep.captured as i64,
+            p.get("captured_to_store").num(),
+            "ply {ply}: captured"
+        );
         assert_eq!(total(g.position()), 48, "ply {ply}: seeds conserved");
         let reference = ring_to_holes(&p.get("openspiel_ring_after").nums());
         let terminal = p.get("terminal").bool();
@@ -84,12 +96,21 @@ fn kalah_6_4_random_game_matches_openspiel() {
             let scores = j.get("final_scores_with_sweep").nums();
             assert_eq!(e.scores.map(|x| x as i64).to_vec(), scores);
             assert_eq!(g.position().holes, swept(&reference, 6));
-            let rows: Vec<u16> = (0..2).map(|s| reference[s * 6..s * 6 + 6].iter().sum()).collect();
+            let rows: Vec<u16> = (0..2)
+                .map(|s| reference[s * 6..s * 6 + 6].iter().sum())
+                .collect();
             assert_eq!(e.swept.to_vec(), rows);
         } else {
             assert_eq!(g.position().holes, reference, "ply {ply}: board");
-            assert_eq!(rep.extra_turn, p.get("extra_turn").bool(), "ply {ply}: extra turn");
-            assert_eq!(rep.next.map(|x| x as i64), Some(p.get("to_move_after").num()));
+            assert_eq!(
+                rep.extra_turn,
+                p.get("extra_turn").bool(),
+                "ply {ply}: extra turn"
+            );
+            assert_eq!(
+                rep.next.map(|x| x as i64),
+                Some(p.get("to_move_after").num())
+            );
         }
     }
     assert!(g.legal_moves().is_empty());
@@ -137,13 +158,42 @@ fn kalah_edge_cases_match_openspiel_both_capture_rules() {
             let before = c.get("ring_before").nums();
             let to_move = c.get("to_move").num() as u8;
             let action = c.get("action").num();
-            kalah_case(&standard, &before, to_move, action, &c.get("standard_rule_ring_after").nums(), id);
-            kalah_case(&empty, &before, to_move, action, &c.get("empty_capture_rule_ring_after").nums(), id);
+            kalah_case(
+                &standard,
+                &before,
+                to_move,
+                action,
+                &c.get("standard_rule_ring_after").nums(),
+                id,
+            );
+            kalah_case(
+                &empty,
+                &before,
+                to_move,
+                action,
+                &c.get("empty_capture_rule_ring_after").nums(),
+                id,
+            );
             // The event's last hole is a ring index.
-            let mut g = Game::new(&standard, Position { holes: ring_to_holes(&before), to_move });
-            let rep = g.play(Move { pit: ring_to_hole(action) as u8, dir: Dir::Ccw }).unwrap();
+            let mut g = Game::new(
+                &standard,
+                Position {
+                    holes: ring_to_holes(&before),
+                    to_move,
+                },
+            );
+            let rep = g
+                .play(Move {
+                    pit: ring_to_hole(action) as u8,
+                    dir: Dir::Ccw,
+                })
+                .unwrap();
             let ev = c.get("event");
-            assert_eq!(rep.last as usize, ring_to_hole(ev.get("last").num()), "{id}");
+            assert_eq!(
+                rep.last as usize,
+                ring_to_hole(ev.get("last").num()),
+                "{id}"
+            );
             assert_eq!(rep.captured as i64, ev.get("captured").num(), "{id}");
             assert_eq!(rep.extra_turn, ev.get("extra_turn").bool(), "{id}");
         } else {
@@ -152,14 +202,38 @@ fn kalah_edge_cases_match_openspiel_both_capture_rules() {
             let mut g = Game::new(&standard, standard.initial());
             let (last, rest) = moves.split_last().unwrap();
             for &a in rest {
-                g.play(Move { pit: ring_to_hole(a) as u8, dir: Dir::Ccw }).unwrap();
+                g.play(Move {
+                    pit: ring_to_hole(a) as u8,
+                    dir: Dir::Ccw,
+                })
+                .unwrap();
             }
-            assert_eq!(g.position().holes, ring_to_holes(&c.get("ring_before_last_move").nums()), "{id}: before");
+            assert_eq!(
+                g.position().holes,
+                ring_to_holes(&c.get("ring_before_last_move").nums()),
+                "{id}: before"
+            );
             let before = c.get("ring_before_last_move").nums();
             let to_move = g.position().to_move;
-            assert_eq!(g.position().holes[ring_to_hole(*last)], 13, "{id}: 13 seeds");
-            kalah_case(&standard, &before, to_move, *last, &c.get("openspiel_ring_after").nums(), id);
-            let rep = g.play(Move { pit: ring_to_hole(*last) as u8, dir: Dir::Ccw }).unwrap();
+            assert_eq!(
+                g.position().holes[ring_to_hole(*last)],
+                13,
+                "{id}: 13 seeds"
+            );
+            kalah_case(
+                &standard,
+                &before,
+                to_move,
+                *last,
+                &c.get("openspiel_ring_after").nums(),
+                id,
+            );
+            let rep = g
+                .play(Move {
+                    pit: ring_to_hole(*last) as u8,
+                    dir: Dir::Ccw,
+                })
+                .unwrap();
             assert_eq!(rep.last, rep.mv.pit, "{id}: lands in the origin");
             assert!(rep.captured > 1, "{id}: captures");
         }
@@ -185,7 +259,11 @@ fn oware_edge_cases_match_openspiel() {
         }
         seen += 1;
         let to_move = c.get("to_move").num() as u8;
-        let pos = oware_pos(&c.get("houses_before").nums(), &c.get("score").nums(), to_move);
+        let pos = oware_pos(
+            &c.get("houses_before").nums(),
+            &c.get("score").nums(),
+            to_move,
+        );
         // OpenSpiel ends the game when a score exceeds half of the seeds on this board.
         let t = total(&pos);
         let rules = Rules::new(&oware_with_threshold((t / 2 + 1) as u16));
@@ -193,7 +271,15 @@ fn oware_edge_cases_match_openspiel() {
         let to_hole = |a: i64| (6 * to_move as i64 + a) as u8;
         if !exp.get("legal").is_null() {
             let g = Game::new(&rules, pos.clone());
-            let want: Vec<Move> = exp.get("legal").nums().into_iter().map(|a| Move { pit: to_hole(a), dir: Dir::Ccw }).collect();
+            let want: Vec<Move> = exp
+                .get("legal")
+                .nums()
+                .into_iter()
+                .map(|a| Move {
+                    pit: to_hole(a),
+                    dir: Dir::Ccw,
+                })
+                .collect();
             assert_eq!(g.legal_moves(), want, "{id}");
             continue;
         }
@@ -203,9 +289,19 @@ fn oware_edge_cases_match_openspiel() {
             let acts = c.get("actions_relative").nums();
             for (i, &a) in acts.iter().enumerate() {
                 let p = g.position().to_move as i64;
-                let rep = g.play(Move { pit: (6 * p + a) as u8, dir: Dir::Ccw }).unwrap();
+                let rep = g
+                    .play(Move {
+                        pit: (6 * p + a) as u8,
+                        dir: Dir::Ccw,
+                    })
+                    .unwrap();
                 if i == 9 {
-                    let want: Vec<u16> = exp.get("after_10_moves_not_terminal_houses").nums().iter().map(|&x| x as u16).collect();
+                    let want: Vec<u16> = exp
+                        .get("after_10_moves_not_terminal_houses")
+                        .nums()
+                        .iter()
+                        .map(|&x| x as u16)
+                        .collect();
                     assert_eq!(&g.position().holes[..12], &want[..], "{id}");
                     assert!(rep.ending.is_none());
                 }
@@ -221,7 +317,12 @@ fn oware_edge_cases_match_openspiel() {
         }
         let a = c.get("action_relative").num();
         let mut g = Game::new(&rules, pos.clone());
-        let rep = g.play(Move { pit: to_hole(a), dir: Dir::Ccw }).unwrap();
+        let rep = g
+            .play(Move {
+                pit: to_hole(a),
+                dir: Dir::Ccw,
+            })
+            .unwrap();
         let houses: Vec<u16> = exp.get("houses").nums().iter().map(|&x| x as u16).collect();
         let score = exp.get("score").nums();
         assert_eq!(&g.position().holes[..12], &houses[..], "{id}: houses");
@@ -231,7 +332,11 @@ fn oware_edge_cases_match_openspiel() {
         let over = houses.iter().all(|&x| x == 0);
         assert_eq!(rep.ending.is_some(), over, "{id}: over");
         if !over {
-            assert_eq!(rep.next.map(|x| x as i64), Some(exp.get("to_move").num()), "{id}");
+            assert_eq!(
+                rep.next.map(|x| x as i64),
+                Some(exp.get("to_move").num()),
+                "{id}"
+            );
         } else {
             assert_eq!(rep.ending.unwrap().reason, EndReason::Threshold, "{id}");
         }
@@ -241,7 +346,15 @@ fn oware_edge_cases_match_openspiel() {
             rs.grand_slam = sowkit::ruleset::GrandSlam::Illegal;
             let illegal = Rules::new(&rs);
             let g = Game::new(&illegal, pos.clone());
-            let want: Vec<Move> = c.get("legal_if_grand_slam_is_illegal_variant").nums().into_iter().map(|a| Move { pit: to_hole(a), dir: Dir::Ccw }).collect();
+            let want: Vec<Move> = c
+                .get("legal_if_grand_slam_is_illegal_variant")
+                .nums()
+                .into_iter()
+                .map(|a| Move {
+                    pit: to_hole(a),
+                    dir: Dir::Ccw,
+                })
+                .collect();
             assert_eq!(g.legal_moves(), want, "{id}: illegal variant");
         }
     }
@@ -261,33 +374,78 @@ fn oware_transcript(name: &str, reason: EndReason) -> usize {
         assert_eq!(g.position().to_move, player, "{name} ply {ply}: player");
         let hole = p.get("house_index").num() as u8;
         assert_eq!(hole as i64, 6 * player as i64 + p.get("action").num());
-        let mv = Move { pit: hole, dir: Dir::Ccw };
+        let mv = Move {
+            pit: hole,
+            dir: Dir::Ccw,
+        };
         assert!(g.legal_moves().contains(&mv), "{name} ply {ply}: legal");
         let rep = g.play(mv).unwrap();
-        assert_eq!(rep.laps[0].lifted as i64, p.get("seeds_lifted").num(), "{name} ply {ply}");
-        assert_eq!(rep.last as i64, p.get("last_seed_house").num(), "{name} ply {ply}: last");
-        assert_eq!(rep.captured as i64, p.get("captured").num(), "{name} ply {ply}: captured");
-        assert_eq!(rep.grand_slam, p.get("grand_slam_forfeited").bool(), "{name} ply {ply}: grand slam");
+        assert_eq!(
+            rep.laps[0].lifted as i64,
+            p.get("seeds_lifted").num(),
+            "{name} ply {ply}"
+        );
+        assert_eq!(
+            rep.last as i64,
+            p.get("last_seed_house").num(),
+            "{name} ply {ply}: last"
+        );
+        assert_eq!(
+            rep.captured as i64,
+            p.get("captured").num(),
+            "{name} ply {ply}: captured"
+        );
+        assert_eq!(
+            rep.grand_slam,
+            p.get("grand_slam_forfeited").bool(),
+            "{name} ply {ply}: grand slam"
+        );
         if rep.grand_slam {
             slams += 1;
             assert_eq!(rep.captured, 0);
         }
         if rep.laps[0].lifted >= 12 {
-            assert!(!rep.laps[0].sown.contains(&hole), "{name} ply {ply}: origin skipped");
+            assert!(
+                !rep.laps[0].sown.contains(&hole),
+                "{name} ply {ply}: origin skipped"
+            );
         }
         assert_eq!(total(g.position()), 48);
-        let houses: Vec<u16> = p.get("houses_after").nums().iter().map(|&x| x as u16).collect();
+        let houses: Vec<u16> = p
+            .get("houses_after")
+            .nums()
+            .iter()
+            .map(|&x| x as u16)
+            .collect();
         let scores = p.get("scores_after").nums();
-        assert_eq!(&g.position().holes[..12], &houses[..], "{name} ply {ply}: houses");
-        assert_eq!(g.position().holes[12] as i64, scores[0], "{name} ply {ply}: score A");
-        assert_eq!(g.position().holes[13] as i64, scores[1], "{name} ply {ply}: score B");
+        assert_eq!(
+            &g.position().holes[..12],
+            &houses[..],
+            "{name} ply {ply}: houses"
+        );
+        assert_eq!(
+            g.position().holes[12] as i64,
+            scores[0],
+            "{name} ply {ply}: score A"
+        );
+        assert_eq!(
+            g.position().holes[13] as i64,
+            scores[1],
+            "{name} ply {ply}: score B"
+        );
         let terminal = p.get("terminal").bool();
         assert_eq!(rep.ending.is_some(), terminal, "{name} ply {ply}: terminal");
         if terminal {
             assert_eq!(rep.ending.as_ref().unwrap().reason, reason);
-            assert_eq!(rep.ending.unwrap().scores.map(|x| x as i64).to_vec(), j.get("final_scores").nums());
+            assert_eq!(
+                rep.ending.unwrap().scores.map(|x| x as i64).to_vec(),
+                j.get("final_scores").nums()
+            );
         } else {
-            assert_eq!(rep.next.map(|x| x as i64), Some(p.get("to_move_after").num()));
+            assert_eq!(
+                rep.next.map(|x| x as i64),
+                Some(p.get("to_move_after").num())
+            );
         }
     }
     assert!(g.ending().is_some());
@@ -297,7 +455,10 @@ fn oware_transcript(name: &str, reason: EndReason) -> usize {
 #[test]
 fn oware_random_game_1_matches_openspiel() {
     // Grand slam forfeited at ply 37, origin skipped on 12+ sowings, ends past 24.
-    assert_eq!(oware_transcript("oware_abapa_random_1.json", EndReason::Threshold), 1);
+    assert_eq!(
+        oware_transcript("oware_abapa_random_1.json", EndReason::Threshold),
+        1
+    );
     let j = fixture("oware_abapa_random_1.json");
     assert!(j.get("plies").arr()[36].get("grand_slam_forfeited").bool());
 }
@@ -305,5 +466,8 @@ fn oware_random_game_1_matches_openspiel() {
 #[test]
 fn oware_random_game_3_matches_openspiel() {
     // Ends because the mover cannot feed the empty opponent.
-    assert_eq!(oware_transcript("oware_abapa_random_3.json", EndReason::NoLegalMove), 0);
+    assert_eq!(
+        oware_transcript("oware_abapa_random_3.json", EndReason::NoLegalMove),
+        0
+    );
 }

@@ -16,10 +16,22 @@ fn formats_and_parses_positions() {
     };
     assert_eq!(format_position(&rules, &p), "A 0 4 4 (1) / B 3 3 3 (0); A");
     assert_eq!(format_board(&rules, &p), "A 0 4 4 (1) / B 3 3 3 (0)");
-    assert_eq!(parse_position(&rules, "A 0 4 4 (1) / B 3 3 3 (0); A").unwrap(), (p.clone(), true));
-    assert_eq!(parse_position(&rules, "A 0 4 4 (1) / B 3 3 3 (0)").unwrap(), (p.clone(), false));
-    let q = Position { to_move: 1, ..p.clone() };
-    assert_eq!(parse_position(&rules, "A 0 4 4 (1) / B 3 3 3 (0); B").unwrap(), (q, true));
+    assert_eq!(
+        parse_position(&rules, "A 0 4 4 (1) / B 3 3 3 (0); A").unwrap(),
+        (p.clone(), true)
+    );
+    assert_eq!(
+        parse_position(&rules, "A 0 4 4 (1) / B 3 3 3 (0)").unwrap(),
+        (p.clone(), false)
+    );
+    let q = Position {
+        to_move: 1,
+        ..p.clone()
+    };
+    assert_eq!(
+        parse_position(&rules, "A 0 4 4 (1) / B 3 3 3 (0); B").unwrap(),
+        (q, true)
+    );
     // Whitespace is free.
     for s in [
         "  A 0 4 4 (1)/B 3 3 3 (0) ;A ",
@@ -57,25 +69,94 @@ fn position_errors_say_what_was_expected() {
 #[test]
 fn moves_fixed_direction_and_either() {
     let kalah = Rules::new(&kalah(6, 4));
-    assert_eq!(parse_move(&kalah, " A3 ").unwrap(), Move { pit: 2, dir: Dir::Ccw });
-    assert_eq!(parse_move(&kalah, "B1").unwrap(), Move { pit: 6, dir: Dir::Ccw });
-    assert_eq!(format_move(&kalah, Move { pit: 2, dir: Dir::Ccw }), "A3");
-    assert!(parse_move(&kalah, "A3>").unwrap_err().message.contains("one direction only"));
-    assert!(parse_move(&kalah, "store A").unwrap_err().message.contains("store"));
-    assert!(parse_move(&kalah, "A7").unwrap_err().message.contains("expected a pit label (A1…A6, B1…B6)"));
+    assert_eq!(
+        parse_move(&kalah, " A3 ").unwrap(),
+        Move {
+            pit: 2,
+            dir: Dir::Ccw
+        }
+    );
+    assert_eq!(
+        parse_move(&kalah, "B1").unwrap(),
+        Move {
+            pit: 6,
+            dir: Dir::Ccw
+        }
+    );
+    assert_eq!(
+        format_move(
+            &kalah,
+            Move {
+                pit: 2,
+                dir: Dir::Ccw
+            }
+        ),
+        "A3"
+    );
+    assert!(parse_move(&kalah, "A3>")
+        .unwrap_err()
+        .message
+        .contains("one direction only"));
+    assert!(parse_move(&kalah, "store A")
+        .unwrap_err()
+        .message
+        .contains("store"));
+    assert!(parse_move(&kalah, "A7")
+        .unwrap_err()
+        .message
+        .contains("expected a pit label (A1…A6, B1…B6)"));
     assert!(parse_move(&kalah, "").is_err());
 
     let mut cw = common::kalah(6, 4);
     cw.sowing.direction = sowkit::ruleset::Direction::Clockwise;
     let cw = Rules::new(&cw);
-    assert_eq!(parse_move(&cw, "A3").unwrap(), Move { pit: 2, dir: Dir::Cw });
+    assert_eq!(
+        parse_move(&cw, "A3").unwrap(),
+        Move {
+            pit: 2,
+            dir: Dir::Cw
+        }
+    );
 
     let g = Rules::new(&giuthi());
-    assert_eq!(parse_move(&g, "A3>").unwrap(), Move { pit: 2, dir: Dir::Ccw });
-    assert_eq!(parse_move(&g, "B2 <").unwrap(), Move { pit: 7, dir: Dir::Cw });
-    assert_eq!(format_move(&g, Move { pit: 7, dir: Dir::Cw }), "B2<");
-    assert_eq!(format_move(&g, Move { pit: 2, dir: Dir::Ccw }), "A3>");
-    assert!(parse_move(&g, "A3").unwrap_err().message.contains("expected '>'"));
+    assert_eq!(
+        parse_move(&g, "A3>").unwrap(),
+        Move {
+            pit: 2,
+            dir: Dir::Ccw
+        }
+    );
+    assert_eq!(
+        parse_move(&g, "B2 <").unwrap(),
+        Move {
+            pit: 7,
+            dir: Dir::Cw
+        }
+    );
+    assert_eq!(
+        format_move(
+            &g,
+            Move {
+                pit: 7,
+                dir: Dir::Cw
+            }
+        ),
+        "B2<"
+    );
+    assert_eq!(
+        format_move(
+            &g,
+            Move {
+                pit: 2,
+                dir: Dir::Ccw
+            }
+        ),
+        "A3>"
+    );
+    assert!(parse_move(&g, "A3")
+        .unwrap_err()
+        .message
+        .contains("expected '>'"));
 }
 
 #[test]
@@ -84,9 +165,16 @@ fn random_positions_round_trip() {
     let mut rng = Rng::new(5);
     for _ in 0..500 {
         let holes: Vec<u16> = (0..rules.holes()).map(|_| rng.below(60) as u16).collect();
-        let p = Position { holes, to_move: rng.below(2) as u8 };
+        let p = Position {
+            holes,
+            to_move: rng.below(2) as u8,
+        };
         let s = format_position(&rules, &p);
-        assert_eq!(parse_position(&rules, &s).unwrap(), (p.clone(), true), "{s}");
+        assert_eq!(
+            parse_position(&rules, &s).unwrap(),
+            (p.clone(), true),
+            "{s}"
+        );
         let b = format_board(&rules, &p);
         assert_eq!(parse_position(&rules, &b).unwrap().0.holes, p.holes);
     }
@@ -96,8 +184,34 @@ fn random_positions_round_trip() {
 fn fuzz_never_panics() {
     let rules = Rules::new(&kalah(3, 3));
     let pieces = [
-        "A", "B", " ", "0", "1", "3", "65535", "99999", "(", ")", "/", ";", "<", ">", "A1", "B3",
-        "store A", "é", "\u{1F600}", "\t", "-", "+", "x", "\n", "((", "))", "//", ";;",
+        "A",
+        "B",
+        " ",
+        "0",
+        "1",
+        "3",
+        "65535",
+        "99999",
+        "(",
+        ")",
+        "/",
+        ";",
+        "<",
+        ">",
+        "A1",
+        "B3",
+        "store A",
+        "é",
+        "\u{1F600}",
+        "\t",
+        "-",
+        "+",
+        "x",
+        "\n",
+        "((",
+        "))",
+        "//",
+        ";;",
     ];
     let mut rng = Rng::new(42);
     for _ in 0..20_000 {

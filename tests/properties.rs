@@ -62,17 +62,31 @@ fn playout(name: &str, rules: &Rules, seed: u64) -> (Vec<Report>, usize) {
     let mut reports = Vec::new();
     let mut endless = 0;
     for ply in 0..MAX_PLIES {
-        assert_eq!(total(g.position()), seeds, "{name} seed {seed} ply {ply}: seeds");
+        assert_eq!(
+            total(g.position()),
+            seeds,
+            "{name} seed {seed} ply {ply}: seeds"
+        );
         if g.ending().is_some() {
             assert!(g.legal_moves().is_empty());
             let e = g.ending().unwrap();
             let n = rules.pits_per_side();
-            assert!(g.position().holes[..2 * n].iter().all(|&x| x == 0), "{name}: swept");
-            assert_eq!(e.scores[0] as u32 + e.scores[1] as u32, seeds, "{name}: scores");
+            assert!(
+                g.position().holes[..2 * n].iter().all(|&x| x == 0),
+                "{name}: swept"
+            );
+            assert_eq!(
+                e.scores[0] as u32 + e.scores[1] as u32,
+                seeds,
+                "{name}: scores"
+            );
             return (reports, endless);
         }
         let moves = g.legal_moves();
-        assert!(!moves.is_empty(), "{name} seed {seed} ply {ply}: a live game has a move");
+        assert!(
+            !moves.is_empty(),
+            "{name} seed {seed} ply {ply}: a live game has a move"
+        );
         let mut playable = Vec::new();
         for &m in &moves {
             let mut c = g.clone();
@@ -144,7 +158,11 @@ fn play_fast_agrees_with_play() {
                 let rb = b.play_fast(m);
                 match (ra, rb) {
                     (Ok(r), Ok(o)) => {
-                        assert_eq!((r.last, r.captured, r.grand_slam, r.extra_turn, r.next), (o.last, o.captured, o.grand_slam, o.extra_turn, o.next), "{name}");
+                        assert_eq!(
+                            (r.last, r.captured, r.grand_slam, r.extra_turn, r.next),
+                            (o.last, o.captured, o.grand_slam, o.extra_turn, o.next),
+                            "{name}"
+                        );
                         assert_eq!(r.passed, o.passed.into_iter().collect::<Vec<_>>());
                     }
                     (Err(x), Err(y)) => {

@@ -33,7 +33,10 @@ fn kalah_3_3_opening_a1_reaches_store_and_moves_again() {
     assert!(r.extra_turn);
     assert_eq!(r.next, Some(0));
     assert_eq!(r.captured, 0);
-    assert_eq!(format_position(&rules, g.position()), "A 0 4 4 (1) / B 3 3 3 (0); A");
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 0 4 4 (1) / B 3 3 3 (0); A"
+    );
 }
 
 #[test]
@@ -42,15 +45,27 @@ fn kalah_3_3_sowing_skips_the_opponent_store_both_seats() {
     let rules = Rules::new(&kalah(3, 3));
     let mut g = game(&rules, "A 1 0 5 (0) / B 1 1 1 (0); A");
     let r = g.play(mv(&rules, "A3")).unwrap();
-    assert_eq!(labels(&rules, &r.laps[0].sown), ["store A", "B1", "B2", "B3", "A1"]);
+    assert_eq!(
+        labels(&rules, &r.laps[0].sown),
+        ["store A", "B1", "B2", "B3", "A1"]
+    );
     assert!(!r.extra_turn);
     assert_eq!(r.captured, 0);
-    assert_eq!(format_position(&rules, g.position()), "A 2 0 0 (1) / B 2 2 2 (0); B");
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 2 0 0 (1) / B 2 2 2 (0); B"
+    );
     // The same from B's seat: store B, A1, A2, A3, (store A skipped), B1.
     let mut g = game(&rules, "A 1 1 1 (0) / B 1 0 5 (0); B");
     let r = g.play(mv(&rules, "B3")).unwrap();
-    assert_eq!(labels(&rules, &r.laps[0].sown), ["store B", "A1", "A2", "A3", "B1"]);
-    assert_eq!(format_position(&rules, g.position()), "A 2 2 2 (0) / B 2 0 0 (1); A");
+    assert_eq!(
+        labels(&rules, &r.laps[0].sown),
+        ["store B", "A1", "A2", "A3", "B1"]
+    );
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 2 2 2 (0) / B 2 0 0 (1); A"
+    );
 }
 
 #[test]
@@ -69,7 +84,10 @@ fn kalah_3_3_seven_seed_lap_returns_to_the_emptied_origin_and_captures() {
     let b1 = rules.hole_by_label("B1").unwrap();
     let a3 = rules.hole_by_label("A3").unwrap();
     assert_eq!(r.captures, vec![(b1, 2), (a3, 1)]);
-    assert_eq!(format_position(&rules, g.position()), "A 1 1 0 (4) / B 0 2 2 (0); B");
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 1 1 0 (4) / B 0 2 2 (0); B"
+    );
 }
 
 #[test]
@@ -80,12 +98,18 @@ fn kalah_empty_capture_variant_takes_the_lone_seed() {
     let mut g = game(&standard, pos);
     let r = g.play(mv(&standard, "A1")).unwrap();
     assert_eq!(r.captured, 0);
-    assert_eq!(format_position(&standard, g.position()), "A 0 1 1 (0) / B 3 0 3 (0); B");
+    assert_eq!(
+        format_position(&standard, g.position()),
+        "A 0 1 1 (0) / B 3 0 3 (0); B"
+    );
     let empty = Rules::new(&kalah_empty_capture(3, 3));
     let mut g = game(&empty, pos);
     let r = g.play(mv(&empty, "A1")).unwrap();
     assert_eq!(r.captured, 1);
-    assert_eq!(format_position(&empty, g.position()), "A 0 0 1 (1) / B 3 0 3 (0); B");
+    assert_eq!(
+        format_position(&empty, g.position()),
+        "A 0 0 1 (1) / B 3 0 3 (0); B"
+    );
 }
 
 #[test]
@@ -123,10 +147,23 @@ fn illegal_moves_say_why_and_leave_the_game_unchanged() {
     let e = g.play(mv(&rules, "A1")).unwrap_err();
     assert_eq!(e, EngineError::IllegalMove("A1 is empty".into()));
     let e = g.play(mv(&rules, "B1")).unwrap_err();
-    assert_eq!(e, EngineError::IllegalMove("B1 belongs to B; A moves".into()));
-    let e = g.play(Move { pit: 1, dir: Dir::Cw }).unwrap_err();
+    assert_eq!(
+        e,
+        EngineError::IllegalMove("B1 belongs to B; A moves".into())
+    );
+    let e = g
+        .play(Move {
+            pit: 1,
+            dir: Dir::Cw,
+        })
+        .unwrap_err();
     assert!(matches!(e, EngineError::IllegalMove(ref s) if s.contains("counter-clockwise")));
-    let e = g.play(Move { pit: 7, dir: Dir::Ccw }).unwrap_err();
+    let e = g
+        .play(Move {
+            pit: 7,
+            dir: Dir::Ccw,
+        })
+        .unwrap_err();
     assert!(matches!(e, EngineError::IllegalMove(_)));
     assert_eq!(g.position(), &before);
 }
@@ -144,19 +181,31 @@ fn giuthi_relay_reverses_captures_following_empty_pits_then_b_passes() {
     let mut g = game(&rules, "A 0 2 0 0 3 0 (0) / B 1 1 1 1 1 1 (0); A");
     let r = g.play(mv(&rules, "A2<")).unwrap();
     assert_eq!(r.laps.len(), 2);
-    assert_eq!((rules.label(r.laps[0].from), r.laps[0].dir, r.laps[0].lifted), ("A2", Dir::Cw, 2));
+    assert_eq!(
+        (rules.label(r.laps[0].from), r.laps[0].dir, r.laps[0].lifted),
+        ("A2", Dir::Cw, 2)
+    );
     assert_eq!(labels(&rules, &r.laps[0].sown), ["A1", "B6"]);
-    assert_eq!((rules.label(r.laps[1].from), r.laps[1].dir, r.laps[1].lifted), ("B6", Dir::Ccw, 2));
+    assert_eq!(
+        (rules.label(r.laps[1].from), r.laps[1].dir, r.laps[1].lifted),
+        ("B6", Dir::Ccw, 2)
+    );
     assert_eq!(labels(&rules, &r.laps[1].sown), ["A1", "A2"]);
     assert_eq!(rules.label(r.last), "A2");
     let h = |l: &str| rules.hole_by_label(l).unwrap();
-    assert_eq!(r.captures, vec![(h("B5"), 1), (h("A2"), 1), (h("B4"), 1), (h("B3"), 1)]);
+    assert_eq!(
+        r.captures,
+        vec![(h("B5"), 1), (h("A2"), 1), (h("B4"), 1), (h("B3"), 1)]
+    );
     assert_eq!(r.captured, 4);
     assert!(!r.extra_turn);
     assert_eq!(r.passed, vec![1]);
     assert_eq!(r.next, Some(0));
     assert!(r.ending.is_none());
-    assert_eq!(format_position(&rules, g.position()), "A 2 0 0 0 3 0 (4) / B 1 1 0 0 0 0 (0); A");
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 2 0 0 0 3 0 (4) / B 1 1 0 0 0 0 (0); A"
+    );
 }
 
 #[test]
@@ -169,7 +218,10 @@ fn giuthi_empty_pit_before_crossing_gives_another_move() {
     assert!(r.extra_turn);
     assert_eq!(r.captured, 0);
     assert_eq!(r.next, Some(0));
-    assert_eq!(format_position(&rules, g.position()), "A 0 0 2 1 0 0 (0) / B 1 1 1 1 1 1 (0); A");
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 0 0 2 1 0 0 (0) / B 1 1 1 1 1 1 (0); A"
+    );
     // Both directions are legal from every pit with 2+ seeds, sorted by pit then > before <.
     let legal: Vec<String> = g
         .legal_moves()
@@ -244,14 +296,20 @@ fn crossing_landed_differs_from_sown() {
     assert_eq!(rules.label(r.last), "A2");
     assert_eq!(r.captured, 11);
     assert!(!r.extra_turn);
-    assert_eq!(format_position(&rules, g.position()), "A 1 0 0 0 0 0 (11) / B 0 0 0 0 0 2 (0); B");
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 1 0 0 0 0 0 (11) / B 0 0 0 0 0 2 (0); B"
+    );
     let mut g = game(&landed, pos);
     let r = g.play(mv(&landed, "A6>")).unwrap();
     assert_eq!(r.captured, 0);
     assert!(r.extra_turn);
     // ... but A now holds single seeds only, so A passes the extra move and B moves.
     assert_eq!(r.passed, vec![0]);
-    assert_eq!(format_position(&landed, g.position()), "A 1 1 0 0 0 0 (0) / B 2 2 2 2 2 2 (0); B");
+    assert_eq!(
+        format_position(&landed, g.position()),
+        "A 1 1 0 0 0 0 (0) / B 2 2 2 2 2 2 (0); B"
+    );
 }
 
 // ---- perft ----------------------------------------------------------------------------------

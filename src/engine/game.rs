@@ -162,8 +162,7 @@ impl Rules {
                 }
             }
         }
-        let drop_slams =
-            gs_filter && (policy == GrandSlam::Illegal || non_slam > 0);
+        let drop_slams = gs_filter && (policy == GrandSlam::Illegal || non_slam > 0);
         for (i, &mv) in kept.as_slice().iter().enumerate() {
             if !(drop_slams && slams[i]) {
                 out.push(mv);
@@ -257,6 +256,22 @@ impl<'r> Game<'r> {
         g.start_passed = g.settle(None, to_move, false);
         g.sync();
         Ok(g)
+    }
+
+    /// Restarts this game at `pos`, reusing its buffers (no allocation once warm): the same as
+    /// `*self = Game::try_new(rules, pos.clone())?` for playout loops.
+    pub fn reset(&mut self, pos: &Position) -> Result<(), EngineError> {
+        self.rules.check_position(pos)?;
+        self.board = self.rules.board_of(pos);
+        self.pos.holes.clear();
+        self.pos.holes.extend_from_slice(&pos.holes);
+        self.to_move = pos.to_move;
+        self.ending = None;
+        self.hist_hash.clear();
+        self.hist_board.clear();
+        self.start_passed = self.settle(None, pos.to_move, false);
+        self.sync();
+        Ok(())
     }
 
     /// The rules this game follows.
@@ -432,8 +447,7 @@ impl<'r> Game<'r> {
                 reason = Some(EndReason::Threshold);
             }
         }
-        if reason.is_none() && end.either_side_empty && (r.row_empty(b, 0) || r.row_empty(b, 1))
-        {
+        if reason.is_none() && end.either_side_empty && (r.row_empty(b, 0) || r.row_empty(b, 1)) {
             reason = Some(EndReason::SideEmpty);
         }
         let mut next = next0;

@@ -7,9 +7,7 @@
 //! abapa as OpenSpiel `oware`, Giuthi after Pratt (2009) and Mancala World.
 
 use super::{Dir, EngineError, Move, Position};
-use crate::ruleset::{
-    CaptureKind, Chain, Crossing, Direction, Include, Relay, RowSide, Ruleset,
-};
+use crate::ruleset::{CaptureKind, Chain, Crossing, Direction, Include, Relay, RowSide, Ruleset};
 
 /// Largest board the engine accepts: pits in each row (the ruleset loader enforces the same bound).
 pub const MAX_PITS_PER_SIDE: usize = 16;
@@ -139,7 +137,13 @@ impl Rules {
         let mut next = [[[0u8; MAX_HOLES]; 2]; 2];
         let mut step_pit = [[0u8; MAX_HOLES]; 2];
         for d in 0..2 {
-            let step = |i: usize| if d == 0 { (i + 1) % len } else { (i + len - 1) % len };
+            let step = |i: usize| {
+                if d == 0 {
+                    (i + 1) % len
+                } else {
+                    (i + len - 1) % len
+                }
+            };
             for h in 0..holes {
                 for (mover, table) in next[d].iter_mut().enumerate() {
                     let mut i = step(pos_in[h]);
@@ -166,7 +170,8 @@ impl Rules {
                 counts_mask |= 1 << c;
             }
         }
-        let track_crossing = rs.capture.after_crossing_only || rs.extra_turn.empty_pit_before_crossing;
+        let track_crossing =
+            rs.capture.after_crossing_only || rs.extra_turn.empty_pit_before_crossing;
         let mut labels = Vec::with_capacity(holes);
         labels.extend(rs.board.pit_labels[0].iter().cloned());
         labels.extend(rs.board.pit_labels[1].iter().cloned());
@@ -234,7 +239,10 @@ impl Rules {
 
     /// The ruleset's label of a pit or store (`""` for a hole number out of range).
     pub fn label(&self, hole: u8) -> &str {
-        self.labels.get(hole as usize).map(String::as_str).unwrap_or("")
+        self.labels
+            .get(hole as usize)
+            .map(String::as_str)
+            .unwrap_or("")
     }
 
     /// The hole with this pit or store label (exact, case-sensitive match).

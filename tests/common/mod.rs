@@ -275,7 +275,9 @@ fn value(b: &[u8], i: &mut usize) -> Json {
                     *i += 1;
                     continue;
                 }
-                let Json::Str(k) = value(b, i) else { panic!("key") };
+                let Json::Str(k) = value(b, i) else {
+                    panic!("key")
+                };
                 ws(b, i);
                 assert_eq!(b[*i], b':');
                 *i += 1;
@@ -337,7 +339,13 @@ fn value(b: &[u8], i: &mut usize) -> Json {
         }
         _ => {
             let st = *i;
-            while *i < b.len() && (b[*i] == b'-' || b[*i] == b'.' || b[*i] == b'e' || b[*i] == b'+' || b[*i].is_ascii_digit()) {
+            while *i < b.len()
+                && (b[*i] == b'-'
+                    || b[*i] == b'.'
+                    || b[*i] == b'e'
+                    || b[*i] == b'+'
+                    || b[*i].is_ascii_digit())
+            {
                 *i += 1;
             }
             Json::Num(std::str::from_utf8(&b[st..*i]).unwrap().parse().unwrap())
