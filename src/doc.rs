@@ -34,22 +34,14 @@ impl Color {
     /// Pure black (K only when printed): text, cut lines, the calibration bar.
     pub const BLACK: Color = Color { r: 0, g: 0, b: 0 };
     /// White.
-    pub const WHITE: Color = Color {
-        r: 255,
-        g: 255,
-        b: 255,
-    };
+    pub const WHITE: Color = Color { r: 255, g: 255, b: 255 };
     /// Builds a colour from 0–255 channels.
     pub const fn rgb(r: u8, g: u8, b: u8) -> Color {
         Color { r, g, b }
     }
     /// A neutral grey; `level` 0 = black, 255 = white.
     pub const fn grey(level: u8) -> Color {
-        Color {
-            r: level,
-            g: level,
-            b: level,
-        }
+        Color { r: level, g: level, b: level }
     }
 }
 
@@ -80,19 +72,11 @@ pub struct Stroke {
 impl Stroke {
     /// A solid stroke of `width` mm.
     pub fn solid(width: f64, color: Color) -> Stroke {
-        Stroke {
-            width,
-            color,
-            dash: Vec::new(),
-        }
+        Stroke { width, color, dash: Vec::new() }
     }
     /// A dashed stroke of `width` mm with the given on/off pattern in mm.
     pub fn dashed(width: f64, color: Color, dash: &[f64]) -> Stroke {
-        Stroke {
-            width,
-            color,
-            dash: dash.to_vec(),
-        }
+        Stroke { width, color, dash: dash.to_vec() }
     }
 }
 
@@ -170,12 +154,7 @@ pub struct Document {
 impl Page {
     /// An empty page of `width` × `height` mm.
     pub fn new(name: &str, width: f64, height: f64) -> Page {
-        Page {
-            width,
-            height,
-            name: name.to_string(),
-            items: Vec::new(),
-        }
+        Page { width, height, name: name.to_string(), items: Vec::new() }
     }
 
     /// Adds a shape.
@@ -209,26 +188,10 @@ pub fn ellipse(c: Pt, rx: f64, ry: f64) -> Vec<Seg> {
     let (kx, ky) = (rx * KAPPA, ry * KAPPA);
     vec![
         Seg::MoveTo(pt(c.x + rx, c.y)),
-        Seg::CubicTo(
-            pt(c.x + rx, c.y + ky),
-            pt(c.x + kx, c.y + ry),
-            pt(c.x, c.y + ry),
-        ),
-        Seg::CubicTo(
-            pt(c.x - kx, c.y + ry),
-            pt(c.x - rx, c.y + ky),
-            pt(c.x - rx, c.y),
-        ),
-        Seg::CubicTo(
-            pt(c.x - rx, c.y - ky),
-            pt(c.x - kx, c.y - ry),
-            pt(c.x, c.y - ry),
-        ),
-        Seg::CubicTo(
-            pt(c.x + kx, c.y - ry),
-            pt(c.x + rx, c.y - ky),
-            pt(c.x + rx, c.y),
-        ),
+        Seg::CubicTo(pt(c.x + rx, c.y + ky), pt(c.x + kx, c.y + ry), pt(c.x, c.y + ry)),
+        Seg::CubicTo(pt(c.x - kx, c.y + ry), pt(c.x - rx, c.y + ky), pt(c.x - rx, c.y)),
+        Seg::CubicTo(pt(c.x - rx, c.y - ky), pt(c.x - kx, c.y - ry), pt(c.x, c.y - ry)),
+        Seg::CubicTo(pt(c.x + kx, c.y - ry), pt(c.x + rx, c.y - ky), pt(c.x + rx, c.y)),
         Seg::Close,
     ]
 }
@@ -253,11 +216,7 @@ pub fn rounded_rect(x: f64, y: f64, w: f64, h: f64, r: f64) -> Vec<Seg> {
         Seg::LineTo(pt(x + w - r, y)),
         Seg::CubicTo(pt(x + w - k, y), pt(x + w, y + k), pt(x + w, y + r)),
         Seg::LineTo(pt(x + w, y + h - r)),
-        Seg::CubicTo(
-            pt(x + w, y + h - k),
-            pt(x + w - k, y + h),
-            pt(x + w - r, y + h),
-        ),
+        Seg::CubicTo(pt(x + w, y + h - k), pt(x + w - k, y + h), pt(x + w - r, y + h)),
         Seg::LineTo(pt(x + r, y + h)),
         Seg::CubicTo(pt(x + k, y + h), pt(x, y + h - k), pt(x, y + h - r)),
         Seg::LineTo(pt(x, y + r)),
@@ -270,11 +229,7 @@ pub fn rounded_rect(x: f64, y: f64, w: f64, h: f64, r: f64) -> Vec<Seg> {
 pub fn polyline(points: &[Pt]) -> Vec<Seg> {
     let mut segs = Vec::with_capacity(points.len());
     for (i, p) in points.iter().enumerate() {
-        segs.push(if i == 0 {
-            Seg::MoveTo(*p)
-        } else {
-            Seg::LineTo(*p)
-        });
+        segs.push(if i == 0 { Seg::MoveTo(*p) } else { Seg::LineTo(*p) });
     }
     segs
 }

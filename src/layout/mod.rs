@@ -15,17 +15,9 @@ pub struct Paper {
 }
 
 /// ISO A4, 210 × 297 mm (595.276 × 841.890 pt).
-pub const A4: Paper = Paper {
-    name: "A4",
-    width: 210.0,
-    height: 297.0,
-};
+pub const A4: Paper = Paper { name: "A4", width: 210.0, height: 297.0 };
 /// US Letter, 8.5 × 11 in = 215.9 × 279.4 mm (612 × 792 pt).
-pub const LETTER: Paper = Paper {
-    name: "Letter",
-    width: 215.9,
-    height: 279.4,
-};
+pub const LETTER: Paper = Paper { name: "Letter", width: 215.9, height: 279.4 };
 
 /// Lays out the whole kit for `rs` on `paper`. The ruleset's worked examples must already have
 /// been checked (see [`crate::examples`]); layout replays them for the diagrams.
