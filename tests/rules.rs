@@ -115,8 +115,8 @@ fn kalah_empty_capture_variant_takes_the_lone_seed() {
 #[test]
 fn remaining_seeds_owner_mover_opponent() {
     // A3's seed ends in store A and empties A's row: the game ends, no extra turn.
-    // Owner: B sweeps its 3; Mover: A takes them; Opponent: B takes them (all 3 are B's anyway,
-    // so put one in A's row first: use A 0 0 1 (0) / B 1 1 1 (0)).
+    // The 3 seeds left are in B's row. Owner: B sweeps them; Mover: A (who moved last) takes
+    // them; Opponent: B takes them.
     for (remaining, scores, swept) in [
         (Remaining::Owner, [1, 3], [0, 3]),
         (Remaining::Mover, [4, 0], [3, 0]),
@@ -341,4 +341,94 @@ fn perft_depth_6() {
     assert_eq!(perft(&Game::new(&rules, rules.initial()), 6), 23233);
     let rules = Rules::new(&oware());
     assert_eq!(perft(&Game::new(&rules, rules.initial()), 6), 27332);
+}
+
+#[test]
+fn grand_slam_policies() {
+    use sowkit::ruleset::GrandSlam;
+    // B's only move, B6, sows its seed into A1 (1→2): a capture of 2 that would empty A's row.
+    let pos = "A 1 0 0 0 0 0 (23) / B 0 0 0 0 0 1 (23); B";
+    let with = |policy| {
+        let mut rs = oware();
+        rs.grand_slam = policy;
+        Rules::new(&rs)
+    };
+    // Capture all / illegal unless only: it is played and captures; B reaches 25: game over.
+    for policy in [GrandSlam::CaptureAll, GrandSlam::IllegalUnlessOnly] {
+        let rules = with(policy);
+        let mut g = game(&rules, pos);
+        assert_eq!(g.legal_moves(), vec![mv(&rules, "B6")]);
+        let r = g.play(mv(&rules, "B6")).unwrap();
+        assert!(r.grand_slam);
+        assert_eq!(r.captured, 2);
+        let e = r.ending.unwrap();
+        assert_eq!((e.reason, e.scores), (EndReason::Threshold, [23, 25]));
+    }
+    // No capture: played, capture forfeited; A (A1 = 2) cannot reach B's empty row: A has no
+    // legal move and the game ends, A collecting its 2 seeds.
+    let rules = with(GrandSlam::NoCapture);
+    let mut g = game(&rules, pos);
+    let r = g.play(mv(&rules, "B6")).unwrap();
+    assert!(r.grand_slam);
+    assert_eq!(r.captured, 0);
+    let e = r.ending.unwrap();
+    assert_eq!(
+        (e.reason, e.scores, e.swept),
+        (EndReason::NoLegalMove, [25, 23], [2, 0])
+    );
+    // Illegal: B has no legal move at the start: the game is over, each side keeps its seeds.
+    let rules = with(GrandSlam::Illegal);
+    let g = game(&rules, pos);
+    assert!(g.legal_moves().is_empty());
+    let e = g.ending().unwrap();
+    assert_eq!((e.reason, e.scores), (EndReason::NoLegalMove, [24, 24]));
+    // With another move available (B5 → B6, no capture), the grand slam is illegal under both
+    // illegal policies and legal under the others.
+    let pos2 = "A 1 0 0 0 0 0 (23) / B 0 0 0 0 1 1 (22); B";
+    for (policy, legal) in [
+        (GrandSlam::Illegal, vec!["B5"]),
+        (GrandSlam::IllegalUnlessOnly, vec!["B5"]),
+        (GrandSlam::NoCapture, vec!["B5", "B6"]),
+        (GrandSlam::CaptureAll, vec!["B5", "B6"]),
+    ] {
+        let rules = with(policy);
+        let mut g = game(&rules, pos2);
+        let got: Vec<String> = g
+            .legal_moves()
+            .into_iter()
+            .map(|m| sowkit::notation::format_move(&rules, m))
+            .collect();
+        assert_eq!(got, legal, "{policy:?}");
+        if legal.len() == 1 {
+            let e = g.play(mv(&rules, "B6")).unwrap_err();
+            assert!(
+                matches!(e, EngineError::IllegalMove(ref s) if s.contains("grand slam")),
+                "{e:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn threshold_and_half_each_end_the_game() {
+    let rules = Rules::new(&oware());
+    // 24 each of 48: a draw at once.
+    let g = game(&rules, "A 0 0 0 0 0 0 (24) / B 0 0 0 0 0 0 (24); A");
+    assert_eq!(g.ending().unwrap().reason, EndReason::Threshold);
+    // 23 + 2 seeds left each side: goes on.
+    let g = game(&rules, "A 0 0 0 0 1 1 (23) / B 0 0 0 0 1 1 (21); A");
+    assert!(g.ending().is_none());
+}
+
+#[test]
+fn oware_feeding_error_message() {
+    // B's row is empty; A5's one seed stays in A's row, A6's reaches B1: only A6 is legal.
+    let rules = Rules::new(&oware());
+    let mut g = game(&rules, "A 0 0 0 0 1 1 (23) / B 0 0 0 0 0 0 (23); A");
+    assert_eq!(g.legal_moves(), vec![mv(&rules, "A6")]);
+    let e = g.play(mv(&rules, "A5")).unwrap_err();
+    assert!(
+        matches!(e, EngineError::IllegalMove(ref s) if s.contains("without seeds")),
+        "{e:?}"
+    );
 }

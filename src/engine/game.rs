@@ -258,6 +258,22 @@ impl<'r> Game<'r> {
         Ok(g)
     }
 
+    /// Restarts this game at `pos`, reusing its buffers (no allocation once warm): the same as
+    /// `*self = Game::try_new(rules, pos.clone())?` for playout loops.
+    pub fn reset(&mut self, pos: &Position) -> Result<(), EngineError> {
+        self.rules.check_position(pos)?;
+        self.board = self.rules.board_of(pos);
+        self.pos.holes.clear();
+        self.pos.holes.extend_from_slice(&pos.holes);
+        self.to_move = pos.to_move;
+        self.ending = None;
+        self.hist_hash.clear();
+        self.hist_board.clear();
+        self.start_passed = self.settle(None, pos.to_move, false);
+        self.sync();
+        Ok(())
+    }
+
     /// The rules this game follows.
     pub fn rules(&self) -> &'r Rules {
         self.rules

@@ -10,6 +10,11 @@
 //! * Pit `i` of side 0 (0-based) is opposite pit `n-1-i` of side 1.
 //! * [`Rules::new`] compiles a ruleset once; [`Game`] holds a position plus the history needed
 //!   for repetition; [`Game::play`] returns a [`Report`] of everything that happened.
+//! * Fast path: [`Game::legal_moves_into`] (a fixed-size [`MoveList`]) and [`Game::play_fast`]
+//!   (an [`Outcome`]) play the same rules without allocating; [`perft`] counts leaf positions.
+//! * Relay sowing is guarded: a state (board, pit, direction) repeating within one turn, or more
+//!   than `10 000 + 100 × seeds` seeds sown in one turn, gives [`EngineError::NonTerminating`].
+//! * Boards have at most [`MAX_PITS_PER_SIDE`] pits a side and 65 535 seeds in all.
 
 mod game;
 mod rules;

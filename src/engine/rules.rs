@@ -52,6 +52,9 @@ pub(crate) struct Endless;
 
 /// A ruleset compiled for play: next-hole tables per direction and mover, row and opposite
 /// tables, and the capture parameters in a form the core reads quickly.
+///
+/// Capture chains: `Backward` continues a `Count` capture, `FollowingEmpty` continues an
+/// `Opposite` capture; any other pairing captures one pit only.
 #[derive(Clone, Debug)]
 pub struct Rules {
     rs: Ruleset,
