@@ -924,7 +924,7 @@ impl Validator<'_> {
                 let mut counts = Vec::new();
                 if let Some(cs) = &c.counts {
                     for &x in cs.get_ref() {
-                        if x < 1 || x > 1000 {
+                        if !(1..=1000).contains(&x) {
                             self.err(cs.span(), "capture.counts", format!("{x} cannot be a capturing count: use whole numbers from 1 to 1000"));
                         } else if !counts.contains(&(x as u16)) {
                             counts.push(x as u16);
