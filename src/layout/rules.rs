@@ -264,6 +264,7 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     }
     if e.repetition {
         out.push(Bullet(ph.get("rules.end_repetition")));
+        out.push(Bullet(ph.get("rules.end_agreement")));
     }
     out.push(Bullet(match e.no_legal_move {
         NoLegalMove::End => {
