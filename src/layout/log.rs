@@ -100,16 +100,17 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     let mut y = para(&mut pg, MARGIN, MARGIN, 14.0, Weight::Bold, cw, &title);
     y += 2.0;
 
-    // Blanks for the players and the date.
+    // Blanks for the players, the round (a match is several games) and the date.
     let size = 9.0;
     let base = y + text::ascent_mm(size);
     let mut x = MARGIN;
     let blanks: Vec<String> = vec![
         ph.fmt("log.player_blank", &[("player", &rs.board.players[0])]),
         ph.fmt("log.player_blank", &[("player", &rs.board.players[1])]),
+        ph.get("log.round_blank"),
         ph.get("log.date_blank"),
     ];
-    let slot = cw / 3.0;
+    let slot = cw / blanks.len() as f64;
     for b in &blanks {
         let tw = text::width_mm(b, size, Weight::Bold).min(slot - 15.0);
         pg.text(x, base, size, Weight::Bold, b);
@@ -136,6 +137,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     if rs.sowing.direction == Direction::Either {
         notes.push(ph.get("log.note.direction"));
     }
+    notes.push(ph.get("log.note.rounds"));
     for n in &notes {
         y = para(&mut pg, MARGIN, y, 8.5, Weight::Regular, cw, n);
     }
