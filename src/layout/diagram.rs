@@ -394,35 +394,27 @@ fn draw_mini(
                 Some(Stroke::dashed(0.35, Color::BLACK, &[0.8, 0.6])),
             );
         }
-        centred_mid(pg, c.x, c.y, cpt, Weight::Bold, &count(h));
         let label = &rs.board.pit_labels[h / n][h % n];
-        // Labels outside the rows, sowing numbers in the gap between them.
+        // Sowing numbers go inside their own pit, under the count, so they cannot be read as
+        // belonging to the pit across; labels sit outside the rows.
+        let digit_h = text::ascent_mm(SMALL_PT) * 0.78;
+        let below = 0.25 * r + digit_h; // baseline of the numbers, below the pit's centre
+        let marks_base = c.y + below;
+        // Chord of the circle at that baseline, less a little air.
+        let room = (2.0 * (r * r - below * below).max(0.0).sqrt() - 0.6).max(0.0);
+        match sow_marks(sown, h, room) {
+            Some(s) => {
+                centred_mid(pg, c.x, c.y - 0.3 * r, cpt, Weight::Bold, &count(h));
+                centred(pg, c.x, marks_base, SMALL_PT, Weight::Bold, &s);
+            }
+            None => centred_mid(pg, c.x, c.y, cpt, Weight::Bold, &count(h)),
+        }
         if h < n {
             let base = c.y + r + 1.3 + text::ascent_mm(SMALL_PT);
             centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
-            if let Some(s) = sow_marks(sown, h, m.d + GAP - 0.4) {
-                centred(
-                    pg,
-                    c.x,
-                    c.y - r - 0.5 - text::descent_mm(SMALL_PT),
-                    SMALL_PT,
-                    Weight::Bold,
-                    &s,
-                );
-            }
         } else {
             let base = c.y - r - 1.3 - text::descent_mm(SMALL_PT);
             centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
-            if let Some(s) = sow_marks(sown, h, m.d + GAP - 0.4) {
-                centred(
-                    pg,
-                    c.x,
-                    c.y + r + 0.5 + text::ascent_mm(SMALL_PT),
-                    SMALL_PT,
-                    Weight::Bold,
-                    &s,
-                );
-            }
         }
     }
     for side in 0..2 {
