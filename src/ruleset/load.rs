@@ -113,6 +113,27 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Line starts of a text, for turning many byte offsets into lines without rescanning.
+struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(src: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// 1-based line of byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+}
+
 /// Byte offset where 1-based `line` starts (end of `src` when out of range).
 pub fn line_start(src: &str, line: usize) -> usize {
     if line <= 1 {
@@ -529,6 +550,7 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
     let mut v = Validator {
         path,
         src,
+        lines: LineIndex::new(src),
         errs: Vec::new(),
     };
     let rs = v.ruleset(raw);
@@ -553,6 +575,7 @@ fn explain_toml_error(msg: &str) -> String {
 struct Validator<'a> {
     path: &'a str,
     src: &'a str,
+    lines: LineIndex,
     errs: Vec<Diagnostic>,
 }
 
@@ -1109,7 +1132,7 @@ impl Validator<'_> {
         let mut examples = Vec::new();
         for (i, ex) in raw.examples.into_iter().enumerate() {
             let span = ex.span();
-            let line = example_header_line(self.src, span.start);
+            let line = example_header_line(self.src, &self.lines, span.start);
             let ex = ex.into_inner();
             let tag = format!("example[{}]", i + 1);
             if ex.title.get_ref().trim().is_empty() {
@@ -1135,8 +1158,9 @@ impl Validator<'_> {
                 Start::Position(ex.start.get_ref().clone())
             };
             let mut field_lines = BTreeMap::new();
+            let lines = std::mem::replace(&mut self.lines, LineIndex { starts: Vec::new() });
             let mut mark = |name: &str, sp: Range<usize>| {
-                field_lines.insert(name.to_string(), line_col(self.src, sp.start).0);
+                field_lines.insert(name.to_string(), lines.line_of(sp.start));
             };
             mark("start", ex.start.span());
             mark("moves", ex.moves.span());
@@ -1199,6 +1223,7 @@ impl Validator<'_> {
             if expect == Expect::default() {
                 self.err(span.clone(), &format!("{tag}.expect"), "expect states nothing: give at least one of position, next, extra_turn, captured, game_over, scores, last, sown, legal, grand_slam, passed");
             }
+            self.lines = lines;
             examples.push(Example {
                 title: ex.title.into_inner(),
                 note: ex.note,
@@ -1238,8 +1263,9 @@ impl Validator<'_> {
 }
 
 /// Line of the `[[example]]` header that owns byte `offset` (searching upward).
-fn example_header_line(src: &str, offset: usize) -> usize {
-    let (mut line, _) = line_col(src, offset);
+fn example_header_line(src: &str, lines: &LineIndex, offset: usize) -> usize {
+    let mut line = lines.line_of(offset.min(src.len()));
+    let first = line;
     while line > 1 {
         let sp = line_span(src, line);
         if src[sp].trim_start().starts_with("[[example]]") {
@@ -1247,7 +1273,7 @@ fn example_header_line(src: &str, offset: usize) -> usize {
         }
         line -= 1;
     }
-    line_col(src, offset).0
+    first
 }
 
 #[cfg(test)]
