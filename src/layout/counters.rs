@@ -81,16 +81,17 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let y0 = top + CUT_RUN;
         for k in 0..here {
             let (row, col) = (k / cols, k % cols);
-            let centre = p(
-                x0 + (col as f64 + 0.5) * c,
-                y0 + (row as f64 + 0.5) * c,
-            );
+            let centre = p(x0 + (col as f64 + 0.5) * c, y0 + (row as f64 + 0.5) * c);
             pg.shape(
                 circle(centre, d / 2.0),
                 None,
                 Some(Stroke::solid(0.3, Color::BLACK)),
             );
-            pg.shape(circle(centre, (d * 0.08).max(0.6)), Some(Color::BLACK), None);
+            pg.shape(
+                circle(centre, (d * 0.05).max(0.6)),
+                Some(Color::BLACK),
+                None,
+            );
         }
         let grid_bottom = y0 + used_rows as f64 * c;
         page::cut_grid(

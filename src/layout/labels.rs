@@ -182,8 +182,8 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
         size -= 1.0;
         big = super::wrap(&l.text, size, Weight::Bold, tw);
     }
-    let total =
-        big.len() as f64 * text::line_height_mm(size) + who_lines.len() as f64 * text::line_height_mm(small);
+    let total = big.len() as f64 * text::line_height_mm(size)
+        + who_lines.len() as f64 * text::line_height_mm(small);
     let mut ty = y + (LABEL_H - total) / 2.0;
     for s in &big {
         pg.text(tx, ty + text::ascent_mm(size), size, Weight::Bold, s);
@@ -255,7 +255,10 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let circ_h = (4.0
             + text::line_height_mm(CIRCUIT_PT + 1.0)
             + 1.0
-            + wrapped.iter().map(|v| v.len() as f64 * lh + 0.8).sum::<f64>())
+            + wrapped
+                .iter()
+                .map(|v| v.len() as f64 * lh + 0.8)
+                .sum::<f64>())
         .max(LABEL_H);
         let place_circuit = done == all.len() && grid_bottom + circ_h + CUT_RUN <= bottom;
         if used_rows > 0 {
@@ -272,7 +275,17 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
             let cy = if used_rows > 0 { grid_bottom } else { y0 };
             // Its own cut lines: the top one is shared with the grid above.
             let vtop = if used_rows > 0 { cy } else { top };
-            page::cut_grid(&mut pg, x0, cy, gw, circ_h, 1, 1, vtop, cy + circ_h + CUT_RUN);
+            page::cut_grid(
+                &mut pg,
+                x0,
+                cy,
+                gw,
+                circ_h,
+                1,
+                1,
+                vtop,
+                cy + circ_h + CUT_RUN,
+            );
             let mut ty = cy + 2.5;
             pg.text(
                 x0 + 3.0,

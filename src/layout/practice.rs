@@ -369,13 +369,23 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let ql = super::wrap(&q, CAPTION_PT, Weight::Regular, w);
         f.lines(MARGIN, &ql, CAPTION_PT, Weight::Regular);
         let y = f.y;
-        // The start board on the left half; the answer blanks where the "after" board would be.
+        // The start board on the left half and the answer blanks where the "after" board would
+        // be; under the board, side by side, when the board takes the whole width.
         let used = diagram::draw_boards(f.page(), rs, ph, &prep, MARGIN, y, w);
-        let bx = MARGIN + w / 2.0 + 6.0;
-        let bw = MARGIN + w - bx;
-        let step = (used - 4.0) / blanks.len() as f64;
-        for (i, b) in blanks.iter().enumerate() {
-            let base = y + 4.0 + step * (i as f64 + 0.6);
+        let slots: Vec<(f64, f64, f64)> = if diagram::stacked(rs, w) {
+            let sw = w / blanks.len() as f64;
+            let base = y + used + 2.0 + text::ascent_mm(CAPTION_PT);
+            (0..blanks.len())
+                .map(|i| (MARGIN + i as f64 * sw, base, sw - 4.0))
+                .collect()
+        } else {
+            let bx = MARGIN + w / 2.0 + 6.0;
+            let step = (used - 4.0) / blanks.len() as f64;
+            (0..blanks.len())
+                .map(|i| (bx, y + 4.0 + step * (i as f64 + 0.6), MARGIN + w - bx))
+                .collect()
+        };
+        for (b, &(bx, base, bw)) in blanks.iter().zip(&slots) {
             let lw = super::wrap(b, CAPTION_PT, Weight::Bold, bw - 10.0);
             let first = lw.first().cloned().unwrap_or_default();
             let tw = text::width_mm(&first, CAPTION_PT, Weight::Bold);
@@ -386,6 +396,9 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
                 None,
                 Some(Stroke::solid(0.25, Color::BLACK)),
             );
+        }
+        if diagram::stacked(rs, w) {
+            f.y += 4.0 + text::line_height_mm(CAPTION_PT);
         }
         f.y += used;
     }
