@@ -344,7 +344,11 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         Weight::Bold,
         1.0,
     );
-    f.para(&ph.get("practice.intro"), BODY_PT, Weight::Regular, 2.0);
+    f.para(&ph.get("practice.intro"), BODY_PT, Weight::Regular, 1.0);
+    if rs.sowing.direction == crate::ruleset::Direction::Either {
+        f.para(&ph.get("practice.either"), BODY_PT, Weight::Regular, 1.0);
+    }
+    f.y += 1.0;
     let blanks: Vec<String> = {
         let mut b = vec![ph.get("practice.blank_last")];
         if rs.capture.kind != CaptureKind::None {
