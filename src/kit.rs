@@ -26,14 +26,18 @@ pub struct Kit {
     pub id: String,
     /// The laid-out pages.
     pub document: Document,
-    /// `kit.pdf`, one SVG per page, `manifest.txt`.
+    /// The host key's pages (answers to the practice exercises), a separate document.
+    pub host_key: Document,
+    /// `kit.pdf`, one SVG per page, `host-key.pdf`, one `key-NN-<page>.svg` per host key page,
+    /// `manifest.txt`.
     pub files: Vec<File>,
 }
 
-/// Lays out and renders the kit of a ruleset whose examples have been checked.
+/// Lays out and renders the kit of a ruleset whose examples have been checked, and its host key.
 /// Errors: the layout cannot place the board or text (message says what).
 pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     let document = layout::kit(rs, paper)?;
+    let host_key = layout::host_key(rs, paper)?;
     let mut files = Vec::new();
     files.push(File {
         name: "kit.pdf".to_string(),
@@ -45,8 +49,18 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
             bytes: svg.into_bytes(),
         });
     }
+    files.push(File {
+        name: "host-key.pdf".to_string(),
+        bytes: render::pdf::render(&host_key),
+    });
+    for (name, svg) in render::svg::render_all(&host_key) {
+        files.push(File {
+            name: format!("key-{name}"),
+            bytes: svg.into_bytes(),
+        });
+    }
     let mut manifest = format!(
-        "sowkit kit\nruleset: {} ({})\nsource file: {}\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nfiles:\n",
+        "sowkit kit\nruleset: {} ({})\nsource file: {}\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
         rs.name, rs.id, rs.path, paper.name, paper.width, paper.height
     );
     for f in &files {
@@ -59,6 +73,7 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     Ok(Kit {
         id: rs.id.clone(),
         document,
+        host_key,
         files,
     })
 }

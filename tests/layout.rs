@@ -182,9 +182,20 @@ fn page_sizes_order_and_names() {
         assert!(doc.pages.len() >= 3, "{}: {names:?}", rs.id);
         assert_eq!(names[0], "board");
         assert_eq!(names[1], "log");
-        for (i, n) in names[2..].iter().enumerate() {
-            assert_eq!(*n, format!("rules-{}", i + 1));
+        // Then rules-1.., practice-1.., counters-1.., labels-1.., each numbered from 1.
+        let mut rest = &names[2..];
+        for prefix in ["rules", "practice", "counters", "labels"] {
+            let k = rest
+                .iter()
+                .take_while(|n| n.starts_with(&format!("{prefix}-")))
+                .count();
+            assert!(k >= 1, "{}: no {prefix} page in {names:?}", rs.id);
+            for (i, n) in rest[..k].iter().enumerate() {
+                assert_eq!(*n, format!("{prefix}-{}", i + 1));
+            }
+            rest = &rest[k..];
         }
+        assert!(rest.is_empty(), "{}: unexpected pages {rest:?}", rs.id);
         let b = &doc.pages[0];
         assert_eq!(
             (b.width, b.height),

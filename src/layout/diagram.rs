@@ -269,14 +269,42 @@ impl Mini {
     }
 }
 
+/// Gap between stacked boards, mm.
+const STACK_GAP: f64 = 2.0;
+
+/// The mini-board size for `n` pits across `width` mm, and whether the before and after boards
+/// are stacked (a wide board whose two copies do not fit side by side even at the smallest
+/// pit size).
+fn arrange(n: usize, width: f64) -> (Mini, bool) {
+    // One millimetre clear of the box each side, so strokes stay inside it.
+    let half = Mini::fit(n, (width - 2.0 - MID_GAP) / 2.0);
+    if 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
+        (half, false)
+    } else {
+        (Mini::fit(n, width - 2.0), true)
+    }
+}
+
+/// Whether the before and after boards of `rs` are stacked across `width` mm (see
+/// [`draw_boards`]); otherwise they stand side by side, each in half the width.
+pub fn stacked(rs: &Ruleset, width: f64) -> bool {
+    arrange(rs.board.pits_per_side.max(1), width).1
+}
+
 /// Height of the drawing part (two boards and their headings), mm.
 pub fn board_height(rs: &Ruleset, width: f64) -> f64 {
-    let m = Mini::fit(rs.board.pits_per_side.max(1), (width - 2.0 - MID_GAP) / 2.0);
-    text::line_height_mm(8.0) + m.height() + 1.0
+    let (m, stacked) = arrange(rs.board.pits_per_side.max(1), width);
+    let one = text::line_height_mm(8.0) + m.height();
+    if stacked {
+        2.0 * one + STACK_GAP + 1.0
+    } else {
+        one + 1.0
+    }
 }
 
 /// Draws the board(s) of `prep` with the top-left at (`x`, `y`) across `width` mm; returns the
-/// height used.
+/// height used. The boards stand side by side with an arrow between them, or one above the
+/// other when the board is too wide for that ([`stacked`]).
 pub fn draw_boards(
     pg: &mut Page,
     rs: &Ruleset,
@@ -287,8 +315,42 @@ pub fn draw_boards(
     width: f64,
 ) -> f64 {
     let n = rs.board.pits_per_side.max(1);
-    // One millimetre clear of the box each side, so strokes stay inside it.
-    let m = Mini::fit(n, (width - 2.0 - MID_GAP) / 2.0);
+    let (m, stacked) = arrange(n, width);
+    if stacked {
+        let head = text::line_height_mm(8.0);
+        let bx = x + (width - m.width()) / 2.0;
+        let first = if prep.exercise {
+            ph.get("example.start_board")
+        } else {
+            ph.get("example.before")
+        };
+        pg.text(bx, y + text::ascent_mm(8.0), 8.0, Weight::Bold, &first);
+        draw_mini(
+            pg,
+            rs,
+            &m,
+            bx,
+            y + head,
+            &prep.before,
+            &prep.sown,
+            &prep.origins,
+            &[],
+        );
+        let mut used = head + m.height();
+        if let Some(after) = &prep.after {
+            let y1 = y + used + STACK_GAP;
+            pg.text(
+                bx,
+                y1 + text::ascent_mm(8.0),
+                8.0,
+                Weight::Bold,
+                &ph.get("example.after"),
+            );
+            draw_mini(pg, rs, &m, bx, y1 + head, after, &[], &[], &prep.captured);
+            used += STACK_GAP + head + m.height();
+        }
+        return used + 1.0;
+    }
     let head = text::line_height_mm(8.0);
     let bx0 = x + (width - (2.0 * m.width() + MID_GAP)) / 2.0;
     let by = y + head;

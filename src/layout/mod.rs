@@ -3,15 +3,20 @@
 //!
 //! One module per sheet: [`board`] (the board at 100% with its labeled sowing circuit),
 //! [`log`] (the score log), [`rules`] (the rule sheets, with [`diagram`] drawing the worked
-//! examples). [`page`] owns what every page shares: margins, the calibration bar and the footer.
+//! examples), [`practice`] (practice exercises, and their answers for the separate host key),
+//! [`counters`] (paper seeds to cut out) and [`labels`] (labels for real bowls, with the
+//! circuit spelled out). [`page`] owns what every page shares: margins, the calibration bar and the footer.
 //! The words come from a phrase catalogue, `templates/<lang>.toml`, so a new language is a new
 //! file ([`phrases`]).
 
 pub mod board;
+pub mod counters;
 pub mod diagram;
+pub mod labels;
 pub mod log;
 pub mod page;
 pub mod phrases;
+pub mod practice;
 pub mod rules;
 
 use crate::doc::{Document, Page, Weight};
@@ -42,19 +47,41 @@ pub const LETTER: Paper = Paper {
     height: 279.4,
 };
 
-/// Lays out the whole kit for `rs` on `paper`: the board (landscape), the score log and the
-/// rule sheets (portrait), each page with the calibration bar and footer. The ruleset's worked
-/// examples must already have been checked (see [`crate::examples`]); layout replays them for
-/// the diagrams.
+/// Lays out the whole kit for `rs` on `paper`, in print order: the board (landscape), the score
+/// log, the rule sheets, the practice exercises, the counters and the bowl labels (portrait),
+/// each page with the calibration bar and footer. The ruleset's worked examples must already
+/// have been checked (see [`crate::examples`]); layout replays them for the diagrams. The
+/// answers to the practice exercises are not in it: see [`host_key`].
 ///
-/// Errors: no phrase catalogue for `rs.lang`, a phrase missing from it, or a worked example
-/// the engine cannot replay (a message naming the example).
+/// Errors: no phrase catalogue for `rs.lang`, a phrase missing from it, a worked example or
+/// exercise the engine cannot replay (a message naming it), or counters or labels that do not
+/// fit the paper.
 pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
     let ph = phrases::Phrases::load(&rs.lang)?;
     let mut pages = vec![board::page(rs, paper, &ph)?, log::page(rs, paper, &ph)];
     pages.extend(rules::pages(rs, paper, &ph)?);
+    pages.extend(practice::pages(rs, paper, &ph)?);
+    pages.extend(counters::pages(rs, paper, &ph)?);
+    pages.extend(labels::pages(rs, paper, &ph)?);
     let mut doc = Document {
         title: ph.fmt("kit.title", &[("name", &rs.name)]),
+        pages,
+    };
+    page::finish(&mut doc, rs, paper, &ph);
+    ph.check()?;
+    Ok(doc)
+}
+
+/// Lays out the host key for `rs` on `paper`: a separate document (portrait pages `answers-1`,
+/// …, with the calibration bar and footer) giving, for every practice exercise by the same
+/// number, the before/after boards and the answer worded from the engine's report.
+///
+/// Errors: as [`kit`] for the phrases and the exercises.
+pub fn host_key(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
+    let ph = phrases::Phrases::load(&rs.lang)?;
+    let pages = practice::key_pages(rs, paper, &ph)?;
+    let mut doc = Document {
+        title: ph.fmt("key.doc_title", &[("name", &rs.name)]),
         pages,
     };
     page::finish(&mut doc, rs, paper, &ph);

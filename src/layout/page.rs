@@ -85,3 +85,45 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases) {
         page.text(w - MARGIN - rw, base, FOOTER_PT, Weight::Regular, &right);
     }
 }
+
+/// Width of a cut line, mm: thin solid black (K only), as crop marks are printed (research
+/// print-and-play §5.3).
+pub const CUT_W: f64 = 0.2;
+/// How far a shared cut line runs past the grid it cuts, mm, where there is room.
+pub const CUT_RUN: f64 = 4.0;
+
+/// Draws the shared cut lines of a grid of `cols` × `rows` cells of `cw` × `ch` mm whose
+/// top-left is (`x0`, `y0`): one line per grid line, never a box around each part (research
+/// print-and-play §5.3). Horizontal lines run out to the left and right margins; vertical lines
+/// run from `top` to `bottom` (the free space above and below the grid).
+#[allow(clippy::too_many_arguments)]
+pub fn cut_grid(
+    page: &mut Page,
+    x0: f64,
+    y0: f64,
+    cw: f64,
+    ch: f64,
+    cols: usize,
+    rows: usize,
+    top: f64,
+    bottom: f64,
+) {
+    let stroke = crate::doc::Stroke::solid(CUT_W, Color::BLACK);
+    let (l, r) = (MARGIN + CUT_W, page.width - MARGIN - CUT_W);
+    for i in 0..=rows {
+        let y = y0 + i as f64 * ch;
+        page.shape(
+            crate::doc::line(crate::doc::pt(l, y), crate::doc::pt(r, y)),
+            None,
+            Some(stroke.clone()),
+        );
+    }
+    for j in 0..=cols {
+        let x = x0 + j as f64 * cw;
+        page.shape(
+            crate::doc::line(crate::doc::pt(x, top), crate::doc::pt(x, bottom)),
+            None,
+            Some(stroke.clone()),
+        );
+    }
+}

@@ -20,8 +20,8 @@ pub const BODY_PT: f64 = 10.0;
 pub const HEAD_PT: f64 = 12.0;
 /// Title size, pt.
 pub const TITLE_PT: f64 = 18.0;
-/// Caption size, pt.
-const CAPTION_PT: f64 = 9.0;
+/// Caption size, pt (worked examples, practice questions and answers).
+pub const CAPTION_PT: f64 = 9.0;
 /// Indent of bullet text, mm.
 const BULLET_INDENT: f64 = 4.5;
 
@@ -327,17 +327,22 @@ fn join_or(ph: &Phrases, items: &[String]) -> String {
     }
 }
 
-/// A paginator: places lines top to bottom and opens a new portrait page when one is full.
-struct Flow {
+/// A paginator: places lines top to bottom and opens a new portrait page (named
+/// `<prefix>-1`, `<prefix>-2`, …) when one is full. Shared by the rule sheets, the practice page
+/// and the host key.
+pub(crate) struct Flow {
     paper: Paper,
-    pages: Vec<Page>,
-    y: f64,
+    prefix: String,
+    pub(crate) pages: Vec<Page>,
+    /// Top of the free space on the current page, mm.
+    pub(crate) y: f64,
 }
 
 impl Flow {
-    fn new(paper: Paper) -> Flow {
+    pub(crate) fn new(paper: Paper, prefix: &str) -> Flow {
         let mut f = Flow {
             paper,
+            prefix: prefix.to_string(),
             pages: Vec::new(),
             y: 0.0,
         };
@@ -345,28 +350,30 @@ impl Flow {
         f
     }
     fn new_page(&mut self) {
-        let name = format!("rules-{}", self.pages.len() + 1);
+        let name = format!("{}-{}", self.prefix, self.pages.len() + 1);
         self.pages.push(page::portrait(&name, self.paper));
         self.y = MARGIN;
     }
     fn bottom(&self) -> f64 {
         page::content_bottom(self.paper.height)
     }
-    fn width(&self) -> f64 {
+    /// Width between the margins, mm.
+    pub(crate) fn width(&self) -> f64 {
         self.paper.width - 2.0 * MARGIN
     }
     /// Makes room for `h` mm, opening a page if needed (never on an empty page).
-    fn room(&mut self, h: f64) {
+    pub(crate) fn room(&mut self, h: f64) {
         if self.y + h > self.bottom() && self.y > MARGIN + 0.01 {
             self.new_page();
         }
     }
-    fn page(&mut self) -> &mut Page {
+    /// The current page.
+    pub(crate) fn page(&mut self) -> &mut Page {
         let i = self.pages.len() - 1;
         &mut self.pages[i]
     }
     /// Sets wrapped lines at `x`, each line kept whole on a page.
-    fn lines(&mut self, x: f64, lines: &[String], size: f64, weight: Weight) {
+    pub(crate) fn lines(&mut self, x: f64, lines: &[String], size: f64, weight: Weight) {
         let lh = text::line_height_mm(size);
         for l in lines {
             self.room(lh);
@@ -374,6 +381,12 @@ impl Flow {
             self.page().text(x, base, size, weight, l);
             self.y += lh;
         }
+    }
+    /// Wraps `s` to the full width and sets it, then adds `after` mm.
+    pub(crate) fn para(&mut self, s: &str, size: f64, weight: Weight, after: f64) {
+        let lines = super::wrap(s, size, weight, self.width());
+        self.lines(MARGIN, &lines, size, weight);
+        self.y += after;
     }
 }
 
@@ -386,7 +399,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         .iter()
         .map(|ex| diagram::prepare(rs, &rules, ex, ph))
         .collect::<Result<_, _>>()?;
-    let mut f = Flow::new(paper);
+    let mut f = Flow::new(paper, "rules");
     let w = f.width();
     let blocks = blocks(rs, ph);
     for (i, blk) in blocks.iter().enumerate() {

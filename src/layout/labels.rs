@@ -1,0 +1,322 @@
+//! Labels for playing with real bowls or trays instead of the printed board: one label per pit
+//! and store, [`LABEL_W`] × [`LABEL_H`] mm, each with the ruleset's label, its side's name and
+//! that side's pattern from the board (single ring for the first side, double ring for the
+//! second), then one wide label spelling out the sowing circuit, skipped stores included, to keep
+//! by the bowls. The labels share their cut lines (research print-and-play §5.3).
+use super::board::{capitalise, store_sown_by};
+use super::page::{self, CUT_RUN, MARGIN};
+use super::phrases::Phrases;
+use super::{para, Paper};
+use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Stroke, Weight};
+use crate::ruleset::{Direction, Ruleset};
+use crate::text;
+
+/// Label width, mm.
+pub const LABEL_W: f64 = 50.0;
+/// Label height, mm.
+pub const LABEL_H: f64 = 25.0;
+/// Title size, pt.
+const TITLE_PT: f64 = 14.0;
+/// Note size, pt.
+const NOTE_PT: f64 = 8.5;
+/// Circuit label text size, pt.
+const CIRCUIT_PT: f64 = 9.0;
+/// Width of the pattern icon area at a label's left, mm.
+const ICON_W: f64 = 17.0;
+/// Offset of the double ring, mm (as on the board's pits, scaled down).
+const RING: f64 = 1.2;
+
+/// One label: the hole it names (engine hole order: pits, then the two stores).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// Hole index.
+    pub hole: usize,
+    /// The ruleset's label for it.
+    pub text: String,
+    /// Side owning it, 0 or 1.
+    pub side: usize,
+    /// Whether it is a store.
+    pub store: bool,
+}
+
+/// Every label of `rs`: side 0's pits, side 0's store, side 1's pits, side 1's store.
+pub fn labels(rs: &Ruleset) -> Vec<Label> {
+    let n = rs.board.pits_per_side;
+    let mut out = Vec::new();
+    for side in 0..2 {
+        for i in 0..n {
+            out.push(Label {
+                hole: side * n + i,
+                text: rs.board.pit_labels[side][i].clone(),
+                side,
+                store: false,
+            });
+        }
+        out.push(Label {
+            hole: 2 * n + side,
+            text: rs.board.stores[side].clone(),
+            side,
+            store: true,
+        });
+    }
+    out
+}
+
+/// The circuit as each player sows it, in words: one line per player (one line for both when
+/// they sow alike), each store a player passes by marked as skipped, then the direction.
+pub fn circuit_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
+    let n = rs.board.pits_per_side;
+    let arrow = " → ";
+    // Counter-clockwise circuit order of all holes, for each player: its name or a skip note.
+    let order = |player: usize| -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for side in 0..2 {
+            for i in 0..n {
+                v.push(rs.board.pit_labels[side][i].clone());
+            }
+            let by = store_sown_by(rs, side);
+            if by[player] {
+                v.push(rs.board.stores[side].clone());
+            } else if by[1 - player] {
+                v.push(ph.fmt("labels.skip", &[("store", &rs.board.stores[side])]));
+            }
+        }
+        if rs.sowing.direction == Direction::Clockwise && v.len() > 1 {
+            v[1..].reverse();
+        }
+        v
+    };
+    let (a, b) = (order(0), order(1));
+    let mut out = Vec::new();
+    let first = a.first().cloned().unwrap_or_default();
+    if a == b {
+        out.push(ph.fmt(
+            "labels.sow_both",
+            &[("order", &a.join(arrow)), ("first", &first)],
+        ));
+    } else {
+        for (pl, o) in [(0, &a), (1, &b)] {
+            out.push(ph.fmt(
+                "labels.sow_player",
+                &[
+                    ("player", &rs.board.players[pl]),
+                    ("order", &o.join(arrow)),
+                    ("first", &first),
+                ],
+            ));
+        }
+    }
+    if (0..2).all(|s| !store_sown_by(rs, s).iter().any(|x| *x)) {
+        out.push(ph.fmt(
+            "labels.stores_apart",
+            &[("a", &rs.board.stores[0]), ("b", &rs.board.stores[1])],
+        ));
+    }
+    out.push(match rs.sowing.direction {
+        Direction::Counterclockwise => ph.get("labels.dir_ccw"),
+        Direction::Clockwise => ph.get("labels.dir_cw"),
+        Direction::Either => ph.get("labels.dir_either"),
+    });
+    out.into_iter().map(|s| capitalise(&s)).collect()
+}
+
+/// Draws one pit or store label in the cell with top-left (`x`, `y`).
+fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f64) {
+    // Pattern icon: a pit is a ring, a store a rounded bar; side 1 has the double ring.
+    let cx = x + ICON_W / 2.0 + 1.0;
+    let cy = y + LABEL_H / 2.0;
+    let line = Stroke::solid(0.4, Color::BLACK);
+    if l.store {
+        let (iw, ih) = (9.0, 17.0);
+        let (ix, iy) = (cx - iw / 2.0, cy - ih / 2.0);
+        pg.shape(rounded_rect(ix, iy, iw, ih, 3.0), None, Some(line));
+        if l.side == 1 {
+            pg.shape(
+                rounded_rect(
+                    ix + RING,
+                    iy + RING,
+                    iw - 2.0 * RING,
+                    ih - 2.0 * RING,
+                    3.0 - RING,
+                ),
+                None,
+                Some(Stroke::solid(0.25, Color::BLACK)),
+            );
+        }
+    } else {
+        let r = 7.0;
+        pg.shape(circle(p(cx, cy), r), None, Some(line));
+        if l.side == 1 {
+            pg.shape(
+                circle(p(cx, cy), r - RING),
+                None,
+                Some(Stroke::solid(0.25, Color::BLACK)),
+            );
+        }
+    }
+    // Text: the label large (shrunk and wrapped to fit), then whose pit or store it is.
+    let tx = x + ICON_W + 2.0;
+    let tw = x + LABEL_W - 2.0 - tx;
+    let player = &rs.board.players[l.side];
+    let ring = if l.side == 1 {
+        ph.get("labels.double")
+    } else {
+        ph.get("labels.single")
+    };
+    let who = if l.store {
+        ph.fmt("labels.store_of", &[("player", player), ("ring", &ring)])
+    } else {
+        ph.fmt("labels.pit_of", &[("player", player), ("ring", &ring)])
+    };
+    let small = 6.5;
+    let who_lines = super::wrap(&who, small, Weight::Regular, tw);
+    let mut size = 16.0;
+    let mut big = super::wrap(&l.text, size, Weight::Bold, tw);
+    let room = LABEL_H - 3.0 - who_lines.len() as f64 * text::line_height_mm(small);
+    while size > 6.0
+        && (big.len() as f64 * text::line_height_mm(size) > room
+            || big
+                .iter()
+                .any(|s| text::width_mm(s, size, Weight::Bold) > tw))
+    {
+        size -= 1.0;
+        big = super::wrap(&l.text, size, Weight::Bold, tw);
+    }
+    let total = big.len() as f64 * text::line_height_mm(size)
+        + who_lines.len() as f64 * text::line_height_mm(small);
+    let mut ty = y + (LABEL_H - total) / 2.0;
+    for s in &big {
+        pg.text(tx, ty + text::ascent_mm(size), size, Weight::Bold, s);
+        ty += text::line_height_mm(size);
+    }
+    for s in &who_lines {
+        pg.text(tx, ty + text::ascent_mm(small), small, Weight::Regular, s);
+        ty += text::line_height_mm(small);
+    }
+}
+
+/// Lays out the label pages (portrait `paper`, `labels-1`, …): the pit and store labels on a
+/// grid, then the circuit label across the grid's width. Errors when a label does not fit.
+pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let all = labels(rs);
+    let circ = circuit_lines(rs, ph);
+    let mut pages: Vec<Page> = Vec::new();
+    let mut done = 0usize;
+    let mut circuit_done = false;
+    while done < all.len() || !circuit_done {
+        let mut pg = page::portrait(&format!("labels-{}", pages.len() + 1), paper);
+        let (w, h) = (pg.width, pg.height);
+        let cw = w - 2.0 * MARGIN;
+        let title = ph.fmt("labels.title", &[("name", &rs.name)]);
+        let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
+        if pages.is_empty() {
+            y = para(
+                &mut pg,
+                MARGIN,
+                y + 1.0,
+                NOTE_PT,
+                Weight::Regular,
+                cw,
+                &ph.get("labels.note"),
+            );
+        }
+        let top = y + 2.0;
+        let bottom = page::content_bottom(h);
+        let cols = ((cw - 2.0 * CUT_RUN) / LABEL_W).floor().max(0.0) as usize;
+        let rows = ((bottom - top - 2.0 * CUT_RUN) / LABEL_H).floor().max(0.0) as usize;
+        if cols == 0 || rows == 0 {
+            return Err(format!("labels do not fit a {} page", paper.name));
+        }
+        let gw = cols as f64 * LABEL_W;
+        let x0 = (w - gw) / 2.0;
+        let y0 = top + CUT_RUN;
+        let here = (all.len() - done).min(cols * rows);
+        let used_rows = here.div_ceil(cols);
+        for (k, l) in all[done..done + here].iter().enumerate() {
+            let (row, col) = (k / cols, k % cols);
+            draw_label(
+                &mut pg,
+                rs,
+                ph,
+                l,
+                x0 + col as f64 * LABEL_W,
+                y0 + row as f64 * LABEL_H,
+            );
+        }
+        done += here;
+        let grid_bottom = y0 + used_rows as f64 * LABEL_H;
+        // The circuit label, once every pit and store label is placed, if it fits below.
+        let head = ph.get("labels.circuit_title");
+        let lh = text::line_height_mm(CIRCUIT_PT);
+        let wrapped: Vec<Vec<String>> = circ
+            .iter()
+            .map(|s| super::wrap(s, CIRCUIT_PT, Weight::Regular, gw - 6.0))
+            .collect();
+        let circ_h = (4.0
+            + text::line_height_mm(CIRCUIT_PT + 1.0)
+            + 1.0
+            + wrapped
+                .iter()
+                .map(|v| v.len() as f64 * lh + 0.8)
+                .sum::<f64>())
+        .max(LABEL_H);
+        let place_circuit = done == all.len() && grid_bottom + circ_h + CUT_RUN <= bottom;
+        if used_rows > 0 {
+            let vbottom = if place_circuit {
+                grid_bottom
+            } else {
+                (grid_bottom + CUT_RUN).min(bottom)
+            };
+            page::cut_grid(
+                &mut pg, x0, y0, LABEL_W, LABEL_H, cols, used_rows, top, vbottom,
+            );
+        }
+        if place_circuit {
+            let cy = if used_rows > 0 { grid_bottom } else { y0 };
+            // Its own cut lines: the top one is shared with the grid above.
+            let vtop = if used_rows > 0 { cy } else { top };
+            page::cut_grid(
+                &mut pg,
+                x0,
+                cy,
+                gw,
+                circ_h,
+                1,
+                1,
+                vtop,
+                cy + circ_h + CUT_RUN,
+            );
+            let mut ty = cy + 2.5;
+            pg.text(
+                x0 + 3.0,
+                ty + text::ascent_mm(CIRCUIT_PT + 1.0),
+                CIRCUIT_PT + 1.0,
+                Weight::Bold,
+                &head,
+            );
+            ty += text::line_height_mm(CIRCUIT_PT + 1.0) + 1.0;
+            for lines in &wrapped {
+                for s in lines {
+                    pg.text(
+                        x0 + 3.0,
+                        ty + text::ascent_mm(CIRCUIT_PT),
+                        CIRCUIT_PT,
+                        Weight::Regular,
+                        s,
+                    );
+                    ty += lh;
+                }
+                ty += 0.8;
+            }
+            circuit_done = true;
+        } else if here == 0 {
+            // Nothing placed and the circuit label does not fit an empty page.
+            return Err(format!(
+                "the circuit label does not fit a {} page",
+                paper.name
+            ));
+        }
+        pages.push(pg);
+    }
+    Ok(pages)
+}

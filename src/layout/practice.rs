@@ -1,0 +1,466 @@
+//! Practice exercises and their host key.
+//!
+//! The exercises are the ruleset's examples marked `exercise = true`, then a few positions
+//! found by playing the engine from the initial position with a fixed pseudo-random sequence
+//! (a xorshift generator seeded from the ruleset id, so every build picks the same ones). A
+//! position is kept when its move does something worth practising, judged from the engine's
+//! [`Report`]: a grand slam, relay sowing, a feeding constraint, a capture chain, a capture or
+//! an extra turn ([`Kind`]). The practice pages (`practice-1`, …) ask each question over a
+//! blank "start" board with space for the answer; the host key (a separate document, pages
+//! `answers-1`, …) repeats each number with the before/after boards and the answer worded from
+//! the same report, by the caption code of the worked examples ([`diagram::describe`]).
+use super::diagram::{self, Prepared};
+use super::page::MARGIN;
+use super::phrases::{join_and, Phrases};
+use super::rules::{Flow, CAPTION_PT, HEAD_PT, TITLE_PT};
+use super::Paper;
+use crate::doc::{line, pt as p, Color, Page, Stroke, Weight};
+use crate::engine::{Game, Move, Position, Report, Rules};
+use crate::notation;
+use crate::ruleset::{CaptureKind, Example, Ruleset, Start};
+use crate::text;
+
+/// Generated exercises aimed for (fewer when the games played offer fewer instructive moves).
+pub const GENERATED: usize = 5;
+/// Practice games played to look for positions, at most.
+const GAMES: usize = 40;
+/// Plies per practice game, at most.
+const PLIES: usize = 400;
+/// Candidates kept per [`Kind`].
+const PER_KIND: usize = 3;
+/// Body text size, pt.
+const BODY_PT: f64 = 10.0;
+
+/// What makes a generated position instructive, strongest first (one kind per position: the
+/// first that applies in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// The move is a grand slam (the report's `grand_slam`).
+    GrandSlam,
+    /// The move relays: more than one lap.
+    Relay,
+    /// The opponent's row is empty and the feeding rule limits the mover's choice.
+    Feeding,
+    /// The move captures from more than one hole.
+    ChainCapture,
+    /// The move captures.
+    Capture,
+    /// The mover moves again.
+    ExtraTurn,
+    /// Nothing special (used only when too few instructive moves turn up).
+    Plain,
+}
+
+/// One numbered exercise, with the engine's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exercise {
+    /// Number printed on the practice page and the host key, from 1.
+    pub number: usize,
+    /// Title (the ruleset example's, or a neutral one for a generated position).
+    pub title: String,
+    /// The position the players set up.
+    pub start: Position,
+    /// The moves to play, in notation form (one for generated exercises).
+    pub moves: Vec<String>,
+    /// Whether it comes from the ruleset (`exercise = true`) rather than the generator.
+    pub from_ruleset: bool,
+    /// Why a generated position was picked; `None` for the ruleset's own exercises.
+    pub kind: Option<Kind>,
+    /// The engine's report of the last move, replayed from `start`: the answer.
+    pub report: Report,
+    /// With [`Kind::Feeding`]: the mover's legal moves (notation), all of which feed.
+    pub legal: Vec<String>,
+    /// The ruleset example's note (explains the answer; printed in the host key only).
+    pub note: Option<String>,
+}
+
+/// A tiny xorshift64 generator: deterministic, no dependency.
+struct XorShift(u64);
+
+impl XorShift {
+    /// Seeded from `s` by FNV-1a (never zero).
+    fn from_str(s: &str) -> XorShift {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in s.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        XorShift(h | 1)
+    }
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Replays `moves` from `start`; returns the last report (or an error in words).
+fn replay(rules: &Rules, start: &Position, moves: &[String]) -> Result<Report, String> {
+    let mut g = Game::try_new(rules, start.clone()).map_err(|e| e.to_string())?;
+    let mut last = None;
+    for m in moves {
+        let mv = notation::parse_move(rules, m).map_err(|e| e.to_string())?;
+        last = Some(g.play(mv).map_err(|e| format!("move {m}: {e}"))?);
+    }
+    last.ok_or_else(|| "it has no moves".to_string())
+}
+
+/// Whether the opponent of the side to move has an empty row and feeding is compulsory.
+fn must_feed_here(rules: &Rules, pos: &Position) -> bool {
+    let rs = rules.ruleset();
+    let n = rs.board.pits_per_side;
+    if !rs.feeding.must_feed {
+        return false;
+    }
+    let opp = 1 - pos.to_move.min(1) as usize;
+    pos.holes[opp * n..(opp + 1) * n].iter().all(|&s| s == 0)
+}
+
+fn kind_of(rules: &Rules, pos: &Position, r: &Report) -> Kind {
+    if r.grand_slam {
+        Kind::GrandSlam
+    } else if r.laps.len() > 1 {
+        Kind::Relay
+    } else if must_feed_here(rules, pos) {
+        Kind::Feeding
+    } else if r.captures.len() > 1 {
+        Kind::ChainCapture
+    } else if r.captured > 0 {
+        Kind::Capture
+    } else if r.extra_turn {
+        Kind::ExtraTurn
+    } else {
+        Kind::Plain
+    }
+}
+
+/// Positions found by playing practice games: (position, move, kind, report), at most
+/// [`GENERATED`], deterministic for a ruleset. Moves that end the game are left out (their
+/// answer is the score, not the next player).
+fn generate(rules: &Rules, avoid: &[(Position, String)]) -> Vec<(Position, Move, Kind, Report)> {
+    let rs = rules.ruleset();
+    let mut rng = XorShift::from_str(&rs.id);
+    // Buckets in Kind order.
+    let mut found: Vec<Vec<(Position, Move, Kind, Report)>> = vec![Vec::new(); 7];
+    let idx = |k: Kind| k as usize;
+    'games: for _ in 0..GAMES {
+        let Ok(mut game) = Game::try_new(rules, rules.initial()) else {
+            break;
+        };
+        for ply in 0..PLIES {
+            if game.is_over() {
+                break;
+            }
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            let pos = game.position().clone();
+            if game.play(mv).is_err() {
+                break;
+            }
+            if ply < 2 {
+                continue;
+            }
+            // The answer comes from a fresh game at this position: what the players replay.
+            let Ok(mut fresh) = Game::try_new(rules, pos.clone()) else {
+                continue;
+            };
+            let Ok(r) = fresh.play(mv) else { continue };
+            if r.ending.is_some() {
+                continue;
+            }
+            let k = kind_of(rules, &pos, &r);
+            let mtext = notation::format_move(rules, mv);
+            let dup = found.iter().flatten().any(|(q, _, _, _)| *q == pos)
+                || avoid.iter().any(|(q, m)| *q == pos && *m == mtext);
+            if dup || found[idx(k)].len() >= PER_KIND {
+                continue;
+            }
+            found[idx(k)].push((pos, mv, k, r));
+            if found[..idx(Kind::Plain)]
+                .iter()
+                .all(|b| b.len() >= PER_KIND)
+            {
+                break 'games;
+            }
+        }
+    }
+    // One of each instructive kind in order, then seconds, then thirds; plain moves only to
+    // reach four.
+    let mut out = Vec::new();
+    for round in 0..PER_KIND {
+        for b in &found[..idx(Kind::Plain)] {
+            if out.len() < GENERATED {
+                if let Some(c) = b.get(round) {
+                    out.push(c.clone());
+                }
+            }
+        }
+    }
+    for c in &found[idx(Kind::Plain)] {
+        if out.len() < 4 {
+            out.push(c.clone());
+        }
+    }
+    out
+}
+
+/// Every exercise of `rs`, numbered: the ruleset's own (`exercise = true`) first, then the
+/// generated ones. Errors: an exercise the engine cannot replay (a message naming it).
+pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
+    let rules = Rules::try_new(rs)?;
+    let mut out: Vec<Exercise> = Vec::new();
+    for ex in rs.examples.iter().filter(|e| e.exercise) {
+        let fail = |e: String| format!("exercise `{}`: {e}", ex.title);
+        let start = match &ex.start {
+            Start::Initial => rules.initial(),
+            Start::Position(s) => {
+                notation::parse_position(&rules, s)
+                    .map_err(|e| fail(e.to_string()))?
+                    .0
+            }
+        };
+        let report = replay(&rules, &start, &ex.moves).map_err(fail)?;
+        out.push(Exercise {
+            number: out.len() + 1,
+            title: ex.title.clone(),
+            start,
+            moves: ex.moves.clone(),
+            from_ruleset: true,
+            kind: None,
+            report,
+            legal: Vec::new(),
+            note: ex.note.clone(),
+        });
+    }
+    let avoid: Vec<(Position, String)> = out
+        .iter()
+        .filter(|e| e.moves.len() == 1)
+        .map(|e| (e.start.clone(), e.moves[0].clone()))
+        .collect();
+    for (pos, mv, kind, report) in generate(&rules, &avoid) {
+        let legal = if kind == Kind::Feeding {
+            Game::try_new(&rules, pos.clone())
+                .map(|g| {
+                    g.legal_moves()
+                        .into_iter()
+                        .map(|m| notation::format_move(&rules, m))
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        out.push(Exercise {
+            number: out.len() + 1,
+            title: String::new(),
+            start: pos,
+            moves: vec![notation::format_move(&rules, mv)],
+            from_ruleset: false,
+            kind: Some(kind),
+            report,
+            legal,
+            note: None,
+        });
+    }
+    Ok(out)
+}
+
+/// The heading of exercise `e`: "Exercise 3: title" (or without a title).
+fn heading(e: &Exercise, ph: &Phrases) -> String {
+    if e.title.is_empty() {
+        ph.fmt("practice.number", &[("n", &e.number.to_string())])
+    } else {
+        ph.fmt(
+            "practice.number_title",
+            &[("n", &e.number.to_string()), ("title", &e.title)],
+        )
+    }
+}
+
+/// The question of exercise `e`.
+fn question(rs: &Ruleset, rules: &Rules, e: &Exercise, ph: &Phrases) -> String {
+    let who = rules.player_name(e.start.to_move).to_string();
+    let key = if rs.capture.kind == CaptureKind::None {
+        "practice.question_no_capture"
+    } else {
+        "practice.question"
+    };
+    let moves = e.moves.join(", ");
+    if e.moves.len() == 1 {
+        ph.fmt(key, &[("player", &who), ("moves", &moves)])
+    } else {
+        ph.fmt(
+            &format!("{key}_many"),
+            &[("player", &who), ("moves", &moves)],
+        )
+    }
+}
+
+/// The diagram data of exercise `e`: as a question (start board only) or as an answer.
+fn prepared(
+    rs: &Ruleset,
+    rules: &Rules,
+    e: &Exercise,
+    ph: &Phrases,
+    answer: bool,
+) -> Result<Prepared, String> {
+    let ex = Example {
+        title: heading(e, ph),
+        note: e.note.clone(),
+        start: Start::Position(notation::format_position(rules, &e.start)),
+        moves: e.moves.clone(),
+        expect: Default::default(),
+        exercise: !answer,
+        line: 0,
+        field_lines: Default::default(),
+    };
+    diagram::prepare(rs, rules, &ex, ph)
+}
+
+/// Height of the lines `s` takes at `size` across `w`, mm.
+fn lines_h(s: &str, size: f64, weight: Weight, w: f64) -> f64 {
+    super::wrap(s, size, weight, w).len() as f64 * text::line_height_mm(size)
+}
+
+/// Lays out the practice pages (portrait `paper`): the intro, then every exercise with its
+/// question, start board and answer blanks. Errors as [`exercises`].
+pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let rules = Rules::try_new(rs)?;
+    let list = exercises(rs)?;
+    let mut f = Flow::new(paper, "practice");
+    let w = f.width();
+    f.para(
+        &ph.fmt("practice.title", &[("name", &rs.name)]),
+        TITLE_PT,
+        Weight::Bold,
+        1.0,
+    );
+    f.para(&ph.get("practice.intro"), BODY_PT, Weight::Regular, 1.0);
+    if rs.sowing.direction == crate::ruleset::Direction::Either {
+        f.para(&ph.get("practice.either"), BODY_PT, Weight::Regular, 1.0);
+    }
+    f.y += 1.0;
+    let blanks: Vec<String> = {
+        let mut b = vec![ph.get("practice.blank_last")];
+        if rs.capture.kind != CaptureKind::None {
+            b.push(ph.get("practice.blank_captured"));
+        }
+        b.push(ph.get("practice.blank_next"));
+        b
+    };
+    for e in &list {
+        let prep = prepared(rs, &rules, e, ph, false)?;
+        let head = heading(e, ph);
+        let q = question(rs, &rules, e, ph);
+        let board_h = diagram::board_height(rs, w);
+        let h = 2.0
+            + lines_h(&head, HEAD_PT - 1.0, Weight::Bold, w)
+            + lines_h(&q, CAPTION_PT, Weight::Regular, w)
+            + board_h;
+        f.room(h);
+        f.y += 2.0;
+        let hl = super::wrap(&head, HEAD_PT - 1.0, Weight::Bold, w);
+        f.lines(MARGIN, &hl, HEAD_PT - 1.0, Weight::Bold);
+        let ql = super::wrap(&q, CAPTION_PT, Weight::Regular, w);
+        f.lines(MARGIN, &ql, CAPTION_PT, Weight::Regular);
+        let y = f.y;
+        // The start board on the left half and the answer blanks where the "after" board would
+        // be; under the board, side by side, when the board takes the whole width.
+        let used = diagram::draw_boards(f.page(), rs, ph, &prep, MARGIN, y, w);
+        let slots: Vec<(f64, f64, f64)> = if diagram::stacked(rs, w) {
+            let sw = w / blanks.len() as f64;
+            let base = y + used + 2.0 + text::ascent_mm(CAPTION_PT);
+            (0..blanks.len())
+                .map(|i| (MARGIN + i as f64 * sw, base, sw - 4.0))
+                .collect()
+        } else {
+            let bx = MARGIN + w / 2.0 + 6.0;
+            let step = (used - 4.0) / blanks.len() as f64;
+            (0..blanks.len())
+                .map(|i| (bx, y + 4.0 + step * (i as f64 + 0.6), MARGIN + w - bx))
+                .collect()
+        };
+        for (b, &(bx, base, bw)) in blanks.iter().zip(&slots) {
+            let lw = super::wrap(b, CAPTION_PT, Weight::Bold, bw - 10.0);
+            let first = lw.first().cloned().unwrap_or_default();
+            let tw = text::width_mm(&first, CAPTION_PT, Weight::Bold);
+            let pg = f.page();
+            pg.text(bx, base, CAPTION_PT, Weight::Bold, &first);
+            pg.shape(
+                line(p(bx + tw + 1.5, base + 0.8), p(bx + bw - 0.5, base + 0.8)),
+                None,
+                Some(Stroke::solid(0.25, Color::BLACK)),
+            );
+        }
+        if diagram::stacked(rs, w) {
+            f.y += 4.0 + text::line_height_mm(CAPTION_PT);
+        }
+        f.y += used;
+    }
+    Ok(f.pages)
+}
+
+/// Lays out the host key pages (portrait `paper`, named `answers-1`, …): a clear "keep
+/// separate" title, then for every exercise its number, the question, the before/after boards
+/// and the answer worded from the engine's report. Errors as [`exercises`].
+pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let rules = Rules::try_new(rs)?;
+    let list = exercises(rs)?;
+    let mut f = Flow::new(paper, "answers");
+    let w = f.width();
+    f.para(
+        &ph.fmt("key.title", &[("name", &rs.name)]),
+        TITLE_PT,
+        Weight::Bold,
+        1.0,
+    );
+    f.para(&ph.get("key.intro"), BODY_PT, Weight::Regular, 2.0);
+    for e in &list {
+        let prep = prepared(rs, &rules, e, ph, true)?;
+        let head = heading(e, ph);
+        let mut caption: Vec<String> = vec![question(rs, &rules, e, ph)];
+        caption.extend(prep.caption[1..].iter().cloned());
+        if e.kind == Some(Kind::Feeding) && !e.legal.is_empty() {
+            let mover = rules.player_name(e.start.to_move).to_string();
+            let other = rules.player_name(1 - e.start.to_move.min(1)).to_string();
+            caption.push(ph.fmt(
+                "key.feeding",
+                &[
+                    ("player", &mover),
+                    ("other", &other),
+                    ("moves", &join_and(ph, &e.legal)),
+                ],
+            ));
+        }
+        let cap_h: f64 = caption
+            .iter()
+            .map(|c| lines_h(c, CAPTION_PT, Weight::Regular, w))
+            .sum();
+        let h = 2.0
+            + lines_h(&head, HEAD_PT - 1.0, Weight::Bold, w)
+            + diagram::board_height(rs, w)
+            + 1.0
+            + cap_h;
+        f.room(h);
+        f.y += 2.0;
+        let hl = super::wrap(&head, HEAD_PT - 1.0, Weight::Bold, w);
+        f.lines(MARGIN, &hl, HEAD_PT - 1.0, Weight::Bold);
+        let y = f.y;
+        let used = diagram::draw_boards(f.page(), rs, ph, &prep, MARGIN, y, w);
+        f.y += used + 1.0;
+        for c in &caption {
+            let lines = super::wrap(c, CAPTION_PT, Weight::Regular, w);
+            f.lines(MARGIN, &lines, CAPTION_PT, Weight::Regular);
+        }
+    }
+    Ok(f.pages)
+}

@@ -1,0 +1,503 @@
+//! The practice pages, the host key, the counters sheet and the bowl labels: page invariants
+//! (margins, calibration bar, footer, text inside its box) on A4 and Letter for every bundled
+//! ruleset and a few variants, counter and label counts, shared cut lines, matching exercise
+//! numbers, and host key answers checked against an independent engine replay.
+use sowkit::doc::{bounds, Color, Document, Item, Page, Seg, Shape, Text};
+use sowkit::engine::{Game, Rules};
+use sowkit::layout::{self, counters, labels, page, practice, Paper, A4, LETTER};
+use sowkit::notation;
+use sowkit::ruleset::{self, Ruleset, Start};
+use sowkit::text;
+
+const EPS: f64 = 1e-6;
+
+fn load(path: &std::path::Path) -> Ruleset {
+    match ruleset::load_file(path) {
+        Ok(r) => r,
+        Err(d) => panic!("{}: {:?}", path.display(), d),
+    }
+}
+
+fn repo(id: &str) -> Ruleset {
+    load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml")))
+}
+
+/// Every ruleset file in `rulesets/`.
+fn repo_rulesets() -> Vec<Ruleset> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "toml"));
+    paths.sort();
+    paths.iter().map(|p| load(p)).collect()
+}
+
+/// Variants that stress the new sheets: the smallest and largest counters the loader allows,
+/// and a 16-pit board with long store names (labels over more than one page).
+fn variants() -> Vec<Ruleset> {
+    let mut small = repo("kalah-6x4");
+    small.id = "tiny-counters".into();
+    small.layout.counter_diameter = 5.0;
+    let mut big = repo("six-pit-sowing");
+    big.id = "big-counters".into();
+    big.layout.counter_diameter = 60.0;
+    let mut wide = repo("kalah-6x4");
+    wide.id = "wide".into();
+    wide.examples.clear();
+    let n = 16;
+    wide.board.pits_per_side = n;
+    wide.board.pit_labels = [
+        (1..=n).map(|i| format!("S{i}")).collect(),
+        (1..=n).map(|i| format!("N{i}")).collect(),
+    ];
+    wide.board.stores = [
+        "South's great store of seeds".into(),
+        "North's great store of seeds".into(),
+    ];
+    vec![small, big, wide]
+}
+
+/// (ruleset, paper, kit, host key) for every ruleset and both papers, built once.
+fn kits() -> &'static [(Ruleset, Paper, Document, Document)] {
+    static KITS: std::sync::OnceLock<Vec<(Ruleset, Paper, Document, Document)>> =
+        std::sync::OnceLock::new();
+    KITS.get_or_init(|| {
+        let mut out = Vec::new();
+        for rs in repo_rulesets().into_iter().chain(variants()) {
+            for paper in [A4, LETTER] {
+                let kit = layout::kit(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+                let key = layout::host_key(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+                out.push((rs.clone(), paper, kit, key));
+            }
+        }
+        out
+    })
+}
+
+fn texts(p: &Page) -> impl Iterator<Item = &Text> {
+    p.items.iter().filter_map(|i| match i {
+        Item::Text(t) => Some(t),
+        _ => None,
+    })
+}
+
+fn shapes(p: &Page) -> impl Iterator<Item = &Shape> {
+    p.items.iter().filter_map(|i| match i {
+        Item::Shape(s) => Some(s),
+        _ => None,
+    })
+}
+
+fn pages_named<'a>(doc: &'a Document, prefix: &'a str) -> impl Iterator<Item = &'a Page> {
+    doc.pages
+        .iter()
+        .filter(move |p| p.name.starts_with(&format!("{prefix}-")))
+}
+
+/// Ink box: shape bounds plus half the stroke; text from advance, ascent and descent.
+fn ink(i: &Item) -> (f64, f64, f64, f64) {
+    match i {
+        Item::Shape(s) => {
+            let (a, b, c, d) = bounds(&s.segs).expect("non-empty shape");
+            let hw = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+            (a - hw, b - hw, c + hw, d + hw)
+        }
+        Item::Text(t) => (
+            t.x,
+            t.y - text::ascent_mm(t.size_pt),
+            t.x + text::width_mm(&t.text, t.size_pt, t.weight),
+            t.y + text::descent_mm(t.size_pt),
+        ),
+    }
+}
+
+fn is_bar(s: &Shape) -> bool {
+    s.fill == Some(Color::BLACK)
+        && s.stroke.is_none()
+        && bounds(&s.segs).is_some_and(|(a, b, c, d)| {
+            ((c - a) - page::BAR_LENGTH).abs() < EPS && ((d - b) - page::BAR_HEIGHT).abs() < EPS
+        })
+}
+
+/// Cut lines: open two-point paths stroked at the cut width.
+fn cut_lines(p: &Page) -> Vec<(f64, f64, f64, f64)> {
+    shapes(p)
+        .filter(|s| {
+            s.stroke
+                .as_ref()
+                .is_some_and(|st| (st.width - page::CUT_W).abs() < EPS)
+        })
+        .map(|s| match s.segs.as_slice() {
+            [Seg::MoveTo(a), Seg::LineTo(b)] => (a.x, a.y, b.x, b.y),
+            other => panic!("a cut mark that is not one straight line: {other:?}"),
+        })
+        .collect()
+}
+
+/// The new pages of the kit.
+fn new_pages(kit: &Document) -> Vec<&Page> {
+    ["practice", "counters", "labels"]
+        .iter()
+        .flat_map(|p| pages_named(kit, p))
+        .collect()
+}
+
+#[test]
+fn new_pages_keep_the_page_invariants() {
+    for (rs, paper, kit, key) in kits() {
+        assert!(key.pages.iter().all(|p| p.name.starts_with("answers-")));
+        for (doc, pages) in [(kit, new_pages(kit)), (key, key.pages.iter().collect())] {
+            let n = doc.pages.len();
+            for p in pages {
+                let id = format!("{} {} {}", rs.id, paper.name, p.name);
+                assert_eq!((p.width, p.height), (paper.width, paper.height), "{id}");
+                // No ink within the margin.
+                let m = page::MARGIN - EPS;
+                for it in &p.items {
+                    let (a, b, c, d) = ink(it);
+                    assert!(
+                        a >= m && b >= m && c <= p.width - m && d <= p.height - m,
+                        "{id}: ink {:?} in the margin: {it:?}",
+                        (a, b, c, d)
+                    );
+                }
+                // One calibration bar, clear of everything else by BAR_CLEAR.
+                let bars: Vec<&Shape> = shapes(p).filter(|s| is_bar(s)).collect();
+                assert_eq!(bars.len(), 1, "{id}: one 100 × 3 mm bar");
+                let (bx0, by0, bx1, by1) = bounds(&bars[0].segs).unwrap();
+                for it in &p.items {
+                    if matches!(it, Item::Shape(s) if is_bar(s)) {
+                        continue;
+                    }
+                    let (a, b, c, d) = ink(it);
+                    assert!(
+                        a >= bx1 + page::BAR_CLEAR
+                            || c <= bx0 - page::BAR_CLEAR
+                            || b >= by1 + page::BAR_CLEAR
+                            || d <= by0 - page::BAR_CLEAR,
+                        "{id}: ink near the bar: {it:?}"
+                    );
+                }
+                // Footer with the page number within its own document.
+                let i = doc.pages.iter().position(|q| q.name == p.name).unwrap();
+                let all: Vec<&str> = texts(p).map(|t| t.text.as_str()).collect();
+                assert!(
+                    all.iter()
+                        .any(|t| *t == format!("page {} of {n} · {}", i + 1, paper.name)),
+                    "{id}: footer"
+                );
+                assert!(all.contains(&"100 mm"), "{id}: bar label");
+            }
+        }
+    }
+}
+
+#[test]
+fn counters_cover_every_seed_with_spares() {
+    for (rs, paper, kit, _) in kits() {
+        let d = rs.layout.counter_diameter;
+        let (play, spare) = counters::count(rs);
+        // Pits × 2 sides × seeds per pit, worked out from the ruleset, not from the layout.
+        let seeds = rs.board.pits_per_side as u32 * 2 * rs.board.seeds_per_pit as u32;
+        assert_eq!(play, seeds, "{}", rs.id);
+        assert!(
+            spare >= 2 && spare * 10 >= seeds,
+            "{}: {spare} spares",
+            rs.id
+        );
+        // Counters are the stroked circles of the counter diameter on the counters pages.
+        let printed = pages_named(kit, "counters")
+            .flat_map(shapes)
+            .filter(|s| {
+                s.fill.is_none()
+                    && bounds(&s.segs).is_some_and(|(a, b, c, e)| {
+                        ((c - a) - d).abs() < 1e-6 && ((e - b) - d).abs() < 1e-6
+                    })
+            })
+            .count() as u32;
+        assert!(
+            printed >= seeds,
+            "{} {}: {printed} counters",
+            rs.id,
+            paper.name
+        );
+        assert_eq!(printed, play + spare, "{} {}", rs.id, paper.name);
+        // The small-parts note.
+        let all: String = pages_named(kit, "counters")
+            .flat_map(texts)
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(all.contains("children under three"), "{}", rs.id);
+    }
+    // 5 mm counters fit many to a page, 60 mm ones few.
+    let per_page = |id: &str| {
+        let (rs, _, kit, _) = kits().iter().find(|k| k.0.id == id).unwrap();
+        let (a, b) = counters::count(rs);
+        (a + b) as f64 / pages_named(kit, "counters").count() as f64
+    };
+    assert!(per_page("tiny-counters") > 50.0);
+    assert!(per_page("big-counters") <= 6.0);
+}
+
+/// Cut lines are shared: straight lines along the grid, horizontal ones running out to both
+/// margins, never a closed outline around one part.
+#[test]
+fn counters_and_labels_share_their_cut_lines() {
+    for (rs, paper, kit, _) in kits() {
+        for p in pages_named(kit, "counters").chain(pages_named(kit, "labels")) {
+            let lines = cut_lines(p);
+            assert!(!lines.is_empty(), "{} {}", rs.id, p.name);
+            let d = rs.layout.counter_diameter;
+            let parts = if p.name.starts_with("counters") {
+                shapes(p)
+                    .filter(|s| {
+                        s.fill.is_none()
+                            && bounds(&s.segs).is_some_and(|(a, _, b, _)| ((b - a) - d).abs() < EPS)
+                    })
+                    .count()
+            } else {
+                0
+            };
+            for &(x0, y0, x1, y1) in &lines {
+                if (y0 - y1).abs() < EPS {
+                    // Horizontal: from margin to margin.
+                    let (l, r) = (x0.min(x1), x0.max(x1));
+                    assert!(
+                        l <= page::MARGIN + 0.5 && r >= paper.width - page::MARGIN - 0.5,
+                        "{} {}: a horizontal cut line stops short: {l}..{r}",
+                        rs.id,
+                        p.name
+                    );
+                } else {
+                    assert!(
+                        (x0 - x1).abs() < EPS,
+                        "{}: cut lines are axis-aligned",
+                        rs.id
+                    );
+                }
+            }
+            // One line per grid line: far fewer than four edges per part.
+            if p.name.starts_with("counters") && parts > 4 {
+                assert!(lines.len() < 2 * parts, "{} {}", rs.id, p.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn one_label_per_pit_and_store_and_the_circuit() {
+    for (rs, paper, kit, _) in kits() {
+        let n = rs.board.pits_per_side;
+        let l = labels::labels(rs);
+        assert_eq!(l.len(), 2 * n + 2, "{}", rs.id);
+        let pages: Vec<&Page> = pages_named(kit, "labels").collect();
+        let words: Vec<&str> = pages
+            .iter()
+            .flat_map(|p| texts(p))
+            .map(|t| t.text.as_str())
+            .collect();
+        let joined = words.join(" ");
+        for side in 0..2 {
+            for label in &rs.board.pit_labels[side] {
+                assert!(words.contains(&label.as_str()), "{}: label {label}", rs.id);
+            }
+            for w in rs.board.stores[side].split(' ') {
+                assert!(joined.contains(w), "{}: store label word {w}", rs.id);
+            }
+        }
+        // Pattern icons: a 14 mm ring per pit, an inner ring on side 1's pits only.
+        let rings = |d: f64| {
+            pages
+                .iter()
+                .flat_map(|p| shapes(p))
+                .filter(|s| {
+                    bounds(&s.segs).is_some_and(|(a, b, c, e)| {
+                        ((c - a) - d).abs() < 1e-6 && ((e - b) - d).abs() < 1e-6
+                    })
+                })
+                .count()
+        };
+        assert_eq!(rings(14.0), 2 * n, "{} {}: pit rings", rs.id, paper.name);
+        assert_eq!(rings(14.0 - 2.4), n, "{}: double rings on side 1", rs.id);
+        // The circuit label names every pit in sowing order, for each player.
+        assert!(joined.contains("Sowing circuit"), "{}", rs.id);
+        let a = &rs.board.pit_labels[0];
+        assert!(
+            joined.contains(&format!("{} → {}", a[0], a[1.min(n - 1)])) || n == 1,
+            "{}: {joined}",
+            rs.id
+        );
+    }
+}
+
+/// Kalah sows its own store and skips the opponent's: each player's circuit says so, in the
+/// circuit order worked out by hand for six-pit sowing.
+#[test]
+fn circuit_label_spells_out_the_skips() {
+    let rs = repo("six-pit-sowing");
+    let ph = layout::phrases::Phrases::load("en").unwrap();
+    let lines = labels::circuit_lines(&rs, &ph);
+    assert_eq!(
+        lines[0],
+        "A sows: A1 → A2 → A3 → store A → B1 → B2 → B3 → (skip store B) → back to A1."
+    );
+    assert_eq!(
+        lines[1],
+        "B sows: A1 → A2 → A3 → (skip store A) → B1 → B2 → B3 → store B → back to A1."
+    );
+    // Oware: no store is sown, one line for both players.
+    let ow = repo("oware-abapa");
+    let lines = labels::circuit_lines(&ow, &ph);
+    assert!(lines[0].starts_with("Both players sow:"), "{lines:?}");
+    assert!(!lines[0].contains("captures"), "{lines:?}");
+}
+
+fn numbers(pages: &[&Page]) -> Vec<usize> {
+    pages
+        .iter()
+        .flat_map(|p| texts(p))
+        .filter_map(|t| {
+            let rest = t.text.strip_prefix("Exercise ")?;
+            let num: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            num.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn host_key_numbers_match_the_practice_page() {
+    for (rs, paper, kit, key) in kits() {
+        let list = practice::exercises(rs).unwrap();
+        let want: Vec<usize> = (1..=list.len()).collect();
+        let practice: Vec<&Page> = pages_named(kit, "practice").collect();
+        let answers: Vec<&Page> = key.pages.iter().collect();
+        assert_eq!(numbers(&practice), want, "{} {}", rs.id, paper.name);
+        assert_eq!(numbers(&answers), want, "{} {}", rs.id, paper.name);
+        let title: String = texts(&key.pages[0])
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(title.contains("host key — keep separate"), "{title}");
+        // The practice page gives no answers: no "after" board.
+        for p in &practice {
+            assert!(!texts(p).any(|t| t.text == "After"), "{}", rs.id);
+        }
+    }
+}
+
+/// Every exercise of the bundled rulesets: the ruleset's own exercises first, then 4 to 6
+/// generated ones, the same on every call.
+#[test]
+fn exercises_are_numbered_generated_and_deterministic() {
+    for rs in repo_rulesets() {
+        let list = practice::exercises(&rs).unwrap();
+        let own = rs.examples.iter().filter(|e| e.exercise).count();
+        assert!(list[..own].iter().all(|e| e.from_ruleset), "{}", rs.id);
+        let generated = list.len() - own;
+        assert!((4..=6).contains(&generated), "{}: {generated}", rs.id);
+        for (i, e) in list.iter().enumerate() {
+            assert_eq!(e.number, i + 1);
+        }
+        assert_eq!(list, practice::exercises(&rs).unwrap(), "{}", rs.id);
+        // Each generated kind says what the engine reports.
+        for e in &list[own..] {
+            let r = &e.report;
+            match e.kind.unwrap() {
+                practice::Kind::GrandSlam => assert!(r.grand_slam),
+                practice::Kind::Relay => assert!(r.laps.len() > 1),
+                practice::Kind::Feeding => assert!(!e.legal.is_empty()),
+                practice::Kind::ChainCapture => assert!(r.captures.len() > 1),
+                practice::Kind::Capture => assert!(r.captured > 0),
+                practice::Kind::ExtraTurn => assert!(r.extra_turn),
+                practice::Kind::Plain => {}
+            }
+        }
+    }
+    // Oware's practice games turn up a capture; Giuthi's a relay sowing.
+    let kinds = |id: &str| -> Vec<practice::Kind> {
+        practice::exercises(&repo(id))
+            .unwrap()
+            .iter()
+            .filter_map(|e| e.kind)
+            .collect()
+    };
+    let ow = kinds("oware-abapa");
+    assert!(ow
+        .iter()
+        .any(|k| matches!(k, practice::Kind::Capture | practice::Kind::ChainCapture)));
+    assert!(kinds("giuthi").contains(&practice::Kind::Relay));
+}
+
+/// The host key's answers (the report its captions are built from) agree with a replay of
+/// each exercise made here with the engine, and the ruleset's exercises with their hand-worked
+/// `expect` values.
+#[test]
+fn host_key_answers_agree_with_an_engine_replay() {
+    for rs in repo_rulesets().into_iter().chain(variants()) {
+        let rules = Rules::try_new(&rs).unwrap();
+        for e in practice::exercises(&rs).unwrap() {
+            let mut g = Game::try_new(&rules, e.start.clone()).unwrap();
+            let mut last = None;
+            for m in &e.moves {
+                let mv = notation::parse_move(&rules, m).unwrap();
+                last = Some(g.play(mv).unwrap());
+            }
+            let r = last.expect("an exercise has moves");
+            let id = format!("{} exercise {}", rs.id, e.number);
+            assert_eq!(r.last, e.report.last, "{id}: last seed");
+            assert_eq!(r.captured, e.report.captured, "{id}: captured");
+            assert_eq!(r.captures, e.report.captures, "{id}: captured from");
+            assert_eq!(r.next, e.report.next, "{id}: next");
+            assert_eq!(r.extra_turn, e.report.extra_turn, "{id}: extra turn");
+            if e.kind == Some(practice::Kind::Feeding) {
+                // Every allowed move feeds: it sows into the empty row.
+                let opp = 1 - e.start.to_move;
+                for m in &e.legal {
+                    let mut g2 = Game::try_new(&rules, e.start.clone()).unwrap();
+                    let mv = notation::parse_move(&rules, m).unwrap();
+                    let rep = g2.play(mv).unwrap();
+                    assert!(
+                        rep.laps
+                            .iter()
+                            .flat_map(|l| l.sown.iter())
+                            .any(|&h| !rules.is_store(h) && rules.side_of(h) == opp),
+                        "{id}: {m} does not feed"
+                    );
+                }
+            }
+            if !e.from_ruleset {
+                continue;
+            }
+            let ex = rs
+                .examples
+                .iter()
+                .find(|x| x.exercise && x.title == e.title)
+                .unwrap();
+            if let Start::Position(s) = &ex.start {
+                let (p, _) = notation::parse_position(&rules, s).unwrap();
+                assert_eq!(p.holes, e.start.holes, "{id}: start");
+            }
+            if let Some(pos) = &ex.expect.position {
+                let (p, _) = notation::parse_position(&rules, pos).unwrap();
+                assert_eq!(g.position().holes, p.holes, "{id}: position");
+            }
+            if let Some(next) = &ex.expect.next {
+                let want = if next == "none" {
+                    None
+                } else {
+                    rs.board
+                        .players
+                        .iter()
+                        .position(|p| p == next)
+                        .map(|i| i as u8)
+                };
+                assert_eq!(e.report.next, want, "{id}: next");
+            }
+            if let Some(c) = ex.expect.captured {
+                assert_eq!(e.report.captured, c, "{id}: captured");
+            }
+        }
+    }
+}
