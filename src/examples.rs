@@ -33,7 +33,29 @@ pub fn replay<'r>(rules: &'r Rules, ex: &Example) -> Result<(Replay, Game<'r>), 
             )
         })?,
     };
+    let total: u32 = start.holes.iter().map(|&h| u32::from(h)).sum();
+    let want = rules.ruleset().total_seeds();
+    if total != want {
+        let b = &rules.ruleset().board;
+        return Err((
+            "start".to_string(),
+            format!(
+                "the start position holds {total} seeds, but this game has {want} ({} pits × 2 × {} seeds): a worked example's position must hold every seed",
+                b.pits_per_side, b.seeds_per_pit
+            ),
+        ));
+    }
     let mut game = Game::new(rules, start.clone());
+    if let (Some(end), false) = (game.ending(), ex.moves.is_empty()) {
+        return Err((
+            "start".to_string(),
+            format!(
+                "the start position is already a finished game ({}), so move 1 cannot be played: start from a position where {} can move",
+                reason_words(end.reason),
+                rules.player_name(start.to_move)
+            ),
+        ));
+    }
     let mut reports = Vec::with_capacity(ex.moves.len());
     for (i, m) in ex.moves.iter().enumerate() {
         let field = format!("moves[{}]", i + 1);
@@ -69,6 +91,18 @@ pub fn replay<'r>(rules: &'r Rules, ex: &Example) -> Result<(Replay, Game<'r>), 
     ))
 }
 
+/// Why a game ended, in a sentence fragment.
+fn reason_words(r: crate::engine::EndReason) -> &'static str {
+    use crate::engine::EndReason::*;
+    match r {
+        SideEmpty => "a row of pits is empty",
+        Threshold => "a store already holds the winning count",
+        Repetition => "the position repeats",
+        NoLegalMove => "the player to move has no legal move",
+        NoMovesForBoth => "neither player can move",
+    }
+}
+
 /// Checks every worked example of `rs`; `src` is the ruleset's text (for snippets).
 /// Returns one diagnostic per disagreement; empty when all examples hold.
 pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
@@ -80,6 +114,19 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
             let line = ex.field_lines.get(field).copied().unwrap_or(ex.line);
             line_span(src, line)
         };
+        let unknown = unknown_names(&rules, ex);
+        if !unknown.is_empty() {
+            for (field, msg) in unknown {
+                out.push(Diagnostic::at(
+                    &rs.path,
+                    src,
+                    at(&field),
+                    &format!("example[{}].expect.{field}", i + 1),
+                    &format!("{tag}: {msg}"),
+                ));
+            }
+            continue;
+        }
         let (replay, game) = match replay(&rules, ex) {
             Ok(r) => r,
             Err((field, msg)) => {
@@ -120,6 +167,69 @@ fn list(v: &[String]) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     )
+}
+
+/// Expectations that name something the ruleset does not have: (field, message).
+fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
+    let rs = rules.ruleset();
+    let labels = || {
+        let mut all: Vec<String> = rs.board.pit_labels.iter().flatten().cloned().collect();
+        all.extend(rs.board.stores.iter().cloned());
+        all.join(", ")
+    };
+    let players = || format!("{} or {}", rs.board.players[0], rs.board.players[1]);
+    let is_player = |s: &str| rs.board.players.iter().any(|p| p == s);
+    let mut bad = Vec::new();
+    let e = &ex.expect;
+    for l in e.last.iter().chain(e.sown.iter().flatten()) {
+        if rules.hole_by_label(l).is_none() {
+            let f = if e.last.as_deref() == Some(l.as_str()) {
+                "last"
+            } else {
+                "sown"
+            };
+            bad.push((
+                f.to_string(),
+                format!(
+                    "{l:?} is not a pit or store label; the labels are {}",
+                    labels()
+                ),
+            ));
+        }
+    }
+    if let Some(n) = &e.next {
+        if n != "none" && !is_player(n) {
+            bad.push((
+                "next".to_string(),
+                format!(
+                    "{n:?} is not a player: write {}, or \"none\" when the game is over",
+                    players()
+                ),
+            ));
+        }
+    }
+    for p in e.passed.iter().flatten() {
+        if !is_player(p) {
+            bad.push((
+                "passed".to_string(),
+                format!("{p:?} is not a player: write {}", players()),
+            ));
+        }
+    }
+    for m in e.legal.iter().flatten() {
+        if let Err(err) = notation::parse_move(rules, m) {
+            bad.push(("legal".to_string(), format!("{m:?} is not a move: {err}")));
+        }
+    }
+    if let Some(p) = &e.position {
+        if let Err(err) = notation::parse_position(rules, p) {
+            bad.push((
+                "position".to_string(),
+                format!("the expected position {p:?} cannot be read: {err}"),
+            ));
+        }
+    }
+    bad
 }
 
 /// Every stated expectation that does not hold: (field, expected, actual), in field order.

@@ -78,32 +78,94 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     })
 }
 
-/// Writes `kit` to `<out>/<id>/`, replacing an earlier kit of the same id atomically (a
-/// temporary sibling folder renamed into place). Returns the kit folder. Errors: I/O.
+/// Writes `kit` to `<out>/<id>/`, replacing an earlier kit of the same id atomically.
+/// Returns the kit folder. Errors: I/O (nothing changed then). See [`write_all`].
 pub fn write(kit: &Kit, out: &Path) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(out)?;
-    let final_dir = out.join(&kit.id);
-    let tmp = out.join(format!(".{}.tmp-{}", kit.id, std::process::id()));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp)?;
+    write_all(std::slice::from_ref(kit), out).map(|mut v| v.remove(0))
+}
+
+/// Writes every kit to `<out>/<id>/` all-or-nothing: first each kit is written in full to a
+/// temporary sibling folder; only when all are written are they renamed into place, earlier
+/// kits of the same ids being moved aside first. If any step fails, everything done so far is
+/// undone (new folders removed, old kits moved back), so `out` looks as it did before.
+/// Returns the kit folders in order. Errors: `out` is not a folder, or I/O.
+pub fn write_all(kits: &[Kit], out: &Path) -> std::io::Result<Vec<PathBuf>> {
+    use std::io::{Error, ErrorKind};
+    if out.exists() && !out.is_dir() {
+        return Err(Error::new(
+            ErrorKind::AlreadyExists,
+            format!(
+                "{} is a file, not a folder: give -o a folder (it is created if missing)",
+                out.display()
+            ),
+        ));
     }
-    std::fs::create_dir(&tmp)?;
-    let result = (|| {
-        for f in &kit.files {
-            std::fs::write(tmp.join(&f.name), &f.bytes)?;
-        }
-        let old = out.join(format!(".{}.old-{}", kit.id, std::process::id()));
-        if final_dir.exists() {
-            std::fs::rename(&final_dir, &old)?;
-        }
-        std::fs::rename(&tmp, &final_dir)?;
-        if old.exists() {
-            std::fs::remove_dir_all(&old)?;
+    std::fs::create_dir_all(out)?;
+    let pid = std::process::id();
+    let tmp_of = |k: &Kit| out.join(format!(".{}.tmp-{pid}", k.id));
+    let old_of = |k: &Kit| out.join(format!(".{}.old-{pid}", k.id));
+    // 1. Stage every kit in full.
+    let mut staged: Vec<PathBuf> = Vec::new();
+    let stage = |staged: &mut Vec<PathBuf>| -> std::io::Result<()> {
+        for k in kits {
+            let tmp = tmp_of(k);
+            if tmp.exists() {
+                std::fs::remove_dir_all(&tmp)?;
+            }
+            std::fs::create_dir(&tmp)?;
+            staged.push(tmp.clone());
+            for f in &k.files {
+                std::fs::write(tmp.join(&f.name), &f.bytes)?;
+            }
         }
         Ok(())
-    })();
-    if result.is_err() && tmp.exists() {
-        let _ = std::fs::remove_dir_all(&tmp);
+    };
+    if let Err(e) = stage(&mut staged) {
+        for t in &staged {
+            let _ = std::fs::remove_dir_all(t);
+        }
+        return Err(e);
     }
-    result.map(|_| final_dir)
+    // 2. Swap them in; remember each step so it can be undone.
+    let mut moved_aside: Vec<(PathBuf, PathBuf)> = Vec::new(); // (final, old)
+    let mut placed: Vec<(PathBuf, PathBuf)> = Vec::new(); // (tmp, final)
+    let mut result = Ok(());
+    for k in kits {
+        let fin = out.join(&k.id);
+        let old = old_of(k);
+        if fin.exists() {
+            if let Err(e) = std::fs::rename(&fin, &old) {
+                result = Err(e);
+                break;
+            }
+            moved_aside.push((fin.clone(), old));
+        }
+        if let Err(e) = std::fs::rename(tmp_of(k), &fin) {
+            result = Err(e);
+            break;
+        }
+        placed.push((tmp_of(k), fin));
+    }
+    if let Err(e) = result {
+        for (tmp, fin) in placed.iter().rev() {
+            let _ = std::fs::rename(fin, tmp);
+        }
+        for (fin, old) in moved_aside.iter().rev() {
+            let _ = std::fs::rename(old, fin);
+        }
+        for t in &staged {
+            let _ = std::fs::remove_dir_all(t);
+        }
+        return Err(e);
+    }
+    // 3. The new kits are in place; removing the old ones is tidying, not part of success.
+    for (_, old) in &moved_aside {
+        if std::fs::remove_dir_all(old).is_err() {
+            eprintln!(
+                "warning: could not remove the previous kit kept at {}; delete it by hand",
+                old.display()
+            );
+        }
+    }
+    Ok(placed.into_iter().map(|(_, f)| f).collect())
 }

@@ -44,6 +44,9 @@ enum Command {
 
 /// Expands folders into their `*.toml` files, sorted; keeps files as given.
 fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    if paths.is_empty() && !Path::new("rulesets").is_dir() {
+        return Err("error: no rulesets given, and there is no ./rulesets folder (the default): give ruleset files, e.g. `sowkit build my-game.toml`".to_string());
+    }
     let paths = if paths.is_empty() {
         vec![PathBuf::from("rulesets")]
     } else {
@@ -78,7 +81,8 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Loads and checks every ruleset; prints every problem; returns the rulesets if all passed.
-fn load_and_check(files: &[PathBuf]) -> Option<Vec<Ruleset>> {
+/// `writes` says whether the command would have written output (for the closing message).
+fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
     let mut ok = Vec::new();
     let mut failed = 0usize;
     let mut ids: Vec<(String, PathBuf)> = Vec::new();
@@ -101,10 +105,15 @@ fn load_and_check(files: &[PathBuf]) -> Option<Vec<Ruleset>> {
                             continue;
                         }
                         ids.push((rs.id.clone(), f.clone()));
+                        let n = rs.examples.len();
+                        if n == 0 {
+                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f.display());
+                        }
                         eprintln!(
-                            "ok: {} ({} worked examples agree with the engine)",
+                            "ok: {} ({n} worked example{} agree{} with the engine)",
                             f.display(),
-                            rs.examples.len()
+                            if n == 1 { "" } else { "s" },
+                            if n == 1 { "s" } else { "" },
                         );
                         ok.push(rs);
                     }
@@ -122,8 +131,9 @@ fn load_and_check(files: &[PathBuf]) -> Option<Vec<Ruleset>> {
     }
     if failed > 0 {
         eprintln!(
-            "{failed} of {} ruleset(s) failed; nothing was written",
-            files.len()
+            "{failed} of {} ruleset(s) failed{}",
+            files.len(),
+            if writes { "; nothing was written" } else { "" }
         );
         None
     } else {
@@ -131,18 +141,36 @@ fn load_and_check(files: &[PathBuf]) -> Option<Vec<Ruleset>> {
     }
 }
 
+/// A layout failure in the user's terms: which fields to change.
+fn layout_problem(e: &str, paper: &str) -> String {
+    format!(
+        "cannot lay out the kit on {paper} paper: {e} (try a smaller layout.pit_diameter, layout.pit_gap or layout.store_length, or fewer board.pits_per_side)"
+    )
+}
+
 fn read(f: &Path) -> Result<String, Diagnostic> {
+    use std::io::Read;
     let shown = f.display().to_string();
-    let meta = std::fs::metadata(f)
-        .map_err(|e| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}")))?;
-    if meta.len() > ruleset::load::MAX_FILE_BYTES {
+    let cannot =
+        |e: std::io::Error| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}"));
+    let meta = std::fs::metadata(f).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(Diagnostic::whole_file(
+            &shown,
+            "not a regular file: give a ruleset .toml file or a folder of them",
+        ));
+    }
+    let limit = ruleset::load::MAX_FILE_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(f)
+        .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > limit {
         return Err(Diagnostic::whole_file(
             &shown,
             "the file is larger than 1 MiB; a ruleset is a small text file",
         ));
     }
-    let bytes = std::fs::read(f)
-        .map_err(|e| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}")))?;
     String::from_utf8(bytes)
         .map_err(|_| Diagnostic::whole_file(&shown, "the file is not UTF-8 text; save it as UTF-8"))
 }
@@ -158,10 +186,25 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            match load_and_check(&files) {
-                Some(_) => ExitCode::SUCCESS,
-                None => ExitCode::from(1),
+            let Some(all) = load_and_check(&files, false) else {
+                return ExitCode::from(1);
+            };
+            // Layout is part of what `build` needs: check it on both papers too.
+            let mut bad = 0;
+            for rs in &all {
+                for paper in [A4, LETTER] {
+                    if let Err(e) = sowkit::layout::kit(rs, paper)
+                        .and_then(|_| sowkit::layout::host_key(rs, paper))
+                    {
+                        eprintln!("error: {}: {}", rs.path, layout_problem(&e, paper.name));
+                        bad += 1;
+                    }
+                }
             }
+            if bad > 0 {
+                return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
         }
         Command::Build {
             rulesets,
@@ -179,7 +222,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let Some(all) = load_and_check(&files) else {
+            let Some(all) = load_and_check(&files, true) else {
                 return ExitCode::from(1);
             };
             // Lay out and render everything in memory first: write nothing unless all succeed.
@@ -189,28 +232,35 @@ fn main() -> ExitCode {
                     Ok(k) => kits.push(k),
                     Err(e) => {
                         eprintln!(
-                            "error: {}: cannot lay out the kit: {e}; nothing was written",
-                            rs.path
+                            "error: {}: {}; nothing was written",
+                            rs.path,
+                            layout_problem(&e, paper.name)
                         );
                         return ExitCode::from(1);
                     }
                 }
             }
-            for k in &kits {
-                match sowkit::kit::write(k, &out) {
-                    Ok(dir) => println!(
-                        "wrote {} ({} pages, {} files)",
-                        dir.display(),
-                        k.document.pages.len(),
-                        k.files.len()
-                    ),
-                    Err(e) => {
-                        eprintln!("error: cannot write {}: {e}", out.join(&k.id).display());
-                        return ExitCode::from(1);
+            match sowkit::kit::write_all(&kits, &out) {
+                Ok(dirs) => {
+                    for (dir, k) in dirs.iter().zip(&kits) {
+                        println!(
+                            "wrote {} ({} pages, host key {} pages, {} files)",
+                            dir.display(),
+                            k.document.pages.len(),
+                            k.host_key.pages.len(),
+                            k.files.len()
+                        );
                     }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!(
+                        "error: cannot write the kits to {}: {e}; nothing was changed there",
+                        out.display()
+                    );
+                    ExitCode::from(1)
                 }
             }
-            ExitCode::SUCCESS
         }
     }
 }

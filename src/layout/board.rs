@@ -9,6 +9,9 @@
 //! the next; a store one player passes by gets a dashed bypass arrow and a ⊘ note; stores no one
 //! sows stand apart as capture stores. Side 1's pits and store carry a double ring, so the
 //! sides differ by pattern and by the names on their rows, never by colour alone.
+/// Smallest pit diameter, mm, the board may be shrunk to: a 10 mm pit still holds a paper counter.
+const MIN_PLAYABLE_PIT: f64 = 10.0;
+
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, Phrases};
 use super::{centred, centred_mid, para, Paper};
@@ -353,9 +356,9 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
         // Round down to a tenth of a millimetre of pit diameter.
         let d = (rs.layout.pit_diameter * lo * 10.0).floor() / 10.0;
         s = d / rs.layout.pit_diameter;
-        if s < 0.25 || !fits(s) {
+        if d < MIN_PLAYABLE_PIT || !fits(s) {
             return Err(format!(
-                "the board does not fit a {} page even at a quarter of its size",
+                "to fit the {} page the pits would shrink to {d} mm across, below the {MIN_PLAYABLE_PIT} mm that counters need",
                 paper.name
             ));
         }

@@ -70,7 +70,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let rows = ((bottom - top - 2.0 * CUT_RUN) / c).floor().max(0.0) as usize;
         if cols == 0 || rows == 0 {
             return Err(format!(
-                "counters of {} mm do not fit a {} page",
+                "counters of {} mm do not fit the {} page",
                 fmt_mm(d),
                 paper.name
             ));

@@ -225,7 +225,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let cols = ((cw - 2.0 * CUT_RUN) / LABEL_W).floor().max(0.0) as usize;
         let rows = ((bottom - top - 2.0 * CUT_RUN) / LABEL_H).floor().max(0.0) as usize;
         if cols == 0 || rows == 0 {
-            return Err(format!("labels do not fit a {} page", paper.name));
+            return Err(format!("labels do not fit the {} page", paper.name));
         }
         let gw = cols as f64 * LABEL_W;
         let x0 = (w - gw) / 2.0;
@@ -312,7 +312,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         } else if here == 0 {
             // Nothing placed and the circuit label does not fit an empty page.
             return Err(format!(
-                "the circuit label does not fit a {} page",
+                "the circuit label does not fit the {} page",
                 paper.name
             ));
         }

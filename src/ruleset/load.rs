@@ -541,6 +541,12 @@ pub fn load_file(path: &std::path::Path) -> Result<Ruleset, Vec<Diagnostic>> {
 /// Parses and validates a ruleset from `src`; `path` is used in messages only.
 /// Returns every problem found (at least one) on failure.
 pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
+    if src.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err(vec![Diagnostic::whole_file(
+            path,
+            "the file is empty: a ruleset needs at least id, name, source, [board], [sowing] and [end] (see rulesets/six-pit-sowing.toml)",
+        )]);
+    }
     let raw: RawRuleset = toml::from_str(src).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         let field = field_at(src, span.start);
@@ -554,6 +560,7 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
         errs: Vec::new(),
     };
     let rs = v.ruleset(raw);
+    v.printable(&rs);
     if v.errs.is_empty() {
         Ok(rs)
     } else {
@@ -562,7 +569,15 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
 }
 
 fn explain_toml_error(msg: &str) -> String {
-    let msg = msg.trim();
+    // Serde speaks Rust; say it in the ruleset author's words.
+    let msg = msg
+        .trim()
+        .replace("expected i64", "expected a whole number")
+        .replace("expected f64", "expected a number")
+        .replace("expected a sequence", "expected a list [ … ]")
+        .replace("invalid type: sequence", "invalid type: a list")
+        .replace("invalid type: map", "invalid type: a table");
+    let msg = msg.as_str();
     if msg.starts_with("unknown field") {
         format!(
             "{msg} (unknown keys are errors: check the spelling, see README \"Ruleset format\")"
@@ -580,6 +595,47 @@ struct Validator<'a> {
 }
 
 impl Validator<'_> {
+    /// Every character a kit would print must exist in the bundled font (DejaVu Sans, both
+    /// weights); otherwise the page would show an empty box. Reports each missing character
+    /// once, at its first place in the file.
+    fn printable(&mut self, rs: &Ruleset) {
+        let mut texts: Vec<&str> = vec![&rs.name, &rs.source];
+        texts.extend(rs.duration.as_deref());
+        texts.extend(rs.rule_sources.values().map(|s| s.as_str()));
+        texts.extend(rs.board.players.iter().map(|s| s.as_str()));
+        texts.extend(rs.board.stores.iter().map(|s| s.as_str()));
+        texts.extend(rs.board.pit_labels.iter().flatten().map(|s| s.as_str()));
+        for ex in &rs.examples {
+            texts.push(&ex.title);
+            texts.extend(ex.note.as_deref());
+        }
+        let mut missing: Vec<char> = Vec::new();
+        for t in texts {
+            for w in [crate::doc::Weight::Regular, crate::doc::Weight::Bold] {
+                for g in crate::text::glyphs(t, w) {
+                    // Right-to-left scripts need shaping and reordering that sowkit does not do.
+                    let rtl =
+                        matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
+                    if (g.gid == 0 || rtl) && !g.ch.is_whitespace() && !missing.contains(&g.ch) {
+                        missing.push(g.ch);
+                    }
+                }
+            }
+        }
+        for c in missing {
+            let at = self.src.find(c).unwrap_or(0);
+            let field = field_at(self.src, at);
+            self.err(
+                at..at + c.len_utf8(),
+                &field,
+                format!(
+                    "the character {c:?} (U+{:04X}) cannot be printed: it is missing from the bundled font (DejaVu Sans) or needs right-to-left shaping, which sowkit does not do yet; use another character or spell it out",
+                    c as u32
+                ),
+            );
+        }
+    }
+
     fn err(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
         let d = Diagnostic::at(self.path, self.src, span, field, &msg.into());
         self.errs.push(d);
@@ -670,6 +726,28 @@ impl Validator<'_> {
                 format!("{id:?} is not a valid id: use 1 to 64 of a-z, 0-9 and '-', e.g. \"kalah-6x4\" (it names the output folder)"),
             );
         }
+        if raw.name.get_ref().chars().count() > 80 {
+            self.err(
+                raw.name.span(),
+                "name",
+                "the name is longer than 80 characters: it has to fit page titles and footers; shorten it",
+            );
+        }
+        if raw.name.get_ref().trim() != raw.name.get_ref() {
+            self.err(
+                raw.name.span(),
+                "name",
+                "the name starts or ends with a space: remove it",
+            );
+        }
+        if raw.duration.as_deref().is_some_and(|d| d.trim().is_empty()) {
+            let at = self.src.find("duration").unwrap_or(0);
+            self.err(
+                at..at + "duration".len(),
+                "duration",
+                "duration is empty: give a playing time such as \"15–25 minutes\", or leave the key out",
+            );
+        }
         if raw.name.get_ref().trim().is_empty() {
             self.err(
                 raw.name.span(),
@@ -719,6 +797,7 @@ impl Validator<'_> {
         if let Some(s) = &b.source {
             rule_sources.insert("board".to_string(), s.clone());
         }
+        let errs_before_board = self.errs.len();
         let n = self.int_in(
             &b.pits_per_side,
             "board.pits_per_side",
@@ -731,6 +810,9 @@ impl Validator<'_> {
             1,
             MAX_SEEDS_PER_PIT as i64,
         ) as u16;
+        // When the board size itself is wrong, checks that depend on it would only repeat the
+        // error with a made-up number: skip them.
+        let board_ok = self.errs.len() == errs_before_board;
         let mut options = Vec::new();
         if let Some(o) = &b.seeds_per_pit_options {
             for &x in o.get_ref() {
@@ -787,7 +869,7 @@ impl Validator<'_> {
             } else {
                 for side in 0..2 {
                     let labels = &pl.get_ref()[side];
-                    if labels.len() != n {
+                    if board_ok && labels.len() != n {
                         self.err(pl.span(), "board.pit_labels", format!("side {} has {} labels but board.pits_per_side is {n}: give exactly {n}", players[side], labels.len()));
                         continue;
                     }
@@ -820,11 +902,26 @@ impl Validator<'_> {
         }
         {
             let mut seen = std::collections::BTreeSet::new();
-            for l in pit_labels.iter().flatten().chain(stores.iter()) {
+            let n_pits = pit_labels[0].len() + pit_labels[1].len();
+            for (k, l) in pit_labels.iter().flatten().chain(stores.iter()).enumerate() {
                 if !seen.insert(l.to_lowercase()) {
+                    // Point at the list the repeat is in.
+                    let (span, field) = if k >= n_pits {
+                        (
+                            b.stores.as_ref().map_or(board_span.clone(), |x| x.span()),
+                            "board.stores",
+                        )
+                    } else {
+                        (
+                            b.pit_labels
+                                .as_ref()
+                                .map_or(board_span.clone(), |x| x.span()),
+                            "board.pit_labels",
+                        )
+                    };
                     self.err(
-                        board_span.clone(),
-                        "board.pit_labels",
+                        span,
+                        field,
                         format!(
                             "label {l:?} is used twice: every pit and store needs its own label"
                         ),
@@ -864,7 +961,15 @@ impl Validator<'_> {
         };
         let min_seeds = match &s.min_seeds {
             None => 1,
-            Some(m) => self.int_in(m, "sowing.min_seeds", 1, (MAX_SEEDS_PER_PIT as i64) * 2) as u16,
+            Some(m) => {
+                // A pit can never hold more than every seed in play.
+                let most = if board_ok {
+                    (n * 2 * seeds as usize) as i64
+                } else {
+                    i64::from(u16::MAX)
+                };
+                self.int_in(m, "sowing.min_seeds", 1, most) as u16
+            }
         };
         let own_store_span = s.own_store.span();
         let sowing = Sowing {
@@ -1085,7 +1190,12 @@ impl Validator<'_> {
                 RawWhen::Threshold => wants_threshold = true,
             }
         }
-        let total = n as i64 * 2 * seeds as i64;
+        // With a wrong board size there is no real total to check against.
+        let total = if board_ok {
+            n as i64 * 2 * seeds as i64
+        } else {
+            i64::from(u16::MAX)
+        };
         match (&e.threshold, wants_threshold) {
             (Some(t), true) => {
                 let v = self.int_in(t, "end.threshold", 1, total.max(1));
@@ -1184,7 +1294,12 @@ impl Validator<'_> {
             }
             if let Some(v) = x.captured {
                 mark("captured", v.span());
-                let c = self.int_in(&v, &format!("{tag}.expect.captured"), 0, total);
+                let c = self.int_in(
+                    &v,
+                    &format!("{tag}.expect.captured"),
+                    0,
+                    total.min(i64::from(u16::MAX)),
+                );
                 expect.captured = Some(c as u16);
             }
             if let Some(v) = x.game_over {
@@ -1389,6 +1504,68 @@ mod tests {
             let errs = load_str("x.toml", src).unwrap_err();
             assert!(!errs.is_empty());
         }
+    }
+
+    #[test]
+    fn impossible_min_seeds_is_rejected_with_the_total() {
+        // 3 pits × 2 × 3 seeds = 18 seeds in play: no pit can ever hold 19.
+        let src = GOOD.replace("min_seeds = 1", "min_seeds = 19");
+        let errs = load_str("x.toml", &src).unwrap_err();
+        let d = errs
+            .iter()
+            .find(|d| d.field == "sowing.min_seeds")
+            .expect("min_seeds error");
+        assert!(d.message.contains("from 1 to 18"), "{}", d.message);
+    }
+
+    #[test]
+    fn a_wrong_board_size_does_not_cascade_into_made_up_errors() {
+        let src = GOOD.replace("pits_per_side = 3", "pits_per_side = 0");
+        let errs = load_str("x.toml", &src).unwrap_err();
+        assert_eq!(
+            errs.len(),
+            1,
+            "{:?}",
+            errs.iter().map(|d| d.short()).collect::<Vec<_>>()
+        );
+        assert_eq!(errs[0].field, "board.pits_per_side");
+    }
+
+    #[test]
+    fn empty_file_and_type_errors_speak_plainly() {
+        let d = &load_str("x.toml", "  \n").unwrap_err()[0];
+        assert!(d.message.contains("the file is empty"), "{}", d.message);
+        let src = GOOD.replace("pits_per_side = 3", "pits_per_side = \"3\"");
+        let d = &load_str("x.toml", &src).unwrap_err()[0];
+        assert!(
+            d.message.contains("expected a whole number"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn characters_the_font_lacks_are_rejected_where_they_stand() {
+        // U+963F (CJK) is not in DejaVu Sans; U+0628 (Arabic) needs right-to-left shaping.
+        for c in ['\u{963F}', '\u{0628}'] {
+            let src = GOOD.replace(
+                "name = \"Six-pit sowing\"",
+                &format!("name = \"Six-pit {c}\""),
+            );
+            let errs = load_str("x.toml", &src).unwrap_err();
+            let d = &errs[0];
+            assert_eq!(d.field, "name");
+            let line = src.lines().position(|l| l.starts_with("name =")).unwrap() + 1;
+            assert_eq!(d.line, line);
+            assert!(
+                d.message.contains(&format!("U+{:04X}", c as u32)),
+                "{}",
+                d.message
+            );
+        }
+        // Accented Latin, Twi and arrows are in the font.
+        let src = GOOD.replace("name = \"Six-pit sowing\"", "name = \"Siembra ñ ɛ ɔ →\"");
+        assert!(load_str("x.toml", &src).is_ok());
     }
 
     #[test]
