@@ -137,6 +137,17 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     if rs.sowing.direction == Direction::Either {
         notes.push(ph.get("log.note.direction"));
     }
+    if let Some(&max) = rs.board.seeds_per_pit_options.iter().max() {
+        let pits = 2 * rs.board.pits_per_side;
+        notes.push(ph.fmt(
+            "log.note.options",
+            &[
+                ("pits", &pits.to_string()),
+                ("max", &max.to_string()),
+                ("max_total", &(pits * max as usize).to_string()),
+            ],
+        ));
+    }
     notes.push(ph.get("log.note.rounds"));
     for n in &notes {
         y = para(&mut pg, MARGIN, y, 8.5, Weight::Regular, cw, n);

@@ -346,7 +346,11 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
     );
     f.para(&ph.get("practice.intro"), BODY_PT, Weight::Regular, 1.0);
     if rs.sowing.direction == crate::ruleset::Direction::Either {
-        f.para(&ph.get("practice.either"), BODY_PT, Weight::Regular, 1.0);
+        let row = &rs.board.pit_labels[0];
+        let i = (row.len() / 2).saturating_sub(1);
+        let next = row.get(i + 1).unwrap_or(&rs.board.stores[0]);
+        let text = ph.fmt("practice.either", &[("pit", &row[i]), ("next", next)]);
+        f.para(&text, BODY_PT, Weight::Regular, 1.0);
     }
     f.y += 1.0;
     let blanks: Vec<String> = {

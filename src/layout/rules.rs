@@ -125,7 +125,13 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     out.push(Bullet(match rs.sowing.direction {
         Direction::Counterclockwise => ph.get("rules.dir_ccw"),
         Direction::Clockwise => ph.get("rules.dir_cw"),
-        Direction::Either => ph.get("rules.dir_either"),
+        Direction::Either => {
+            let row = &rs.board.pit_labels[0];
+            ph.fmt(
+                "rules.dir_either",
+                &[("pit", &row[(row.len() / 2).saturating_sub(1)])],
+            )
+        }
     }));
     let own = rs.sowing.own_store == Include::Sow;
     let opp = rs.sowing.opponent_store == Include::Sow;
@@ -282,6 +288,12 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         Remaining::Opponent => ph.get("rules.remaining_opponent"),
     }));
     out.push(Para(ph.fmt("rules.scoring", &[("total", &num(total))])));
+    if !rs.board.seeds_per_pit_options.is_empty() {
+        let pits = (2 * rs.board.pits_per_side) as u32;
+        out.push(Para(
+            ph.fmt("rules.scoring_options", &[("pits", &num(pits))]),
+        ));
+    }
 
     // Worked examples.
     let worked: Vec<usize> = (0..rs.examples.len())
