@@ -501,7 +501,10 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
             );
         }
         let by = store_sown_by(rs, side);
-        let mut lines = super::wrap(&rs.board.stores[side], 9.0, Weight::Bold, w - 4.0 - RING);
+        let inner = w - 4.0 - RING;
+        // On a narrow store, shrink the type until every word fits rather than break words.
+        let label_pt = size_for_words(&rs.board.stores[side], 9.0, 5.0, Weight::Bold, inner);
+        let mut lines = super::wrap(&rs.board.stores[side], label_pt, Weight::Bold, inner);
         let mut notes: Vec<String> = Vec::new();
         if !by[0] && !by[1] {
             notes.push(ph.get("board.capture_store"));
@@ -512,20 +515,26 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
                 }
             }
         }
+        let note_pt = notes
+            .iter()
+            .map(|n| size_for_words(n, 7.0, 4.5, Weight::Regular, inner))
+            .fold(7.0, f64::min)
+            .min(label_pt - 1.0)
+            .max(4.5);
         let note_lines: Vec<String> = notes
             .iter()
-            .flat_map(|s| super::wrap(s, 7.0, Weight::Regular, w - 4.0 - RING))
+            .flat_map(|s| super::wrap(s, note_pt, Weight::Regular, inner))
             .collect();
-        let lh9 = text::line_height_mm(9.0);
-        let lh7 = text::line_height_mm(7.0);
+        let lh9 = text::line_height_mm(label_pt);
+        let lh7 = text::line_height_mm(note_pt);
         let total = lines.len() as f64 * lh9 + note_lines.len() as f64 * lh7;
         let mut ty = y + hh / 2.0 - total / 2.0;
         for l in lines.drain(..) {
             centred(
                 pg,
                 x + w / 2.0,
-                ty + text::ascent_mm(9.0),
-                9.0,
+                ty + text::ascent_mm(label_pt),
+                label_pt,
                 Weight::Bold,
                 &l,
             );
@@ -535,8 +544,8 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
             centred(
                 pg,
                 x + w / 2.0,
-                ty + text::ascent_mm(7.0),
-                7.0,
+                ty + text::ascent_mm(note_pt),
+                note_pt,
                 Weight::Regular,
                 &l,
             );
@@ -669,4 +678,18 @@ pub(crate) fn capitalise(s: &str) -> String {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
+}
+
+/// The largest size from `start_pt` down to `min_pt` (in half-point steps) at which every word
+/// of `text` fits `width` mm, so wrapping never has to break inside a word; `min_pt` if none.
+fn size_for_words(text: &str, start_pt: f64, min_pt: f64, weight: Weight, width: f64) -> f64 {
+    let mut pt = start_pt;
+    while pt > min_pt
+        && text
+            .split_whitespace()
+            .any(|w| text::width_mm(w, pt, weight) > width)
+    {
+        pt -= 0.5;
+    }
+    pt.max(min_pt)
 }
