@@ -9,7 +9,7 @@
 //! the next; a store one player passes by gets a dashed bypass arrow and a ⊘ note; stores no one
 //! sows stand apart as capture stores. Side 1's pits and store carry a double ring, so the
 //! sides differ by pattern and by the names on their rows, never by colour alone.
-/// Smallest pit diameter, mm, the board may be shrunk to: a 10 mm pit still holds a paper counter.
+/// Smallest pit diameter, mm, the board may be shrunk to: a 10 mm pit still holds a small paper counter and its label.
 const MIN_PLAYABLE_PIT: f64 = 10.0;
 
 use super::page::{self, MARGIN};

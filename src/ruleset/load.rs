@@ -1211,7 +1211,7 @@ impl Validator<'_> {
             pit_diameter: self.mm_in(
                 &lay.as_ref().and_then(|l| l.pit_diameter.clone()),
                 "layout.pit_diameter",
-                8.0,
+                12.0,
                 80.0,
                 30.0,
             ),
