@@ -379,6 +379,12 @@ impl Flow {
             self.new_page();
         }
     }
+    /// Before a paragraph of `n` lines at `size`: a short one (up to 5 lines) is moved whole to
+    /// the next page rather than split; a longer one may split, but not before its first line.
+    pub(crate) fn keep_together(&mut self, n: usize, size: f64) {
+        let lh = text::line_height_mm(size);
+        self.room(if n <= 5 { n as f64 * lh } else { lh });
+    }
     /// The current page.
     pub(crate) fn page(&mut self) -> &mut Page {
         let i = self.pages.len() - 1;
@@ -438,12 +444,13 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
             }
             Block::Para(s) => {
                 let lines = super::wrap(s, BODY_PT, Weight::Regular, w);
+                f.keep_together(lines.len(), BODY_PT);
                 f.lines(MARGIN, &lines, BODY_PT, Weight::Regular);
                 f.y += 1.2;
             }
             Block::Bullet(s) => {
                 let lines = super::wrap(s, BODY_PT, Weight::Regular, w - BULLET_INDENT);
-                f.room(text::line_height_mm(BODY_PT));
+                f.keep_together(lines.len(), BODY_PT);
                 let base = f.y + text::ascent_mm(BODY_PT);
                 f.page()
                     .text(MARGIN + 1.0, base, BODY_PT, Weight::Regular, "•");
