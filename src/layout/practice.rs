@@ -274,9 +274,10 @@ pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
     Ok(out)
 }
 
-/// The heading of exercise `e`: "Exercise 3: title" (or without a title).
-fn heading(e: &Exercise, ph: &Phrases) -> String {
-    if e.title.is_empty() {
+/// The heading of exercise `e`: "Exercise 3: title" in the host key; on the practice page just
+/// "Exercise 3", since a worked example's title often gives the answer away.
+fn heading(e: &Exercise, ph: &Phrases, answer: bool) -> String {
+    if e.title.is_empty() || !answer {
         ph.fmt("practice.number", &[("n", &e.number.to_string())])
     } else {
         ph.fmt(
@@ -314,7 +315,7 @@ fn prepared(
     answer: bool,
 ) -> Result<Prepared, String> {
     let ex = Example {
-        title: heading(e, ph),
+        title: heading(e, ph, answer),
         note: e.note.clone(),
         start: Start::Position(notation::format_position(rules, &e.start)),
         moves: e.moves.clone(),
@@ -363,7 +364,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
     };
     for e in &list {
         let prep = prepared(rs, &rules, e, ph, false)?;
-        let head = heading(e, ph);
+        let head = heading(e, ph, false);
         let q = question(rs, &rules, e, ph);
         let board_h = diagram::board_height(rs, w);
         let h = 2.0
@@ -430,7 +431,7 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
     f.para(&ph.get("key.intro"), BODY_PT, Weight::Regular, 2.0);
     for e in &list {
         let prep = prepared(rs, &rules, e, ph, true)?;
-        let head = heading(e, ph);
+        let head = heading(e, ph, true);
         let mut caption: Vec<String> = vec![question(rs, &rules, e, ph)];
         caption.extend(prep.caption[1..].iter().cloned());
         if e.kind == Some(Kind::Feeding) && !e.legal.is_empty() {

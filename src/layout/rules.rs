@@ -460,7 +460,15 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
             Block::Example(k) => {
                 let prep = &prepared[*k];
                 f.room(example_height(rs, prep, w));
-                let title = super::wrap(&prep.caption[0], CAPTION_PT + 1.0, Weight::Bold, w);
+                // An exercise's own title often gives its answer away: number it instead, the
+                // same number it has on the practice page (the ruleset's exercises come first).
+                let heading = if rs.examples[*k].exercise {
+                    let n = rs.examples[..=*k].iter().filter(|e| e.exercise).count();
+                    ph.fmt("practice.number", &[("n", &n.to_string())])
+                } else {
+                    prep.caption[0].clone()
+                };
+                let title = super::wrap(&heading, CAPTION_PT + 1.0, Weight::Bold, w);
                 f.y += 1.0;
                 f.lines(MARGIN, &title, CAPTION_PT + 1.0, Weight::Bold);
                 let y = f.y;
