@@ -113,6 +113,13 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         ],
     )));
     out.push(Para(ph.fmt("rules.setup_first", &[("a", a)])));
+    if let Some(g) = rs.board.next_game_first {
+        out.push(Para(ph.get(match g {
+            crate::ruleset::NextGame::Winner => "rules.next_game_winner",
+            crate::ruleset::NextGame::Loser => "rules.next_game_loser",
+            crate::ruleset::NextGame::Alternate => "rules.next_game_alternate",
+        })));
+    }
 
     // A turn.
     out.push(Heading(ph.get("rules.h.turn")));

@@ -271,7 +271,17 @@ struct RawBoard {
     #[serde(default)]
     stores: Option<Spanned<Vec<String>>>,
     #[serde(default)]
+    next_game_first: Option<RawNextGame>,
+    #[serde(default)]
     source: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawNextGame {
+    Winner,
+    Loser,
+    Alternate,
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -948,6 +958,11 @@ impl Validator<'_> {
             players,
             pit_labels,
             stores,
+            next_game_first: b.next_game_first.map(|g| match g {
+                RawNextGame::Winner => NextGame::Winner,
+                RawNextGame::Loser => NextGame::Loser,
+                RawNextGame::Alternate => NextGame::Alternate,
+            }),
         };
 
         // sowing

@@ -205,6 +205,19 @@ pub struct Board {
     pub pit_labels: [Vec<String>; 2],
     /// Each side's store label (Kalah: sown into; Oware/Giuthi: where captures go).
     pub stores: [String; 2],
+    /// Who starts the next game of a match, when the source says; `None` when it is silent.
+    pub next_game_first: Option<NextGame>,
+}
+
+/// Who moves first in the next game of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NextGame {
+    /// The winner of the previous game (the Spanish Kalah text).
+    Winner,
+    /// The loser of the previous game (the Giuthi text).
+    Loser,
+    /// The players take turns to start.
+    Alternate,
 }
 
 /// Physical sizes for the printed board, millimetres.

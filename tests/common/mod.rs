@@ -25,6 +25,7 @@ fn base(id: &str, n: usize, seeds: u16) -> Ruleset {
             players: ["A".into(), "B".into()],
             pit_labels: [labels("A", n), labels("B", n)],
             stores: ["store A".into(), "store B".into()],
+            next_game_first: None,
         },
         sowing: Sowing {
             direction: Direction::Counterclockwise,
