@@ -178,6 +178,22 @@ impl Page {
         }
     }
 
+    /// The text items, in painting order.
+    pub fn texts(&self) -> impl Iterator<Item = &Text> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Text(t) => Some(t),
+            Item::Shape(_) => None,
+        })
+    }
+
+    /// The shapes, in painting order.
+    pub fn shapes(&self) -> impl Iterator<Item = &Shape> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Shape(s) => Some(s),
+            Item::Text(_) => None,
+        })
+    }
+
     /// Adds a shape.
     pub fn shape(&mut self, segs: Vec<Seg>, fill: Option<Color>, stroke: Option<Stroke>) {
         self.items.push(Item::Shape(Shape { segs, fill, stroke }));

@@ -76,17 +76,11 @@ fn kits() -> &'static [(Ruleset, Paper, Document, Document)] {
 }
 
 fn texts(p: &Page) -> impl Iterator<Item = &Text> {
-    p.items.iter().filter_map(|i| match i {
-        Item::Text(t) => Some(t),
-        _ => None,
-    })
+    p.texts()
 }
 
 fn shapes(p: &Page) -> impl Iterator<Item = &Shape> {
-    p.items.iter().filter_map(|i| match i {
-        Item::Shape(s) => Some(s),
-        _ => None,
-    })
+    p.shapes()
 }
 
 fn pages_named<'a>(doc: &'a Document, prefix: &'a str) -> impl Iterator<Item = &'a Page> {

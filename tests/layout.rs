@@ -133,17 +133,11 @@ fn build_kits() -> Vec<(Ruleset, Paper, Document)> {
 }
 
 fn texts(p: &Page) -> impl Iterator<Item = &Text> {
-    p.items.iter().filter_map(|i| match i {
-        Item::Text(t) => Some(t),
-        _ => None,
-    })
+    p.texts()
 }
 
 fn shapes(p: &Page) -> impl Iterator<Item = &Shape> {
-    p.items.iter().filter_map(|i| match i {
-        Item::Shape(s) => Some(s),
-        _ => None,
-    })
+    p.shapes()
 }
 
 /// Ink box of an item: shape bounds plus half the stroke; text from its advance, ascent and
