@@ -545,3 +545,43 @@ fn preview() {
         }
     }
 }
+
+/// Captions name what a lap passed over, worked by hand: in six-pit sowing 7 seeds from A1
+/// (start "A 7 0 1 (0) / B 3 3 4 (0)") go A2, A3, store A, B1, B2, B3, then pass over store B
+/// and land in A1; in Oware 14 seeds from S4 pass over S4 itself on the way round.
+#[test]
+fn laps_name_what_they_passed_over() {
+    use sowkit::engine::{Game, Rules};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let six = load(&dir.join("six-pit-sowing.toml"));
+    let rules = Rules::new(&six);
+    let (pos, _) =
+        sowkit::notation::parse_position(&rules, "A 7 0 1 (0) / B 3 3 4 (0); A").unwrap();
+    let mut g = Game::new(&rules, pos);
+    let r = g
+        .play(sowkit::notation::parse_move(&rules, "A1").unwrap())
+        .unwrap();
+    let over: Vec<&str> = layout::diagram::passed_over(&rules, &r.laps[0])
+        .into_iter()
+        .map(|h| rules.label(h))
+        .collect();
+    assert_eq!(over, vec!["store B"]);
+
+    let ow = load(&dir.join("oware-abapa.toml"));
+    let rules = Rules::new(&ow);
+    let (pos, _) = sowkit::notation::parse_position(
+        &rules,
+        "South 1 0 2 14 1 0 (10) / North 0 1 3 2 0 4 (10); South",
+    )
+    .unwrap();
+    let mut g = Game::new(&rules, pos);
+    let r = g
+        .play(sowkit::notation::parse_move(&rules, "S4").unwrap())
+        .unwrap();
+    let over: Vec<&str> = layout::diagram::passed_over(&rules, &r.laps[0])
+        .into_iter()
+        .map(|h| rules.label(h))
+        .collect();
+    // The capture stores are not on Oware's circuit, so only the emptied pit is named.
+    assert_eq!(over, vec!["S4"]);
+}

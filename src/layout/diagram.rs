@@ -11,7 +11,7 @@ use super::{centred, centred_mid};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
 use crate::engine::{Dir, EndReason, Game, Report, Rules};
 use crate::notation;
-use crate::ruleset::{Example, GrandSlam, Ruleset, Start};
+use crate::ruleset::{Example, GrandSlam, Include, Ruleset, Start};
 use crate::text;
 
 /// Size of counts in pits, pt.
@@ -120,6 +120,44 @@ pub fn prepare(
     })
 }
 
+/// Holes a lap went past without sowing, in order: skipped stores (of games whose circuit has
+/// stores) and, on a long lap, the pit the handful came from. Walks the circuit (side 0's pits, store 0, side 1's pits, store 1, in
+/// the lap's direction) from the origin to each sown hole in turn.
+pub fn passed_over(rules: &Rules, lap: &crate::engine::Lap) -> Vec<u8> {
+    let n = rules.pits_per_side() as u8;
+    let mut ring: Vec<u8> = (0..n).collect();
+    ring.push(2 * n);
+    ring.extend(n..2 * n);
+    ring.push(2 * n + 1);
+    if lap.dir == Dir::Cw {
+        ring.reverse();
+    }
+    let len = ring.len();
+    let Some(mut at) = ring.iter().position(|&h| h == lap.from) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for &target in &lap.sown {
+        // Each sown hole is reached within one trip round the ring.
+        for _ in 0..len {
+            at = (at + 1) % len;
+            let h = ring[at];
+            if h == target {
+                break;
+            }
+            // A store nobody ever sows (Oware's, Giuthi's) is not on the circuit at all.
+            let on_circuit = !rules.is_store(h) || {
+                let sw = &rules.ruleset().sowing;
+                sw.own_store == Include::Sow || sw.opponent_store == Include::Sow
+            };
+            if on_circuit && !out.contains(&h) {
+                out.push(h);
+            }
+        }
+    }
+    out
+}
+
 /// What one move did, in words from the catalogue.
 pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String {
     let who = rules.player_name(r.player).to_string();
@@ -136,7 +174,7 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
         } else {
             "example.lap_relay"
         };
-        parts.push(ph.fmt(
+        let mut sentence = ph.fmt(
             key,
             &[
                 ("player", &who),
@@ -145,7 +183,16 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
                 ("way", &way),
                 ("holes", &join_and(ph, &holes)),
             ],
-        ));
+        );
+        // Name what the sowing passed over, so nobody miscounts from the list alone.
+        let skipped: Vec<String> = passed_over(rules, lap).into_iter().map(label).collect();
+        if !skipped.is_empty() {
+            let skip = ph.fmt("example.skipping", &[("holes", &join_and(ph, &skipped))]);
+            if let Some(stripped) = sentence.strip_suffix('.') {
+                sentence = format!("{stripped} {skip}.");
+            }
+        }
+        parts.push(sentence);
     }
     parts.push(ph.fmt("example.last", &[("hole", &label(r.last))]));
     if r.captured > 0 {
@@ -175,7 +222,15 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
         });
     }
     if r.extra_turn && r.ending.is_none() {
-        parts.push(ph.fmt("example.extra_turn", &[("player", &who)]));
+        // Say why: a store landing explains itself less often than one thinks, and the
+        // "before crossing" rule not at all.
+        let key = if rules.is_store(r.last) {
+            "example.extra_turn_store"
+        } else {
+            "example.extra_turn_before_crossing"
+        };
+        let other = rules.player_name(1 - r.player.min(1)).to_string();
+        parts.push(ph.fmt(key, &[("player", &who), ("other", &other)]));
     }
     for s in &r.passed {
         parts.push(ph.fmt("example.passed", &[("player", rules.player_name(*s))]));
@@ -395,8 +450,10 @@ pub fn draw_boards(
     head + m.height() + 1.0
 }
 
-/// Sowing numbers of `hole` as shown beside it: "1,9", or shortened to fit `max` mm.
-fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<String> {
+/// Sowing numbers of `hole` and the size to set them at: all of them ("1,5,9") at the normal
+/// size or smaller, down to 4 pt; if they still do not fit `max` mm, the first few and "…", so
+/// the numbers shown are never a misleading range.
+fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<(String, f64)> {
     let nums: Vec<String> = sown
         .iter()
         .enumerate()
@@ -407,14 +464,18 @@ fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<String> {
         return None;
     }
     let full = nums.join(",");
-    if text::width_mm(&full, SMALL_PT, Weight::Bold) <= max {
-        return Some(full);
+    for pt in [SMALL_PT, 5.0, 4.5, 4.0] {
+        if text::width_mm(&full, pt, Weight::Bold) <= max {
+            return Some((full, pt));
+        }
     }
-    let short = format!("{}…{}", nums[0], nums[nums.len() - 1]);
-    if text::width_mm(&short, SMALL_PT, Weight::Bold) <= max {
-        return Some(short);
+    for k in (1..nums.len()).rev() {
+        let s = format!("{},…", nums[..k].join(","));
+        if text::width_mm(&s, 4.0, Weight::Bold) <= max {
+            return Some((s, 4.0));
+        }
     }
-    Some(format!("×{}", nums.len()))
+    Some((format!("{},…", nums[0]), 4.0))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -465,9 +526,9 @@ fn draw_mini(
         // Chord of the circle at that baseline, less a little air.
         let room = (2.0 * (r * r - below * below).max(0.0).sqrt() - 0.6).max(0.0);
         match sow_marks(sown, h, room) {
-            Some(s) => {
+            Some((s, pt)) => {
                 centred_mid(pg, c.x, c.y - 0.3 * r, cpt, Weight::Bold, &count(h));
-                centred(pg, c.x, marks_base, SMALL_PT, Weight::Bold, &s);
+                centred(pg, c.x, marks_base, pt, Weight::Bold, &s);
             }
             None => centred_mid(pg, c.x, c.y, cpt, Weight::Bold, &count(h)),
         }
@@ -518,15 +579,8 @@ fn draw_mini(
             );
             ty += text::line_height_mm(SMALL_PT - 1.0);
         }
-        if let Some(s) = sow_marks(sown, h, sw - 1.0) {
-            centred(
-                pg,
-                cx,
-                cy + 2.5 + text::ascent_mm(SMALL_PT),
-                SMALL_PT,
-                Weight::Bold,
-                &s,
-            );
+        if let Some((s, pt)) = sow_marks(sown, h, sw - 1.0) {
+            centred(pg, cx, cy + 2.5 + text::ascent_mm(pt), pt, Weight::Bold, &s);
         }
     }
 }

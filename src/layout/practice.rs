@@ -179,7 +179,13 @@ fn generate(rules: &Rules, avoid: &[(Position, String)]) -> Vec<(Position, Move,
             }
             let k = kind_of(rules, &pos, &r);
             let mtext = notation::format_move(rules, mv);
+            // Two exercises of the same kind lifting the same number of seeds teach the same
+            // thing twice: keep the first.
+            let lifted = |r: &Report| r.laps.first().map_or(0, |l| l.lifted);
             let dup = found.iter().flatten().any(|(q, _, _, _)| *q == pos)
+                || found[idx(k)]
+                    .iter()
+                    .any(|(_, _, _, q)| lifted(q) == lifted(&r))
                 || avoid.iter().any(|(q, m)| *q == pos && *m == mtext);
             if dup || found[idx(k)].len() >= PER_KIND {
                 continue;
@@ -437,8 +443,13 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
         if e.kind == Some(Kind::Feeding) && !e.legal.is_empty() {
             let mover = rules.player_name(e.start.to_move).to_string();
             let other = rules.player_name(1 - e.start.to_move.min(1)).to_string();
+            let key = if e.legal.len() == 1 {
+                "key.feeding_one"
+            } else {
+                "key.feeding"
+            };
             caption.push(ph.fmt(
-                "key.feeding",
+                key,
                 &[
                     ("player", &mover),
                     ("other", &other),
