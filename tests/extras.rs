@@ -495,3 +495,46 @@ fn host_key_answers_agree_with_an_engine_replay() {
         }
     }
 }
+
+/// No practice exercise gives another's answer away: no exercise starts from the position
+/// another one ends in (the engine replays each, independently of the layout code).
+#[test]
+fn no_exercise_starts_where_another_ends() {
+    use sowkit::engine::{Game, Rules};
+    // A 5 × 5 Kalah (a tester's own ruleset) once had exercise 3 start on exercise 2's answer.
+    let mut five = repo("kalah-6x4");
+    five.id = "kalah-5x5".into();
+    five.examples.clear();
+    five.board.pits_per_side = 5;
+    five.board.seeds_per_pit = 5;
+    five.board.pit_labels = [
+        (1..=5).map(|i| format!("S{i}")).collect(),
+        (1..=5).map(|i| format!("N{i}")).collect(),
+    ];
+    for rs in repo_rulesets().into_iter().chain(variants()).chain([five]) {
+        let rules = Rules::new(&rs);
+        let list = sowkit::layout::practice::exercises(&rs).unwrap();
+        let ends: Vec<_> = list
+            .iter()
+            .map(|e| {
+                let mut g = Game::new(&rules, e.start.clone());
+                for m in &e.moves {
+                    g.play(sowkit::notation::parse_move(&rules, m).unwrap())
+                        .unwrap();
+                }
+                g.position().clone()
+            })
+            .collect();
+        for (i, e) in list.iter().enumerate() {
+            for (j, end) in ends.iter().enumerate() {
+                assert!(
+                    i == j || e.start.holes != end.holes,
+                    "{}: exercise {} starts where {} ends",
+                    rs.id,
+                    i + 1,
+                    j + 1
+                );
+            }
+        }
+    }
+}

@@ -197,6 +197,9 @@ fn generate(rules: &Rules, avoid: &[(Position, String)]) -> Vec<(Position, Move,
             {
                 break 'games;
             }
+            // One exercise per game: the next position of the same game would show this one's
+            // answer on the practice page.
+            continue 'games;
         }
     }
     // One of each instructive kind in order, then seconds, then thirds; plain moves only to
