@@ -347,3 +347,53 @@ fn compare(
     }
     bad
 }
+
+/// Games played by [`sanity`], and the plies each may last.
+const SANITY_GAMES: usize = 40;
+const SANITY_PLIES: usize = 400;
+
+/// Plays a fixed set of pseudo-random games (seeded from the ruleset id, so every run is the
+/// same) and tries every legal move at every ply, looking for a move the rules allow but that
+/// never ends (relay sowing that goes round forever). Such a ruleset cannot be played from its
+/// rule sheet, so this is an error pointing at `[sowing]`; `src` is the ruleset's text.
+/// Returns at most one diagnostic. Cost: about 40 × 400 × (legal moves) plays.
+pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
+    let rules = Rules::new(rs);
+    let mut rng = crate::rng::XorShift::from_str(&rs.id);
+    for _ in 0..SANITY_GAMES {
+        let mut game = Game::new(&rules, rules.initial());
+        for _ in 0..SANITY_PLIES {
+            let moves = game.legal_moves();
+            if game.ending().is_some() || moves.is_empty() {
+                break;
+            }
+            for &mv in &moves {
+                let mut trial = Game::new(&rules, game.position().clone());
+                if let Err(crate::engine::EngineError::NonTerminating(why)) = trial.play(mv) {
+                    // Point at the `relay = …` line, else the [sowing] header.
+                    let line_of = |pred: &dyn Fn(&str) -> bool| {
+                        src.lines().position(|l| pred(l.trim())).map(|i| i + 1)
+                    };
+                    let line = line_of(&|l| l.starts_with("relay"))
+                        .or_else(|| line_of(&|l| l.starts_with("[sowing]")))
+                        .unwrap_or(1);
+                    let msg = format!(
+                        "these rules allow a move that never ends ({why}). Relay sowing can go round for ever with these settings: change sowing.relay, or let a store or the emptied pit end it"
+                    );
+                    return vec![Diagnostic::at(
+                        &rs.path,
+                        src,
+                        line_span(src, line),
+                        "sowing.relay",
+                        &msg,
+                    )];
+                }
+            }
+            let mv = moves[rng.below(moves.len())];
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+    }
+    Vec::new()
+}

@@ -12,5 +12,6 @@ pub mod kit;
 pub mod layout;
 pub mod notation;
 pub mod render;
+pub mod rng;
 pub mod ruleset;
 pub mod text;

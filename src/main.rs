@@ -92,7 +92,8 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
             Ok(src) => match ruleset::load_str(&f.display().to_string(), &src) {
                 Err(d) => d,
                 Ok(rs) => {
-                    let d = sowkit::examples::check(&rs, &src);
+                    let mut d = sowkit::examples::check(&rs, &src);
+                    d.extend(sowkit::examples::sanity(&rs, &src));
                     if d.is_empty() {
                         if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
                             eprintln!(

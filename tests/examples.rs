@@ -129,3 +129,35 @@ fn an_illegal_move_names_the_move_and_the_position_before_it() {
         d[0].message
     );
 }
+
+/// A relay rule with nothing to stop it: 2 pits a side, 2 seeds each, stores never sown, relay
+/// in the same direction. Worked by hand from "A 2 3 / B 2 1; A", A1: A2 4, B1 3 (lift 3);
+/// B2 2, A1 1, A2 5 (lift 5); B1 1, B2 3, A1 2, A2 1, B1 2 (lift 2); B2 4, A1 3 (lift 3);
+/// A2 2, B1 1, B2 5 (lift 5); A1 1, A2 3, B1 2, B2 1, A1 2 (lift 2); A2 4, B1 3 (lift 3);
+/// B2 2, A1 1, A2 5: the board of the second handful again, so the move goes round for ever.
+/// The sanity playouts must find such a move and say so, at `relay`.
+#[test]
+fn rules_that_allow_an_endless_move_are_refused() {
+    let src = "id = \"loop\"\nname = \"Loop\"\nsource = \"test\"\n[board]\npits_per_side = 2\nseeds_per_pit = 2\nplayers = [\"A\", \"B\"]\n[sowing]\ndirection = \"counterclockwise\"\nown_store = \"skip\"\nopponent_store = \"skip\"\nrelay = \"same\"\n[end]\nwhen = [\"either-side-empty\"]\n";
+    let rs =
+        sowkit::ruleset::load_str("loop.toml", src).unwrap_or_else(|d| panic!("{}", d[0].rendered));
+    let d = sowkit::examples::sanity(&rs, src);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].field, "sowing.relay");
+    assert_eq!(d[0].line, line_of(src, "relay ="));
+    assert!(d[0].message.contains("never ends"), "{}", d[0].message);
+    // The bundled rulesets have no such move.
+    for id in [
+        "six-pit-sowing",
+        "kalah-6x4",
+        "kalah-6x3",
+        "oware-abapa",
+        "giuthi",
+    ] {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let rs = sowkit::ruleset::load_str(id, &text).unwrap();
+        assert!(sowkit::examples::sanity(&rs, &text).is_empty(), "{id}");
+    }
+}

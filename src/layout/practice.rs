@@ -17,6 +17,7 @@ use super::Paper;
 use crate::doc::{line, pt as p, Color, Page, Stroke, Weight};
 use crate::engine::{Game, Move, Position, Report, Rules};
 use crate::notation;
+use crate::rng::XorShift;
 use crate::ruleset::{CaptureKind, Example, Ruleset, Start};
 use crate::text;
 
@@ -72,32 +73,6 @@ pub struct Exercise {
     pub legal: Vec<String>,
     /// The ruleset example's note (explains the answer; printed in the host key only).
     pub note: Option<String>,
-}
-
-/// A tiny xorshift64 generator: deterministic, no dependency.
-struct XorShift(u64);
-
-impl XorShift {
-    /// Seeded from `s` by FNV-1a (never zero).
-    fn from_str(s: &str) -> XorShift {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in s.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        XorShift(h | 1)
-    }
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 /// Replays `moves` from `start`; returns the last report (or an error in words).
