@@ -359,7 +359,7 @@ const SANITY_PLIES: usize = 400;
 /// Returns at most one diagnostic. Cost: about 40 × 400 × (legal moves) plays.
 pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
     let rules = Rules::new(rs);
-    let mut rng = crate::rng::XorShift::from_str(&rs.id);
+    let mut rng = crate::rng::XorShift::seeded(&rs.id);
     for _ in 0..SANITY_GAMES {
         let mut game = Game::new(&rules, rules.initial());
         for _ in 0..SANITY_PLIES {

@@ -8,7 +8,7 @@ pub struct XorShift(u64);
 
 impl XorShift {
     /// Seeded from `s` (e.g. a ruleset id) by FNV-1a; the same string gives the same sequence.
-    pub fn from_str(s: &str) -> XorShift {
+    pub fn seeded(s: &str) -> XorShift {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for b in s.bytes() {
             h ^= b as u64;
@@ -39,9 +39,9 @@ mod tests {
 
     #[test]
     fn same_seed_same_sequence_and_in_range() {
-        let mut a = XorShift::from_str("kalah-6x4");
-        let mut b = XorShift::from_str("kalah-6x4");
-        let mut c = XorShift::from_str("oware-abapa");
+        let mut a = XorShift::seeded("kalah-6x4");
+        let mut b = XorShift::seeded("kalah-6x4");
+        let mut c = XorShift::seeded("oware-abapa");
         let xs: Vec<usize> = (0..100).map(|_| a.below(6)).collect();
         let ys: Vec<usize> = (0..100).map(|_| b.below(6)).collect();
         let zs: Vec<usize> = (0..100).map(|_| c.below(6)).collect();

@@ -120,7 +120,7 @@ fn kind_of(rules: &Rules, pos: &Position, r: &Report) -> Kind {
 /// answer is the score, not the next player).
 fn generate(rules: &Rules, avoid: &[(Position, String)]) -> Vec<(Position, Move, Kind, Report)> {
     let rs = rules.ruleset();
-    let mut rng = XorShift::from_str(&rs.id);
+    let mut rng = XorShift::seeded(&rs.id);
     // Buckets in Kind order.
     let mut found: Vec<Vec<(Position, Move, Kind, Report)>> = vec![Vec::new(); 7];
     let idx = |k: Kind| k as usize;
