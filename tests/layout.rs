@@ -585,3 +585,50 @@ fn laps_name_what_they_passed_over() {
     // The capture stores are not on Oware's circuit, so only the emptied pit is named.
     assert_eq!(over, vec!["S4"]);
 }
+
+/// Long pit labels (12 characters, the most the loader allows) are set small enough to stay
+/// inside their pit: every label's text box lies inside a circle's bounding square on the
+/// board page, at the same size for every pit.
+#[test]
+fn long_pit_labels_stay_inside_their_pits() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut rs = load(&dir.join("kalah-6x4.toml"));
+    rs.examples.clear();
+    rs.board.pit_labels = [
+        (1..=6).map(|i| format!("Mashariki{i:03}")).collect(),
+        (1..=6).map(|i| format!("Magharibi{i:03}")).collect(),
+    ];
+    for paper in [A4, LETTER] {
+        let doc = layout::kit(&rs, paper).unwrap();
+        let board = &doc.pages[0];
+        let squares: Vec<(f64, f64, f64, f64)> = board
+            .shapes()
+            .filter_map(|s| bounds(&s.segs))
+            .filter(|(x0, y0, x1, y1)| ((x1 - x0) - (y1 - y0)).abs() < 0.01 && x1 - x0 > 5.0)
+            .collect();
+        let mut sizes = Vec::new();
+        for label in rs.board.pit_labels.iter().flatten() {
+            let t = board
+                .texts()
+                .find(|t| &t.text == label)
+                .unwrap_or_else(|| panic!("{label} missing"));
+            let w = text::width_mm(&t.text, t.size_pt, t.weight);
+            let inside = squares.iter().any(|&(x0, y0, x1, y1)| {
+                t.x >= x0
+                    && t.x + w <= x1
+                    && t.y - text::ascent_mm(t.size_pt) >= y0
+                    && t.y + text::descent_mm(t.size_pt) <= y1
+            });
+            assert!(
+                inside,
+                "{label} at {:.1} pt leaves its pit ({})",
+                t.size_pt, paper.name
+            );
+            sizes.push(t.size_pt);
+        }
+        assert!(
+            sizes.windows(2).all(|w| w[0] == w[1]),
+            "label sizes differ: {sizes:?}"
+        );
+    }
+}

@@ -369,7 +369,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     g.cy = y + ch / 2.0;
     let _ = cw;
 
-    draw_board(&mut pg, rs, ph, &g, &circ);
+    draw_board(&mut pg, rs, ph, &g, &circ)?;
 
     // Legend.
     let (_, cy0, _, chh) = g.cut_rect();
@@ -421,7 +421,13 @@ pub(crate) fn fmt_mm(v: f64) -> String {
     }
 }
 
-fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u8]) {
+fn draw_board(
+    pg: &mut Page,
+    rs: &Ruleset,
+    ph: &Phrases,
+    g: &Geometry,
+    circ: &[u8],
+) -> Result<(), String> {
     let n = g.n;
     let r = g.d / 2.0;
     // Cut line and scissors.
@@ -452,8 +458,49 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         );
     }
 
-    // Pits.
+    // Pits. A long label gets smaller type so it stays inside the ring (the text's edge
+    // farthest from the centre must fit the circle's chord there); all pit labels share the
+    // size the longest one needs, so the rows look even.
     let label_pt = if g.d >= 24.0 { 10.0 } else { 8.0 };
+    // Baseline of pit `h`'s label at `pt` moved `inward` mm from its place by the rim, and how
+    // far the text's outer edge then is from the centre.
+    let place = |h: usize, pt: f64, inward: f64| {
+        let c = g.pit_centre(h);
+        if h < n {
+            let base = c.y + r - 1.6 - text::descent_mm(pt) - 1.0 - inward;
+            (base, base + text::descent_mm(pt) - c.y)
+        } else {
+            let base = c.y - r + RING + 1.2 + text::ascent_mm(pt) + 1.0 + inward;
+            (base, c.y - (base - text::ascent_mm(pt)))
+        }
+    };
+    let fits = |h: usize, pt: f64, inward: f64| {
+        let inner_r = if h >= n { r - RING - 0.4 } else { r - 0.6 };
+        let (_, far) = place(h, pt, inward);
+        let chord = 2.0 * (inner_r * inner_r - far * far).max(0.0).sqrt();
+        text::width_mm(&hole_label(rs, h), pt, Weight::Bold) <= chord - 0.8
+    };
+    // Smaller type first, then closer to the centre (at most a third of the radius, so the
+    // middle of the pit stays free for seeds).
+    let mut choice = None;
+    'size: for step in 0..=((label_pt - 5.0) * 2.0) as usize {
+        let pt = label_pt - 0.5 * step as f64;
+        for k in 0..=((r / 3.0) / 0.5) as usize {
+            let inward = 0.5 * k as f64;
+            if (0..2 * n).all(|h| fits(h, pt, inward)) {
+                choice = Some((pt, inward));
+                break 'size;
+            }
+        }
+    }
+    let (pt, inward) = choice.unwrap_or((5.0, 0.0));
+    if let Some(h) = (0..2 * n).find(|&h| !fits(h, pt, inward)) {
+        return Err(format!(
+            "the pit label {:?} does not fit inside a {:.1} mm pit even at 5 pt: shorten board.pit_labels (or the player names they default to) or use larger pits",
+            hole_label(rs, h),
+            g.d
+        ));
+    }
     for h in 0..2 * n {
         let c = g.pit_centre(h);
         pg.shape(
@@ -468,14 +515,8 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
                 Some(Stroke::solid(0.3, Color::BLACK)),
             );
         }
-        let label = hole_label(rs, h);
-        let inset = if h >= n { RING + 1.2 } else { 1.6 };
-        let base = if h < n {
-            c.y + r - inset - text::descent_mm(label_pt) - 1.0
-        } else {
-            c.y - r + inset + text::ascent_mm(label_pt) + 1.0
-        };
-        centred(pg, c.x, base, label_pt, Weight::Bold, &label);
+        let (base, _) = place(h, pt, inward);
+        centred(pg, c.x, base, pt, Weight::Bold, &hole_label(rs, h));
     }
 
     // Stores.
@@ -503,7 +544,7 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         let by = store_sown_by(rs, side);
         let inner = w - 4.0 - RING;
         // On a narrow store, shrink the type until every word fits rather than break words.
-        let label_pt = size_for_words(&rs.board.stores[side], 9.0, 5.0, Weight::Bold, inner);
+        let label_pt = super::size_for_words(&rs.board.stores[side], 9.0, 5.0, Weight::Bold, inner);
         let mut lines = super::wrap(&rs.board.stores[side], label_pt, Weight::Bold, inner);
         let mut notes: Vec<String> = Vec::new();
         if !by[0] && !by[1] {
@@ -517,7 +558,7 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         }
         let note_pt = notes
             .iter()
-            .map(|n| size_for_words(n, 7.0, 4.5, Weight::Regular, inner))
+            .map(|n| super::size_for_words(n, 7.0, 4.5, Weight::Regular, inner))
             .fold(7.0, f64::min)
             .min(label_pt - 1.0)
             .max(4.5);
@@ -619,6 +660,7 @@ fn draw_board(pg: &mut Page, rs: &Ruleset, ph: &Phrases, g: &Geometry, circ: &[u
         };
         centred(pg, g.cx, base, CAPTION_PT, Weight::Bold, &s);
     }
+    Ok(())
 }
 
 /// The legend under the board: direction, bypasses, opposite pairs, sides, capture chains.
@@ -678,18 +720,4 @@ pub(crate) fn capitalise(s: &str) -> String {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
-}
-
-/// The largest size from `start_pt` down to `min_pt` (in half-point steps) at which every word
-/// of `text` fits `width` mm, so wrapping never has to break inside a word; `min_pt` if none.
-fn size_for_words(text: &str, start_pt: f64, min_pt: f64, weight: Weight, width: f64) -> f64 {
-    let mut pt = start_pt;
-    while pt > min_pt
-        && text
-            .split_whitespace()
-            .any(|w| text::width_mm(w, pt, weight) > width)
-    {
-        pt -= 0.5;
-    }
-    pt.max(min_pt)
 }

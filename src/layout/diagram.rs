@@ -493,7 +493,25 @@ fn draw_mini(
     let n = m.n;
     let r = m.d / 2.0;
     let count = |h: usize| holes.get(h).copied().unwrap_or(0).to_string();
-    let cpt = if m.d >= 8.0 { COUNT_PT } else { 7.0 };
+    let cpt0 = if m.d >= 8.0 { COUNT_PT } else { 7.0 };
+    // Counts of three digits and long labels get smaller type rather than touch the rings or
+    // their neighbours.
+    let fit_pt = |s: &str, start: f64, weight: Weight, width: f64| {
+        let mut pt = start;
+        while pt > 3.5 && text::width_mm(s, pt, weight) > width {
+            pt -= 0.5;
+        }
+        pt
+    };
+    let count_pt = |h: usize, width: f64| fit_pt(&count(h), cpt0, Weight::Bold, width);
+    // One size for every pit label, the one the longest needs.
+    let lpt = rs
+        .board
+        .pit_labels
+        .iter()
+        .flatten()
+        .map(|l| fit_pt(l, SMALL_PT, Weight::Regular, m.d + GAP - 0.6))
+        .fold(SMALL_PT, f64::min);
     for h in 0..2 * n {
         let c = m.pit(x, y, h);
         let heavy = origins.iter().any(|&o| o as usize == h);
@@ -527,17 +545,24 @@ fn draw_mini(
         let room = (2.0 * (r * r - below * below).max(0.0).sqrt() - 0.6).max(0.0);
         match sow_marks(sown, h, room) {
             Some((s, pt)) => {
-                centred_mid(pg, c.x, c.y - 0.3 * r, cpt, Weight::Bold, &count(h));
+                centred_mid(
+                    pg,
+                    c.x,
+                    c.y - 0.3 * r,
+                    count_pt(h, 1.5 * r),
+                    Weight::Bold,
+                    &count(h),
+                );
                 centred(pg, c.x, marks_base, pt, Weight::Bold, &s);
             }
-            None => centred_mid(pg, c.x, c.y, cpt, Weight::Bold, &count(h)),
+            None => centred_mid(pg, c.x, c.y, count_pt(h, 1.6 * r), Weight::Bold, &count(h)),
         }
         if h < n {
             let base = c.y + r + 1.3 + text::ascent_mm(SMALL_PT);
-            centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
+            centred(pg, c.x, base, lpt, Weight::Regular, label);
         } else {
             let base = c.y - r - 1.3 - text::descent_mm(SMALL_PT);
-            centred(pg, c.x, base, SMALL_PT, Weight::Regular, label);
+            centred(pg, c.x, base, lpt, Weight::Regular, label);
         }
     }
     for side in 0..2 {
@@ -563,21 +588,31 @@ fn draw_mini(
         let h = 2 * n + side;
         let cx = sx + sw / 2.0;
         let cy = sy + sh / 2.0;
-        centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
-        // The store's name above it (side 1, top) or below it (side 0, bottom), shortened.
+        centred_mid(pg, cx, cy, count_pt(h, sw - 1.2), Weight::Bold, &count(h));
+        // The store's name at its top, in type small enough that no word is broken and no
+        // line is lost above the count.
         let name = &rs.board.stores[side];
-        let lines = super::wrap(name, SMALL_PT - 1.0, Weight::Regular, sw - 1.6);
+        let name_pt = super::size_for_words(name, SMALL_PT - 1.0, 3.5, Weight::Regular, sw - 1.6);
+        let lh = text::line_height_mm(name_pt);
+        let room_lines = (((sh / 2.0 - 2.0 - 3.0) / lh).floor() as usize).max(1);
+        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - 1.6);
+        if lines.len() > room_lines {
+            lines.truncate(room_lines);
+            if let Some(l) = lines.last_mut() {
+                l.push('…');
+            }
+        }
         let mut ty = sy + 2.0;
-        for l in lines.iter().take(2) {
+        for l in &lines {
             centred(
                 pg,
                 cx,
-                ty + text::ascent_mm(SMALL_PT - 1.0),
-                SMALL_PT - 1.0,
+                ty + text::ascent_mm(name_pt),
+                name_pt,
                 Weight::Regular,
                 l,
             );
-            ty += text::line_height_mm(SMALL_PT - 1.0);
+            ty += lh;
         }
         if let Some((s, pt)) = sow_marks(sown, h, sw - 1.0) {
             centred(pg, cx, cy + 2.5 + text::ascent_mm(pt), pt, Weight::Bold, &s);

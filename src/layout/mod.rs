@@ -135,3 +135,23 @@ pub(crate) fn centred_mid(
     let base = cy + (text::ascent_mm(size_pt) - text::descent_mm(size_pt)) / 2.0;
     centred(page, cx, base, size_pt, weight, s);
 }
+
+/// The largest size from `start_pt` down to `min_pt` (in half-point steps) at which every word
+/// of `text` fits `width` mm, so wrapping never has to break inside a word; `min_pt` if none.
+pub(crate) fn size_for_words(
+    text: &str,
+    start_pt: f64,
+    min_pt: f64,
+    weight: Weight,
+    width: f64,
+) -> f64 {
+    let mut pt = start_pt;
+    while pt > min_pt
+        && text
+            .split_whitespace()
+            .any(|w| text::width_mm(w, pt, weight) > width)
+    {
+        pt -= 0.5;
+    }
+    pt.max(min_pt)
+}

@@ -697,9 +697,11 @@ impl Validator<'_> {
         field: &str,
         allow_space: bool,
     ) -> bool {
+        // Pit labels are printed inside the pits, store labels inside the stores.
+        let max = if allow_space { 24 } else { 12 };
         let bad = label.trim().is_empty()
             || label.trim() != label
-            || label.chars().count() > 24
+            || label.chars().count() > max
             || label.chars().any(|c| {
                 c.is_control() || "()/;<>\"[]".contains(c) || (!allow_space && c.is_whitespace())
             });
@@ -707,7 +709,7 @@ impl Validator<'_> {
             let what = if allow_space {
                 "1 to 24 characters, no ( ) / ; < > [ ] or quotes, no leading or trailing spaces"
             } else {
-                "1 to 24 characters without spaces or ( ) / ; < > [ ] and quotes, e.g. \"A1\""
+                "1 to 12 characters (it is printed inside the pit) without spaces or ( ) / ; < > [ ] and quotes, e.g. \"A1\""
             };
             self.err(
                 span,
@@ -846,12 +848,16 @@ impl Validator<'_> {
             self.err(b.players.span(), "board.players", format!("{} names given: list exactly two player names, the first moves first, e.g. [\"A\", \"B\"]", b.players.get_ref().len()));
         } else {
             for (i, name) in b.players.get_ref().iter().enumerate() {
-                let ok = !name.is_empty()
+                let reserved = ["none", "pass", "initial"]
+                    .iter()
+                    .any(|r| name.eq_ignore_ascii_case(r));
+                let ok = !reserved
+                    && !name.is_empty()
                     && name.chars().count() <= 12
                     && name.chars().next().is_some_and(|c| c.is_alphabetic())
                     && name.chars().all(|c| c.is_alphanumeric());
                 if !ok {
-                    self.err(b.players.span(), "board.players", format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 12 characters"));
+                    self.err(b.players.span(), "board.players", format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 12 characters, other than none, pass or initial"));
                 } else {
                     players[i] = name.clone();
                 }
