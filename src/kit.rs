@@ -101,6 +101,18 @@ pub fn write_all(kits: &[Kit], out: &Path) -> std::io::Result<Vec<PathBuf>> {
         ));
     }
     std::fs::create_dir_all(out)?;
+    for k in kits {
+        let fin = out.join(&k.id);
+        if fin.exists() && !fin.is_dir() {
+            return Err(Error::new(
+                ErrorKind::AlreadyExists,
+                format!(
+                    "{} is a file, not a kit folder: move it away or choose another -o",
+                    fin.display()
+                ),
+            ));
+        }
+    }
     let pid = std::process::id();
     let tmp_of = |k: &Kit| out.join(format!(".{}.tmp-{pid}", k.id));
     let old_of = |k: &Kit| out.join(format!(".{}.old-{pid}", k.id));

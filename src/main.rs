@@ -32,7 +32,7 @@ enum Command {
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
         /// Paper size
-        #[arg(long, value_enum, default_value = "a4")]
+        #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
         paper: PaperArg,
     },
     /// Validate rulesets and replay their worked examples; write nothing.

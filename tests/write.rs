@@ -94,3 +94,16 @@ fn output_path_that_is_a_file_is_refused() {
     let err = sowkit::kit::write_all(&[kit("six-pit-sowing")], &f).unwrap_err();
     assert!(err.to_string().contains("is a file, not a folder"), "{err}");
 }
+
+#[test]
+fn a_file_where_a_kit_folder_goes_is_left_alone_and_reported() {
+    let out = scratch("kitfile");
+    std::fs::write(out.join("six-pit-sowing"), b"notes, not a kit").unwrap();
+    let before = tree(&out);
+    let err = sowkit::kit::write_all(&[kit("six-pit-sowing")], &out).unwrap_err();
+    assert!(
+        err.to_string().contains("is a file, not a kit folder"),
+        "{err}"
+    );
+    assert_eq!(tree(&out), before);
+}

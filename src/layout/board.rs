@@ -700,7 +700,11 @@ fn legend_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
     out.push(ph.fmt("board.legend.opposite", &[("pairs", &join_and(ph, &pairs))]));
     out.push(ph.fmt(
         "board.legend.sides",
-        &[("a", &rs.board.players[0]), ("b", &rs.board.players[1])],
+        &[
+            ("a", &rs.board.players[0]),
+            ("b", &rs.board.players[1]),
+            ("sb", &rs.board.stores[1]),
+        ],
     ));
     if rs.capture.kind != CaptureKind::None {
         match rs.capture.chain {

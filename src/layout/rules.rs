@@ -437,8 +437,15 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
             Block::Heading(s) => {
                 let lines = super::wrap(s, HEAD_PT, Weight::Bold, w);
                 // Keep a heading with the first lines of what follows.
-                let next_h = match blocks.get(i + 1) {
-                    Some(Block::Example(k)) => example_height(rs, &prepared[*k], w),
+                // …and when that is a short introduction to examples, with the first example too.
+                let next_h = match (blocks.get(i + 1), blocks.get(i + 2)) {
+                    (Some(Block::Example(k)), _) => example_height(rs, &prepared[*k], w),
+                    (Some(Block::Para(p)), Some(Block::Example(k))) => {
+                        super::wrap(p, BODY_PT, Weight::Regular, w).len() as f64
+                            * text::line_height_mm(BODY_PT)
+                            + 1.2
+                            + example_height(rs, &prepared[*k], w)
+                    }
                     _ => 2.0 * text::line_height_mm(BODY_PT),
                 };
                 let h = 2.5 + lines.len() as f64 * text::line_height_mm(HEAD_PT) + next_h;

@@ -104,6 +104,15 @@ fn clamp_span(src: &str, span: Range<usize>) -> Range<usize> {
     s..e
 }
 
+/// A number as a person would write it back: plain when ordinary, scientific when huge or tiny.
+fn short_number(x: f64) -> String {
+    if x.is_finite() && (x == 0.0 || (1e-3..1e7).contains(&x.abs())) {
+        format!("{}", (x * 1000.0).round() / 1000.0)
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// 1-based line and column (in characters) of byte `offset` in `src`.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
@@ -680,7 +689,10 @@ impl Validator<'_> {
                     self.err(
                         s.span(),
                         field,
-                        format!("{x} mm is out of range: use {lo} to {hi} mm"),
+                        format!(
+                            "{} mm is out of range: use {lo} to {hi} mm",
+                            short_number(x)
+                        ),
                     );
                     default
                 } else {
