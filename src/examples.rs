@@ -181,15 +181,14 @@ fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
     let is_player = |s: &str| rs.board.players.iter().any(|p| p == s);
     let mut bad = Vec::new();
     let e = &ex.expect;
-    for l in e.last.iter().chain(e.sown.iter().flatten()) {
-        if rules.hole_by_label(l).is_none() {
-            let f = if e.last.as_deref() == Some(l.as_str()) {
-                "last"
-            } else {
-                "sown"
-            };
+    let fields = e.last.iter().map(|l| ("last", l));
+    let fields = fields.chain(e.sown.iter().flatten().map(|l| ("sown", l)));
+    let mut seen: Vec<(&str, &String)> = Vec::new();
+    for (field, l) in fields {
+        if rules.hole_by_label(l).is_none() && !seen.contains(&(field, l)) {
+            seen.push((field, l));
             bad.push((
-                f.to_string(),
+                field.to_string(),
                 format!(
                     "{l:?} is not a pit or store label; the labels are {}",
                     labels()
@@ -300,7 +299,11 @@ fn compare(
         let actual = last.map_or("(no move)".to_string(), |rep| {
             rules.label(rep.last).to_string()
         });
-        push("last", l.clone(), actual);
+        // Labels are matched as the loader keeps them unique: ignoring case.
+        let expected = rules
+            .hole_by_label(l)
+            .map_or(l.clone(), |h| rules.label(h).to_string());
+        push("last", expected, actual);
     }
     if let Some(s) = &e.sown {
         let actual: Vec<String> = last

@@ -248,9 +248,18 @@ impl Rules {
             .unwrap_or("")
     }
 
-    /// The hole with this pit or store label (exact, case-sensitive match).
+    /// The hole with this pit or store label: an exact match, else one ignoring ASCII case.
     pub fn hole_by_label(&self, label: &str) -> Option<u8> {
-        self.labels.iter().position(|l| l == label).map(|h| h as u8)
+        // Exact first; then ignoring case (the loader keeps labels unique ignoring case).
+        self.labels
+            .iter()
+            .position(|l| l == label)
+            .or_else(|| {
+                self.labels
+                    .iter()
+                    .position(|l| l.eq_ignore_ascii_case(label))
+            })
+            .map(|h| h as u8)
     }
 
     /// The name of the player owning `side` (side 0 moves first).
