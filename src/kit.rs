@@ -59,6 +59,10 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
             bytes: svg.into_bytes(),
         });
     }
+    files.push(File {
+        name: "index.html".to_string(),
+        bytes: preview_html(rs, &files).into_bytes(),
+    });
     let mut manifest = format!(
         "sowkit kit\nruleset: {} ({})\nsource file: {}\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
         rs.name, rs.id, rs.path, paper.name, paper.width, paper.height
@@ -180,4 +184,32 @@ pub fn write_all(kits: &[Kit], out: &Path) -> std::io::Result<Vec<PathBuf>> {
         }
     }
     Ok(placed.into_iter().map(|(_, f)| f).collect())
+}
+
+/// Escapes text for HTML.
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `index.html`: a preview of every page (the SVGs) that says plainly to print the PDF, since a
+/// browser adds its own margins and scaling when printing a web page.
+fn preview_html(rs: &Ruleset, files: &[File]) -> String {
+    let name = html_escape(&rs.name);
+    let mut h = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}: print-and-play kit</title>\n<style>body{{font-family:sans-serif;margin:2em;max-width:60em}}img{{width:100%;border:1px solid #999;margin:.5em 0 2em}}</style>\n</head>\n<body>\n<h1>{name}</h1>\n<p><strong>To print, open <a href=\"kit.pdf\">kit.pdf</a> and print it at 100% (\"actual size\"), then check that the black bar on each page measures 100 mm.</strong> The pages below are previews; a browser printing this page adds its own margins and scaling.</p>\n<p>The answers to the practice page are in <a href=\"host-key.pdf\">host-key.pdf</a>: print it separately and keep it away from the players.</p>\n"
+    );
+    for f in files
+        .iter()
+        .filter(|f| f.name.ends_with(".svg") && !f.name.starts_with("key-"))
+    {
+        let file = html_escape(&f.name);
+        h.push_str(&format!(
+            "<h2>{file}</h2>\n<img src=\"{file}\" alt=\"{file}\">\n"
+        ));
+    }
+    h.push_str("</body>\n</html>\n");
+    h
 }

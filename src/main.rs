@@ -58,12 +58,16 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             let mut found: Vec<PathBuf> = std::fs::read_dir(&p)
                 .map_err(|e| format!("error: cannot read folder {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "toml") && f.is_file())
+                .filter(|f| {
+                    f.extension()
+                        .is_some_and(|x| x.eq_ignore_ascii_case("toml"))
+                        && f.is_file()
+                })
                 .collect();
             found.sort();
             if found.is_empty() {
                 return Err(format!(
-                    "error: folder {} holds no .toml rulesets",
+                    "error: folder {} holds no .toml rulesets (sub-folders are not searched)",
                     p.display()
                 ));
             }

@@ -119,6 +119,37 @@ fn pdf_structure_letter() {
 }
 
 #[test]
+fn preview_page_links_the_pdf_and_every_page() {
+    let rs = load("oware-abapa");
+    let kit = sowkit::kit::make(&rs, A4).unwrap();
+    let html = String::from_utf8(
+        kit.files
+            .iter()
+            .find(|f| f.name == "index.html")
+            .unwrap()
+            .bytes
+            .clone(),
+    )
+    .unwrap();
+    assert!(html.contains("href=\"kit.pdf\"") && html.contains("href=\"host-key.pdf\""));
+    assert!(html.contains("100%"));
+    let pages: Vec<&str> = kit
+        .files
+        .iter()
+        .map(|f| f.name.as_str())
+        .filter(|n| n.ends_with(".svg") && !n.starts_with("key-"))
+        .collect();
+    assert_eq!(pages.len(), kit.document.pages.len());
+    for p in pages {
+        assert!(html.contains(&format!("src=\"{p}\"")), "{p} not previewed");
+    }
+    assert!(
+        !html.contains("key-"),
+        "the host key must not be previewed with the kit"
+    );
+}
+
+#[test]
 fn kits_are_deterministic_within_one_process() {
     for id in ["six-pit-sowing", "oware-abapa"] {
         let rs = load(id);

@@ -324,8 +324,15 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     out.push(Heading(ph.get("rules.h.sources")));
     out.push(Para(ph.fmt("rules.source", &[("source", &rs.source)])));
     for (topic, cite) in &rs.rule_sources {
+        // A citation is a sentence on the sheet: end it with a full stop.
+        let cite = cite.trim_end();
+        let cite = if cite.ends_with(['.', '!', '?']) {
+            cite.to_string()
+        } else {
+            format!("{cite}.")
+        };
         out.push(Bullet(
-            ph.fmt("rules.rule_source", &[("topic", topic), ("cite", cite)]),
+            ph.fmt("rules.rule_source", &[("topic", topic), ("cite", &cite)]),
         ));
     }
     out.push(Para(ph.get("rules.own_words")));
