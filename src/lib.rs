@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! sowkit: turns a mancala ruleset (TOML) into a print-and-play kit, PDF and SVG at 100% scale.
 //!
 //! Data flows one way (see `README.md`, "Architecture"):
