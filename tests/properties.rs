@@ -1,5 +1,6 @@
 //! Property tests with a small xorshift RNG (no proptest): random playouts from random legal
-//! positions for Kalah 6×4, 6×3, 3×3, Oware abapa and Giuthi.
+//! positions for Kalah 6×4, 6×3, 3×3, Oware abapa and Giuthi built in code, and for every
+//! bundled ruleset file.
 //!
 //! Properties: seeds are conserved every ply; a game that is not over always offers a legal
 //! move and every legal move is playable; playing is deterministic (the same seed gives the
@@ -13,14 +14,28 @@ use sowkit::ruleset::Ruleset;
 
 const MAX_PLIES: usize = 2000;
 
-fn rulesets() -> Vec<(&'static str, Ruleset)> {
-    vec![
-        ("kalah 6x4", kalah(6, 4)),
-        ("kalah 6x3", kalah(6, 3)),
-        ("kalah 3x3", kalah(3, 3)),
-        ("oware", oware()),
-        ("giuthi", giuthi()),
-    ]
+/// The rulesets built in code, then every bundled `rulesets/*.toml` as shipped.
+fn rulesets() -> Vec<(String, Ruleset)> {
+    let mut out: Vec<(String, Ruleset)> = vec![
+        ("kalah 6x4".into(), kalah(6, 4)),
+        ("kalah 6x3".into(), kalah(6, 3)),
+        ("kalah 3x3".into(), kalah(3, 3)),
+        ("oware".into(), oware()),
+        ("giuthi".into(), giuthi()),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5);
+    for f in files {
+        let rs = sowkit::ruleset::load_file(&f).unwrap_or_else(|d| panic!("{}", d[0].rendered));
+        out.push((format!("bundled {}", rs.id), rs));
+    }
+    out
 }
 
 fn total(p: &Position) -> u32 {
@@ -119,7 +134,7 @@ fn random_playouts_conserve_seeds_end_and_offer_playable_moves() {
         let mut plies = 0;
         let mut endless = 0;
         for seed in 1..=120u64 {
-            let (r, e) = playout(name, &rules, seed);
+            let (r, e) = playout(&name, &rules, seed);
             plies += r.len();
             endless += e;
         }
@@ -136,8 +151,8 @@ fn playing_is_deterministic() {
     for (name, rs) in rulesets() {
         let rules = Rules::new(&rs);
         for seed in [7u64, 99, 2024] {
-            let a = playout(name, &rules, seed);
-            let b = playout(name, &rules, seed);
+            let a = playout(&name, &rules, seed);
+            let b = playout(&name, &rules, seed);
             assert_eq!(a, b, "{name} seed {seed}");
         }
     }
