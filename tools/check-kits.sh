@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks built kits with the standard tools a printer's user has (poppler, qpdf, librsvg):
-# every PDF passes qpdf --check, embeds and subsets every font, has exact A4 or Letter pages,
+# every PDF (kit.pdf and host-key.pdf) passes qpdf --check, embeds and subsets every font, has exact A4 or Letter pages,
 # and every PDF page and SVG page carries a calibration bar that measures 100 mm when
 # rasterised at 72, 150 and 300 dpi (tools/check-calibration.sh).
 #
@@ -11,7 +11,7 @@ out=${1:-out}
 here=$(cd "$(dirname "$0")" && pwd)
 status=0
 shopt -s nullglob
-pdfs=("$out"/*/kit.pdf)
+pdfs=("$out"/*/kit.pdf "$out"/*/host-key.pdf)
 if [ ${#pdfs[@]} -eq 0 ]; then
   echo "FAIL no kits under $out" >&2
   exit 1
@@ -38,7 +38,10 @@ for pdf in "${pdfs[@]}"; do
   else
     echo "FAIL $pdf: page size not exact A4/Letter"; status=1
   fi
-  if ! bash "$here/check-calibration.sh" "$pdf" "$kit"/*.svg; then
+  # Each kit's SVG pages (kit and host key) are measured once, with its kit.pdf.
+  svgs=()
+  case "$pdf" in */kit.pdf) svgs=("$kit"/*.svg) ;; esac
+  if ! bash "$here/check-calibration.sh" "$pdf" "${svgs[@]}"; then
     status=1
   fi
 done
