@@ -17,6 +17,11 @@ impl XorShift {
         XorShift(h | 1)
     }
 
+    /// Seeded from a number; different numbers give different sequences.
+    pub fn new(seed: u64) -> XorShift {
+        XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
     /// The next 64 pseudo-random bits.
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;

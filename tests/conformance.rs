@@ -149,7 +149,8 @@ fn kalah_edge_cases_match_openspiel_both_capture_rules() {
     let cases = fixture("edge_cases.json");
     let mut seen = 0;
     for c in cases.arr() {
-        let id = c.get("id").str();
+        let id_owned = c.get("id");
+        let id = id_owned.str();
         if !id.starts_with("kalah_") {
             continue;
         }
@@ -253,7 +254,8 @@ fn oware_edge_cases_match_openspiel() {
     let cases = fixture("edge_cases.json");
     let mut seen = 0;
     for c in cases.arr() {
-        let id = c.get("id").str();
+        let id_owned = c.get("id");
+        let id = id_owned.str();
         if !id.starts_with("oware_") {
             continue;
         }

@@ -170,191 +170,61 @@ pub fn giuthi() -> Ruleset {
 
 // ---- xorshift ----------------------------------------------------------------------------
 
-/// xorshift64* RNG (deterministic, seedable).
-pub struct Rng(u64);
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// The project's deterministic generator, seeded with `Rng::new(u64)`.
+#[allow(unused_imports)]
+pub use sowkit::rng::XorShift as Rng;
 
 // ---- JSON ----------------------------------------------------------------------------------
 
-/// A JSON value (enough for the conformance fixtures).
+/// A JSON value from the conformance fixtures, read with serde_json. Accessors return owned
+/// values (the fixtures are small) and panic with the value when a fixture does not have the
+/// expected shape: that is a broken fixture, not a result to explain away.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
+pub struct Json(serde_json::Value);
 
 impl Json {
-    pub fn get(&self, k: &str) -> &Json {
-        match self {
-            Json::Obj(v) => v
-                .iter()
-                .find(|(kk, _)| kk == k)
-                .map(|(_, v)| v)
-                .unwrap_or(&Json::Null),
-            _ => &Json::Null,
+    /// The member `k` of an object, or null when absent (or not an object).
+    pub fn get(&self, k: &str) -> Json {
+        Json(self.0.get(k).cloned().unwrap_or(serde_json::Value::Null))
+    }
+    /// The elements of an array.
+    pub fn arr(&self) -> Vec<Json> {
+        match &self.0 {
+            serde_json::Value::Array(v) => v.iter().cloned().map(Json).collect(),
+            other => panic!("not an array: {other}"),
         }
     }
-    pub fn arr(&self) -> &[Json] {
-        match self {
-            Json::Arr(v) => v,
-            _ => panic!("not an array: {self:?}"),
-        }
-    }
+    /// A whole number.
     pub fn num(&self) -> i64 {
-        match self {
-            Json::Num(x) => *x as i64,
-            _ => panic!("not a number: {self:?}"),
-        }
+        self.0
+            .as_i64()
+            .unwrap_or_else(|| panic!("not a whole number: {}", self.0))
     }
+    /// A string.
     pub fn str(&self) -> &str {
-        match self {
-            Json::Str(s) => s,
-            _ => panic!("not a string: {self:?}"),
-        }
+        self.0
+            .as_str()
+            .unwrap_or_else(|| panic!("not a string: {}", self.0))
     }
+    /// A boolean.
     pub fn bool(&self) -> bool {
-        match self {
-            Json::Bool(b) => *b,
-            _ => panic!("not a bool: {self:?}"),
-        }
+        self.0
+            .as_bool()
+            .unwrap_or_else(|| panic!("not a bool: {}", self.0))
     }
+    /// Whether the value is null (or was absent).
     pub fn is_null(&self) -> bool {
-        *self == Json::Null
+        self.0.is_null()
     }
+    /// An array of whole numbers.
     pub fn nums(&self) -> Vec<i64> {
         self.arr().iter().map(Json::num).collect()
     }
 }
 
-pub fn parse_json(s: &str) -> Json {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let v = value(b, &mut i);
-    ws(b, &mut i);
-    assert_eq!(i, b.len(), "trailing JSON");
-    v
-}
-
-fn ws(b: &[u8], i: &mut usize) {
-    while *i < b.len() && b[*i].is_ascii_whitespace() {
-        *i += 1;
-    }
-}
-
-fn value(b: &[u8], i: &mut usize) -> Json {
-    ws(b, i);
-    match b[*i] {
-        b'{' => {
-            *i += 1;
-            let mut v = Vec::new();
-            loop {
-                ws(b, i);
-                if b[*i] == b'}' {
-                    *i += 1;
-                    return Json::Obj(v);
-                }
-                if b[*i] == b',' {
-                    *i += 1;
-                    continue;
-                }
-                let Json::Str(k) = value(b, i) else {
-                    panic!("key")
-                };
-                ws(b, i);
-                assert_eq!(b[*i], b':');
-                *i += 1;
-                v.push((k, value(b, i)));
-            }
-        }
-        b'[' => {
-            *i += 1;
-            let mut v = Vec::new();
-            loop {
-                ws(b, i);
-                if b[*i] == b']' {
-                    *i += 1;
-                    return Json::Arr(v);
-                }
-                if b[*i] == b',' {
-                    *i += 1;
-                    continue;
-                }
-                v.push(value(b, i));
-            }
-        }
-        b'"' => {
-            *i += 1;
-            let mut s = Vec::new();
-            while b[*i] != b'"' {
-                if b[*i] == b'\\' {
-                    *i += 1;
-                    match b[*i] {
-                        b'n' => s.push(b'\n'),
-                        b'u' => {
-                            let hex = std::str::from_utf8(&b[*i + 1..*i + 5]).unwrap();
-                            let c = char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap();
-                            let mut buf = [0; 4];
-                            s.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                            *i += 4;
-                        }
-                        c => s.push(c),
-                    }
-                } else {
-                    s.push(b[*i]);
-                }
-                *i += 1;
-            }
-            *i += 1;
-            Json::Str(String::from_utf8(s).unwrap())
-        }
-        b't' => {
-            *i += 4;
-            Json::Bool(true)
-        }
-        b'f' => {
-            *i += 5;
-            Json::Bool(false)
-        }
-        b'n' => {
-            *i += 4;
-            Json::Null
-        }
-        _ => {
-            let st = *i;
-            while *i < b.len()
-                && (b[*i] == b'-'
-                    || b[*i] == b'.'
-                    || b[*i] == b'e'
-                    || b[*i] == b'+'
-                    || b[*i].is_ascii_digit())
-            {
-                *i += 1;
-            }
-            Json::Num(std::str::from_utf8(&b[st..*i]).unwrap().parse().unwrap())
-        }
-    }
-}
-
+/// Reads `tests/fixtures/<name>`.
 pub fn fixture(name: &str) -> Json {
     let p = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    parse_json(&std::fs::read_to_string(p).unwrap())
+    let text = std::fs::read_to_string(&p).unwrap();
+    Json(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{p}: {e}")))
 }
