@@ -1,5 +1,6 @@
-//! Shared test helpers: rulesets built in code (the TOML loader is tested on its own), a tiny
-//! JSON reader for the conformance fixtures, and a xorshift RNG for property tests.
+//! Shared test helpers: rulesets built in code (the TOML loader is tested on its own), the
+//! conformance fixtures read with serde_json, and the project's deterministic generator.
+
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
