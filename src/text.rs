@@ -153,7 +153,7 @@ pub fn wrap(text: &str, size_pt: f64, weight: Weight, max_mm: f64) -> Vec<String
     let mut lines = Vec::new();
     let mut cur = String::new();
     let mut cur_w = 0u64;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
+    for word in text.split_whitespace() {
         let ww = milli_width(word, weight);
         if !cur.is_empty() {
             if fits(cur_w + space + ww) {

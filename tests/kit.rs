@@ -161,13 +161,25 @@ fn kits_are_deterministic_within_one_process() {
 
 #[test]
 fn svg_pages_snapshot() {
+    let mut expected = Vec::new();
     for id in IDS {
         let rs = load(id);
         let kit = sowkit::kit::make(&rs, A4).unwrap();
         for f in kit.files.iter().filter(|f| f.name.ends_with(".svg")) {
+            expected.push(format!("kit__{id}__{}.snap", f.name.trim_end_matches(".svg")));
             let svg = String::from_utf8(f.bytes.clone()).unwrap();
             assert!(svg.contains("viewBox"), "{}", f.name);
             insta::assert_snapshot!(format!("{id}__{}", f.name.trim_end_matches(".svg")), svg);
         }
     }
+    // A snapshot of a page that no longer exists guards nothing: it must be deleted.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let mut stored: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("kit__") && n.ends_with(".snap"))
+        .collect();
+    stored.sort();
+    expected.sort();
+    assert_eq!(stored, expected, "stale or missing SVG snapshots in tests/snapshots");
 }

@@ -104,6 +104,26 @@ fn clamp_span(src: &str, span: Range<usize>) -> Range<usize> {
     s..e
 }
 
+/// Sheet text is set as flowing paragraphs: a TOML multi-line string's line breaks and tabs
+/// become single spaces (a printed `\n` would be an empty box).
+fn one_line_texts(rs: &mut Ruleset) {
+    let one = |s: &mut String| *s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    one(&mut rs.name);
+    one(&mut rs.source);
+    if let Some(d) = rs.duration.as_mut() {
+        one(d);
+    }
+    for v in rs.rule_sources.values_mut() {
+        one(v);
+    }
+    for ex in &mut rs.examples {
+        one(&mut ex.title);
+        if let Some(n) = ex.note.as_mut() {
+            one(n);
+        }
+    }
+}
+
 /// A number as a person would write it back: plain when ordinary, scientific when huge or tiny.
 fn short_number(x: f64) -> String {
     if x.is_finite() && (x == 0.0 || (1e-3..1e7).contains(&x.abs())) {
@@ -578,7 +598,8 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
         lines: LineIndex::new(src),
         errs: Vec::new(),
     };
-    let rs = v.ruleset(raw);
+    let mut rs = v.ruleset(raw);
+    one_line_texts(&mut rs);
     v.printable(&rs);
     if v.errs.is_empty() {
         Ok(rs)
@@ -635,7 +656,7 @@ impl Validator<'_> {
                     // Right-to-left scripts need shaping and reordering that sowkit does not do.
                     let rtl =
                         matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
-                    if (g.gid == 0 || rtl) && !g.ch.is_whitespace() && !missing.contains(&g.ch) {
+                    if (g.gid == 0 || rtl) && g.ch != ' ' && !missing.contains(&g.ch) {
                         missing.push(g.ch);
                     }
                 }
@@ -1599,6 +1620,18 @@ mod tests {
         // Accented Latin, Twi and arrows are in the font.
         let src = GOOD.replace("name = \"Six-pit sowing\"", "name = \"Siembra ñ ɛ ɔ →\"");
         assert!(load_str("x.toml", &src).is_ok());
+    }
+
+    #[test]
+    fn multi_line_notes_become_one_paragraph() {
+        let head = &GOOD[..GOOD.find("[[example]]").unwrap()];
+        // A TOML escape `\n` in a title, and a multi-line note with a real line break and tab.
+        let src = format!(
+            "{head}[[example]]\ntitle = \"Two\\nlines\"\nnote = \"\"\"First line,\n\tsecond line.\"\"\"\nstart = \"initial\"\nmoves = [\"A1\"]\n[example.expect]\nnext = \"A\"\n"
+        );
+        let rs = load_str("x.toml", &src).unwrap_or_else(|d| panic!("{}", d[0].rendered));
+        assert_eq!(rs.examples[0].title, "Two lines");
+        assert_eq!(rs.examples[0].note.as_deref(), Some("First line, second line."));
     }
 
     #[test]
