@@ -314,7 +314,16 @@ fn compare(
                     .collect()
             })
             .unwrap_or_default();
-        push("sown", list(s), list(&actual));
+        // Compare holes, not spellings: labels match ignoring case, as in moves.
+        let canonical: Vec<String> = s
+            .iter()
+            .map(|l| {
+                rules
+                    .hole_by_label(l)
+                    .map_or(l.clone(), |h| rules.label(h).to_string())
+            })
+            .collect();
+        push("sown", list(&canonical), list(&actual));
     }
     if let Some(l) = &e.legal {
         let actual: Vec<String> = game
@@ -322,7 +331,14 @@ fn compare(
             .into_iter()
             .map(|m| notation::format_move(rules, m))
             .collect();
-        let mut exp_sorted = l.clone();
+        // Compare moves, not spellings (unreadable moves were reported before replaying).
+        let mut exp_sorted: Vec<String> = l
+            .iter()
+            .map(|m| {
+                notation::parse_move(rules, m)
+                    .map_or(m.clone(), |mv| notation::format_move(rules, mv))
+            })
+            .collect();
         exp_sorted.sort();
         let mut act_sorted = actual.clone();
         act_sorted.sort();

@@ -148,9 +148,13 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
 
 /// A layout failure in the user's terms: which fields to change.
 fn layout_problem(e: &str, paper: &str) -> String {
-    format!(
-        "cannot lay out the kit on {paper} paper: {e} (try a smaller layout.pit_diameter, layout.pit_gap or layout.store_length, or fewer board.pits_per_side)"
-    )
+    // Only a size problem is helped by changing sizes.
+    let hint = if e.contains("fit") && !e.contains("pit label") {
+        " (try a smaller layout.pit_diameter, layout.pit_gap or layout.store_length, or fewer board.pits_per_side)"
+    } else {
+        ""
+    };
+    format!("cannot lay out the kit on {paper} paper: {e}{hint}")
 }
 
 fn read(f: &Path) -> Result<String, Diagnostic> {

@@ -161,3 +161,15 @@ fn rules_that_allow_an_endless_move_are_refused() {
         assert!(sowkit::examples::sanity(&rs, &text).is_empty(), "{id}");
     }
 }
+
+#[test]
+fn labels_and_moves_in_expectations_match_ignoring_case() {
+    // A2 (3 seeds) sows A3, store A, B1; from the start, A's legal moves are A1, A2, A3.
+    let src = with_example(
+        "title = \"t\"\nstart = \"initial\"\nmoves = [\"a2\"]\n[example.expect]\nsown = [\"a3\", \"STORE A\", \"b1\"]\nlast = \"b1\"\n",
+    );
+    assert!(check(&src).is_empty(), "{}", check(&src)[0].rendered);
+    // A3 (3 seeds) sows store A, B1, B2; then B may play B1, B2 or B3.
+    let src = with_example("title = \"t\"\nstart = \"initial\"\nmoves = [\"A3\"]\n[example.expect]\nlegal = [\"b3\", \"B1\", \"b2\"]\n");
+    assert!(check(&src).is_empty(), "{}", check(&src)[0].rendered);
+}

@@ -166,7 +166,10 @@ fn svg_pages_snapshot() {
         let rs = load(id);
         let kit = sowkit::kit::make(&rs, A4).unwrap();
         for f in kit.files.iter().filter(|f| f.name.ends_with(".svg")) {
-            expected.push(format!("kit__{id}__{}.snap", f.name.trim_end_matches(".svg")));
+            expected.push(format!(
+                "kit__{id}__{}.snap",
+                f.name.trim_end_matches(".svg")
+            ));
             let svg = String::from_utf8(f.bytes.clone()).unwrap();
             assert!(svg.contains("viewBox"), "{}", f.name);
             insta::assert_snapshot!(format!("{id}__{}", f.name.trim_end_matches(".svg")), svg);
@@ -181,5 +184,8 @@ fn svg_pages_snapshot() {
         .collect();
     stored.sort();
     expected.sort();
-    assert_eq!(stored, expected, "stale or missing SVG snapshots in tests/snapshots");
+    assert_eq!(
+        stored, expected,
+        "stale or missing SVG snapshots in tests/snapshots"
+    );
 }

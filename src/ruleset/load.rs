@@ -886,11 +886,11 @@ impl Validator<'_> {
                     .any(|r| name.eq_ignore_ascii_case(r));
                 let ok = !reserved
                     && !name.is_empty()
-                    && name.chars().count() <= 12
+                    && name.chars().count() <= 10
                     && name.chars().next().is_some_and(|c| c.is_alphabetic())
                     && name.chars().all(|c| c.is_alphanumeric());
                 if !ok {
-                    self.err(b.players.span(), "board.players", format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 12 characters, other than none, pass or initial"));
+                    self.err(b.players.span(), "board.players", format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
                 } else {
                     players[i] = name.clone();
                 }
@@ -1280,7 +1280,7 @@ impl Validator<'_> {
                 &lay.as_ref().and_then(|l| l.store_length.clone()),
                 "layout.store_length",
                 10.0,
-                200.0,
+                120.0,
                 64.0,
             ),
             counter_diameter: self.mm_in(
@@ -1304,6 +1304,13 @@ impl Validator<'_> {
                     ex.title.span(),
                     &format!("{tag}.title"),
                     "the title is empty: give each example a short title",
+                );
+            }
+            if ex.moves.get_ref().is_empty() {
+                self.err(
+                    ex.moves.span(),
+                    &format!("{tag}.moves"),
+                    "no moves: a worked example shows at least one move, e.g. moves = [\"A1\"]",
                 );
             }
             if ex.moves.get_ref().len() > MAX_EXAMPLE_MOVES {
@@ -1631,7 +1638,10 @@ mod tests {
         );
         let rs = load_str("x.toml", &src).unwrap_or_else(|d| panic!("{}", d[0].rendered));
         assert_eq!(rs.examples[0].title, "Two lines");
-        assert_eq!(rs.examples[0].note.as_deref(), Some("First line, second line."));
+        assert_eq!(
+            rs.examples[0].note.as_deref(),
+            Some("First line, second line.")
+        );
     }
 
     #[test]
