@@ -91,7 +91,7 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
     let mut failed = 0usize;
     let mut ids: Vec<(String, PathBuf)> = Vec::new();
     for f in files {
-        let diags: Vec<Diagnostic> = match read(f) {
+        let diags: Vec<Diagnostic> = match ruleset::load::read_source(f) {
             Err(d) => vec![d],
             Ok(src) => match ruleset::load_str(&f.display().to_string(), &src) {
                 Err(d) => d,
@@ -157,32 +157,6 @@ fn layout_problem(e: &str, paper: &str) -> String {
     format!("cannot lay out the kit on {paper} paper: {e}{hint}")
 }
 
-fn read(f: &Path) -> Result<String, Diagnostic> {
-    use std::io::Read;
-    let shown = f.display().to_string();
-    let cannot =
-        |e: std::io::Error| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}"));
-    let meta = std::fs::metadata(f).map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(Diagnostic::whole_file(
-            &shown,
-            "not a regular file: give a ruleset .toml file or a folder of them",
-        ));
-    }
-    let limit = ruleset::load::MAX_FILE_BYTES;
-    let mut bytes = Vec::new();
-    std::fs::File::open(f)
-        .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
-        .map_err(cannot)?;
-    if bytes.len() as u64 > limit {
-        return Err(Diagnostic::whole_file(
-            &shown,
-            "the file is larger than 1 MiB; a ruleset is a small text file",
-        ));
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| Diagnostic::whole_file(&shown, "the file is not UTF-8 text; save it as UTF-8"))
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

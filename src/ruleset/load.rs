@@ -539,42 +539,45 @@ struct RawExpect {
 
 // ---------------------------------------------------------------- loading
 
-/// Reads and validates a ruleset file. Errors: unreadable file, a file over 1 MiB, invalid
-/// UTF-8, TOML syntax, schema (unknown keys, wrong types) and semantic problems, each as a
-/// [`Diagnostic`] naming line, column and field.
-pub fn load_file(path: &std::path::Path) -> Result<Ruleset, Vec<Diagnostic>> {
+/// Reads a ruleset file's text: regular files only (not folders, devices or pipes), at most
+/// [`MAX_FILE_BYTES`] read however large the file claims to be, UTF-8 only.
+/// Errors name the file and say what is wrong.
+pub fn read_source(path: &std::path::Path) -> Result<String, Diagnostic> {
+    use std::io::Read;
     let shown = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| {
-        vec![Diagnostic::whole_file(
+    let cannot = |e: std::io::Error| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}"));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(Diagnostic::whole_file(
             &shown,
-            &format!("cannot read the file: {e}"),
-        )]
-    })?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(vec![Diagnostic::whole_file(
-            &shown,
-            &format!(
-                "the file is {} bytes; a ruleset may be at most {MAX_FILE_BYTES} bytes",
-                meta.len()
-            ),
-        )]);
+            "not a regular file: give a ruleset .toml file or a folder of them",
+        ));
     }
-    let bytes = std::fs::read(path).map_err(|e| {
-        vec![Diagnostic::whole_file(
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Diagnostic::whole_file(
             &shown,
-            &format!("cannot read the file: {e}"),
-        )]
-    })?;
-    let src = String::from_utf8(bytes).map_err(|e| {
-        vec![Diagnostic::whole_file(
+            "the file is larger than 1 MiB; a ruleset is a small text file",
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::whole_file(
             &shown,
             &format!(
                 "the file is not UTF-8 text (bad byte at offset {}); save it as UTF-8",
                 e.utf8_error().valid_up_to()
             ),
-        )]
-    })?;
-    load_str(&shown, &src)
+        )
+    })
+}
+
+/// Reads and validates a ruleset file (see [`read_source`] and [`load_str`]).
+pub fn load_file(path: &std::path::Path) -> Result<Ruleset, Vec<Diagnostic>> {
+    let src = read_source(path).map_err(|d| vec![d])?;
+    load_str(&path.display().to_string(), &src)
 }
 
 /// Parses and validates a ruleset from `src`; `path` is used in messages only.
