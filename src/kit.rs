@@ -38,10 +38,19 @@ pub struct Kit {
 pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     let document = layout::kit(rs, paper)?;
     let host_key = layout::host_key(rs, paper)?;
+    // The PDF backend returns no bytes only if serialising failed; never write an empty PDF.
+    let pdf = |d: &Document, what: &str| {
+        let bytes = render::pdf::render(d);
+        if bytes.is_empty() {
+            Err(format!("the {what} PDF could not be written"))
+        } else {
+            Ok(bytes)
+        }
+    };
     let mut files = Vec::new();
     files.push(File {
         name: "kit.pdf".to_string(),
-        bytes: render::pdf::render(&document),
+        bytes: pdf(&document, "kit")?,
     });
     for (name, svg) in render::svg::render_all(&document) {
         files.push(File {
@@ -51,7 +60,7 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     }
     files.push(File {
         name: "host-key.pdf".to_string(),
-        bytes: render::pdf::render(&host_key),
+        bytes: pdf(&host_key, "host key")?,
     });
     for (name, svg) in render::svg::render_all(&host_key) {
         files.push(File {

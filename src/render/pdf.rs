@@ -265,7 +265,9 @@ fn stamp_id(bytes: &mut [u8]) {
 /// Each page gets the exact size of its [`Page`] (mm → pt), as MediaBox, CropBox and TrimBox.
 /// Items are painted in order. Text in a weight whose font cannot be loaded is left out
 /// (cannot happen with the bundled fonts); nothing here panics on odd values (NaN coordinates
-/// become 0, see [`super`]).
+/// become 0, see [`super`]). Returns no bytes at all if lopdf fails to serialise the file
+/// (writing to memory; never seen) — callers must treat an empty result as an error, as
+/// [`crate::kit::make`] does.
 pub fn render(doc: &Document) -> Vec<u8> {
     let mut pdf = PdfDocument::new(&doc.title);
     // Characters per weight, for subsetting.
