@@ -64,11 +64,35 @@ impl Phrases {
 
     /// The phrase for `key` with each `{name}` replaced by its value from `args`.
     pub fn fmt(&self, key: &str, args: &[(&str, &str)]) -> String {
-        let mut s = self.get(key);
-        for (k, v) in args {
-            s = s.replace(&format!("{{{k}}}"), v);
+        let template = self.get(key);
+        // One pass over the template: text put in (a game's name, a label) is never scanned
+        // again, so a name like "X {check}" prints as written.
+        let mut out = String::with_capacity(template.len());
+        let mut rest = template.as_str();
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            match after.find('}') {
+                Some(close) => {
+                    let name = &after[..close];
+                    match args.iter().find(|(k, _)| *k == name) {
+                        Some((_, v)) => out.push_str(v),
+                        None => {
+                            out.push('{');
+                            out.push_str(name);
+                            out.push('}');
+                        }
+                    }
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push_str(&rest[open..]);
+                    rest = "";
+                }
+            }
         }
-        s
+        out.push_str(rest);
+        out
     }
 
     /// Errors naming every key that was asked for but is not in the catalogue.
@@ -122,6 +146,14 @@ pub fn join_and(ph: &Phrases, items: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn values_are_not_scanned_for_placeholders() {
+        let ph = Phrases::load("en").unwrap();
+        // log.title = "{name}: score log"
+        let t = ph.fmt("log.title", &[("name", "X {check} {name}")]);
+        assert_eq!(t, "X {check} {name}: score log");
+    }
+
     use super::*;
 
     #[test]
