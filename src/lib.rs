@@ -4,7 +4,8 @@
 //! Data flows one way (see `README.md`, "Architecture"):
 //! `ruleset` (load + validate) → `engine` (rules) → `examples` (worked examples replayed; any
 //! mismatch stops the build) → `layout` (pages in millimetres, a [`doc::Document`]) →
-//! `render::svg` / `render::pdf` → `kit` (files written atomically). `cli` turns it into commands.
+//! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
+//! (`src/main.rs`, clap) turns it into commands.
 
 pub mod doc;
 pub mod engine;

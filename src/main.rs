@@ -157,7 +157,6 @@ fn layout_problem(e: &str, paper: &str) -> String {
     format!("cannot lay out the kit on {paper} paper: {e}{hint}")
 }
 
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {

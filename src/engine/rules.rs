@@ -100,6 +100,13 @@ impl Rules {
                 "board.pits_per_side is {n}; the engine plays 1 to {MAX_PITS_PER_SIDE} pits per side"
             ));
         }
+        let total = 2 * n * rs.board.seeds_per_pit as usize;
+        if total > u16::MAX as usize {
+            return Err(format!(
+                "{total} seeds in all; the engine counts at most {} seeds",
+                u16::MAX
+            ));
+        }
         for side in 0..2 {
             if rs.board.pit_labels[side].len() != n {
                 return Err(format!(

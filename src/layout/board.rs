@@ -364,10 +364,9 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
         }
     }
     let mut g = Geometry::new(rs, s, end_gap);
-    let (cw, ch) = g.cut_size();
+    let (_, ch) = g.cut_size();
     g.cx = w / 2.0;
     g.cy = y + ch / 2.0;
-    let _ = cw;
 
     draw_board(&mut pg, rs, ph, &g, &circ)?;
 

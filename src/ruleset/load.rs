@@ -545,7 +545,8 @@ struct RawExpect {
 pub fn read_source(path: &std::path::Path) -> Result<String, Diagnostic> {
     use std::io::Read;
     let shown = path.display().to_string();
-    let cannot = |e: std::io::Error| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}"));
+    let cannot =
+        |e: std::io::Error| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}"));
     let meta = std::fs::metadata(path).map_err(cannot)?;
     if !meta.is_file() {
         return Err(Diagnostic::whole_file(
@@ -1028,7 +1029,6 @@ impl Validator<'_> {
                 self.int_in(m, "sowing.min_seeds", 1, most) as u16
             }
         };
-        let own_store_span = s.own_store.span();
         let sowing = Sowing {
             direction: match s.direction {
                 RawDirection::Counterclockwise => Direction::Counterclockwise,
@@ -1081,7 +1081,6 @@ impl Validator<'_> {
                 }
             }
         }
-        let _ = own_store_span;
 
         // capture
         let capture = match raw.capture {
@@ -1178,12 +1177,6 @@ impl Validator<'_> {
                 }
             }
         };
-        if capture.kind != CaptureKind::None
-            && sowing.own_store == Include::Skip
-            && sowing.opponent_store == Include::Sow
-        {
-            // Allowed, but unusual; nothing to check.
-        }
 
         let grand_slam = match raw.grand_slam {
             None => GrandSlam::CaptureAll,
