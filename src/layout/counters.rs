@@ -28,8 +28,55 @@ pub fn cell(diameter: f64) -> f64 {
     diameter + 2.0 * (diameter * 0.1).max(1.5)
 }
 
+/// More counter pages than this are not printed one by one: a single full page is printed,
+/// with a note to print it as many times as needed (every counter is the same).
+pub const MAX_COUNTER_PAGES: usize = 3;
+
 /// Lays out the counter pages (portrait `paper`). Errors when not even one counter fits.
 pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let all = lay_out(rs, paper, ph, None)?;
+    if all.len() <= MAX_COUNTER_PAGES {
+        return Ok(all);
+    }
+    // One full page, printed several times: find what a page holds with that title.
+    let (play, spare) = count(rs);
+    let total = (play + spare) as usize;
+    let mut times = all.len();
+    for _ in 0..3 {
+        let one = lay_out(rs, paper, ph, Some(times))?;
+        let per = per_page(rs, paper, ph, Some(times))?;
+        let need = total.div_ceil(per.max(1));
+        if need == times {
+            return Ok(one);
+        }
+        times = need;
+    }
+    lay_out(rs, paper, ph, Some(times))
+}
+
+/// How many counters one page holds with the given title choice.
+fn per_page(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+    repeat: Option<usize>,
+) -> Result<usize, String> {
+    let pg = &lay_out(rs, paper, ph, repeat)?[0];
+    // Each counter is two circles (outline and centre dot).
+    Ok(pg
+        .shapes()
+        .filter(|s| s.segs.len() == 6 && s.fill.is_none())
+        .count())
+}
+
+/// The counter pages; with `repeat = Some(k)`, a single full page titled to be printed `k`
+/// times.
+fn lay_out(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+    repeat: Option<usize>,
+) -> Result<Vec<Page>, String> {
     let d = rs.layout.counter_diameter;
     let c = cell(d);
     let (play, spare) = count(rs);
@@ -40,15 +87,18 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let mut pg = page::portrait(&format!("counters-{}", pages.len() + 1), paper);
         let (w, h) = (pg.width, pg.height);
         let cw = w - 2.0 * MARGIN;
-        let title = ph.fmt(
-            "counters.title",
-            &[
-                ("name", &rs.name),
-                ("n", &total.to_string()),
-                ("play", &play.to_string()),
-                ("spare", &spare.to_string()),
-            ],
-        );
+        let args = [
+            ("name", rs.name.clone()),
+            ("n", total.to_string()),
+            ("play", play.to_string()),
+            ("spare", spare.to_string()),
+            ("times", repeat.unwrap_or(1).to_string()),
+        ];
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let title = match repeat {
+            None => ph.fmt("counters.title", &args),
+            Some(_) => ph.fmt("counters.title_repeat", &args),
+        };
         let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
         if pages.is_empty() {
             y += 1.0;
@@ -75,7 +125,11 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
                 paper.name
             ));
         }
-        let here = (total - done).min(cols * rows);
+        // A repeated page is a full page; otherwise what is still needed.
+        let here = match repeat {
+            Some(_) => cols * rows,
+            None => (total - done).min(cols * rows),
+        };
         let used_rows = here.div_ceil(cols);
         let x0 = (w - cols as f64 * c) / 2.0;
         let y0 = top + CUT_RUN;
@@ -107,6 +161,9 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         );
         done += here;
         pages.push(pg);
+        if repeat.is_some() {
+            break;
+        }
     }
     Ok(pages)
 }
