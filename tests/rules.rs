@@ -432,3 +432,19 @@ fn oware_feeding_error_message() {
         "{e:?}"
     );
 }
+
+/// The ring and who sows where, by hand for Kalah(3,3): holes 0–2 are A1–A3, 3–5 B1–B3,
+/// 6 store A, 7 store B. Counter-clockwise: A1 A2 A3 storeA B1 B2 B3 storeB; clockwise from
+/// A1: storeB B3 B2 B1 storeA A3 A2. A sows store A, not store B; B the other way round. In
+/// Oware nobody sows a store.
+#[test]
+fn ring_and_sows_into() {
+    let rules = Rules::new(&kalah(3, 3));
+    assert_eq!(rules.ring(Dir::Ccw), vec![0, 1, 2, 6, 3, 4, 5, 7]);
+    assert_eq!(rules.ring(Dir::Cw), vec![0, 7, 5, 4, 3, 6, 2, 1]);
+    assert!(rules.sows_into(0, 6) && !rules.sows_into(0, 7));
+    assert!(rules.sows_into(1, 7) && !rules.sows_into(1, 6));
+    assert!(rules.sows_into(0, 4) && rules.sows_into(1, 1));
+    let ow = Rules::new(&oware());
+    assert!(!ow.sows_into(0, 12) && !ow.sows_into(1, 12) && !ow.sows_into(0, 13));
+}

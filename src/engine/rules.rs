@@ -269,6 +269,35 @@ impl Rules {
             .map(|h| h as u8)
     }
 
+    /// Every hole in circuit order starting at side 0's first pit: side 0's pits, store 0,
+    /// side 1's pits, store 1 for [`Dir::Ccw`]; the same ring walked the other way for
+    /// [`Dir::Cw`]. Stores are included whether or not anyone sows them (see [`Rules::sows_into`]).
+    pub fn ring(&self, dir: Dir) -> Vec<u8> {
+        let n = self.n as u8;
+        let mut ring: Vec<u8> = (0..n).collect();
+        ring.push(2 * n);
+        ring.extend(n..2 * n);
+        ring.push(2 * n + 1);
+        if dir == Dir::Cw {
+            ring[1..].reverse();
+        }
+        ring
+    }
+
+    /// Whether `mover`'s sowing drops a seed in `hole`: every pit, and a store as the ruleset's
+    /// `sowing.own_store` / `sowing.opponent_store` say.
+    pub fn sows_into(&self, mover: u8, hole: u8) -> bool {
+        if !self.is_store(hole) {
+            return true;
+        }
+        let inc = if self.side_of(hole) == mover {
+            self.rs.sowing.own_store
+        } else {
+            self.rs.sowing.opponent_store
+        };
+        inc == Include::Sow
+    }
+
     /// The name of the player owning `side` (side 0 moves first).
     pub fn player_name(&self, side: u8) -> &str {
         &self.rs.board.players[(side as usize).min(1)]

@@ -11,7 +11,7 @@ use super::{centred, centred_mid};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
 use crate::engine::{Dir, EndReason, Game, Report, Rules};
 use crate::notation;
-use crate::ruleset::{Example, GrandSlam, Include, Ruleset, Start};
+use crate::ruleset::{Example, GrandSlam, Ruleset, Start};
 use crate::text;
 
 /// Size of counts in pits, pt.
@@ -124,14 +124,7 @@ pub fn prepare(
 /// stores) and, on a long lap, the pit the handful came from. Walks the circuit (side 0's pits, store 0, side 1's pits, store 1, in
 /// the lap's direction) from the origin to each sown hole in turn.
 pub fn passed_over(rules: &Rules, lap: &crate::engine::Lap) -> Vec<u8> {
-    let n = rules.pits_per_side() as u8;
-    let mut ring: Vec<u8> = (0..n).collect();
-    ring.push(2 * n);
-    ring.extend(n..2 * n);
-    ring.push(2 * n + 1);
-    if lap.dir == Dir::Cw {
-        ring.reverse();
-    }
+    let ring = rules.ring(lap.dir);
     let len = ring.len();
     let Some(mut at) = ring.iter().position(|&h| h == lap.from) else {
         return Vec::new();
@@ -146,10 +139,7 @@ pub fn passed_over(rules: &Rules, lap: &crate::engine::Lap) -> Vec<u8> {
                 break;
             }
             // A store nobody ever sows (Oware's, Giuthi's) is not on the circuit at all.
-            let on_circuit = !rules.is_store(h) || {
-                let sw = &rules.ruleset().sowing;
-                sw.own_store == Include::Sow || sw.opponent_store == Include::Sow
-            };
+            let on_circuit = rules.sows_into(0, h) || rules.sows_into(1, h);
             if on_circuit && !out.contains(&h) {
                 out.push(h);
             }
