@@ -441,37 +441,23 @@ impl Rules {
             obs.lap(from as u8, dir, k);
             let nxt = &self.next[dir as usize][mover_u];
             let mut pos = from;
-            // Two copies of the sowing loop on purpose: this is the hottest loop of the engine,
-            // and keeping the origin test out of the common (Kalah) case is measurable in
-            // `cargo bench --bench engine`.
-            if self.skip_origin {
-                for _ in 0..k {
+            // Oware's rule: a lap never drops a seed in the pit this handful came from. (One
+            // loop for both cases: `cargo bench --bench engine` showed no difference from a
+            // specialised copy, 16.5 M Kalah plies/s either way.)
+            let skip_origin = self.skip_origin;
+            for _ in 0..k {
+                pos = nxt[pos] as usize;
+                if skip_origin && pos == from {
                     pos = nxt[pos] as usize;
-                    if pos == from {
-                        pos = nxt[pos] as usize;
-                    }
-                    b[pos] += 1;
-                    obs.sow(pos as u8);
-                    if self.track_crossing
-                        && self.crossing == Crossing::Sown
-                        && pos < 2 * self.n
-                        && self.side[pos] != mover
-                    {
-                        crossed = true;
-                    }
                 }
-            } else {
-                for _ in 0..k {
-                    pos = nxt[pos] as usize;
-                    b[pos] += 1;
-                    obs.sow(pos as u8);
-                    if self.track_crossing
-                        && self.crossing == Crossing::Sown
-                        && pos < 2 * self.n
-                        && self.side[pos] != mover
-                    {
-                        crossed = true;
-                    }
+                b[pos] += 1;
+                obs.sow(pos as u8);
+                if self.track_crossing
+                    && self.crossing == Crossing::Sown
+                    && pos < 2 * self.n
+                    && self.side[pos] != mover
+                {
+                    crossed = true;
                 }
             }
             sown_total += k as u32;
