@@ -361,73 +361,53 @@ pub fn draw_boards(
 ) -> f64 {
     let n = rs.board.pits_per_side.max(1);
     let (m, stacked) = arrange(n, width);
-    if stacked {
-        let head = text::line_height_mm(8.0);
-        let bx = x + (width - m.width()) / 2.0;
-        let first = if prep.exercise {
-            ph.get("example.start_board")
-        } else {
-            ph.get("example.before")
-        };
-        pg.text(bx, y + text::ascent_mm(8.0), 8.0, Weight::Bold, &first);
-        draw_mini(
-            pg,
-            rs,
-            &m,
-            bx,
-            y + head,
-            &prep.before,
-            &prep.sown,
-            &prep.origins,
-            &[],
-        );
-        let mut used = head + m.height();
-        if let Some(after) = &prep.after {
-            let y1 = y + used + STACK_GAP;
-            pg.text(
-                bx,
-                y1 + text::ascent_mm(8.0),
-                8.0,
-                Weight::Bold,
-                &ph.get("example.after"),
-            );
-            draw_mini(pg, rs, &m, bx, y1 + head, after, &[], &[], &prep.captured);
-            used += STACK_GAP + head + m.height();
-        }
-        return used + 1.0;
-    }
     let head = text::line_height_mm(8.0);
-    let bx0 = x + (width - (2.0 * m.width() + MID_GAP)) / 2.0;
-    let by = y + head;
+    // One board with its heading ("Before", "Start", "After") above it, top-left at (bx, top).
+    let labelled = |pg: &mut Page, bx: f64, top: f64, heading: &str, board: Board<'_>| {
+        pg.text(bx, top + text::ascent_mm(8.0), 8.0, Weight::Bold, heading);
+        draw_mini(pg, rs, &m, bx, top + head, board);
+    };
     let first = if prep.exercise {
         ph.get("example.start_board")
     } else {
         ph.get("example.before")
     };
-    pg.text(bx0, y + text::ascent_mm(8.0), 8.0, Weight::Bold, &first);
-    draw_mini(
-        pg,
-        rs,
-        &m,
-        bx0,
-        by,
-        &prep.before,
-        &prep.sown,
-        &prep.origins,
-        &[],
-    );
-    if let Some(after) = &prep.after {
+    let before = Board {
+        holes: &prep.before,
+        sown: &prep.sown,
+        origins: &prep.origins,
+        captured: &[],
+    };
+    let after = prep.after.as_ref().map(|a| Board {
+        holes: a,
+        sown: &[],
+        origins: &[],
+        captured: &prep.captured,
+    });
+    if stacked {
+        // One above the other.
+        let bx = x + (width - m.width()) / 2.0;
+        labelled(pg, bx, y, &first, before);
+        let mut used = head + m.height();
+        if let Some(after) = after {
+            labelled(
+                pg,
+                bx,
+                y + used + STACK_GAP,
+                &ph.get("example.after"),
+                after,
+            );
+            used += STACK_GAP + head + m.height();
+        }
+        return used + 1.0;
+    }
+    // Side by side, with an arrow between.
+    let bx0 = x + (width - (2.0 * m.width() + MID_GAP)) / 2.0;
+    labelled(pg, bx0, y, &first, before);
+    if let Some(after) = after {
         let bx1 = bx0 + m.width() + MID_GAP;
-        pg.text(
-            bx1,
-            y + text::ascent_mm(8.0),
-            8.0,
-            Weight::Bold,
-            &ph.get("example.after"),
-        );
-        draw_mini(pg, rs, &m, bx1, by, after, &[], &[], &prep.captured);
-        // Arrow between the boards.
-        let ay = by + m.label_h() + m.d + ROW_GAP / 2.0;
+        labelled(pg, bx1, y, &ph.get("example.after"), after);
+        let ay = y + head + m.label_h() + m.d + ROW_GAP / 2.0;
         let ax0 = bx0 + m.width() + 2.0;
         let ax1 = bx1 - 2.0;
         pg.shape(
@@ -438,6 +418,16 @@ pub fn draw_boards(
         super::board::arrowhead(pg, p(ax1, ay), 1.0, 0.0, 2.5);
     }
     head + m.height() + 1.0
+}
+
+/// What one mini board shows: seeds per hole, the sowing order, the pits lifted from, and the
+/// pits captured from.
+#[derive(Clone, Copy)]
+struct Board<'a> {
+    holes: &'a [u16],
+    sown: &'a [u8],
+    origins: &'a [u8],
+    captured: &'a [u8],
 }
 
 /// Sowing numbers of `hole` and the size to set them at: all of them ("1,5,9") at the normal
@@ -468,18 +458,14 @@ fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<(String, f64)> {
     Some((format!("{},…", nums[0]), 4.0))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn draw_mini(
-    pg: &mut Page,
-    rs: &Ruleset,
-    m: &Mini,
-    x: f64,
-    y: f64,
-    holes: &[u16],
-    sown: &[u8],
-    origins: &[u8],
-    captured: &[u8],
-) {
+/// Draws one mini board `b` with its top-left at (`x`, `y`).
+fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>) {
+    let Board {
+        holes,
+        sown,
+        origins,
+        captured,
+    } = b;
     let n = m.n;
     let r = m.d / 2.0;
     let count = |h: usize| holes.get(h).copied().unwrap_or(0).to_string();
