@@ -374,16 +374,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     let (_, cy0, _, chh) = g.cut_rect();
     let mut ly = cy0 + chh + 2.0;
     for lines in &legend_wrapped {
-        for l in lines {
-            pg.text(
-                MARGIN,
-                ly + text::ascent_mm(legend_pt),
-                legend_pt,
-                Weight::Regular,
-                l,
-            );
-            ly += lh;
-        }
+        ly = super::set_lines(&mut pg, MARGIN, ly, lines, legend_pt, Weight::Regular);
     }
     let note = if s < 1.0 {
         ph.fmt(
@@ -544,7 +535,7 @@ fn draw_board(
         let inner = w - 4.0 - RING;
         // On a narrow store, shrink the type until every word fits rather than break words.
         let label_pt = super::size_for_words(&rs.board.stores[side], 9.0, 5.0, Weight::Bold, inner);
-        let mut lines = super::wrap(&rs.board.stores[side], label_pt, Weight::Bold, inner);
+        let lines = super::wrap(&rs.board.stores[side], label_pt, Weight::Bold, inner);
         let mut notes: Vec<String> = Vec::new();
         if !by[0] && !by[1] {
             notes.push(ph.get("board.capture_store"));
@@ -568,29 +559,9 @@ fn draw_board(
         let lh9 = text::line_height_mm(label_pt);
         let lh7 = text::line_height_mm(note_pt);
         let total = lines.len() as f64 * lh9 + note_lines.len() as f64 * lh7;
-        let mut ty = y + hh / 2.0 - total / 2.0;
-        for l in lines.drain(..) {
-            centred(
-                pg,
-                x + w / 2.0,
-                ty + text::ascent_mm(label_pt),
-                label_pt,
-                Weight::Bold,
-                &l,
-            );
-            ty += lh9;
-        }
-        for l in note_lines {
-            centred(
-                pg,
-                x + w / 2.0,
-                ty + text::ascent_mm(note_pt),
-                note_pt,
-                Weight::Regular,
-                &l,
-            );
-            ty += lh7;
-        }
+        let ty = y + hh / 2.0 - total / 2.0;
+        let ty = super::set_lines_centred(pg, x + w / 2.0, ty, &lines, label_pt, Weight::Bold);
+        super::set_lines_centred(pg, x + w / 2.0, ty, &note_lines, note_pt, Weight::Regular);
     }
 
     // Circuit arrows, numbered in sowing order.

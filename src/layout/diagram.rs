@@ -578,18 +578,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
                 l.push('…');
             }
         }
-        let mut ty = sy + 2.0;
-        for l in &lines {
-            centred(
-                pg,
-                cx,
-                ty + text::ascent_mm(name_pt),
-                name_pt,
-                Weight::Regular,
-                l,
-            );
-            ty += lh;
-        }
+        super::set_lines_centred(pg, cx, sy + 2.0, &lines, name_pt, Weight::Regular);
         if let Some((s, pt)) = sow_marks(sown, h, sw - 1.0) {
             centred(pg, cx, cy + 2.5 + text::ascent_mm(pt), pt, Weight::Bold, &s);
         }

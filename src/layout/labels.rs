@@ -184,15 +184,9 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
     }
     let total = big.len() as f64 * text::line_height_mm(size)
         + who_lines.len() as f64 * text::line_height_mm(small);
-    let mut ty = y + (LABEL_H - total) / 2.0;
-    for s in &big {
-        pg.text(tx, ty + text::ascent_mm(size), size, Weight::Bold, s);
-        ty += text::line_height_mm(size);
-    }
-    for s in &who_lines {
-        pg.text(tx, ty + text::ascent_mm(small), small, Weight::Regular, s);
-        ty += text::line_height_mm(small);
-    }
+    let ty = y + (LABEL_H - total) / 2.0;
+    let ty = super::set_lines(pg, tx, ty, &big, size, Weight::Bold);
+    super::set_lines(pg, tx, ty, &who_lines, small, Weight::Regular);
 }
 
 /// Lays out the label pages (portrait `paper`, `labels-1`, …): the pit and store labels on a
@@ -296,17 +290,8 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
             );
             ty += text::line_height_mm(CIRCUIT_PT + 1.0) + 1.0;
             for lines in &wrapped {
-                for s in lines {
-                    pg.text(
-                        x0 + 3.0,
-                        ty + text::ascent_mm(CIRCUIT_PT),
-                        CIRCUIT_PT,
-                        Weight::Regular,
-                        s,
-                    );
-                    ty += lh;
-                }
-                ty += 0.8;
+                ty = super::set_lines(&mut pg, x0 + 3.0, ty, lines, CIRCUIT_PT, Weight::Regular)
+                    + 0.8;
             }
             circuit_done = true;
         } else if here == 0 {

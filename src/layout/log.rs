@@ -175,17 +175,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     pg.shape(rect(tx, y, cw, head_h), Some(Color::grey(230)), None);
     let mut x = tx;
     for (lines, cw_i) in wrapped.iter().zip(&widths) {
-        let mut ty = y + 1.0;
-        for l in lines {
-            pg.text(
-                x + 1.0,
-                ty + text::ascent_mm(CELL_PT),
-                CELL_PT,
-                Weight::Bold,
-                l,
-            );
-            ty += lh;
-        }
+        super::set_lines(&mut pg, x + 1.0, y + 1.0, lines, CELL_PT, Weight::Bold);
         x += cw_i;
     }
     // Row numbers.

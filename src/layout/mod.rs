@@ -108,10 +108,55 @@ pub(crate) fn para(
     max_mm: f64,
     s: &str,
 ) -> f64 {
+    set_lines(
+        page,
+        x,
+        top,
+        &wrap(s, size_pt, weight, max_mm),
+        size_pt,
+        weight,
+    )
+}
+
+/// Sets `lines` top-down from `top`, left ends at `x`, one line height apart; returns the y
+/// below the last line (mm).
+pub(crate) fn set_lines(
+    page: &mut Page,
+    x: f64,
+    top: f64,
+    lines: &[String],
+    size_pt: f64,
+    weight: Weight,
+) -> f64 {
     let lh = text::line_height_mm(size_pt);
     let mut y = top;
-    for line in wrap(s, size_pt, weight, max_mm) {
-        page.text(x, y + text::ascent_mm(size_pt), size_pt, weight, &line);
+    for line in lines {
+        page.text(x, y + text::ascent_mm(size_pt), size_pt, weight, line);
+        y += lh;
+    }
+    y
+}
+
+/// Sets `lines` top-down from `top`, each centred on `cx`; returns the y below the last line.
+pub(crate) fn set_lines_centred(
+    page: &mut Page,
+    cx: f64,
+    top: f64,
+    lines: &[String],
+    size_pt: f64,
+    weight: Weight,
+) -> f64 {
+    let lh = text::line_height_mm(size_pt);
+    let mut y = top;
+    for line in lines {
+        centred(
+            page,
+            cx,
+            y + text::ascent_mm(size_pt),
+            size_pt,
+            weight,
+            line,
+        );
         y += lh;
     }
     y
