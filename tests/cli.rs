@@ -1,4 +1,6 @@
 //! The command line as a user meets it: check, build, refusing to print on a wrong example.
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -45,13 +47,7 @@ fn check_accepts_every_bundled_ruleset() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    for id in [
-        "six-pit-sowing",
-        "kalah-6x4",
-        "kalah-6x3",
-        "oware-abapa",
-        "giuthi",
-    ] {
+    for id in common::BUNDLED {
         assert!(
             err.contains(&format!("{id}.toml")),
             "{id} not checked: {err}"

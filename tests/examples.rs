@@ -1,6 +1,8 @@
 //! The worked-example checker: what it accepts, and how it words what it refuses.
 //! Expected values are worked by hand on the 3-pit board (18 seeds; opposite pits A1/B3,
 //! A2/B2, A3/B1; circuit A1 A2 A3 store A B1 B2 B3 store B).
+mod common;
+
 use sowkit::ruleset::load::Diagnostic;
 
 const BASE: &str = include_str!("../rulesets/six-pit-sowing.toml");
@@ -147,18 +149,14 @@ fn rules_that_allow_an_endless_move_are_refused() {
     assert_eq!(d[0].line, line_of(src, "relay ="));
     assert!(d[0].message.contains("never ends"), "{}", d[0].message);
     // The bundled rulesets have no such move.
-    for id in [
-        "six-pit-sowing",
-        "kalah-6x4",
-        "kalah-6x3",
-        "oware-abapa",
-        "giuthi",
-    ] {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml"));
-        let text = std::fs::read_to_string(path).unwrap();
-        let rs = sowkit::ruleset::load_str(id, &text).unwrap();
-        assert!(sowkit::examples::sanity(&rs, &text).is_empty(), "{id}");
+    for path in common::bundled_paths() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rs = sowkit::ruleset::load_str(&path.display().to_string(), &text).unwrap();
+        assert!(
+            sowkit::examples::sanity(&rs, &text).is_empty(),
+            "{}",
+            path.display()
+        );
     }
 }
 

@@ -2,6 +2,8 @@
 //! (margins, calibration bar, footer, text inside its box) on A4 and Letter for every bundled
 //! ruleset and a few variants, counter and label counts, shared cut lines, matching exercise
 //! numbers, and host key answers checked against an independent engine replay.
+mod common;
+
 use sowkit::doc::{bounds, Color, Document, Item, Page, Seg, Shape, Text};
 use sowkit::engine::{Game, Rules};
 use sowkit::layout::{self, counters, labels, page, practice, Paper, A4, LETTER};
@@ -24,13 +26,7 @@ fn repo(id: &str) -> Ruleset {
 
 /// Every ruleset file in `rulesets/`.
 fn repo_rulesets() -> Vec<Ruleset> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "toml"));
-    paths.sort();
-    paths.iter().map(|p| load(p)).collect()
+    common::bundled()
 }
 
 /// Variants that stress the new sheets: the smallest and largest counters the loader allows,

@@ -4,31 +4,24 @@
 //! They run over every ruleset in `rulesets/` plus variants built in code (Kalah 3×3 with its
 //! examples, Oware-like and Giuthi-like boards, a clockwise board and one sowing both stores),
 //! on A4 and Letter.
+mod common;
+
 use sowkit::doc::{bounds, Document, Item, Page, Shape, Text};
 use sowkit::layout::{self, board, page, Paper, A4, LETTER};
 use sowkit::ruleset::{
-    self, CaptureKind, Chain, Direction, GrandSlam, Include, NoLegalMove, Relay, RowSide, Ruleset,
+    CaptureKind, Chain, Direction, GrandSlam, Include, NoLegalMove, Relay, RowSide, Ruleset,
 };
 use sowkit::text;
 
 const EPS: f64 = 1e-6;
 
 fn load(path: &std::path::Path) -> Ruleset {
-    match ruleset::load_file(path) {
-        Ok(r) => r,
-        Err(d) => panic!("{}: {:?}", path.display(), d),
-    }
+    common::load_path(path)
 }
 
 /// Every ruleset file in the repository's `rulesets/` folder.
 fn repo_rulesets() -> Vec<Ruleset> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "toml"));
-    paths.sort();
-    paths.iter().map(|p| load(p)).collect()
+    common::bundled()
 }
 
 fn six_pit() -> Ruleset {

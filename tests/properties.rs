@@ -23,16 +23,7 @@ fn rulesets() -> Vec<(String, Ruleset)> {
         ("oware".into(), oware()),
         ("giuthi".into(), giuthi()),
     ];
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5);
-    for f in files {
-        let rs = sowkit::ruleset::load_file(&f).unwrap_or_else(|d| panic!("{}", d[0].rendered));
+    for rs in bundled() {
         out.push((format!("bundled {}", rs.id), rs));
     }
     out

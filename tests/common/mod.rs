@@ -229,3 +229,42 @@ pub fn fixture(name: &str) -> Json {
     let text = std::fs::read_to_string(&p).unwrap();
     Json(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{p}: {e}")))
 }
+
+// ---- bundled rulesets -----------------------------------------------------------------------
+
+/// Ids of the bundled rulesets (`rulesets/<id>.toml`).
+pub const BUNDLED: [&str; 5] = [
+    "six-pit-sowing",
+    "kalah-6x4",
+    "kalah-6x3",
+    "oware-abapa",
+    "giuthi",
+];
+
+/// Path of a bundled ruleset file.
+pub fn bundled_path(id: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml"))
+}
+
+/// Every `rulesets/*.toml` file, sorted (at least the five bundled ones).
+pub fn bundled_paths() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= BUNDLED.len());
+    paths
+}
+
+/// Loads a ruleset file, panicking with its rendered diagnostic.
+pub fn load_path(path: &std::path::Path) -> Ruleset {
+    sowkit::ruleset::load_file(path).unwrap_or_else(|d| panic!("{}", d[0].rendered))
+}
+
+/// Every `rulesets/*.toml`, loaded.
+pub fn bundled() -> Vec<Ruleset> {
+    bundled_paths().iter().map(|p| load_path(p)).collect()
+}
