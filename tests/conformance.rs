@@ -273,15 +273,7 @@ fn oware_edge_cases_match_openspiel() {
         let to_hole = |a: i64| (6 * to_move as i64 + a) as u8;
         if !exp.get("legal").is_null() {
             let g = Game::new(&rules, pos.clone());
-            let want: Vec<Move> = exp
-                .get("legal")
-                .nums()
-                .into_iter()
-                .map(|a| Move {
-                    pit: to_hole(a),
-                    dir: Dir::Ccw,
-                })
-                .collect();
+            let want = oware_moves(&exp.get("legal"), to_move);
             assert_eq!(g.legal_moves(), want, "{id}");
             continue;
         }
@@ -348,15 +340,7 @@ fn oware_edge_cases_match_openspiel() {
             rs.grand_slam = sowkit::ruleset::GrandSlam::Illegal;
             let illegal = Rules::new(&rs);
             let g = Game::new(&illegal, pos.clone());
-            let want: Vec<Move> = c
-                .get("legal_if_grand_slam_is_illegal_variant")
-                .nums()
-                .into_iter()
-                .map(|a| Move {
-                    pit: to_hole(a),
-                    dir: Dir::Ccw,
-                })
-                .collect();
+            let want = oware_moves(&c.get("legal_if_grand_slam_is_illegal_variant"), to_move);
             assert_eq!(g.legal_moves(), want, "{id}: illegal variant");
         }
     }
@@ -472,4 +456,16 @@ fn oware_random_game_3_matches_openspiel() {
         oware_transcript("oware_abapa_random_3.json", EndReason::NoLegalMove),
         0
     );
+}
+
+/// OpenSpiel Oware actions (house 0–5 of the player to move) as our moves: house 6p+a.
+fn oware_moves(actions: &Json, to_move: u8) -> Vec<Move> {
+    actions
+        .nums()
+        .into_iter()
+        .map(|a| Move {
+            pit: (6 * to_move as i64 + a) as u8,
+            dir: Dir::Ccw,
+        })
+        .collect()
 }
