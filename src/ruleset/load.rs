@@ -257,31 +257,24 @@ fn field_at(src: &str, offset: usize) -> String {
 }
 
 // ---------------------------------------------------------------- raw schema (serde)
+// (A missing `Option` field is `None`; `#[serde(default)]` is only needed on the others.)
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRuleset {
     id: Spanned<String>,
     name: Spanned<String>,
-    #[serde(default)]
     duration: Option<String>,
-    #[serde(default)]
     lang: Option<Spanned<String>>,
     source: Spanned<String>,
-    #[serde(default)]
     players: Option<Spanned<i64>>,
     board: Spanned<RawBoard>,
     sowing: Spanned<RawSowing>,
-    #[serde(default)]
     extra_turn: Option<Spanned<RawExtraTurn>>,
-    #[serde(default)]
     capture: Option<Spanned<RawCapture>>,
-    #[serde(default)]
     grand_slam: Option<RawGrandSlam>,
-    #[serde(default)]
     feeding: Option<RawFeeding>,
     end: Spanned<RawEnd>,
-    #[serde(default)]
     layout: Option<RawLayout>,
     #[serde(default, rename = "example")]
     examples: Vec<Spanned<RawExample>>,
@@ -292,16 +285,11 @@ struct RawRuleset {
 struct RawBoard {
     pits_per_side: Spanned<i64>,
     seeds_per_pit: Spanned<i64>,
-    #[serde(default)]
     seeds_per_pit_options: Option<Spanned<Vec<i64>>>,
     players: Spanned<Vec<String>>,
-    #[serde(default)]
     pit_labels: Option<Spanned<Vec<Vec<String>>>>,
-    #[serde(default)]
     stores: Option<Spanned<Vec<String>>>,
-    #[serde(default)]
     next_game_first: Option<RawNextGame>,
-    #[serde(default)]
     source: Option<String>,
 }
 
@@ -342,13 +330,9 @@ struct RawSowing {
     direction: RawDirection,
     own_store: Spanned<RawInclude>,
     opponent_store: RawInclude,
-    #[serde(default)]
     origin_on_lap: Option<RawInclude>,
-    #[serde(default)]
     min_seeds: Option<Spanned<i64>>,
-    #[serde(default)]
     relay: Option<RawRelay>,
-    #[serde(default)]
     source: Option<String>,
 }
 
@@ -364,7 +348,6 @@ enum RawExtraOn {
 struct RawExtraTurn {
     #[serde(default)]
     on: Vec<Spanned<RawExtraOn>>,
-    #[serde(default)]
     source: Option<String>,
 }
 
@@ -402,23 +385,14 @@ enum RawCrossing {
 #[serde(deny_unknown_fields)]
 struct RawCapture {
     kind: Spanned<RawCaptureKind>,
-    #[serde(default)]
     side: Option<RawSide>,
-    #[serde(default)]
     last_pit_was_empty: Option<bool>,
-    #[serde(default)]
     opposite_must_have_seeds: Option<bool>,
-    #[serde(default)]
     take_capturing_seed: Option<bool>,
-    #[serde(default)]
     counts: Option<Spanned<Vec<i64>>>,
-    #[serde(default)]
     chain: Option<Spanned<RawChain>>,
-    #[serde(default)]
     after_crossing_only: Option<bool>,
-    #[serde(default)]
     crossing: Option<RawCrossing>,
-    #[serde(default)]
     source: Option<String>,
 }
 
@@ -435,7 +409,6 @@ enum RawGrandSlamPolicy {
 #[serde(deny_unknown_fields)]
 struct RawGrandSlam {
     policy: RawGrandSlamPolicy,
-    #[serde(default)]
     source: Option<String>,
 }
 
@@ -443,7 +416,6 @@ struct RawGrandSlam {
 #[serde(deny_unknown_fields)]
 struct RawFeeding {
     must_feed: bool,
-    #[serde(default)]
     source: Option<String>,
 }
 
@@ -474,26 +446,18 @@ enum RawRemaining {
 #[serde(deny_unknown_fields)]
 struct RawEnd {
     when: Spanned<Vec<Spanned<RawWhen>>>,
-    #[serde(default)]
     threshold: Option<Spanned<i64>>,
-    #[serde(default)]
     no_legal_move: Option<RawNoMove>,
-    #[serde(default)]
     remaining_seeds: Option<RawRemaining>,
-    #[serde(default)]
     source: Option<String>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLayout {
-    #[serde(default)]
     pit_diameter: Option<Spanned<f64>>,
-    #[serde(default)]
     pit_gap: Option<Spanned<f64>>,
-    #[serde(default)]
     store_length: Option<Spanned<f64>>,
-    #[serde(default)]
     counter_diameter: Option<Spanned<f64>>,
 }
 
@@ -501,7 +465,6 @@ struct RawLayout {
 #[serde(deny_unknown_fields)]
 struct RawExample {
     title: Spanned<String>,
-    #[serde(default)]
     note: Option<String>,
     start: Spanned<String>,
     moves: Spanned<Vec<Spanned<String>>>,
@@ -513,27 +476,16 @@ struct RawExample {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExpect {
-    #[serde(default)]
     position: Option<Spanned<String>>,
-    #[serde(default)]
     next: Option<Spanned<String>>,
-    #[serde(default)]
     extra_turn: Option<Spanned<bool>>,
-    #[serde(default)]
     captured: Option<Spanned<i64>>,
-    #[serde(default)]
     game_over: Option<Spanned<bool>>,
-    #[serde(default)]
     scores: Option<Spanned<Vec<i64>>>,
-    #[serde(default)]
     last: Option<Spanned<String>>,
-    #[serde(default)]
     sown: Option<Spanned<Vec<String>>>,
-    #[serde(default)]
     legal: Option<Spanned<Vec<String>>>,
-    #[serde(default)]
     grand_slam: Option<Spanned<bool>>,
-    #[serde(default)]
     passed: Option<Spanned<Vec<String>>>,
 }
 
