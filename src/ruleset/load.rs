@@ -1289,18 +1289,16 @@ impl Validator<'_> {
             mark("expect", ex.expect.span());
             let x = ex.expect.into_inner();
             let mut expect = Expect::default();
-            if let Some(v) = x.position {
-                mark("position", v.span());
-                expect.position = Some(v.into_inner());
+            // Fields taken as written: remember each one's line for diagnostics.
+            macro_rules! take {
+                ($($f:ident),*) => {$(
+                    if let Some(v) = x.$f {
+                        mark(stringify!($f), v.span());
+                        expect.$f = Some(v.into_inner());
+                    }
+                )*};
             }
-            if let Some(v) = x.next {
-                mark("next", v.span());
-                expect.next = Some(v.into_inner());
-            }
-            if let Some(v) = x.extra_turn {
-                mark("extra_turn", v.span());
-                expect.extra_turn = Some(v.into_inner());
-            }
+            take!(position, next, extra_turn, game_over, last, sown, legal, grand_slam, passed);
             if let Some(v) = x.captured {
                 mark("captured", v.span());
                 let c = self.int_in(
@@ -1311,10 +1309,6 @@ impl Validator<'_> {
                 );
                 expect.captured = Some(c as u16);
             }
-            if let Some(v) = x.game_over {
-                mark("game_over", v.span());
-                expect.game_over = Some(v.into_inner());
-            }
             if let Some(v) = x.scores {
                 mark("scores", v.span());
                 let sc = v.get_ref();
@@ -1323,26 +1317,6 @@ impl Validator<'_> {
                 } else {
                     expect.scores = Some([sc[0] as u16, sc[1] as u16]);
                 }
-            }
-            if let Some(v) = x.last {
-                mark("last", v.span());
-                expect.last = Some(v.into_inner());
-            }
-            if let Some(v) = x.sown {
-                mark("sown", v.span());
-                expect.sown = Some(v.into_inner());
-            }
-            if let Some(v) = x.legal {
-                mark("legal", v.span());
-                expect.legal = Some(v.into_inner());
-            }
-            if let Some(v) = x.grand_slam {
-                mark("grand_slam", v.span());
-                expect.grand_slam = Some(v.into_inner());
-            }
-            if let Some(v) = x.passed {
-                mark("passed", v.span());
-                expect.passed = Some(v.into_inner());
             }
             if expect == Expect::default() {
                 self.err(span.clone(), &format!("{tag}.expect"), "expect states nothing: give at least one of position, next, extra_turn, captured, game_over, scores, last, sown, legal, grand_slam, passed");
