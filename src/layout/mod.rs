@@ -128,13 +128,9 @@ pub(crate) fn set_lines(
     size_pt: f64,
     weight: Weight,
 ) -> f64 {
-    let lh = text::line_height_mm(size_pt);
-    let mut y = top;
-    for line in lines {
-        page.text(x, y + text::ascent_mm(size_pt), size_pt, weight, line);
-        y += lh;
-    }
-    y
+    set_each(lines, top, size_pt, |l, base| {
+        page.text(x, base, size_pt, weight, l)
+    })
 }
 
 /// Sets `lines` top-down from `top`, each centred on `cx`; returns the y below the last line.
@@ -146,17 +142,18 @@ pub(crate) fn set_lines_centred(
     size_pt: f64,
     weight: Weight,
 ) -> f64 {
+    set_each(lines, top, size_pt, |l, base| {
+        centred(page, cx, base, size_pt, weight, l)
+    })
+}
+
+/// Calls `put(line, baseline)` for each line, one line height apart from `top`; returns the y
+/// below the last line.
+fn set_each(lines: &[String], top: f64, size_pt: f64, mut put: impl FnMut(&str, f64)) -> f64 {
     let lh = text::line_height_mm(size_pt);
     let mut y = top;
     for line in lines {
-        centred(
-            page,
-            cx,
-            y + text::ascent_mm(size_pt),
-            size_pt,
-            weight,
-            line,
-        );
+        put(line, y + text::ascent_mm(size_pt));
         y += lh;
     }
     y
