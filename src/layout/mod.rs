@@ -63,13 +63,7 @@ pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
     pages.extend(practice::pages(rs, paper, &ph)?);
     pages.extend(counters::pages(rs, paper, &ph)?);
     pages.extend(labels::pages(rs, paper, &ph)?);
-    let mut doc = Document {
-        title: ph.fmt("kit.title", &[("name", &rs.name)]),
-        pages,
-    };
-    page::finish(&mut doc, rs, paper, &ph);
-    ph.check()?;
-    Ok(doc)
+    document(rs, paper, &ph, "kit.title", pages)
 }
 
 /// Lays out the host key for `rs` on `paper`: a separate document (portrait pages `answers-1`,
@@ -80,11 +74,23 @@ pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
 pub fn host_key(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
     let ph = phrases::Phrases::load(&rs.lang)?;
     let pages = practice::key_pages(rs, paper, &ph)?;
+    document(rs, paper, &ph, "key.doc_title", pages)
+}
+
+/// A document of `pages` titled by the phrase `title_key`, with every page finished (bar,
+/// footer, page numbers); errors if any phrase used was missing from the catalogue.
+fn document(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &phrases::Phrases,
+    title_key: &str,
+    pages: Vec<crate::doc::Page>,
+) -> Result<Document, String> {
     let mut doc = Document {
-        title: ph.fmt("key.doc_title", &[("name", &rs.name)]),
+        title: ph.fmt(title_key, &[("name", &rs.name)]),
         pages,
     };
-    page::finish(&mut doc, rs, paper, &ph);
+    page::finish(&mut doc, rs, paper, ph);
     ph.check()?;
     Ok(doc)
 }
