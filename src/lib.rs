@@ -10,6 +10,7 @@
 pub mod doc;
 pub mod engine;
 pub mod examples;
+pub mod geometry;
 pub mod kit;
 pub mod layout;
 pub mod notation;
