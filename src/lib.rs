@@ -14,6 +14,7 @@ pub mod geometry;
 pub mod kit;
 pub mod layout;
 pub mod notation;
+pub mod paper;
 pub mod render;
 pub mod rng;
 pub mod ruleset;

@@ -14,7 +14,7 @@ const MIN_PLAYABLE_PIT: f64 = 10.0;
 
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, Phrases};
-use super::{centred, centred_mid, para, Paper};
+use super::{centred, centred_mid, para, KitOptions, Paper};
 use crate::doc::pt as p;
 use crate::doc::{circle, line, rect, rounded_rect, Color, Page, Pt, Seg, Stroke, Weight};
 use crate::ruleset::{CaptureKind, Chain, Direction, Ruleset};
@@ -72,6 +72,12 @@ fn draw_hop(page: &mut Page, h: &Hop, stroke: Stroke, both: bool) {
     if both {
         arrowhead(page, h.a, vx, vy, head);
     }
+}
+
+/// The board sheet(s) for `opts`: the board at true size on one page when it fits, shrunk onto
+/// one page with `opts.fit`. Errors: see [`page`].
+pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>, String> {
+    Ok(vec![page(rs, opts.paper, ph)?])
 }
 
 /// Lays out the board page (landscape `paper`). Errors when even a much smaller board does not
@@ -156,7 +162,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
                 ("d", &fmt_mm(g.d)),
                 ("asked", &fmt_mm(rs.layout.pit_diameter)),
                 ("store", &fmt_mm(g.store_h)),
-                ("paper", paper.name),
+                ("paper", &paper.name),
             ],
         )
     } else {
