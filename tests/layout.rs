@@ -152,6 +152,21 @@ fn ink(i: &Item) -> Option<(f64, f64, f64, f64)> {
                 t.y + text::descent_mm(t.size_pt),
             ))
         }
+        // A clip prints only inside its rectangle: the ink of its items, cut to it.
+        Item::Clip(c) => {
+            let u = c
+                .items
+                .iter()
+                .filter_map(ink)
+                .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))?;
+            let r = (
+                u.0.max(c.x),
+                u.1.max(c.y),
+                u.2.min(c.x + c.w),
+                u.3.min(c.y + c.h),
+            );
+            (r.0 < r.2 && r.1 < r.3).then_some(r)
+        }
     }
 }
 

@@ -18,6 +18,7 @@ pub mod page;
 pub mod phrases;
 pub mod practice;
 pub mod rules;
+pub mod tile;
 
 use crate::doc::{Document, Page, Weight};
 use crate::ruleset::Ruleset;
