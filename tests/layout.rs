@@ -137,8 +137,8 @@ fn shapes(p: &Page) -> impl Iterator<Item = &Shape> {
 /// The board of a kit as one page: the board sheet itself, or, for a tiled board, the board
 /// drawn once at 1:1 (what the tiles show parts of).
 fn board_page(rs: &Ruleset, doc: &Document) -> Page {
-    if doc.pages[0].name == "board" {
-        return doc.pages[0].clone();
+    if let Some(p) = doc.pages.iter().find(|p| p.name == "board") {
+        return p.clone();
     }
     let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
     let (d, _) = board::drawing(rs, &ph).unwrap();
@@ -206,7 +206,10 @@ fn is_bar(s: &Shape) -> bool {
 fn page_sizes_order_and_names() {
     for (rs, paper, doc) in kits() {
         let names: Vec<&str> = doc.pages.iter().map(|p| p.name.as_str()).collect();
-        assert!(doc.pages.len() >= 3, "{}: {names:?}", rs.id);
+        assert!(doc.pages.len() >= 4, "{}: {names:?}", rs.id);
+        // "How to make this kit" opens the kit.
+        assert_eq!(names[0], "howto", "{}", rs.id);
+        let (names, doc_pages) = (&names[1..], &doc.pages[1..]);
         // The board: one sheet, or an assembly map and tiles 1..k (k ≥ 2).
         let nb = if names[0] == "board" {
             1
@@ -238,16 +241,16 @@ fn page_sizes_order_and_names() {
         }
         assert!(rest.is_empty(), "{}: unexpected pages {rest:?}", rs.id);
         // Board sheets are either way round, all alike; the rest portrait.
-        let turn = (doc.pages[0].width, doc.pages[0].height);
+        let turn = (doc_pages[0].width, doc_pages[0].height);
         assert!(
             turn == (paper.height, paper.width) || turn == (paper.width, paper.height),
             "{}: board page {turn:?}",
             rs.id
         );
-        for p in &doc.pages[..nb] {
+        for p in &doc_pages[..nb] {
             assert_eq!((p.width, p.height), turn, "{}", p.name);
         }
-        for p in &doc.pages[nb..] {
+        for p in doc.pages[..1].iter().chain(&doc_pages[nb..]) {
             assert_eq!(
                 (p.width, p.height),
                 (paper.width, paper.height),
@@ -410,7 +413,7 @@ fn board_pits_are_the_ruleset_size() {
         for d in pits {
             assert!((d - rs.layout.pit_diameter).abs() < 1e-6, "{}: {d}", rs.id);
         }
-        let all: String = doc.pages[0]
+        let all: String = doc.pages[1]
             .texts()
             .map(|t| t.text.as_str())
             .collect::<Vec<_>>()
