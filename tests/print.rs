@@ -276,3 +276,44 @@ fn preview_gives_each_sheet_a_page_of_its_own_size() {
         }
     }
 }
+
+/// Row numbers printed on a log page: the texts that are whole numbers, in order.
+fn row_numbers(page: &Page) -> Vec<usize> {
+    page.texts()
+        .filter_map(|t| t.text.parse::<usize>().ok())
+        .collect()
+}
+
+#[test]
+fn the_score_log_has_a_continuation_sheet_numbered_on() {
+    for rs in common::bundled() {
+        for paper in [A4, LETTER] {
+            let doc = layout::kit(&rs, paper).unwrap();
+            let at = doc.pages.iter().position(|p| p.name == "log").unwrap();
+            let next = &doc.pages[at + 1];
+            assert_eq!(
+                next.name, "log-2",
+                "{}: the continuation follows the log",
+                rs.id
+            );
+            let a = row_numbers(&doc.pages[at]);
+            let b = row_numbers(next);
+            assert_eq!(a, (1..=a.len()).collect::<Vec<_>>(), "{}", rs.id);
+            assert_eq!(
+                b,
+                (a.len() + 1..=a.len() + b.len()).collect::<Vec<_>>(),
+                "{}: rows go on from {}",
+                rs.id,
+                a.len() + 1
+            );
+            // A Kalah game often runs past 40 moves: the two sheets hold well over that.
+            assert!(
+                a.len() + b.len() >= 60,
+                "{}: {} + {}",
+                rs.id,
+                a.len(),
+                b.len()
+            );
+        }
+    }
+}

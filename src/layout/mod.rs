@@ -59,6 +59,7 @@ pub const LETTER: Paper = Paper {
 pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
     let ph = phrases::Phrases::load(&rs.lang)?;
     let mut pages = vec![board::page(rs, paper, &ph)?, log::page(rs, paper, &ph)];
+    pages.push(log::continuation(rs, paper, &ph));
     pages.extend(rules::pages(rs, paper, &ph)?);
     pages.extend(practice::pages(rs, paper, &ph)?);
     pages.extend(counters::pages(rs, paper, &ph)?);
