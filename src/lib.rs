@@ -10,9 +10,11 @@
 pub mod doc;
 pub mod engine;
 pub mod examples;
+pub mod geometry;
 pub mod kit;
 pub mod layout;
 pub mod notation;
+pub mod paper;
 pub mod render;
 pub mod rng;
 pub mod ruleset;

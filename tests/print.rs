@@ -16,11 +16,11 @@ fn documents() -> Vec<(String, Document)> {
         for paper in [A4, LETTER] {
             out.push((
                 format!("{} {} kit", rs.id, paper.name),
-                layout::kit(&rs, paper).unwrap(),
+                layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap(),
             ));
             out.push((
                 format!("{} {} host key", rs.id, paper.name),
-                layout::host_key(&rs, paper).unwrap(),
+                layout::host_key(&rs, &layout::KitOptions::new(paper)).unwrap(),
             ));
         }
     }
@@ -215,7 +215,7 @@ fn load(id: &str) -> Ruleset {
 }
 
 fn preview(rs: &Ruleset, paper: Paper) -> (sowkit::kit::Kit, String) {
-    let kit = sowkit::kit::make(rs, paper).unwrap();
+    let kit = sowkit::kit::make(rs, &layout::KitOptions::new(paper)).unwrap();
     let html = kit
         .files
         .iter()
@@ -288,7 +288,7 @@ fn row_numbers(page: &Page) -> Vec<usize> {
 fn the_score_log_has_a_continuation_sheet_numbered_on() {
     for rs in common::bundled() {
         for paper in [A4, LETTER] {
-            let doc = layout::kit(&rs, paper).unwrap();
+            let doc = layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap();
             let at = doc.pages.iter().position(|p| p.name == "log").unwrap();
             let next = &doc.pages[at + 1];
             assert_eq!(
