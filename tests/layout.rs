@@ -108,7 +108,7 @@ fn all_rulesets() -> Vec<Ruleset> {
     v
 }
 
-/// Every ruleset on both papers, laid out once for all tests.
+/// Every ruleset on every named paper, laid out once for all tests.
 fn kits() -> &'static [(Ruleset, Paper, Document)] {
     static KITS: std::sync::OnceLock<Vec<(Ruleset, Paper, Document)>> = std::sync::OnceLock::new();
     KITS.get_or_init(build_kits)
@@ -117,7 +117,7 @@ fn kits() -> &'static [(Ruleset, Paper, Document)] {
 fn build_kits() -> Vec<(Ruleset, Paper, Document)> {
     let mut out = Vec::new();
     for rs in all_rulesets() {
-        for paper in [A4, LETTER] {
+        for paper in [A4, LETTER, layout::A3, layout::TABLOID, layout::LEGAL] {
             let doc = layout::kit(&rs, &layout::KitOptions::new(paper))
                 .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
             out.push((rs.clone(), paper, doc));
