@@ -269,7 +269,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         // is outlined beside the short row.
         let cy = if used_rows == 0 {
             y0
-        } else if here % cols == 0 {
+        } else if here.is_multiple_of(cols) {
             grid_bottom
         } else {
             grid_bottom + 2.0 * MARK_ROOM
