@@ -593,3 +593,120 @@ fn counters_are_printed_at_the_rulesets_size_and_several_fit_a_pit() {
         }
     }
 }
+
+/// Outlines that are rounded rectangles (a store), as (x0, y0, x1, y1): stroked, solid, with
+/// curves, not circles.
+fn rounded_rects(page: &Page) -> Vec<(f64, f64, f64, f64)> {
+    page.shapes()
+        .filter(|s| {
+            s.stroke.is_some()
+                && !dashed(s)
+                && as_circle(s).is_none()
+                && s.segs.iter().any(|g| matches!(g, Seg::CubicTo(..)))
+        })
+        .map(bounds)
+        .collect()
+}
+
+#[test]
+fn text_in_a_mini_store_stays_clear_of_its_outline() {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (what, doc) in documents() {
+        for (i, page) in doc.pages.iter().enumerate() {
+            if !page.name.starts_with("rules")
+                && !page.name.starts_with("practice")
+                && !page.name.starts_with("answers")
+            {
+                continue;
+            }
+            // Mini-board stores: narrow rounded rectangles; the innermost one holding the text.
+            let stores: Vec<_> = rounded_rects(page)
+                .into_iter()
+                .filter(|b| b.2 - b.0 < 20.0)
+                .collect();
+            for t in page.texts() {
+                let (x0, y0, x1, y1) = digit_box(t);
+                let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                let inner = stores
+                    .iter()
+                    .filter(|b| mx > b.0 && mx < b.2 && my > b.1 && my < b.3)
+                    .min_by(|a, b| (a.2 - a.0).total_cmp(&(b.2 - b.0)));
+                if let Some(b) = inner {
+                    checked += 1;
+                    let clear = (x0 - b.0).min(b.2 - x1).min(y0 - b.1).min(b.3 - y1);
+                    if clear < 0.3 {
+                        bad.push(format!(
+                            "{what} page {}: {:?} is {clear:.2} mm from its store's outline",
+                            i + 1,
+                            t.text
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} texts in stores");
+    assert!(
+        bad.is_empty(),
+        "{}: {:#?}",
+        bad.len(),
+        &bad[..bad.len().min(8)]
+    );
+}
+
+#[test]
+fn labels_name_each_store_as_the_ruleset_does() {
+    for rs in common::bundled() {
+        let doc = layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap();
+        let words: Vec<&str> = doc
+            .pages
+            .iter()
+            .filter(|p| p.name.starts_with("labels"))
+            .flat_map(|p| p.texts().map(|t| t.text.as_str()))
+            .collect();
+        let calls_store = rs
+            .board
+            .stores
+            .iter()
+            .any(|s| s.to_lowercase().contains("store"));
+        if !calls_store {
+            // Oware: "South's captures"; the labels must not call it a store either.
+            for w in &words {
+                assert!(
+                    !w.to_lowercase().contains("store"),
+                    "{}: label says {w:?}",
+                    rs.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_host_key_heading_has_a_number_and_a_title() {
+    for rs in common::bundled() {
+        let doc = layout::host_key(&rs, &layout::KitOptions::new(A4)).unwrap();
+        let heads: Vec<&str> = doc
+            .pages
+            .iter()
+            .flat_map(|p| p.texts())
+            .map(|t| t.text.as_str())
+            .filter(|s| s.starts_with("Exercise "))
+            .collect();
+        assert!(heads.len() >= 4, "{}: {heads:?}", rs.id);
+        for h in heads {
+            let (num, title) = h.split_once(": ").unwrap_or((h, ""));
+            assert!(
+                num["Exercise ".len()..].parse::<usize>().is_ok(),
+                "{}: {h:?}",
+                rs.id
+            );
+            assert!(
+                !title.trim().is_empty(),
+                "{}: heading without a title: {h:?}",
+                rs.id
+            );
+        }
+    }
+}
