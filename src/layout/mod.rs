@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod counters;
+pub mod cut;
 pub mod diagram;
 pub mod howto;
 pub mod labels;
