@@ -7,10 +7,12 @@
 //! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
 //! (`src/main.rs`, clap) turns it into commands.
 
+pub mod build;
 pub mod doc;
 pub mod engine;
 pub mod examples;
 pub mod kit;
+pub mod kitdir;
 pub mod layout;
 pub mod notation;
 pub mod render;

@@ -47,6 +47,9 @@ pub const LETTER: Paper = Paper {
     height: 279.4,
 };
 
+/// Most pages in one document (the kit or its host key): a bound on work and paper.
+pub const MAX_PAGES: usize = 60;
+
 /// Lays out the whole kit for `rs` on `paper`, in print order: the board (landscape), the score
 /// log, the rule sheets, the practice exercises, the counters and the bowl labels (portrait),
 /// each page with the calibration bar and footer. The ruleset's worked examples must already
@@ -86,6 +89,12 @@ fn document(
     title_key: &str,
     pages: Vec<crate::doc::Page>,
 ) -> Result<Document, String> {
+    if pages.len() > MAX_PAGES {
+        return Err(format!(
+            "the kit would have {} pages in one document: at most {MAX_PAGES} are allowed (limit on pages); use fewer or shorter worked examples and notes",
+            pages.len()
+        ));
+    }
     let mut doc = Document {
         title: ph.fmt(title_key, &[("name", &rs.name)]),
         pages,
