@@ -4,7 +4,7 @@
 //! alone, and kits are switched in in the order given.
 
 use crate::kitdir::Output;
-use crate::layout::Paper;
+use crate::layout::{KitOptions, Paper};
 use crate::ruleset::Ruleset;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,8 @@ pub enum BuildError {
     Layout {
         /// The ruleset file as given.
         path: String,
+        /// The paper's name.
+        paper: String,
         /// What does not fit or is missing.
         message: String,
     },
@@ -40,13 +42,20 @@ pub enum BuildError {
 /// what is promised when interrupted). Rulesets must have passed their checks and have
 /// distinct ids. All or nothing: on any error no kit is changed and nothing new is left.
 /// Returns the kits in the order of `rulesets`.
-pub fn build_all(rulesets: &[Ruleset], paper: Paper, out: &Path) -> Result<Vec<Built>, BuildError> {
+/// `opts_for` gives each ruleset's layout options.
+pub fn build_all(
+    rulesets: &[Ruleset],
+    opts_for: impl Fn(&Ruleset) -> KitOptions + Sync,
+    out: &Path,
+) -> Result<Vec<Built>, BuildError> {
     let o = Output::open(out).map_err(BuildError::Io)?;
     let results: Vec<Result<Built, BuildError>> = rulesets
         .par_iter()
         .map(|rs| {
-            let kit = crate::kit::make(rs, paper).map_err(|message| BuildError::Layout {
+            let opts = opts_for(rs);
+            let kit = crate::kit::make(rs, &opts).map_err(|message| BuildError::Layout {
                 path: rs.path.clone(),
+                paper: opts.paper.name.to_string(),
                 message,
             })?;
             o.stage(&kit.id, &kit.files).map_err(BuildError::Io)?;
@@ -65,15 +74,20 @@ pub fn build_all(rulesets: &[Ruleset], paper: Paper, out: &Path) -> Result<Vec<B
     Ok(built)
 }
 
-/// Lays out every ruleset's kit and host key on each paper, in parallel, writing nothing.
-/// Returns `(ruleset path, paper name, message)` for each failure, in ruleset order.
-pub fn check_layout(rulesets: &[Ruleset], papers: &[Paper]) -> Vec<(String, String, String)> {
+/// Lays out every ruleset's kit and host key on each of its papers (`papers_for`), in
+/// parallel, writing nothing. Returns `(ruleset path, paper name, message)` for each failure,
+/// in ruleset order.
+pub fn check_layout(
+    rulesets: &[Ruleset],
+    papers_for: impl Fn(&Ruleset) -> Vec<Paper> + Sync,
+) -> Vec<(String, String, String)> {
     rulesets
         .par_iter()
         .flat_map_iter(|rs| {
-            papers.iter().filter_map(move |&paper| {
-                crate::layout::kit(rs, paper)
-                    .and_then(|_| crate::layout::host_key(rs, paper))
+            papers_for(rs).into_iter().filter_map(move |paper| {
+                let opts = KitOptions::new(paper);
+                crate::layout::kit(rs, &opts)
+                    .and_then(|_| crate::layout::host_key(rs, &opts))
                     .err()
                     .map(|e| (rs.path.clone(), paper.name.to_string(), e))
             })

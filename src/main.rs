@@ -1,6 +1,6 @@
 //! `sowkit` command line: `build` and `check`.
-use clap::{Parser, Subcommand, ValueEnum};
-use sowkit::layout::{A4, LETTER};
+use clap::{Parser, Subcommand};
+use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,14 +13,6 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum PaperArg {
-    /// ISO A4, 210 × 297 mm.
-    A4,
-    /// US Letter, 8.5 × 11 in.
-    Letter,
-}
-
 #[derive(Subcommand)]
 enum Command {
     /// Check every worked example, then write one kit per ruleset to OUT/<id>/.
@@ -31,14 +23,25 @@ enum Command {
         /// Output folder; each kit goes to OUT/<id>/
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
-        /// Paper size
-        #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
-        paper: PaperArg,
+        /// Paper: a4, letter, a3, tabloid, legal, or WxHmm / WxHin (e.g. 420x594mm, 11x17in)
+        /// [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+        /// Shrink the board onto one sheet instead of tiling it at true size (the sheet says so)
+        #[arg(long)]
+        fit: bool,
+        /// Child-safe counters: at least 32 mm across (cannot be swallowed), pits grown to hold them
+        #[arg(long)]
+        child_safe: bool,
     },
     /// Validate rulesets and replay their worked examples; write nothing.
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
+        /// Also lay out on this paper (see `build --paper`); without it, on the ruleset's
+        /// layout.paper, A4 and Letter
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
     },
 }
 
@@ -161,7 +164,7 @@ fn layout_problem(e: &str, paper: &str) -> String {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { rulesets } => {
+        Command::Check { rulesets, paper } => {
             let files = match expand(&rulesets) {
                 Ok(f) => f,
                 Err(e) => {
@@ -173,7 +176,21 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             // Layout is part of what `build` needs: check it on both papers too.
-            let problems = sowkit::build::check_layout(&all, &[A4, LETTER]);
+            let papers_for = |rs: &Ruleset| -> Vec<Paper> {
+                match paper {
+                    Some(p) => vec![p],
+                    None => {
+                        let mut v: Vec<Paper> = rs.layout.paper.into_iter().collect();
+                        for p in [A4, LETTER] {
+                            if !v.contains(&p) {
+                                v.push(p);
+                            }
+                        }
+                        v
+                    }
+                }
+            };
+            let problems = sowkit::build::check_layout(&all, papers_for);
             for (path, paper, e) in &problems {
                 eprintln!("error: {path}: {}", layout_problem(e, paper));
             }
@@ -186,11 +203,9 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            fit,
+            child_safe,
         } => {
-            let paper = match paper {
-                PaperArg::A4 => A4,
-                PaperArg::Letter => LETTER,
-            };
             let files = match expand(&rulesets) {
                 Ok(f) => f,
                 Err(e) => {
@@ -202,7 +217,12 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             // Each kit is staged as soon as it is rendered; none is switched in unless all are.
-            match sowkit::build::build_all(&all, paper, &out) {
+            let opts_for = |rs: &Ruleset| KitOptions {
+                paper: paper.or(rs.layout.paper).unwrap_or(A4),
+                fit,
+                child_safe,
+            };
+            match sowkit::build::build_all(&all, opts_for, &out) {
                 Ok(built) => {
                     for b in &built {
                         println!(
@@ -215,10 +235,14 @@ fn main() -> ExitCode {
                     }
                     ExitCode::SUCCESS
                 }
-                Err(sowkit::build::BuildError::Layout { path, message }) => {
+                Err(sowkit::build::BuildError::Layout {
+                    path,
+                    paper,
+                    message,
+                }) => {
                     eprintln!(
                         "error: {path}: {}; nothing was written",
-                        layout_problem(&message, paper.name)
+                        layout_problem(&message, &paper)
                     );
                     ExitCode::from(1)
                 }
