@@ -12,6 +12,10 @@
 //! staged folder and every folder this run created (`-o` included), so a failed build leaves
 //! nothing new.
 //!
+//! With the portable switch there is one instant per kit, between its two renames, when
+//! `<id>/` is missing and the complete old kit is `.sowkit-old.<id>/`; the next run (or any
+//! reader who looks there) finds it whole.
+//!
 //! Across several kits a build promises: on success every kit is new; on an error every kit is
 //! old; if killed, each kit is complete (old or new) and the next build finishes the job.
 //!
