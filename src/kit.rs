@@ -54,7 +54,13 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
         name: "kit.pdf".to_string(),
         bytes: pdf(&document, "kit")?,
     });
-    for (name, svg) in render::svg::render_all(&document) {
+    // (svg file, width, height) of each kit page, for the preview.
+    let mut sheets: Vec<(String, f64, f64)> = Vec::new();
+    for ((name, svg), p) in render::svg::render_all(&document)
+        .into_iter()
+        .zip(&document.pages)
+    {
+        sheets.push((name.clone(), p.width, p.height));
         files.push(File {
             name,
             bytes: svg.into_bytes(),
@@ -72,7 +78,7 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
     }
     files.push(File {
         name: "index.html".to_string(),
-        bytes: preview_html(rs, &files).into_bytes(),
+        bytes: preview_html(rs, &sheets).into_bytes(),
     });
     let mut manifest = format!(
         "sowkit kit\nruleset: {} ({})\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
@@ -127,20 +133,69 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// `index.html`: a preview of every page (the SVGs) that says plainly to print the PDF, since a
-/// browser adds its own margins and scaling when printing a web page.
-fn preview_html(rs: &Ruleset, files: &[File]) -> String {
+/// CSS length in millimetres, rounded to 0.001 mm (the SVG backend's precision).
+fn css_mm(v: f64) -> String {
+    let r = (v * 1000.0).round() / 1000.0;
+    format!("{r}mm")
+}
+
+/// `index.html`: every sheet of the kit at true size (CSS millimetres), made to print at 100%.
+///
+/// `sheets` is one `(svg file, width mm, height mm)` per kit page, in print order. Each distinct
+/// sheet size gets a CSS named page (`@page s0 { size: W H; margin: 0 }`, …) so a browser
+/// printing with "Actual size" puts each sheet on its own page of the kit's paper, landscape
+/// sheets on landscape pages, with no scaling and no margins of its own. The heading, the notes
+/// and each sheet's caption are screen-only (`@media print { .screen { display: none } }`), so
+/// the printout holds the sheets and nothing else: as many pages as `kit.pdf`.
+fn preview_html(rs: &Ruleset, sheets: &[(String, f64, f64)]) -> String {
     let name = html_escape(&rs.name);
+    // Distinct sheet sizes, in order of first use: one named page each.
+    let mut sizes: Vec<(String, String)> = Vec::new();
+    for (_, w, h) in sheets {
+        let s = (css_mm(*w), css_mm(*h));
+        if !sizes.contains(&s) {
+            sizes.push(s);
+        }
+    }
+    let mut css = String::new();
+    // The first sheet's size is also the default page, for browsers without named pages.
+    if let Some((w, h)) = sizes.first() {
+        css.push_str(&format!("@page {{ size: {w} {h}; margin: 0 }}\n"));
+    }
+    for (i, (w, h)) in sizes.iter().enumerate() {
+        css.push_str(&format!(
+            "@page s{i} {{ size: {w} {h}; margin: 0 }}\n.s{i} {{ page: s{i}; width: {w}; height: {h} }}\n"
+        ));
+    }
+    css.push_str(concat!(
+        "html, body { margin: 0; padding: 0 }\n",
+        ".sheet { display: block; position: relative; overflow: hidden; background: #fff; ",
+        "break-inside: avoid; page-break-inside: avoid }\n",
+        ".sheet img { position: absolute; left: 0; top: 0; width: 100%; height: 100%; display: block }\n",
+        ".sheet + .sheet, .cap + .sheet { break-before: page; page-break-before: always }\n",
+        "@media screen {\n",
+        "  body { background: #e6e6e6; font-family: sans-serif; padding: 1em }\n",
+        "  .screen { max-width: 60em; margin: 0 auto }\n",
+        "  .cap { margin: 1.5em 0 .4em; font-size: 1em }\n",
+        "  .sheet { margin: 0 0 2em; box-shadow: 0 1px 4px rgba(0,0,0,.4) }\n",
+        "}\n",
+        "@media print {\n",
+        "  .screen, .cap { display: none }\n",
+        "  body { background: none }\n",
+        "  .sheet { margin: 0; box-shadow: none }\n",
+        "}\n",
+    ));
     let mut h = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}: print-and-play kit</title>\n<style>body{{font-family:sans-serif;margin:2em;max-width:60em}}img{{width:100%;border:1px solid #999;margin:.5em 0 2em}}</style>\n</head>\n<body>\n<h1>{name}</h1>\n<p><strong>To print, open <a href=\"kit.pdf\">kit.pdf</a> and print it at 100% (\"actual size\"), then check that the black bar on each page measures 100 mm.</strong> The pages below are previews; a browser printing this page adds its own margins and scaling.</p>\n<p>The answers to the practice page are in <a href=\"host-key.pdf\">host-key.pdf</a>: print it separately and keep it away from the players.</p>\n"
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}: print-and-play kit</title>\n<style>\n{css}</style>\n</head>\n<body>\n<div class=\"screen\">\n<h1>{name}</h1>\n<p>Every sheet below is shown at its true size. <strong>To print, use <a href=\"kit.pdf\">kit.pdf</a>, or print this page, at 100% (\"Actual size\", not \"Fit to page\"), with the browser's headers and footers turned off and margins set to none or default</strong>; each sheet then comes out on its own page of the kit's paper. Check that the black bar on each page measures 100 mm.</p>\n<p>The answers to the practice page are in <a href=\"host-key.pdf\">host-key.pdf</a>: print it separately and keep it away from the players.</p>\n</div>\n"
     );
-    for f in files
-        .iter()
-        .filter(|f| f.name.ends_with(".svg") && !f.name.starts_with("key-"))
-    {
-        let file = html_escape(&f.name);
+    for (file, w, hgt) in sheets {
+        let i = sizes
+            .iter()
+            .position(|s| *s == (css_mm(*w), css_mm(*hgt)))
+            .unwrap_or(0);
+        let file = html_escape(file);
         h.push_str(&format!(
-            "<h2>{file}</h2>\n<img src=\"{file}\" alt=\"{file}\">\n"
+            "<h2 class=\"cap screen\">{file}</h2>\n<div class=\"sheet s{i}\"><img src=\"{file}\" alt=\"{file}\"></div>\n"
         ));
     }
     h.push_str("</body>\n</html>\n");

@@ -164,7 +164,14 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
         ph.get("labels.single")
     };
     let who = if l.store {
-        ph.fmt("labels.store_of", &[("player", player), ("ring", &ring)])
+        // A store nobody sows into is named for what it holds, as the board names it, not
+        // called a store when the ruleset calls it something else.
+        let key = if store_sown_by(rs, l.side).iter().any(|x| *x) {
+            "labels.store_of"
+        } else {
+            "labels.store_captures"
+        };
+        ph.fmt(key, &[("player", player), ("ring", &ring)])
     } else {
         ph.fmt("labels.pit_of", &[("player", player), ("ring", &ring)])
     };

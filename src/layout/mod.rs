@@ -77,6 +77,7 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     let ph = phrases::Phrases::load(&rs.lang)?;
     let mut pages = board::pages(rs, opts, &ph)?;
     pages.push(log::page(rs, paper, &ph));
+    pages.push(log::continuation(rs, paper, &ph));
     pages.extend(rules::pages(rs, paper, &ph)?);
     pages.extend(practice::pages(rs, paper, &ph)?);
     pages.extend(counters::pages(rs, paper, &ph)?);
