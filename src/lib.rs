@@ -7,11 +7,13 @@
 //! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
 //! (`src/main.rs`, clap) turns it into commands.
 
+pub mod build;
 pub mod doc;
 pub mod engine;
 pub mod examples;
 pub mod geometry;
 pub mod kit;
+pub mod kitdir;
 pub mod layout;
 pub mod notation;
 pub mod paper;
