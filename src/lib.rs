@@ -7,13 +7,16 @@
 //! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
 //! (`src/main.rs`, clap) turns it into commands.
 
+pub mod bundled;
 pub mod doc;
 pub mod engine;
 pub mod examples;
 pub mod kit;
+pub mod kitdiff;
 pub mod layout;
 pub mod notation;
 pub mod render;
+pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod text;

@@ -1,4 +1,6 @@
-//! `sowkit` command line: `build` and `check`.
+//! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
+mod cli;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
@@ -34,7 +36,51 @@ enum Command {
         /// Paper size
         #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
         paper: PaperArg,
+        /// Write nothing: compare what would be written with OUT, list every file that would
+        /// change and every stale file, exit 1 if anything differs (for CI)
+        #[arg(long)]
+        check: bool,
+        /// Also build a bundled ruleset by id (`sowkit list`); works in any folder
+        #[arg(long, value_name = "ID")]
+        bundled: Vec<String>,
     },
+    /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
+    /// [[example]] table.
+    Replay {
+        /// Ruleset file (`-` reads standard input)
+        #[arg(required_unless_present = "bundled")]
+        ruleset: Option<PathBuf>,
+        /// A bundled ruleset by id instead of a file
+        #[arg(long, value_name = "ID", conflicts_with = "ruleset")]
+        bundled: Option<String>,
+        /// The moves, separated by spaces or commas, e.g. "A3 B2" ("A3> B2<" when the mover
+        /// chooses the direction)
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        moves: String,
+        /// Start position in notation form, e.g. "A 1 0 2 (4) / B 3 3 2 (3); A" [default: the
+        /// ruleset's start]
+        #[arg(long)]
+        from: Option<String>,
+        /// Output: text boards or the versioned JSON shape (README, "Replay")
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::ReplayFormat,
+        /// Print a ready [[example]] table with every expectation filled in
+        #[arg(long)]
+        emit_example: bool,
+        /// Title of the emitted example
+        #[arg(long, requires = "emit_example")]
+        title: Option<String>,
+    },
+    /// Write a new commented ruleset, started from a bundled one, that passes `check`.
+    New {
+        /// Name of the game ("My Kalah" writes my-kalah.toml) or a file name ending in .toml
+        name: String,
+        /// Bundled ruleset to start from (`sowkit list`)
+        #[arg(long, value_name = "ID", default_value = "kalah-6x4")]
+        from: String,
+    },
+    /// List the bundled rulesets, one line each.
+    List,
     /// Validate rulesets and replay their worked examples; write nothing.
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
@@ -72,7 +118,7 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 ));
             }
             out.extend(found);
-        } else if p.exists() {
+        } else if p.exists() || p.as_os_str() == "-" {
             out.push(p);
         } else {
             return Err(format!(
@@ -86,14 +132,15 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 
 /// Loads and checks every ruleset; prints every problem; returns the rulesets if all passed.
 /// `writes` says whether the command would have written output (for the closing message).
-fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
+fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
     let mut ok = Vec::new();
     let mut failed = 0usize;
-    let mut ids: Vec<(String, PathBuf)> = Vec::new();
-    for f in files {
-        let diags: Vec<Diagnostic> = match ruleset::load::read_source(f) {
+    let mut ids: Vec<(String, String)> = Vec::new();
+    for input in files {
+        let f = input.display();
+        let diags: Vec<Diagnostic> = match input.read() {
             Err(d) => vec![d],
-            Ok(src) => match ruleset::load_str(&f.display().to_string(), &src) {
+            Ok(src) => match ruleset::load_str(&f, &src) {
                 Err(d) => d,
                 Ok(rs) => {
                     let mut d = sowkit::examples::check(&rs, &src);
@@ -102,8 +149,8 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
                         if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
                             eprintln!(
                                 "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
-                                other.display(),
-                                f.display(),
+                                other,
+                                f,
                                 rs.id
                             );
                             failed += 1;
@@ -112,11 +159,11 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
                         ids.push((rs.id.clone(), f.clone()));
                         let n = rs.examples.len();
                         if n == 0 {
-                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f.display());
+                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f);
                         }
                         eprintln!(
                             "ok: {} ({n} worked example{} agree{} with the engine)",
-                            f.display(),
+                            f,
                             if n == 1 { "" } else { "s" },
                             if n == 1 { "s" } else { "" },
                         );
@@ -131,7 +178,7 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
             for d in &diags {
                 eprintln!("{}\n", d.rendered);
             }
-            eprintln!("{}: {} problem(s)", f.display(), diags.len());
+            eprintln!("{}: {} problem(s)", f, diags.len());
         }
     }
     if failed > 0 {
@@ -160,8 +207,48 @@ fn layout_problem(e: &str, paper: &str) -> String {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Replay {
+            ruleset,
+            bundled,
+            moves,
+            from,
+            format,
+            emit_example,
+            title,
+        } => {
+            let input = match (ruleset, bundled) {
+                (_, Some(id)) => match cli::inputs(Vec::new(), &[id]) {
+                    Ok(mut v) => v.remove(0),
+                    Err(e) => {
+                        eprintln!("{e}");
+                        return ExitCode::from(1);
+                    }
+                },
+                (Some(p), None) => {
+                    cli::inputs(vec![p], &[]).map_or(cli::Input::Stdin, |mut v| v.remove(0))
+                }
+                (None, None) => unreachable!("clap requires a ruleset or --bundled"),
+            };
+            cli::replay(
+                input,
+                &moves,
+                from.as_deref(),
+                format,
+                emit_example,
+                title.as_deref(),
+            )
+        }
+        Command::New { name, from } => cli::new(&name, &from),
+        Command::List => cli::list(),
         Command::Check { rulesets } => {
             let files = match expand(&rulesets) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let files = match cli::inputs(files, &[]) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
@@ -192,19 +279,34 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            check,
+            bundled,
         } => {
             let paper = match paper {
                 PaperArg::A4 => A4,
                 PaperArg::Letter => LETTER,
             };
-            let files = match expand(&rulesets) {
+            // Only bundled rulesets asked for: no default ./rulesets folder.
+            let files = if rulesets.is_empty() && !bundled.is_empty() {
+                Ok(Vec::new())
+            } else {
+                expand(&rulesets)
+            };
+            let files = match files {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
                     return ExitCode::from(1);
                 }
             };
-            let Some(all) = load_and_check(&files, true) else {
+            let files = match cli::inputs(files, &bundled) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let Some(all) = load_and_check(&files, !check) else {
                 return ExitCode::from(1);
             };
             // Lay out and render everything in memory first: write nothing unless all succeed.
@@ -221,6 +323,9 @@ fn main() -> ExitCode {
                         return ExitCode::from(1);
                     }
                 }
+            }
+            if check {
+                return cli::check_out(&kits, &out);
             }
             match sowkit::kit::write_all(&kits, &out) {
                 Ok(dirs) => {
