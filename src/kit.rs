@@ -5,7 +5,7 @@
 //! so a reader never sees a half-written kit and a failed build leaves the old kit untouched.
 
 use crate::doc::Document;
-use crate::layout::{self, Paper};
+use crate::layout::{self, KitOptions};
 use crate::render;
 use crate::ruleset::Ruleset;
 use std::path::{Path, PathBuf};
@@ -33,11 +33,13 @@ pub struct Kit {
     pub files: Vec<File>,
 }
 
-/// Lays out and renders the kit of a ruleset whose examples have been checked, and its host key.
+/// Lays out and renders the kit of a ruleset whose examples have been checked, and its host key,
+/// as `opts` say (paper, fit, counters).
 /// Errors: the layout cannot place the board or text (message says what).
-pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
-    let document = layout::kit(rs, paper)?;
-    let host_key = layout::host_key(rs, paper)?;
+pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
+    let paper = opts.paper;
+    let document = layout::kit(rs, opts)?;
+    let host_key = layout::host_key(rs, opts)?;
     // The PDF backend returns no bytes only if serialising failed; never write an empty PDF.
     let pdf = |d: &Document, what: &str| {
         let bytes = render::pdf::render(d);

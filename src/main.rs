@@ -1,8 +1,8 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use sowkit::layout::{A4, LETTER};
+use clap::{Parser, Subcommand};
+use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,14 +15,6 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum PaperArg {
-    /// ISO A4, 210 × 297 mm.
-    A4,
-    /// US Letter, 8.5 × 11 in.
-    Letter,
-}
-
 #[derive(Subcommand)]
 enum Command {
     /// Check every worked example, then write one kit per ruleset to OUT/<id>/.
@@ -33,9 +25,16 @@ enum Command {
         /// Output folder; each kit goes to OUT/<id>/
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
-        /// Paper size
-        #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
-        paper: PaperArg,
+        /// Paper: a4, letter, a3, tabloid, legal, or WxHmm / WxHin (e.g. 420x594mm, 11x17in)
+        /// [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+        /// Shrink the board onto one sheet instead of tiling it at true size (the sheet says so)
+        #[arg(long)]
+        fit: bool,
+        /// Child-safe counters: at least 32 mm across (cannot be swallowed), pits grown to hold them
+        #[arg(long)]
+        child_safe: bool,
         /// Write nothing: compare what would be written with OUT, list every file that would
         /// change and every stale file, exit 1 if anything differs (for CI)
         #[arg(long)]
@@ -85,6 +84,10 @@ enum Command {
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
+        /// Also lay out on this paper (see `build --paper`); without it, on the ruleset's
+        /// layout.paper, A4 and Letter
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
     },
 }
 
@@ -216,18 +219,18 @@ fn main() -> ExitCode {
             emit_example,
             title,
         } => {
-            let input = match (ruleset, bundled) {
-                (_, Some(id)) => match cli::inputs(Vec::new(), &[id]) {
-                    Ok(mut v) => v.remove(0),
-                    Err(e) => {
-                        eprintln!("{e}");
-                        return ExitCode::from(1);
-                    }
-                },
-                (Some(p), None) => {
-                    cli::inputs(vec![p], &[]).map_or(cli::Input::Stdin, |mut v| v.remove(0))
+            let files: Vec<PathBuf> = ruleset.into_iter().collect();
+            let ids: Vec<String> = bundled.into_iter().collect();
+            let input = match cli::inputs(files, &ids) {
+                Ok(mut v) if v.len() == 1 => v.remove(0),
+                Ok(_) => {
+                    eprintln!("error: give one ruleset file, or --bundled ID");
+                    return ExitCode::from(1);
                 }
-                (None, None) => unreachable!("clap requires a ruleset or --bundled"),
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
             };
             cli::replay(
                 input,
@@ -240,7 +243,7 @@ fn main() -> ExitCode {
         }
         Command::New { name, from } => cli::new(&name, &from),
         Command::List => cli::list(),
-        Command::Check { rulesets } => {
+        Command::Check { rulesets, paper } => {
             let files = match expand(&rulesets) {
                 Ok(f) => f,
                 Err(e) => {
@@ -261,11 +264,24 @@ fn main() -> ExitCode {
             // Layout is part of what `build` needs: check it on both papers too.
             let mut bad = 0;
             for rs in &all {
-                for paper in [A4, LETTER] {
-                    if let Err(e) = sowkit::layout::kit(rs, paper)
-                        .and_then(|_| sowkit::layout::host_key(rs, paper))
+                let papers: Vec<Paper> = match paper {
+                    Some(p) => vec![p],
+                    None => {
+                        let mut v: Vec<Paper> = rs.layout.paper.into_iter().collect();
+                        for p in [A4, LETTER] {
+                            if !v.contains(&p) {
+                                v.push(p);
+                            }
+                        }
+                        v
+                    }
+                };
+                for paper in papers {
+                    let opts = KitOptions::new(paper);
+                    if let Err(e) = sowkit::layout::kit(rs, &opts)
+                        .and_then(|_| sowkit::layout::host_key(rs, &opts))
                     {
-                        eprintln!("error: {}: {}", rs.path, layout_problem(&e, paper.name));
+                        eprintln!("error: {}: {}", rs.path, layout_problem(&e, &paper.name));
                         bad += 1;
                     }
                 }
@@ -279,27 +295,18 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            fit,
+            child_safe,
             check,
             bundled,
         } => {
-            let paper = match paper {
-                PaperArg::A4 => A4,
-                PaperArg::Letter => LETTER,
-            };
             // Only bundled rulesets asked for: no default ./rulesets folder.
             let files = if rulesets.is_empty() && !bundled.is_empty() {
                 Ok(Vec::new())
             } else {
                 expand(&rulesets)
             };
-            let files = match files {
-                Ok(f) => f,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return ExitCode::from(1);
-                }
-            };
-            let files = match cli::inputs(files, &bundled) {
+            let files = match files.and_then(|f| cli::inputs(f, &bundled)) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
@@ -312,13 +319,18 @@ fn main() -> ExitCode {
             // Lay out and render everything in memory first: write nothing unless all succeed.
             let mut kits = Vec::new();
             for rs in &all {
-                match sowkit::kit::make(rs, paper) {
+                let opts = KitOptions {
+                    paper: paper.or(rs.layout.paper).unwrap_or(A4),
+                    fit,
+                    child_safe,
+                };
+                match sowkit::kit::make(rs, &opts) {
                     Ok(k) => kits.push(k),
                     Err(e) => {
                         eprintln!(
                             "error: {}: {}; nothing was written",
                             rs.path,
-                            layout_problem(&e, paper.name)
+                            layout_problem(&e, &opts.paper.name)
                         );
                         return ExitCode::from(1);
                     }

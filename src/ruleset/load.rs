@@ -452,6 +452,11 @@ struct RawEnd {
     source: Option<String>,
 }
 
+/// Default gap between neighbouring pits, mm: a DIY Kalah board has 1¾ in (44.5 mm) holes
+/// 2¼ in (57.2 mm) apart, a gap of 12.7 mm; 12 mm also leaves a free band either side of a row
+/// arrow's number, where a tile seam can fall.
+pub const DEFAULT_PIT_GAP: f64 = 12.0;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLayout {
@@ -459,6 +464,7 @@ struct RawLayout {
     pit_gap: Option<Spanned<f64>>,
     store_length: Option<Spanned<f64>>,
     counter_diameter: Option<Spanned<f64>>,
+    paper: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -1209,35 +1215,54 @@ impl Validator<'_> {
         }
 
         let lay = raw.layout;
+        // Play sizes by default (see crate::geometry): pits for the seeds a pit holds, stores for
+        // half the seeds, counters seven to a pit; sizes the ruleset gives are kept exactly.
+        let pit_diameter = self.mm_in(
+            &lay.as_ref().and_then(|l| l.pit_diameter.clone()),
+            "layout.pit_diameter",
+            12.0,
+            80.0,
+            crate::geometry::play_pit_diameter(board.seeds_per_pit),
+        );
+        let pit_gap = self.mm_in(
+            &lay.as_ref().and_then(|l| l.pit_gap.clone()),
+            "layout.pit_gap",
+            0.0,
+            40.0,
+            DEFAULT_PIT_GAP,
+        );
+        let total_seeds = 2 * board.pits_per_side as u32 * u32::from(board.seeds_per_pit);
+        let store_length = self.mm_in(
+            &lay.as_ref().and_then(|l| l.store_length.clone()),
+            "layout.store_length",
+            10.0,
+            200.0,
+            crate::geometry::play_store_length(total_seeds, pit_diameter, pit_gap),
+        );
+        let counter_diameter = self.mm_in(
+            &lay.as_ref().and_then(|l| l.counter_diameter.clone()),
+            "layout.counter_diameter",
+            5.0,
+            60.0,
+            crate::geometry::play_counter_diameter(pit_diameter),
+        );
+        let paper = match lay.as_ref().and_then(|l| l.paper.as_ref()) {
+            None => None,
+            Some(p) => match crate::paper::Paper::parse(p.get_ref()) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    self.err(p.span(), "layout.paper", e);
+                    None
+                }
+            },
+        };
         let layout = LayoutPrefs {
-            pit_diameter: self.mm_in(
-                &lay.as_ref().and_then(|l| l.pit_diameter.clone()),
-                "layout.pit_diameter",
-                12.0,
-                80.0,
-                30.0,
-            ),
-            pit_gap: self.mm_in(
-                &lay.as_ref().and_then(|l| l.pit_gap.clone()),
-                "layout.pit_gap",
-                0.0,
-                40.0,
-                6.0,
-            ),
-            store_length: self.mm_in(
-                &lay.as_ref().and_then(|l| l.store_length.clone()),
-                "layout.store_length",
-                10.0,
-                120.0,
-                64.0,
-            ),
-            counter_diameter: self.mm_in(
-                &lay.as_ref().and_then(|l| l.counter_diameter.clone()),
-                "layout.counter_diameter",
-                5.0,
-                60.0,
-                20.0,
-            ),
+            pit_diameter,
+            pit_gap,
+            store_length,
+            counter_diameter,
+            paper,
+            child_safe: false,
         };
 
         // examples
