@@ -80,6 +80,32 @@ enum Command {
     },
     /// List the bundled rulesets, one line each.
     List,
+    /// Rebuild kits on every save, rewriting only the files whose bytes changed; a failing
+    /// check prints the diagnostic and leaves the last kit untouched.
+    Watch {
+        /// Ruleset files or folders of them [default: ./rulesets]
+        rulesets: Vec<PathBuf>,
+        /// Output folder; each kit goes to OUT/<id>/
+        #[arg(short, long, default_value = "out")]
+        out: PathBuf,
+        /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+    },
+    /// Serve the kits and a play-test page on 127.0.0.1, refreshed on every save.
+    Serve {
+        /// Ruleset files or folders of them [default: ./rulesets, unless --bundled is given]
+        rulesets: Vec<PathBuf>,
+        /// Also serve a bundled ruleset by id
+        #[arg(long, value_name = "ID")]
+        bundled: Vec<String>,
+        /// Port on 127.0.0.1 [default: a free one]
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+    },
     /// Validate rulesets and replay their worked examples; write nothing.
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
@@ -243,6 +269,36 @@ fn main() -> ExitCode {
         }
         Command::New { name, from } => cli::new(&name, &from),
         Command::List => cli::list(),
+        Command::Watch {
+            rulesets,
+            out,
+            paper,
+        } => match expand(&rulesets).and_then(|f| cli::inputs(f, &[])) {
+            Ok(inputs) => cli::live::watch(inputs, &out, paper),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        },
+        Command::Serve {
+            rulesets,
+            bundled,
+            port,
+            paper,
+        } => {
+            let files = if rulesets.is_empty() && !bundled.is_empty() {
+                Ok(Vec::new())
+            } else {
+                expand(&rulesets)
+            };
+            match files.and_then(|f| cli::inputs(f, &bundled)) {
+                Ok(inputs) => cli::live::serve(inputs, port, paper),
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Check { rulesets, paper } => {
             let files = match expand(&rulesets) {
                 Ok(f) => f,
