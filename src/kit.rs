@@ -1,8 +1,8 @@
 //! A kit: which sheets a ruleset gets, the files they become, and writing them atomically.
 //!
 //! [`make`] builds every file of one kit in memory (nothing touches the disk); [`write`] puts
-//! them in `<out>/<id>/` by writing a temporary folder next to it and renaming it into place,
-//! so a reader never sees a half-written kit and a failed build leaves the old kit untouched.
+//! them in `<out>/<id>/` through [`crate::kitdir`], so the folder is at every instant the
+//! complete old kit or the complete new one, and a failed build leaves the old kit untouched.
 
 use crate::doc::Document;
 use crate::layout::{self, KitOptions};
@@ -96,10 +96,11 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
         )
     };
     let mut manifest = format!(
-        "sowkit kit\nruleset: {} ({})\nsource file: {}\npaper: {} ({} x {} mm); {sheets}\nboard: {}\nprint at 100% (actual size); every page has a 100 mm calibration bar\nstart with page 1, \"how to make this kit\"\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
+        "sowkit kit\nruleset: {} ({})\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm); {sheets}\nboard: {}\nprint at 100% (actual size); every page has a 100 mm calibration bar\nstart with page 1, \"how to make this kit\"\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
         rs.name,
         rs.id,
-        rs.path,
+        file_name(&rs.path),
+        rs.sha256,
         paper.name,
         paper.width,
         paper.height,
@@ -146,102 +147,24 @@ pub fn write(kit: &Kit, out: &Path) -> std::io::Result<PathBuf> {
     write_all(std::slice::from_ref(kit), out).map(|mut v| v.remove(0))
 }
 
-/// Writes every kit to `<out>/<id>/` all-or-nothing: first each kit is written in full to a
-/// temporary sibling folder; only when all are written are they renamed into place, earlier
-/// kits of the same ids being moved aside first. If any step fails, everything done so far is
-/// undone (new folders removed, old kits moved back), so `out` looks as it did before.
-/// Returns the kit folders in order. Errors: `out` is not a folder, or I/O.
+/// Writes every kit to `<out>/<id>/` through [`crate::kitdir::Output`]: each kit staged in full
+/// and fsynced, then switched in atomically. On an error every kit is as it was and nothing
+/// new is left (a missing `out` is not left behind either); if the process is killed, each kit
+/// folder is complete, old or new. Returns the kit folders in order. Errors: `out` is not a
+/// folder, a file stands where a kit folder goes, or I/O (messages name the path).
 pub fn write_all(kits: &[Kit], out: &Path) -> std::io::Result<Vec<PathBuf>> {
-    use std::io::{Error, ErrorKind};
-    if out.exists() && !out.is_dir() {
-        return Err(Error::new(
-            ErrorKind::AlreadyExists,
-            format!(
-                "{} is a file, not a folder: give -o a folder (it is created if missing)",
-                out.display()
-            ),
-        ));
-    }
-    std::fs::create_dir_all(out)?;
+    let o = crate::kitdir::Output::open(out)?;
     for k in kits {
-        let fin = out.join(&k.id);
-        if fin.exists() && !fin.is_dir() {
-            return Err(Error::new(
-                ErrorKind::AlreadyExists,
-                format!(
-                    "{} is a file, not a kit folder: move it away or choose another -o",
-                    fin.display()
-                ),
-            ));
-        }
+        o.stage(&k.id, &k.files)?;
     }
-    let pid = std::process::id();
-    let tmp_of = |k: &Kit| out.join(format!(".{}.tmp-{pid}", k.id));
-    let old_of = |k: &Kit| out.join(format!(".{}.old-{pid}", k.id));
-    // 1. Stage every kit in full.
-    let mut staged: Vec<PathBuf> = Vec::new();
-    let stage = |staged: &mut Vec<PathBuf>| -> std::io::Result<()> {
-        for k in kits {
-            let tmp = tmp_of(k);
-            if tmp.exists() {
-                std::fs::remove_dir_all(&tmp)?;
-            }
-            std::fs::create_dir(&tmp)?;
-            staged.push(tmp.clone());
-            for f in &k.files {
-                std::fs::write(tmp.join(&f.name), &f.bytes)?;
-            }
-        }
-        Ok(())
-    };
-    if let Err(e) = stage(&mut staged) {
-        for t in &staged {
-            let _ = std::fs::remove_dir_all(t);
-        }
-        return Err(e);
-    }
-    // 2. Swap them in; remember each step so it can be undone.
-    let mut moved_aside: Vec<(PathBuf, PathBuf)> = Vec::new(); // (final, old)
-    let mut placed: Vec<(PathBuf, PathBuf)> = Vec::new(); // (tmp, final)
-    let mut result = Ok(());
-    for k in kits {
-        let fin = out.join(&k.id);
-        let old = old_of(k);
-        if fin.exists() {
-            if let Err(e) = std::fs::rename(&fin, &old) {
-                result = Err(e);
-                break;
-            }
-            moved_aside.push((fin.clone(), old));
-        }
-        if let Err(e) = std::fs::rename(tmp_of(k), &fin) {
-            result = Err(e);
-            break;
-        }
-        placed.push((tmp_of(k), fin));
-    }
-    if let Err(e) = result {
-        for (tmp, fin) in placed.iter().rev() {
-            let _ = std::fs::rename(fin, tmp);
-        }
-        for (fin, old) in moved_aside.iter().rev() {
-            let _ = std::fs::rename(old, fin);
-        }
-        for t in &staged {
-            let _ = std::fs::remove_dir_all(t);
-        }
-        return Err(e);
-    }
-    // 3. The new kits are in place; removing the old ones is tidying, not part of success.
-    for (_, old) in &moved_aside {
-        if std::fs::remove_dir_all(old).is_err() {
-            eprintln!(
-                "warning: could not remove the previous kit kept at {}; delete it by hand",
-                old.display()
-            );
-        }
-    }
-    Ok(placed.into_iter().map(|(_, f)| f).collect())
+    let ids: Vec<String> = kits.iter().map(|k| k.id.clone()).collect();
+    o.commit(&ids)
+}
+
+/// The last component of a path as typed (`rulesets/x.toml` → `x.toml`), so nothing of the
+/// machine's folders reaches a kit.
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// Escapes text for HTML.

@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod counters;
+pub mod cut;
 pub mod diagram;
 pub mod howto;
 pub mod labels;
@@ -59,6 +60,9 @@ impl Default for KitOptions {
         KitOptions::new(A4)
     }
 }
+
+/// Most pages in one document (the kit or its host key): a bound on work and paper.
+pub const MAX_PAGES: usize = 60;
 
 /// Lays out the whole kit for `rs` as `opts` say (paper, fit, counters), in print order: the
 /// "How to make this kit" sheet, the board (one sheet, or tiles and their assembly map), the score
@@ -128,6 +132,12 @@ fn document(
     title_key: &str,
     pages: Vec<crate::doc::Page>,
 ) -> Result<Document, String> {
+    if pages.len() > MAX_PAGES {
+        return Err(format!(
+            "the kit would have {} pages in one document: at most {MAX_PAGES} are allowed (limit on pages); use fewer or shorter worked examples and notes",
+            pages.len()
+        ));
+    }
     let mut doc = Document {
         title: ph.fmt(title_key, &[("name", &rs.name)]),
         pages,
