@@ -11,6 +11,8 @@ pub mod build;
 pub mod doc;
 pub mod engine;
 pub mod examples;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod geometry;
 pub mod kit;
 pub mod kitdir;
