@@ -261,7 +261,7 @@ pub fn kit(data: &[u8]) {
         Ok(kit) => {
             let pages = kit.document.pages.len();
             assert!(
-                pages >= 1 && pages <= crate::layout::MAX_PAGES,
+                (1..=crate::layout::MAX_PAGES).contains(&pages),
                 "{pages} pages"
             );
             let pdf = kit.files.iter().find(|f| f.name == "kit.pdf").unwrap();

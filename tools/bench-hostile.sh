@@ -30,13 +30,14 @@ cap=$((1 << 20))
   printf '"\nstart = "initial"\nmoves = ["A1"]\n[example.expect]\nnext = "A"\n'
 } > "$work/big-note.toml"
 
-# 3. The heaviest valid ruleset: 16 pits of 50 seeds, 40 examples with 100-character titles
+# 3. The heaviest valid ruleset: 12 pits of 50 seeds (16 do not fit Letter), 40 examples with 100-character titles
 #    and 600-character notes (every limit at its value).
 {
-  head_of "$six" | sed -e 's/^pits_per_side = 3/pits_per_side = 16/' \
+  head_of "$six" | sed -e 's/^pits_per_side = 3/pits_per_side = 12/' \
     -e 's/^seeds_per_pit = 3/seeds_per_pit = 50/' -e '/^pit_labels/d'
-  title=$(head -c 100 /dev/zero | tr '\0' 't')
-  note=$(yes 'seeds move on ' | head -c 600 | tr -d '\n')
+  title=$(printf 't%.0s' $(seq 100))
+  note=$(printf 'seeds move on %.0s' $(seq 43))
+  note=${note:0:600}
   for ((i = 0; i < 40; i++)); do
     printf '[[example]]\ntitle = "%s"\nnote = "%s"\nstart = "initial"\nmoves = ["A1"]\n[example.expect]\ngame_over = false\n' "$title" "$note"
   done
