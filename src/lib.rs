@@ -12,6 +12,8 @@ pub mod bundled;
 pub mod doc;
 pub mod engine;
 pub mod examples;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod geometry;
 pub mod kit;
 pub mod kitdiff;

@@ -804,8 +804,10 @@ impl Validator<'_> {
                 format!("{n} characters: at most {max_chars} are allowed here (limit for {field}); shorten it"),
             );
         }
-        self.bad_chars(t, v.span(), field, &['\n', '\t', '\r']);
-        self.texts.push((field.to_string(), v.span(), t.clone()));
+        // An over-long text is not read further: that bounds the work on hostile files.
+        if n <= max_chars && self.bad_chars(t, v.span(), field, &['\n', '\t', '\r']) {
+            self.texts.push((field.to_string(), v.span(), t.clone()));
+        }
         t.clone()
     }
 
