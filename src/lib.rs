@@ -7,12 +7,14 @@
 //! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
 //! (`src/main.rs`, clap) turns it into commands.
 
+pub mod build;
 pub mod bundled;
 pub mod doc;
 pub mod engine;
 pub mod examples;
 pub mod geometry;
 pub mod kit;
+pub mod kitdir;
 pub mod kitdiff;
 pub mod layout;
 pub mod live;

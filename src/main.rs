@@ -129,7 +129,13 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     };
     let mut out = Vec::new();
     for p in paths {
-        if p.is_dir() {
+        let meta = std::fs::metadata(&p).map_err(|e| {
+            format!(
+                "error: {} (give ruleset files or a folder of them)",
+                sowkit::kitdir::explain_missing(&p, &e)
+            )
+        })?;
+        if meta.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(&p)
                 .map_err(|e| format!("error: cannot read folder {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -147,13 +153,8 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 ));
             }
             out.extend(found);
-        } else if p.exists() || p.as_os_str() == "-" {
-            out.push(p);
         } else {
-            return Err(format!(
-                "error: {} does not exist (give ruleset files or a folder of them)",
-                p.display()
-            ));
+            out.push(p);
         }
     }
     Ok(out)
@@ -318,9 +319,8 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             // Layout is part of what `build` needs: check it on both papers too.
-            let mut bad = 0;
-            for rs in &all {
-                let papers: Vec<Paper> = match paper {
+            let papers_for = |rs: &Ruleset| -> Vec<Paper> {
+                match paper {
                     Some(p) => vec![p],
                     None => {
                         let mut v: Vec<Paper> = rs.layout.paper.into_iter().collect();
@@ -331,18 +331,13 @@ fn main() -> ExitCode {
                         }
                         v
                     }
-                };
-                for paper in papers {
-                    let opts = KitOptions::new(paper);
-                    if let Err(e) = sowkit::layout::kit(rs, &opts)
-                        .and_then(|_| sowkit::layout::host_key(rs, &opts))
-                    {
-                        eprintln!("error: {}: {}", rs.path, layout_problem(&e, &paper.name));
-                        bad += 1;
-                    }
                 }
+            };
+            let problems = sowkit::build::check_layout(&all, papers_for);
+            for (path, paper, e) in &problems {
+                eprintln!("error: {path}: {}", layout_problem(e, paper));
             }
-            if bad > 0 {
+            if !problems.is_empty() {
                 return ExitCode::from(1);
             }
             ExitCode::SUCCESS
@@ -372,43 +367,56 @@ fn main() -> ExitCode {
             let Some(all) = load_and_check(&files, !check) else {
                 return ExitCode::from(1);
             };
-            // Lay out and render everything in memory first: write nothing unless all succeed.
-            let mut kits = Vec::new();
-            for rs in &all {
-                let opts = KitOptions {
-                    paper: paper.or(rs.layout.paper).unwrap_or(A4),
-                    fit,
-                    child_safe,
-                };
-                match sowkit::kit::make(rs, &opts) {
-                    Ok(k) => kits.push(k),
-                    Err(e) => {
-                        eprintln!(
-                            "error: {}: {}; nothing was written",
-                            rs.path,
-                            layout_problem(&e, &opts.paper.name)
-                        );
-                        return ExitCode::from(1);
+            let opts_for = |rs: &Ruleset| KitOptions {
+                paper: paper.or(rs.layout.paper).unwrap_or(A4),
+                fit,
+                child_safe,
+            };
+            if check {
+                // Regenerate in memory and compare with OUT; write nothing.
+                let mut kits = Vec::new();
+                for rs in &all {
+                    let opts = opts_for(rs);
+                    match sowkit::kit::make(rs, &opts) {
+                        Ok(k) => kits.push(k),
+                        Err(e) => {
+                            eprintln!(
+                                "error: {}: {}; nothing was written",
+                                rs.path,
+                                layout_problem(&e, &opts.paper.name)
+                            );
+                            return ExitCode::from(1);
+                        }
                     }
                 }
-            }
-            if check {
                 return cli::check_out(&kits, &out);
             }
-            match sowkit::kit::write_all(&kits, &out) {
-                Ok(dirs) => {
-                    for (dir, k) in dirs.iter().zip(&kits) {
+            // Each kit is staged as soon as it is rendered; none is switched in unless all are.
+            match sowkit::build::build_all(&all, opts_for, &out) {
+                Ok(built) => {
+                    for b in &built {
                         println!(
                             "wrote {} ({} pages, host key {} pages, {} files)",
-                            dir.display(),
-                            k.document.pages.len(),
-                            k.host_key.pages.len(),
-                            k.files.len()
+                            b.dir.display(),
+                            b.pages,
+                            b.key_pages,
+                            b.files
                         );
                     }
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
+                Err(sowkit::build::BuildError::Layout {
+                    path,
+                    paper,
+                    message,
+                }) => {
+                    eprintln!(
+                        "error: {path}: {}; nothing was written",
+                        layout_problem(&message, &paper)
+                    );
+                    ExitCode::from(1)
+                }
+                Err(sowkit::build::BuildError::Io(e)) => {
                     eprintln!(
                         "error: cannot write the kits to {}: {e}; nothing was changed there",
                         out.display()

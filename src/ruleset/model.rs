@@ -331,6 +331,9 @@ pub struct Ruleset {
     pub examples: Vec<Example>,
     /// The file it was read from, as given (for diagnostics).
     pub path: String,
+    /// Lower-case hex SHA-256 of the ruleset file's bytes (empty when not read from text);
+    /// the manifest names the ruleset by file name and this, never by the path typed.
+    pub sha256: String,
 }
 
 impl Ruleset {

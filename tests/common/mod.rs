@@ -67,6 +67,7 @@ fn base(id: &str, n: usize, seeds: u16) -> Ruleset {
         },
         examples: vec![],
         path: "<code>".into(),
+        sha256: String::new(),
     }
 }
 
