@@ -378,3 +378,70 @@ fn stdin_ruleset_is_read_with_dash() {
     assert!(o.status.success(), "{:?}", text(&o));
     assert!(text(&o).0.contains("ply 1: A plays A1"));
 }
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let o = sowkit().arg("--help").output().unwrap();
+    let (out, _) = text(&o);
+    assert!(
+        out.contains("Examples:") && out.contains("Exit codes:\n  0  success"),
+        "{out}"
+    );
+    for cmd in ["build", "check", "replay", "new", "watch", "serve"] {
+        let o = sowkit().args([cmd, "--help"]).output().unwrap();
+        let (out, _) = text(&o);
+        assert!(o.status.success());
+        assert!(out.contains("Example"), "{cmd}: {out}");
+        assert!(out.contains("Exit codes"), "{cmd}: {out}");
+    }
+}
+
+#[test]
+fn completions_and_man_page_cover_every_command() {
+    let o = sowkit().args(["completions", "bash"]).output().unwrap();
+    let (bash, _) = text(&o);
+    assert!(o.status.success());
+    assert!(
+        bash.starts_with("_sowkit()"),
+        "{}",
+        &bash[..80.min(bash.len())]
+    );
+    let o = sowkit().args(["completions", "fish"]).output().unwrap();
+    let (fish, _) = text(&o);
+    let o = sowkit().arg("man").output().unwrap();
+    let (man, _) = text(&o);
+    assert!(
+        man.contains(".TH sowkit 1"),
+        "{}",
+        &man[..200.min(man.len())]
+    );
+    for cmd in ["build", "check", "replay", "new", "list", "watch", "serve"] {
+        assert!(bash.contains(&format!("sowkit,{cmd})")), "bash lacks {cmd}");
+        assert!(fish.contains(&format!("-a \"{cmd}\"")), "fish lacks {cmd}");
+        assert!(man.contains(&format!("sowkit\\-{cmd}")), "man lacks {cmd}");
+    }
+    assert!(
+        sowkit()
+            .args(["completions", "tcsh"])
+            .output()
+            .unwrap()
+            .status
+            .code()
+            == Some(2)
+    );
+}
+
+#[test]
+fn check_reads_a_ruleset_from_stdin() {
+    let mut child = sowkit()
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"id = \"x\"\nname = 5\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("<stdin>:2"), "{:?}", text(&o));
+}
