@@ -13,6 +13,15 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour diagnostics: auto (a terminal, and NO_COLOR not set), always, never
+    #[arg(long, value_enum, global = true, default_value = "auto")]
+    color: cli::diag::ColorChoice,
+    /// Errors only: no `ok:` lines or warnings
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also list each worked example as it is checked
+    #[arg(short, long, global = true)]
+    verbose: bool,
 }
 
 /// Shown after `sowkit --help`: a first session and the exit codes.
@@ -60,6 +69,10 @@ enum Command {
         /// Also build a bundled ruleset by id (`sowkit list`); works in any folder
         #[arg(long, value_name = "ID")]
         bundled: Vec<String>,
+        /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
+        /// (one object a line)
+        #[arg(long, value_enum, default_value = "human")]
+        format: cli::diag::DiagFormat,
     },
     /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
     /// [[example]] table.
@@ -158,6 +171,10 @@ enum Command {
         /// layout.paper, A4 and Letter
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,
+        /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
+        /// (one object a line)
+        #[arg(long, value_enum, default_value = "human")]
+        format: cli::diag::DiagFormat,
     },
 }
 
@@ -238,14 +255,17 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
                         ids.push((rs.id.clone(), f.clone()));
                         let n = rs.examples.len();
                         if n == 0 {
-                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f);
+                            cli::diag::info(&format!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f));
                         }
-                        eprintln!(
+                        for ex in &rs.examples {
+                            cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
+                        }
+                        cli::diag::info(&format!(
                             "ok: {} ({n} worked example{} agree{} with the engine)",
                             f,
                             if n == 1 { "" } else { "s" },
                             if n == 1 { "s" } else { "" },
-                        );
+                        ));
                         ok.push(rs);
                     }
                     d
@@ -255,17 +275,17 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
         if !diags.is_empty() {
             failed += 1;
             for d in &diags {
-                eprintln!("{}\n", d.rendered);
+                cli::diag::error(d);
             }
-            eprintln!("{}: {} problem(s)", f, diags.len());
+            cli::diag::info(&format!("{}: {} problem(s)", f, diags.len()));
         }
     }
     if failed > 0 {
-        eprintln!(
+        cli::diag::summary(&format!(
             "{failed} of {} ruleset(s) failed{}",
             files.len(),
             if writes { "; nothing was written" } else { "" }
-        );
+        ));
         None
     } else {
         Some(ok)
@@ -285,6 +305,11 @@ fn layout_problem(e: &str, paper: &str) -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let format = match &cli.command {
+        Command::Check { format, .. } | Command::Build { format, .. } => *format,
+        _ => cli::diag::DiagFormat::Human,
+    };
+    cli::diag::init(format, cli.color, cli.quiet, cli.verbose);
     match cli.command {
         Command::Replay {
             ruleset,
@@ -369,7 +394,11 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { rulesets, paper } => {
+        Command::Check {
+            rulesets,
+            paper,
+            format: _,
+        } => {
             let files = match expand(&rulesets) {
                 Ok(f) => f,
                 Err(e) => {
@@ -419,6 +448,7 @@ fn main() -> ExitCode {
             child_safe,
             check,
             bundled,
+            format: _,
         } => {
             // Only bundled rulesets asked for: no default ./rulesets folder.
             let files = if rulesets.is_empty() && !bundled.is_empty() {
