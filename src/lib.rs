@@ -12,6 +12,7 @@ pub mod engine;
 pub mod examples;
 pub mod kit;
 pub mod layout;
+pub mod mesh;
 pub mod notation;
 pub mod render;
 pub mod rng;

@@ -34,6 +34,12 @@ enum Command {
         /// Paper size
         #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
         paper: PaperArg,
+        /// Also write a 3D-printable board (STL parts, joiners, seeds, previews) into each kit
+        #[arg(long = "3d")]
+        three_d: bool,
+        /// Printer bed for --3d, WIDTHxDEPTH in millimetres
+        #[arg(long, default_value = "200x200", requires = "three_d")]
+        bed: String,
     },
     /// Validate rulesets and replay their worked examples; write nothing.
     Check {
@@ -192,7 +198,16 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            three_d,
+            bed,
         } => {
+            let bed = match sowkit::mesh::Bed::parse(&bed) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
             let paper = match paper {
                 PaperArg::A4 => A4,
                 PaperArg::Letter => LETTER,
@@ -211,7 +226,21 @@ fn main() -> ExitCode {
             let mut kits = Vec::new();
             for rs in &all {
                 match sowkit::kit::make(rs, paper) {
-                    Ok(k) => kits.push(k),
+                    Ok(mut k) => {
+                        if three_d {
+                            match sowkit::mesh::kit_files(rs, bed) {
+                                Ok(f) => k.files.extend(f),
+                                Err(e) => {
+                                    eprintln!(
+                                        "error: {}: cannot make the 3D board: {e}; nothing was written",
+                                        rs.path
+                                    );
+                                    return ExitCode::from(1);
+                                }
+                            }
+                        }
+                        kits.push(k)
+                    }
                     Err(e) => {
                         eprintln!(
                             "error: {}: {}; nothing was written",

@@ -78,6 +78,28 @@ pub fn hole_label(rs: &Ruleset, h: usize) -> String {
     }
 }
 
+/// Gap between the end pit column and a store, mm: room for the turn and bypass arrows.
+fn end_gap(rs: &Ruleset) -> f64 {
+    let any_out = (0..2).any(|s| !store_sown_by(rs, s).iter().any(|b| *b));
+    let any_bypass = (0..2).any(|s| {
+        let by = store_sown_by(rs, s);
+        by[0] != by[1]
+    });
+    if any_out {
+        14.0
+    } else if any_bypass {
+        10.0
+    } else {
+        6.0
+    }
+}
+
+/// The board at the ruleset's own sizes (scale 1) centred on (0, 0), page axes (y down): the
+/// same pit centres and sizes the paper board uses, for the 3D board.
+pub fn full_size(rs: &Ruleset) -> Geometry {
+    Geometry::new(rs, 1.0, end_gap(rs))
+}
+
 /// Board measurements after fitting, mm.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Geometry {
@@ -313,18 +335,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     y += 3.0;
 
     let circ = circuit(rs);
-    let any_out = (0..2).any(|s| !store_sown_by(rs, s).iter().any(|b| *b));
-    let any_bypass = (0..2).any(|s| {
-        let by = store_sown_by(rs, s);
-        by[0] != by[1]
-    });
-    let end_gap = if any_out {
-        14.0
-    } else if any_bypass {
-        10.0
-    } else {
-        6.0
-    };
+    let end_gap = end_gap(rs);
 
     // Legend lines, below the board; measured first so the board gets what is left.
     let legend = legend_lines(rs, ph);
