@@ -46,19 +46,20 @@ pub const JOINER_L: f64 = 24.0;
 pub const JOINER_W: f64 = 8.0;
 /// Joiner thickness, mm.
 pub const JOINER_T: f64 = 3.0;
-/// Peg radius, height and distance from the seam, mm.
+/// Peg radius, mm.
 pub const PEG_R: f64 = 2.0;
 /// Peg height, mm.
 pub const PEG_H: f64 = 2.5;
 /// Peg distance from the seam, mm.
 pub const PEG_X: f64 = 8.5;
-/// Screw hole (through the joiner) radius and distance from the seam, mm.
+/// Screw hole (through the joiner) radius, mm.
 pub const SCREW_R: f64 = 1.3;
 /// Screw distance from the seam, mm.
 pub const SCREW_X: f64 = 3.2;
-/// Pilot hole radius and depth (into the board above the pocket) for a ~2.2 mm self-tapping screw, mm.
-const PILOT_R: f64 = 0.9;
-const PILOT_DEPTH: f64 = 6.0;
+/// Pilot hole radius for a ~2.2 mm self-tapping screw, mm.
+pub const PILOT_R: f64 = 0.9;
+/// Pilot hole depth into the board above the pocket, mm.
+pub const PILOT_DEPTH: f64 = 6.0;
 /// Clearance of the pocket round the joiner and of the peg holes round the pegs, mm.
 pub const CLEARANCE: f64 = 0.2;
 
@@ -110,6 +111,11 @@ pub struct Design {
     pub pitch: f64,
     /// y of the label band of each side, mm.
     pub band_y: [f64; 2],
+    /// Distance of the joiner's pegs and screws from the seam, mm ([`PEG_X`] and [`SCREW_X`]
+    /// moved onto grid lines, so the holes are symmetric about their centres).
+    pub peg_x: f64,
+    /// Screw distance from the seam, mm.
+    pub screw_x: f64,
     labels: Vec<Label>,
     arrows: Vec<Arrow>,
 }
@@ -299,12 +305,22 @@ fn smin(a: f64, b: f64, k: f64) -> f64 {
     a.min(b) - h * h * k / 4.0
 }
 
-/// Signed distance to a rounded rectangle centred at the origin with half-sizes `hx`, `hy`.
-fn rrect_sdf(x: f64, y: f64, hx: f64, hy: f64, rad: f64) -> f64 {
-    let qx = x.abs() - (hx - rad);
-    let qy = y.abs() - (hy - rad);
-    let outside = (qx.max(0.0).powi(2) + qy.max(0.0).powi(2)).sqrt();
-    outside + qx.max(qy).min(0.0) - rad
+/// A store's outline: the superellipse `(|x|/a)^4 + (|y|/b)^4 = 1` inscribed in its
+/// rectangle (close to the paper's rounded rectangle, but smooth, so its bowl, an elliptic cap
+/// in the normalised radius `u`, has no creases). Returns `u` (1 on the outline) and the
+/// first-order signed distance to the outline, mm.
+fn superellipse(x: f64, y: f64, a: f64, b: f64) -> (f64, f64) {
+    let (p, q) = (x.abs() / a, y.abs() / b);
+    let s = p.powi(4) + q.powi(4);
+    let u = s.powf(0.25);
+    if u < 1e-9 {
+        return (0.0, -a.min(b));
+    }
+    // ∇u = u^-3 (p³/a, q³/b).
+    let gx = p.powi(3) / a;
+    let gy = q.powi(3) / b;
+    let grad = gx.hypot(gy) / u.powi(3);
+    (u, (u - 1.0) / grad.max(1e-9))
 }
 
 fn bead(sdf: f64, side: usize) -> f64 {
@@ -374,8 +390,7 @@ impl Design {
         let band_y = [-band, band];
         let mut labels = Vec::new();
         let lw = widest * cap * cap_pt_per_mm;
-        for h in 0..2 * n {
-            let (x, _) = pits[h];
+        for (h, &(x, _)) in pits.iter().enumerate() {
             let side = h / n;
             labels.push(label(
                 &hole_label(rs, h),
@@ -388,8 +403,7 @@ impl Design {
         // Store labels run along the board's ends, beyond the stores.
         let store_cap = 3.5f64;
         let mut x_half = 0.0f64;
-        for side in 0..2 {
-            let (cx, _, w, h, _) = stores[side];
+        for (side, &(cx, _, w, h, _)) in stores.iter().enumerate() {
             let s = &rs.board.stores[side];
             let pt = store_cap * cap_pt_per_mm;
             let len = text::width_mm(s, pt, Weight::Bold);
@@ -468,6 +482,8 @@ impl Design {
             iy,
             pitch,
             band_y,
+            peg_x: (PEG_X / sx).round() * sx,
+            screw_x: (SCREW_X / sx).round() * sx,
             labels,
             arrows,
         })
@@ -491,11 +507,12 @@ impl Design {
                 bump = bump.max(bead(sdf, h / self.n));
             }
         }
-        for (side, &(cx, cy, w, h, rad)) in self.stores.iter().enumerate() {
-            let sdf = rrect_sdf(x - cx, y - cy, w / 2.0, h / 2.0, rad);
+        for (side, &(cx, cy, w, h, _)) in self.stores.iter().enumerate() {
+            let (u, sdf) = superellipse(x - cx, y - cy, w / 2.0, h / 2.0);
             if sdf < 6.0 {
                 let a = w.min(h) / 2.0;
-                let zb = t - bowl_depth(sdf, a, self.store_depth);
+                let inside = if u < 1.0 { (u - 1.0) * a } else { sdf };
+                let zb = t - bowl_depth(inside, a, self.store_depth);
                 z = z.min(smin(t, zb, RIM_ROUND));
                 bump = bump.max(bead(sdf, side));
             }
@@ -523,9 +540,10 @@ impl Design {
             .collect()
     }
 
-    /// Centres of the joiners on the seam at `xs`: one in each label band.
+    /// Centres of the joiners on the seam at `xs`: one in each label band (on a grid line).
     pub fn joiner_centres(&self, xs: f64) -> [(f64, f64); 2] {
-        [(xs, self.band_y[0]), (xs, self.band_y[1])]
+        let snap = |y: f64| (y / self.sy).round() * self.sy;
+        [(xs, snap(self.band_y[0])), (xs, snap(self.band_y[1]))]
     }
 
     /// Height of the bottom surface at `(x, y)` for a part with seams at `seams`: 0, raised
@@ -539,10 +557,10 @@ impl Design {
                     continue;
                 }
                 for s in [-1.0, 1.0] {
-                    if (dx - s * PEG_X).hypot(dy) <= PEG_R + CLEARANCE {
+                    if (dx - s * self.peg_x).hypot(dy) <= PEG_R + CLEARANCE {
                         return pocket + PEG_H + 0.5;
                     }
-                    if (dx - s * SCREW_X).hypot(dy) <= PILOT_R {
+                    if (dx - s * self.screw_x).hypot(dy) <= PILOT_R {
                         return pocket + PILOT_DEPTH;
                     }
                 }
@@ -701,7 +719,7 @@ pub fn parts(d: &Design, bed: Bed) -> Result<Vec<Part>, String> {
 /// The joiner: a bar laid in the pockets under two neighbouring parts across their seam, with a
 /// peg for each part's peg hole and a screw hole over each part's pilot hole. Printed pegs up;
 /// centred on the origin in x and y.
-pub fn joiner(_d: &Design) -> Mesh {
+pub fn joiner(d: &Design) -> Mesh {
     let s = 0.1;
     let nx = (JOINER_L / s).round() as usize;
     let ny = (JOINER_W / s).round() as usize;
@@ -715,7 +733,7 @@ pub fn joiner(_d: &Design) -> Mesh {
     };
     let top = |x: f64, y: f64| {
         for sgn in [-1.0, 1.0] {
-            let rho = (x - sgn * PEG_X).hypot(y);
+            let rho = (x - sgn * d.peg_x).hypot(y);
             if rho <= PEG_R {
                 // A 0.4 mm chamfer on the peg's tip eases it into its hole.
                 return JOINER_T + PEG_H - (rho - (PEG_R - 0.4)).max(0.0);
@@ -730,7 +748,7 @@ pub fn joiner(_d: &Design) -> Mesh {
             let (x, y) = (x + g.sx / 2.0, y + g.sy / 2.0);
             if [-1.0, 1.0]
                 .iter()
-                .any(|sgn| (x - sgn * SCREW_X).hypot(y) <= SCREW_R)
+                .any(|sgn| (x - sgn * d.screw_x).hypot(y) <= SCREW_R)
             {
                 f.present[j * nx + i] = false;
             }

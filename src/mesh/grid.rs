@@ -114,7 +114,7 @@ pub fn solid(f: &Field, k: usize) -> Result<Mesh, String> {
                 .iter()
                 .map(|&v| f.bottom[v])
                 .fold(f64::NEG_INFINITY, f64::max);
-            if !(tmin - bmax >= MIN_THICKNESS) {
+            if tmin - bmax < MIN_THICKNESS || tmin.is_nan() || bmax.is_nan() {
                 let (x, y) = g.xy(i, j);
                 return Err(format!(
                     "the solid is only {:.2} mm thick at ({x:.1}, {y:.1}) mm, under {MIN_THICKNESS} mm",

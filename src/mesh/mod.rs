@@ -143,7 +143,7 @@ impl Mesh {
             }
         }
         for &e in &edges {
-            let rev = (e << 32) | (e >> 32);
+            let rev = e.rotate_right(32);
             if edges.binary_search(&rev).is_err() {
                 return Err(format!(
                     "edge {}→{} has no triangle on its other side (the mesh is open)",

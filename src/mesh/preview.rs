@@ -1,33 +1,31 @@
 //! Preview pictures of a mesh: a small software rasteriser (orthographic, depth buffer,
-//! Lambert shading) drawing the mesh's own triangles from above and from the front-left at a
-//! slant, side by side, written as an 8-bit grey PNG.
+//! Lambert shading) drawing the mesh's own triangles from above, from the front-left at a
+//! slant and from below, side by side, written as an 8-bit grey PNG.
 
 use super::{cross, norm, Mesh};
 use std::io::Write;
 
 /// Width of each of the two views, pixels.
-const VIEW_W: usize = 640;
+const VIEW_W: usize = 560;
 
-/// Renders the top view and a slanted view of `m` side by side as PNG bytes.
+/// Renders the top, slanted and bottom views of `m` side by side as PNG bytes.
 pub fn png(m: &Mesh) -> Vec<u8> {
     let (w, h, px) = render(m);
     encode_png(w, h, &px)
 }
 
-/// Renders both views: (width, height, grey pixels row by row).
+/// Renders the three views: (width, height, grey pixels row by row).
 pub fn render(m: &Mesh) -> (usize, usize, Vec<u8>) {
-    let top = view(m, 0.0, 0.0);
-    let slant = view(m, -0.5, 1.0);
-    let h = top.1.max(slant.1);
-    let w = top.0 + slant.0;
+    let views = [view(m, 0.0, 0.0), view(m, -0.5, 1.0), view(m, 0.0, std::f64::consts::PI)];
+    let h = views.iter().map(|v| v.1).max().unwrap_or(10);
+    let w: usize = views.iter().map(|v| v.0).sum();
     let mut px = vec![255u8; w * h];
-    for (off, (vw, vh, p)) in [(0, &top), (top.0, &slant)]
-        .into_iter()
-        .map(|(o, v)| (o, (v.0, v.1, &v.2)))
-    {
-        for y in 0..vh {
+    let mut off = 0;
+    for (vw, vh, p) in &views {
+        for y in 0..*vh {
             px[y * w + off..y * w + off + vw].copy_from_slice(&p[y * vw..(y + 1) * vw]);
         }
+        off += vw;
     }
     (w, h, px)
 }
