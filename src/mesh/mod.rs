@@ -365,7 +365,8 @@ pub fn kit_files(rs: &Ruleset, bed: Bed) -> Result<Vec<File>, String> {
         });
     }
     if parts.len() > 1 {
-        let j = board::joiner(&design);
+        let mut j = board::joiner(&design);
+        j.to_origin();
         j.check().map_err(|e| format!("joiner: {e}"))?;
         let joints = parts.len() - 1;
         notes.push_str(&format!(
@@ -378,7 +379,8 @@ pub fn kit_files(rs: &Ruleset, bed: Bed) -> Result<Vec<File>, String> {
             bytes: j.to_stl(&format!("{} joiner", rs.id)),
         });
     }
-    let s = seed::lens(rs.layout.counter_diameter);
+    let mut s = seed::lens(rs.layout.counter_diameter);
+    s.to_origin();
     s.check().map_err(|e| format!("seed: {e}"))?;
     files.push(File {
         name: "seed.stl".into(),

@@ -16,7 +16,11 @@ pub fn png(m: &Mesh) -> Vec<u8> {
 
 /// Renders the three views: (width, height, grey pixels row by row).
 pub fn render(m: &Mesh) -> (usize, usize, Vec<u8>) {
-    let views = [view(m, 0.0, 0.0), view(m, -0.5, 1.0), view(m, 0.0, std::f64::consts::PI)];
+    let views = [
+        view(m, 0.0, 0.0),
+        view(m, -0.5, 1.0),
+        view(m, 0.0, std::f64::consts::PI),
+    ];
     let h = views.iter().map(|v| v.1).max().unwrap_or(10);
     let w: usize = views.iter().map(|v| v.0).sum();
     let mut px = vec![255u8; w * h];
