@@ -7,13 +7,17 @@
 //! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
 //! (`src/main.rs`, clap) turns it into commands.
 
+pub mod build;
 pub mod doc;
 pub mod engine;
 pub mod examples;
+pub mod geometry;
 pub mod kit;
+pub mod kitdir;
 pub mod layout;
 pub mod mesh;
 pub mod notation;
+pub mod paper;
 pub mod render;
 pub mod rng;
 pub mod ruleset;

@@ -1,6 +1,6 @@
 //! `sowkit` command line: `build` and `check`.
-use clap::{Parser, Subcommand, ValueEnum};
-use sowkit::layout::{A4, LETTER};
+use clap::{Parser, Subcommand};
+use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,14 +13,6 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum PaperArg {
-    /// ISO A4, 210 × 297 mm.
-    A4,
-    /// US Letter, 8.5 × 11 in.
-    Letter,
-}
-
 #[derive(Subcommand)]
 enum Command {
     /// Check every worked example, then write one kit per ruleset to OUT/<id>/.
@@ -31,9 +23,16 @@ enum Command {
         /// Output folder; each kit goes to OUT/<id>/
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
-        /// Paper size
-        #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
-        paper: PaperArg,
+        /// Paper: a4, letter, a3, tabloid, legal, or WxHmm / WxHin (e.g. 420x594mm, 11x17in)
+        /// [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+        /// Shrink the board onto one sheet instead of tiling it at true size (the sheet says so)
+        #[arg(long)]
+        fit: bool,
+        /// Child-safe counters: at least 32 mm across (cannot be swallowed), pits grown to hold them
+        #[arg(long)]
+        child_safe: bool,
         /// Also write a 3D-printable board (STL parts, joiners, seeds, previews) into each kit
         #[arg(long = "3d")]
         three_d: bool,
@@ -45,6 +44,10 @@ enum Command {
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
+        /// Also lay out on this paper (see `build --paper`); without it, on the ruleset's
+        /// layout.paper, A4 and Letter
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
     },
 }
 
@@ -60,7 +63,13 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     };
     let mut out = Vec::new();
     for p in paths {
-        if p.is_dir() {
+        let meta = std::fs::metadata(&p).map_err(|e| {
+            format!(
+                "error: {} (give ruleset files or a folder of them)",
+                sowkit::kitdir::explain_missing(&p, &e)
+            )
+        })?;
+        if meta.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(&p)
                 .map_err(|e| format!("error: cannot read folder {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -78,13 +87,8 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 ));
             }
             out.extend(found);
-        } else if p.exists() {
-            out.push(p);
         } else {
-            return Err(format!(
-                "error: {} does not exist (give ruleset files or a folder of them)",
-                p.display()
-            ));
+            out.push(p);
         }
     }
     Ok(out)
@@ -166,7 +170,7 @@ fn layout_problem(e: &str, paper: &str) -> String {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { rulesets } => {
+        Command::Check { rulesets, paper } => {
             let files = match expand(&rulesets) {
                 Ok(f) => f,
                 Err(e) => {
@@ -178,18 +182,25 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             // Layout is part of what `build` needs: check it on both papers too.
-            let mut bad = 0;
-            for rs in &all {
-                for paper in [A4, LETTER] {
-                    if let Err(e) = sowkit::layout::kit(rs, paper)
-                        .and_then(|_| sowkit::layout::host_key(rs, paper))
-                    {
-                        eprintln!("error: {}: {}", rs.path, layout_problem(&e, paper.name));
-                        bad += 1;
+            let papers_for = |rs: &Ruleset| -> Vec<Paper> {
+                match paper {
+                    Some(p) => vec![p],
+                    None => {
+                        let mut v: Vec<Paper> = rs.layout.paper.into_iter().collect();
+                        for p in [A4, LETTER] {
+                            if !v.contains(&p) {
+                                v.push(p);
+                            }
+                        }
+                        v
                     }
                 }
+            };
+            let problems = sowkit::build::check_layout(&all, papers_for);
+            for (path, paper, e) in &problems {
+                eprintln!("error: {path}: {}", layout_problem(e, paper));
             }
-            if bad > 0 {
+            if !problems.is_empty() {
                 return ExitCode::from(1);
             }
             ExitCode::SUCCESS
@@ -198,6 +209,8 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            fit,
+            child_safe,
             three_d,
             bed,
         } => {
@@ -207,10 +220,6 @@ fn main() -> ExitCode {
                     eprintln!("error: {e}");
                     return ExitCode::from(1);
                 }
-            };
-            let paper = match paper {
-                PaperArg::A4 => A4,
-                PaperArg::Letter => LETTER,
             };
             let files = match expand(&rulesets) {
                 Ok(f) => f,
@@ -222,49 +231,50 @@ fn main() -> ExitCode {
             let Some(all) = load_and_check(&files, true) else {
                 return ExitCode::from(1);
             };
-            // Lay out and render everything in memory first: write nothing unless all succeed.
-            let mut kits = Vec::new();
-            for rs in &all {
-                match sowkit::kit::make(rs, paper) {
-                    Ok(mut k) => {
-                        if three_d {
-                            match sowkit::mesh::kit_files(rs, bed) {
-                                Ok(f) => k.files.extend(f),
-                                Err(e) => {
-                                    eprintln!(
-                                        "error: {}: cannot make the 3D board: {e}; nothing was written",
-                                        rs.path
-                                    );
-                                    return ExitCode::from(1);
-                                }
-                            }
-                        }
-                        kits.push(k)
-                    }
-                    Err(e) => {
-                        eprintln!(
-                            "error: {}: {}; nothing was written",
-                            rs.path,
-                            layout_problem(&e, paper.name)
-                        );
-                        return ExitCode::from(1);
-                    }
+            // Each kit is staged as soon as it is rendered; none is switched in unless all are.
+            let opts_for = |rs: &Ruleset| KitOptions {
+                paper: paper.or(rs.layout.paper).unwrap_or(A4),
+                fit,
+                child_safe,
+            };
+            let extra = |rs: &Ruleset| {
+                if three_d {
+                    sowkit::mesh::kit_files(rs, bed)
+                } else {
+                    Ok(Vec::new())
                 }
-            }
-            match sowkit::kit::write_all(&kits, &out) {
-                Ok(dirs) => {
-                    for (dir, k) in dirs.iter().zip(&kits) {
+            };
+            match sowkit::build::build_all_with(&all, opts_for, extra, &out) {
+                Ok(built) => {
+                    for b in &built {
                         println!(
                             "wrote {} ({} pages, host key {} pages, {} files)",
-                            dir.display(),
-                            k.document.pages.len(),
-                            k.host_key.pages.len(),
-                            k.files.len()
+                            b.dir.display(),
+                            b.pages,
+                            b.key_pages,
+                            b.files
                         );
                     }
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
+                Err(sowkit::build::BuildError::Layout {
+                    path,
+                    paper,
+                    message,
+                }) => {
+                    eprintln!(
+                        "error: {path}: {}; nothing was written",
+                        layout_problem(&message, &paper)
+                    );
+                    ExitCode::from(1)
+                }
+                Err(sowkit::build::BuildError::Extra { path, message }) => {
+                    eprintln!(
+                        "error: {path}: cannot make the 3D board: {message}; nothing was written"
+                    );
+                    ExitCode::from(1)
+                }
+                Err(sowkit::build::BuildError::Io(e)) => {
                     eprintln!(
                         "error: cannot write the kits to {}: {e}; nothing was changed there",
                         out.display()

@@ -5,18 +5,18 @@
 //!
 //! Axes: x to the right along the rows, y away from side 0's player (side 0's row is at
 //! negative y, as at the bottom of the paper board), z up; millimetres; board centre at the
-//! origin. Pit centres and sizes come from [`crate::layout::board::full_size`], the geometry
+//! origin. Pit centres and sizes come from [`crate::geometry::BoardGeometry`], the geometry
 //! the paper board uses, at the ruleset's own sizes.
 
 use super::grid::{self, Field, Grid};
 use super::{Bed, Mesh};
 use crate::doc::{Color, Seg, Text, Weight};
-use crate::layout::board::{circuit, full_size, hole_label};
+use crate::geometry::{circuit, hole_label, BoardGeometry};
 use crate::ruleset::{Direction, Ruleset};
 use crate::text;
 
 /// Target grid step, mm (the exact steps divide the pit pitch and row spacing).
-pub const STEP: f64 = 0.3;
+pub const STEP: f64 = 0.35;
 /// Flat blocks of this many cells a side become one fan.
 const BLOCK: usize = 12;
 /// Floor under the deepest bowl, mm.
@@ -338,7 +338,7 @@ impl Design {
     /// Lays out the board of `rs` at its own sizes. Errors: sizes that leave no room for a
     /// label or a bowl (message names the field).
     pub fn new(rs: &Ruleset) -> Result<Design, String> {
-        let g = full_size(rs);
+        let g = BoardGeometry::new(rs, false).centred_at(0.0, 0.0);
         let n = g.n;
         if n == 0 {
             return Err("the board has no pits".into());
