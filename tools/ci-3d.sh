@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 3D kit check: builds the Giuthi and Kalah 6x4 kits with --3d (default 200 x 200 mm bed and a
-# 120 x 120 mm one) and runs every STL through admesh (Debian), which must find nothing to fix:
+# 150 x 150 mm one) and runs every STL through admesh (Debian), which must find nothing to fix:
 # no disconnected facets, no degenerate facets, no edges fixed, no facets removed, added or
 # reversed, no backwards edges, no normals fixed, a positive volume; board parts and joiners in
 # one piece; every part inside the bed.
@@ -38,7 +38,7 @@ check() { # file bed_w bed_h
   fi
   echo "ok $f: $facets facets, $parts part(s), volume $vol mm3, $maxx x $maxy mm"
 }
-for bed in 200x200 120x120; do
+for bed in 200x200 150x150; do
   bw=${bed%x*}; bh=${bed#*x}
   ./target/release/sowkit build --3d --bed "$bed" -o "$tmp/$bed" rulesets/giuthi.toml rulesets/kalah-6x4.toml >/dev/null 2>&1 \
     || { echo "FAIL: sowkit build --3d --bed $bed"; exit 1; }

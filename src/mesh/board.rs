@@ -720,13 +720,16 @@ pub fn parts(d: &Design, bed: Bed) -> Result<Vec<Part>, String> {
 /// peg for each part's peg hole and a screw hole over each part's pilot hole. Printed pegs up;
 /// centred on the origin in x and y.
 pub fn joiner(d: &Design) -> Mesh {
-    let s = 0.1;
-    let nx = (JOINER_L / s).round() as usize;
-    let ny = (JOINER_W / s).round() as usize;
+    // About 0.1 mm cells, the peg centres on grid lines so each peg is symmetric about its
+    // centre (as the holes are on the board's grid).
+    let sx = d.peg_x / (d.peg_x / 0.1).round().max(1.0);
+    let half = (JOINER_L / 2.0 / sx).round() as usize;
+    let nx = 2 * half;
+    let ny = (JOINER_W / 0.1).round() as usize;
     let g = Grid {
-        x0: -JOINER_L / 2.0,
+        x0: -(half as f64) * sx,
         y0: -JOINER_W / 2.0,
-        sx: JOINER_L / nx as f64,
+        sx,
         sy: JOINER_W / ny as f64,
         nx,
         ny,
