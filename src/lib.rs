@@ -16,4 +16,5 @@ pub mod notation;
 pub mod render;
 pub mod rng;
 pub mod ruleset;
+pub mod solve;
 pub mod text;

@@ -1,4 +1,4 @@
-//! `sowkit` command line: `build` and `check`.
+//! `sowkit` command line: `build`, `check` and `solve`.
 use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
@@ -40,6 +40,40 @@ enum Command {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
     },
+    /// Exact game value under perfect play and every best move (or, with --balance, whether
+    /// going first is an advantage). See README "Solving".
+    Solve {
+        /// Ruleset file
+        file: PathBuf,
+        /// Position to solve, e.g. "South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0); South"
+        /// [default: the start]
+        #[arg(long)]
+        from: Option<String>,
+        /// Output format
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
+        format: FormatArg,
+        /// Stop after this many seconds and print the proven bounds
+        #[arg(long)]
+        budget: Option<f64>,
+        /// Stop after visiting this many positions (deterministic)
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Largest transposition table, in MiB
+        #[arg(long, default_value_t = 4096)]
+        memory: usize,
+        /// Balance report of the start: exact value if provable within the budget (default
+        /// 5 000 000 positions), and random and greedy playout rates with 95% intervals
+        #[arg(long)]
+        balance: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum FormatArg {
+    /// Plain text.
+    Text,
+    /// One JSON object (README "Solving").
+    Json,
 }
 
 /// Expands folders into their `*.toml` files, sorted; keeps files as given.
@@ -160,6 +194,33 @@ fn layout_problem(e: &str, paper: &str) -> String {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Solve {
+            file,
+            from,
+            format,
+            budget,
+            nodes,
+            memory,
+            balance,
+        } => sowkit::solve::report::run(&sowkit::solve::report::Args {
+            file,
+            from,
+            json: format == FormatArg::Json,
+            seconds: budget,
+            nodes,
+            memory_mb: memory,
+            balance,
+        })
+        .map_or_else(
+            |e| {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            },
+            |out| {
+                print!("{out}");
+                ExitCode::SUCCESS
+            },
+        ),
         Command::Check { rulesets } => {
             let files = match expand(&rulesets) {
                 Ok(f) => f,
