@@ -12,29 +12,52 @@ use sowkit::notation::{format_move, parse_position};
 use sowkit::ruleset::{Include, NoLegalMove, Remaining, Ruleset};
 use sowkit::solve::{solve, Limits, SolveError, Stop};
 
-/// Side 0's final score minus side 1's under perfect play, and the value of every legal move,
-/// by plain minimax memoised on the whole position (when `memo`; rules with a repetition end
-/// must not memoise, since the value depends on the history a `Game` carries).
-fn minimax(g: &Game, memo: Option<&mut HashMap<Position, i32>>) -> i32 {
-    fn go(g: &Game, memo: &mut Option<&mut HashMap<Position, i32>>) -> i32 {
+/// Side 0's final score minus side 1's under perfect play, by plain minimax memoised on the
+/// whole position together with the positions seen since the last capture (kept here, from
+/// each move's report), so that it is exact under a repetition end as well.
+fn minimax(g: &Game, memo: &mut HashMap<(Position, Vec<Position>), i32>) -> i32 {
+    minimax_from(g, Vec::new(), memo)
+}
+
+/// [`minimax`] of `g` when the positions `seen` came before it since the last capture.
+fn minimax_from(
+    g: &Game,
+    mut seen: Vec<Position>,
+    memo: &mut HashMap<(Position, Vec<Position>), i32>,
+) -> i32 {
+    fn go(
+        g: &Game,
+        seen: &mut Vec<Position>,
+        memo: &mut HashMap<(Position, Vec<Position>), i32>,
+    ) -> i32 {
         if let Some(e) = g.ending() {
             return e.scores[0] as i32 - e.scores[1] as i32;
         }
-        if let Some(m) = memo.as_deref() {
-            if let Some(&v) = m.get(g.position()) {
-                return v;
-            }
+        let repetition = g.rules().ruleset().end.repetition;
+        let key = {
+            let mut h = if repetition { seen.clone() } else { Vec::new() };
+            h.sort_by(|a, b| (&a.holes, a.to_move).cmp(&(&b.holes, b.to_move)));
+            (g.position().clone(), h)
+        };
+        if let Some(&v) = memo.get(&key) {
+            return v;
         }
         let maxing = g.to_move() == 0;
         let mut best: Option<i32> = None;
         for mv in g.legal_moves() {
             let mut c = g.clone();
-            match c.play(mv) {
-                Ok(_) => {}
+            let r = match c.play(mv) {
+                Ok(r) => r,
                 Err(EngineError::NonTerminating(_)) => continue,
                 Err(e) => panic!("{e}"),
-            }
-            let v = go(&c, memo);
+            };
+            let mut next_seen = if r.captured > 0 {
+                Vec::new()
+            } else {
+                seen.clone()
+            };
+            next_seen.push(g.position().clone());
+            let v = go(&c, &mut next_seen, memo);
             best = Some(match best {
                 None => v,
                 Some(b) if maxing => b.max(v),
@@ -42,35 +65,28 @@ fn minimax(g: &Game, memo: Option<&mut HashMap<Position, i32>>) -> i32 {
             });
         }
         let v = best.expect("a position not over has a playable move");
-        if let Some(m) = memo.as_deref_mut() {
-            m.insert(g.position().clone(), v);
-        }
+        memo.insert(key, v);
         v
     }
-    let mut memo = memo;
-    go(g, &mut memo)
+    go(g, &mut seen, memo)
 }
 
 /// Value and best moves by the independent minimax.
-fn reference(rules: &Rules, pos: &Position, memoise: bool) -> (i32, Vec<Move>) {
+fn reference(rules: &Rules, pos: &Position) -> (i32, Vec<Move>) {
     let mut table = HashMap::new();
     let g = Game::new(rules, pos.clone());
-    let v = if memoise {
-        minimax(&g, Some(&mut table))
-    } else {
-        minimax(&g, None)
-    };
+    let v = minimax(&g, &mut table);
     let mut best = Vec::new();
     for mv in g.legal_moves() {
         let mut c = g.clone();
-        if c.play(mv).is_err() {
-            continue;
-        }
-        let cv = if memoise {
-            minimax(&c, Some(&mut table))
+        let Ok(r) = c.play(mv) else { continue };
+        // The child's history: the root (unless the move captured), then the child.
+        let seen = if r.captured > 0 {
+            Vec::new()
         } else {
-            minimax(&c, None)
+            vec![pos.clone()]
         };
+        let cv = minimax_from(&c, seen, &mut table);
         if cv == v {
             best.push(mv);
         }
@@ -244,11 +260,11 @@ fn no_table_gives_the_same_values() {
 
 // ---- against the independent minimax -------------------------------------------------------
 
-fn agree(rs: &Ruleset, memoise: bool) -> i32 {
+fn agree(rs: &Ruleset) -> i32 {
     let rules = Rules::new(rs);
     let start = rules.initial();
     let (v, best) = solved(&rules, &start);
-    let (rv, rbest) = reference(&rules, &start, memoise);
+    let (rv, rbest) = reference(&rules, &start);
     assert_eq!(
         (v, &best),
         (rv, &rbest),
@@ -273,8 +289,8 @@ fn small_kalah_boards_agree_with_plain_minimax_both_capture_rules() {
         (3, 2),
         (4, 1),
     ] {
-        agree(&kalah(m, n), true);
-        agree(&kalah_empty_capture(m, n), true);
+        agree(&kalah(m, n));
+        agree(&kalah_empty_capture(m, n));
     }
 }
 
@@ -288,17 +304,17 @@ fn solver_and_minimax_agree_on_reachable_midgame_positions() {
     while !g.is_over() {
         let p = g.position().clone();
         let (v, _) = solved(&rules, &p);
-        assert_eq!(v, minimax(&g, Some(&mut table)), "{p:?}");
+        assert_eq!(v, minimax(&g, &mut table), "{p:?}");
         let moves = g.legal_moves();
         g.play(moves[rng.below(moves.len())]).unwrap();
     }
 }
 
 /// Oware-like rules on a tiny board (repetition end, feeding, grand slam, count capture),
-/// checked against the unmemoised minimax, which carries the whole history in `Game`.
+/// checked against the minimax memoised on the position and its history.
 #[test]
-fn repetition_rules_agree_with_unmemoised_minimax() {
-    for (n, seeds, threshold) in [(2, 1, 3), (2, 2, 5), (3, 1, 4)] {
+fn repetition_rules_agree_with_minimax() {
+    for (n, seeds, threshold) in [(2, 1, 3), (1, 2, 3), (1, 3, 4)] {
         let mut rs = oware_with_threshold(threshold);
         rs.board.pits_per_side = n;
         rs.board.seeds_per_pit = seeds;
@@ -306,14 +322,14 @@ fn repetition_rules_agree_with_unmemoised_minimax() {
             (1..=n).map(|i| format!("A{i}")).collect(),
             (1..=n).map(|i| format!("B{i}")).collect(),
         ];
-        agree(&rs, false);
+        agree(&rs);
     }
 }
 
 /// Giuthi's rules (either direction, relay sowing in reverse, extra turn before crossing,
-/// pass rule, repetition end) on a tiny board, against the unmemoised minimax.
+/// pass rule, repetition end) on a tiny board, against the minimax.
 #[test]
-fn relay_and_pass_rules_agree_with_unmemoised_minimax() {
+fn relay_and_pass_rules_agree_with_minimax() {
     for (n, seeds) in [(2, 1), (2, 2)] {
         let mut rs = giuthi();
         rs.board.pits_per_side = n;
@@ -322,7 +338,7 @@ fn relay_and_pass_rules_agree_with_unmemoised_minimax() {
             (1..=n).map(|i| format!("A{i}")).collect(),
             (1..=n).map(|i| format!("B{i}")).collect(),
         ];
-        agree(&rs, false);
+        agree(&rs);
     }
 }
 
@@ -332,7 +348,7 @@ fn relay_and_pass_rules_agree_with_unmemoised_minimax() {
 #[ignore]
 fn readme_table_boards_agree_with_minimax() {
     for (m, n) in [(2, 4), (3, 3), (3, 4), (4, 2), (4, 3), (5, 1), (6, 1)] {
-        agree(&kalah(m, n), true);
-        agree(&kalah_empty_capture(m, n), true);
+        agree(&kalah(m, n));
+        agree(&kalah_empty_capture(m, n));
     }
 }

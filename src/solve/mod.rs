@@ -485,3 +485,23 @@ pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, 
             .unwrap_or_else(|p| std::panic::resume_unwind(p))
     })
 }
+
+/// Node budget of [`proven_best`]: small enough for kit builds, and counted in positions so
+/// that the host key is the same on every run.
+pub const HINT_NODES: u64 = 100_000;
+
+/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 16 MiB
+/// table (deterministic), or `None` when not proven in that budget or the game has no value.
+/// Used by the host key.
+pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
+    let limits = Limits {
+        nodes: Some(HINT_NODES),
+        seconds: None,
+        memory_mb: 16,
+    };
+    let s = solve(rules, pos, limits).ok()?;
+    if !s.proven || s.best_moves.is_empty() {
+        return None;
+    }
+    Some((s.bounds.0, s.best_moves))
+}
