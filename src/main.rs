@@ -1,7 +1,7 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
@@ -182,6 +182,40 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: cli::diag::DiagFormat,
     },
+    /// Exact game value under perfect play and every best move (or, with --balance, whether
+    /// going first is an advantage). See README "Solving".
+    Solve {
+        /// Ruleset file
+        file: PathBuf,
+        /// Position to solve, e.g. "South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0); South"
+        /// [default: the start]
+        #[arg(long)]
+        from: Option<String>,
+        /// Output format
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
+        format: FormatArg,
+        /// Stop after this many seconds and print the proven bounds
+        #[arg(long)]
+        budget: Option<f64>,
+        /// Stop after visiting this many positions (deterministic)
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Largest transposition table, in MiB
+        #[arg(long, default_value_t = 4096)]
+        memory: usize,
+        /// Balance report of the start: exact value if provable within the budget (default
+        /// 5 000 000 positions), and random and greedy playout rates with 95% intervals
+        #[arg(long)]
+        balance: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum FormatArg {
+    /// Plain text.
+    Text,
+    /// One JSON object (README "Solving").
+    Json,
 }
 
 /// Expands folders into their `*.toml` files, sorted; keeps files as given.
@@ -400,6 +434,33 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Solve {
+            file,
+            from,
+            format,
+            budget,
+            nodes,
+            memory,
+            balance,
+        } => sowkit::solve::report::run(&sowkit::solve::report::Args {
+            file,
+            from,
+            json: format == FormatArg::Json,
+            seconds: budget,
+            nodes,
+            memory_mb: memory,
+            balance,
+        })
+        .map_or_else(
+            |e| {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            },
+            |out| {
+                print!("{out}");
+                ExitCode::SUCCESS
+            },
+        ),
         Command::Check {
             rulesets,
             paper,
