@@ -93,9 +93,31 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
         name: "index.html".to_string(),
         bytes: preview_html(rs, &sheets).into_bytes(),
     });
+    // Each sheet's own orientation: a landscape board must not be called portrait.
+    let landscape: Vec<&str> = document
+        .pages
+        .iter()
+        .filter(|p| p.width > p.height)
+        .map(|p| p.name.as_str())
+        .collect();
+    let sheets = if landscape.is_empty() {
+        "every sheet portrait".to_string()
+    } else {
+        format!(
+            "landscape sheets: {}; every other sheet portrait",
+            landscape.join(", ")
+        )
+    };
     let mut manifest = format!(
-        "sowkit kit\nruleset: {} ({})\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
-        rs.name, rs.id, file_name(&rs.path), rs.sha256, paper.name, paper.width, paper.height
+        "sowkit kit\nruleset: {} ({})\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm); {sheets}\nboard: {}\nprint at 100% (actual size); every page has a 100 mm calibration bar\nstart with page 1, \"how to make this kit\"\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
+        rs.name,
+        rs.id,
+        file_name(&rs.path),
+        rs.sha256,
+        paper.name,
+        paper.width,
+        paper.height,
+        board_summary(&document, opts)
     );
     for f in &files {
         manifest.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
@@ -110,6 +132,26 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
         host_key,
         files,
     })
+}
+
+/// One line on how the board is printed: one sheet, shrunk (`--fit`), or tiles.
+fn board_summary(doc: &Document, opts: &KitOptions) -> String {
+    let tiles = doc
+        .pages
+        .iter()
+        .filter(|p| {
+            p.name
+                .strip_prefix("board-")
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+        })
+        .count();
+    if tiles > 0 {
+        format!("true size, in {tiles} tiles (see the assembly map)")
+    } else if opts.fit {
+        "one sheet (--fit: shrunk if it would not fit at true size)".to_string()
+    } else {
+        "true size, one sheet".to_string()
+    }
 }
 
 /// Writes `kit` to `<out>/<id>/`, replacing an earlier kit of the same id atomically.

@@ -14,7 +14,7 @@ const MIN_PLAYABLE_PIT: f64 = 10.0;
 
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, Phrases};
-use super::{centred, centred_mid, para, KitOptions, Paper};
+use super::{centred, centred_mid, para, tile, KitOptions, Paper};
 use crate::doc::pt as p;
 use crate::doc::{circle, line, rect, rounded_rect, Color, Page, Pt, Seg, Stroke, Weight};
 use crate::ruleset::{CaptureKind, Chain, Direction, Ruleset};
@@ -74,21 +74,189 @@ fn draw_hop(page: &mut Page, h: &Hop, stroke: Stroke, both: bool) {
     }
 }
 
-/// The board sheet(s) for `opts`: the board at true size on one page when it fits, shrunk onto
-/// one page with `opts.fit`. Errors: see [`page`].
+/// The board sheet(s) for `opts` (the ruleset as [`super::as_printed`] gives it):
+///
+/// * the board at true size on one page when it fits, portrait or landscape, whichever leaves
+///   more room;
+/// * with `opts.fit`, a board too big for one page shrunk onto one landscape page, which says so;
+/// * otherwise the board at true size split into tiles ([`super::tile`]) on the fewest pages,
+///   after an assembly page with a map of the tiles (named `board-map`, then `board-1`, …).
+///
+/// Errors: no pits; a pit label that does not fit its pit; with `fit`, pits that would shrink
+/// below 10 mm; without it, a board that cannot be split between its pits.
 pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>, String> {
-    Ok(vec![page(rs, opts.paper, ph)?])
-}
-
-/// Lays out the board page (landscape `paper`). Errors when even a much smaller board does not
-/// fit the page.
-pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
-    let mut pg = page::landscape("board", paper);
-    let (w, h) = (pg.width, pg.height);
-    let n = rs.board.pits_per_side;
-    if n == 0 {
+    if rs.board.pits_per_side == 0 {
         return Err("the board has no pits".into());
     }
+    let paper = opts.paper;
+    let mut best: Option<(f64, Page)> = None;
+    for landscape in [true, false] {
+        if let Some((slack, pg)) = single(rs, paper, ph, landscape, false)? {
+            if best.as_ref().is_none_or(|(b, _)| slack > *b) {
+                best = Some((slack, pg));
+            }
+        }
+    }
+    if let Some((_, pg)) = best {
+        return Ok(vec![pg]);
+    }
+    if opts.fit {
+        if let Some((_, pg)) = single(rs, paper, ph, true, true)? {
+            return Ok(vec![pg]);
+        }
+    }
+    tiled(rs, paper, ph)
+}
+
+/// The board drawn once at 1:1 for tiling: the cut-out board with a [`tile::BAND`] round it
+/// for registration marks, and its geometry (board-local plus the band).
+pub fn drawing(rs: &Ruleset, ph: &Phrases) -> Result<(tile::Drawing, Geometry), String> {
+    let g = Geometry::new(rs, rs.layout.child_safe);
+    let (w, h) = g.cut_size();
+    let b = tile::BAND;
+    let g = g.centred_at(b + w / 2.0, b + h / 2.0);
+    let mut pg = Page::new("board", w + 2.0 * b, h + 2.0 * b);
+    draw_board(&mut pg, rs, ph, &g, &circuit(rs))?;
+    Ok((
+        tile::Drawing {
+            w: w + 2.0 * b,
+            h: h + 2.0 * b,
+            items: pg.items,
+            part: (b, b, w, h),
+        },
+        g,
+    ))
+}
+
+/// The tiling plan of the board of `rs` on `paper` (see [`pages`]).
+pub fn plan(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+) -> Result<(tile::Drawing, tile::Plan), String> {
+    let (d, _) = drawing(rs, ph)?;
+    let title = ph.fmt("tile.board", &[("name", &rs.name)]);
+    let sample = ph.fmt(
+        "tile.title",
+        &[
+            ("title", &title),
+            ("n", "99"),
+            ("total", "99"),
+            ("where", "top middle"),
+        ],
+    );
+    let short = paper.width.min(paper.height) - 2.0 * MARGIN;
+    let lines = super::wrap(&sample, TILE_HEAD_PT, Weight::Bold, short)
+        .len()
+        .max(1);
+    let head = lines as f64 * text::line_height_mm(TILE_HEAD_PT) + 2.0;
+    let plan = tile::plan(&d, paper, head)?;
+    Ok((d, plan))
+}
+
+/// Tile heading size, pt (as [`tile::pages`] sets it).
+const TILE_HEAD_PT: f64 = 11.0;
+
+/// The assembly page and the tile pages of a board too big for one sheet.
+fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let (d, plan) = plan(rs, paper, ph)?;
+    let g = Geometry::new(rs, rs.layout.child_safe);
+    let title = ph.fmt("tile.board", &[("name", &rs.name)]);
+    let mut pg = Page::new("board-map", plan.page.0, plan.page.1);
+    let (w, h) = (pg.width, pg.height);
+    let content_w = w - 2.0 * MARGIN;
+    let mut y = para(
+        &mut pg,
+        MARGIN,
+        MARGIN,
+        14.0,
+        Weight::Bold,
+        content_w,
+        &ph.fmt(
+            "tile.map_title",
+            &[("name", &rs.name), ("total", &plan.count().to_string())],
+        ),
+    );
+    y += 2.0;
+    y = para(
+        &mut pg,
+        MARGIN,
+        y,
+        9.0,
+        Weight::Regular,
+        content_w,
+        &ph.fmt(
+            "tile.map_steps",
+            &[
+                ("total", &plan.count().to_string()),
+                ("paper", &paper.name),
+                ("overlap", &fmt_mm(tile::OVERLAP)),
+            ],
+        ),
+    );
+    y += 3.0;
+    let map_h = tile::draw_map(
+        &mut pg,
+        &d,
+        &plan,
+        MARGIN,
+        y,
+        content_w,
+        (h * 0.4).min(90.0),
+    );
+    y += map_h + 3.0;
+    let legend_pt = 8.5;
+    for l in legend_lines(rs, ph) {
+        y = para(
+            &mut pg,
+            MARGIN,
+            y,
+            legend_pt,
+            Weight::Regular,
+            content_w,
+            &l,
+        );
+    }
+    let (bw, bh) = g.cut_size();
+    para(
+        &mut pg,
+        MARGIN,
+        y + 1.0,
+        legend_pt,
+        Weight::Bold,
+        content_w,
+        &ph.fmt(
+            "tile.actual",
+            &[
+                ("d", &fmt_mm(g.d)),
+                ("w", &fmt_mm(bw)),
+                ("h", &fmt_mm(bh)),
+                ("total", &plan.count().to_string()),
+            ],
+        ),
+    );
+    let mut out = vec![pg];
+    out.extend(tile::pages(&d, &plan, "board", &title, ph));
+    Ok(out)
+}
+
+/// The board on one page, landscape or portrait; `shrink` scales it down to fit if need be.
+/// Returns the room to spare (mm, the smaller of across and down) and the page, or `None`
+/// when the board does not fit at true size and `shrink` is off. Errors when even a much
+/// smaller board does not fit.
+fn single(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+    landscape: bool,
+    shrink: bool,
+) -> Result<Option<(f64, Page)>, String> {
+    let mut pg = if landscape {
+        page::landscape("board", paper)
+    } else {
+        page::portrait("board", paper)
+    };
+    let (w, h) = (pg.width, pg.height);
     let content_w = w - 2.0 * MARGIN;
     // Title.
     let title = ph.fmt("board.title", &[("name", &rs.name)]);
@@ -118,12 +286,16 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     let scale_note_h = lh * 2.0 + 1.0;
     let bottom = page::content_bottom(h);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
-    let fits = |s: f64| {
+    let slack = |s: f64| {
         let (cw, ch) = Geometry::scaled(rs, false, s).cut_size();
-        cw <= content_w - 1.0 && ch <= avail_h
+        (content_w - 1.0 - cw).min(avail_h - ch)
     };
+    let fits = |s: f64| slack(s) >= 0.0;
     let mut s = 1.0;
     if !fits(1.0) {
+        if !shrink {
+            return Ok(None);
+        }
         let (mut lo, mut hi) = (0.0, 1.0);
         for _ in 0..40 {
             let mid = (lo + hi) / 2.0;
@@ -143,6 +315,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
             ));
         }
     }
+    let spare = slack(s);
     let g = Geometry::scaled(rs, false, s);
     let (_, ch) = g.cut_size();
     let g = g.centred_at(w / 2.0, y + ch / 2.0);
@@ -177,7 +350,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
         content_w,
         &note,
     );
-    Ok(pg)
+    Ok(Some((spare, pg)))
 }
 
 /// A length in mm with at most one decimal, no trailing `.0`.
@@ -407,7 +580,10 @@ fn draw_board(
         } else {
             g.cy - core_half - cap_gap - text::descent_mm(CAPTION_PT)
         };
-        centred(pg, g.cx, base, CAPTION_PT, Weight::Bold, &s);
+        // Left-aligned over the first pit column (not centred), so the middle of the board stays
+        // free for a tile seam.
+        let x = g.pit_centre(0).x - g.d / 2.0;
+        pg.text(x, base, CAPTION_PT, Weight::Bold, &s);
     }
     Ok(())
 }

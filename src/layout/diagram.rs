@@ -23,8 +23,8 @@ const SMALL_PT: f64 = 6.0;
 /// at [`SMALL_PT`] inside its inner ring, mm; boards that would be smaller side by side are
 /// stacked instead.
 const MIN_D: f64 = 12.0;
-/// Largest mini-board pit, mm.
-const MAX_D: f64 = 14.0;
+/// Largest mini-board pit, mm (stacked boards get this size).
+const MAX_D: f64 = 13.0;
 /// Radius of the dashed ring round a captured pit, beyond the pit's own radius, mm; with
 /// [`GAP`] it leaves neighbouring rings (and a store) clear of each other.
 const CAPTURE_RING: f64 = 0.6;
@@ -527,7 +527,9 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         // Sowing numbers go inside their own pit, under the count, so they cannot be read as
         // belonging to the pit across; labels sit outside the rows.
         let digit_h = text::ascent_mm(SMALL_PT) * 0.78;
-        let below = 0.25 * r + digit_h; // baseline of the numbers, below the pit's centre
+        // Baseline of the numbers: their tops 0.3 mm below the pit's centre, where the
+        // chord is widest; the count sits above the centre.
+        let below = 0.3 + digit_h;
         let marks_base = c.y + below;
         // Chord at that baseline of the circle the numbers must stay inside (the inner ring of
         // a double-ring pit, less its stroke), less a little air.

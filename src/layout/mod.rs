@@ -11,13 +11,16 @@
 
 pub mod board;
 pub mod counters;
+pub mod cut;
 pub mod diagram;
+pub mod howto;
 pub mod labels;
 pub mod log;
 pub mod page;
 pub mod phrases;
 pub mod practice;
 pub mod rules;
+pub mod tile;
 
 use crate::doc::{Document, Page, Weight};
 use crate::ruleset::Ruleset;
@@ -62,7 +65,7 @@ impl Default for KitOptions {
 pub const MAX_PAGES: usize = 60;
 
 /// Lays out the whole kit for `rs` as `opts` say (paper, fit, counters), in print order: the
-/// board (one sheet, or tiles and their assembly map), the score
+/// "How to make this kit" sheet, the board (one sheet, or tiles and their assembly map), the score
 /// log, the rule sheets, the practice exercises, the counters and the bowl labels (portrait),
 /// each page with the calibration bar and footer. The ruleset's worked examples must already
 /// have been checked (see [`crate::examples`]); layout replays them for the diagrams. The
@@ -82,6 +85,13 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     pages.extend(practice::pages(rs, paper, &ph)?);
     pages.extend(counters::pages(rs, paper, &ph)?);
     pages.extend(labels::pages(rs, paper, &ph)?);
+    // The how-to sheet opens the kit; it names the pages after it.
+    let tiles = if pages[0].name == "board-map" {
+        Some(board::plan(rs, paper, &ph)?)
+    } else {
+        None
+    };
+    pages.insert(0, howto::page(rs, paper, &ph, &pages, tiles.as_ref()));
     document(rs, paper, &ph, "kit.title", pages)
 }
 
