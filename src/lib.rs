@@ -20,6 +20,7 @@ pub mod kitdiff;
 pub mod kitdir;
 pub mod layout;
 pub mod live;
+pub mod mesh;
 pub mod notation;
 pub mod paper;
 pub mod render;

@@ -73,6 +73,12 @@ enum Command {
         /// (one object a line)
         #[arg(long, value_enum, default_value = "human")]
         format: cli::diag::DiagFormat,
+        /// Also write a 3D-printable board (STL parts, joiners, seeds, previews) into each kit
+        #[arg(long = "3d")]
+        three_d: bool,
+        /// Printer bed for --3d, WIDTHxDEPTH in millimetres
+        #[arg(long, default_value = "200x200", requires = "three_d")]
+        bed: String,
     },
     /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
     /// [[example]] table.
@@ -449,7 +455,16 @@ fn main() -> ExitCode {
             check,
             bundled,
             format: _,
+            three_d,
+            bed,
         } => {
+            let bed = match sowkit::mesh::Bed::parse(&bed) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
             // Only bundled rulesets asked for: no default ./rulesets folder.
             let files = if rulesets.is_empty() && !bundled.is_empty() {
                 Ok(Vec::new())
@@ -471,12 +486,22 @@ fn main() -> ExitCode {
                 fit,
                 child_safe,
             };
+            let extra = |rs: &Ruleset| {
+                if three_d {
+                    sowkit::mesh::kit_files(rs, bed)
+                } else {
+                    Ok(Vec::new())
+                }
+            };
             if check {
                 // Regenerate in memory and compare with OUT; write nothing.
                 let mut kits = Vec::new();
                 for rs in &all {
                     let opts = opts_for(rs);
-                    match sowkit::kit::make(rs, &opts) {
+                    match sowkit::kit::make(rs, &opts).and_then(|mut k| {
+                        k.files.extend(extra(rs)?);
+                        Ok(k)
+                    }) {
                         Ok(k) => kits.push(k),
                         Err(e) => {
                             eprintln!(
@@ -491,7 +516,7 @@ fn main() -> ExitCode {
                 return cli::check_out(&kits, &out);
             }
             // Each kit is staged as soon as it is rendered; none is switched in unless all are.
-            match sowkit::build::build_all(&all, opts_for, &out) {
+            match sowkit::build::build_all_with(&all, opts_for, extra, &out) {
                 Ok(built) => {
                     for b in &built {
                         println!(
@@ -512,6 +537,12 @@ fn main() -> ExitCode {
                     eprintln!(
                         "error: {path}: {}; nothing was written",
                         layout_problem(&message, &paper)
+                    );
+                    ExitCode::from(1)
+                }
+                Err(sowkit::build::BuildError::Extra { path, message }) => {
+                    eprintln!(
+                        "error: {path}: cannot make the 3D board: {message}; nothing was written"
                     );
                     ExitCode::from(1)
                 }
