@@ -166,6 +166,11 @@ enum Command {
     /// Print the man page (roff), generated from these definitions.
     #[command(after_help = "Example:\n  sowkit man > ~/.local/share/man/man1/sowkit.1")]
     Man,
+    /// Print the JSON Schema of the ruleset format (for editors: Taplo, Even Better TOML).
+    #[command(
+        after_help = "Example:\n  sowkit schema > sowkit.schema.json\n  then put `#:schema ./sowkit.schema.json` on the first line of a ruleset"
+    )]
+    Schema,
     /// Validate rulesets and replay their worked examples; write nothing.
     #[command(
         after_help = "Examples:\n  sowkit check                               every ruleset in ./rulesets\n  sowkit check my.toml --paper letter\n  sowkit check - < my.toml                   the ruleset from standard input\n\nExit codes: 0 every ruleset passes; 1 a ruleset, example or layout is wrong; 2 bad command line."
@@ -389,6 +394,16 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "sowkit", &mut std::io::stdout());
             ExitCode::SUCCESS
         }
+        Command::Schema => match serde_json::to_string_pretty(&ruleset::load::json_schema()) {
+            Ok(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: cannot write the schema: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Man => {
             use clap::CommandFactory;
             let mut out = Vec::new();
