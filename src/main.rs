@@ -564,7 +564,7 @@ fn main() -> ExitCode {
             };
             let extra = |rs: &Ruleset| {
                 if three_d {
-                    sowkit::mesh::kit_files(rs, bed)
+                    sowkit::mesh::kit_files(rs, child_safe, bed)
                 } else {
                     Ok(Vec::new())
                 }
