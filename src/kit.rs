@@ -5,7 +5,7 @@
 //! so a reader never sees a half-written kit and a failed build leaves the old kit untouched.
 
 use crate::doc::Document;
-use crate::layout::{self, Paper};
+use crate::layout::{self, KitOptions};
 use crate::render;
 use crate::ruleset::Ruleset;
 use std::path::{Path, PathBuf};
@@ -35,9 +35,11 @@ pub struct Kit {
 
 /// Lays out and renders the kit of a ruleset whose examples have been checked, and its host key.
 /// Errors: the layout cannot place the board or text (message says what).
-pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
-    let document = layout::kit(rs, paper)?;
-    let host_key = layout::host_key(rs, paper)?;
+pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
+    let document = layout::kit(rs, opts)?;
+    let host_key = layout::host_key(rs, opts)?;
+    let paper = opts.paper;
+    let (lrs, ph) = opts.localise(rs)?;
     // The PDF backend returns no bytes only if serialising failed; never write an empty PDF.
     let pdf = |d: &Document, what: &str| {
         let bytes = render::pdf::render(d);
@@ -70,11 +72,11 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     }
     files.push(File {
         name: "index.html".to_string(),
-        bytes: preview_html(rs, &files).into_bytes(),
+        bytes: preview_html(&lrs, &ph, &files).into_bytes(),
     });
     let mut manifest = format!(
-        "sowkit kit\nruleset: {} ({})\nsource file: {}\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
-        rs.name, rs.id, rs.path, paper.name, paper.width, paper.height
+        "sowkit kit\nruleset: {} ({})\nlanguage: {}\nsource file: {}\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
+        lrs.name, rs.id, lrs.lang, rs.path, paper.name, paper.width, paper.height
     );
     for f in &files {
         manifest.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
@@ -204,11 +206,22 @@ fn html_escape(s: &str) -> String {
 }
 
 /// `index.html`: a preview of every page (the SVGs) that says plainly to print the PDF, since a
-/// browser adds its own margins and scaling when printing a web page.
-fn preview_html(rs: &Ruleset, files: &[File]) -> String {
+/// browser adds its own margins and scaling when printing a web page. Every word comes from the
+/// catalogue `ph`, in the kit's language.
+fn preview_html(rs: &Ruleset, ph: &layout::phrases::Phrases, files: &[File]) -> String {
     let name = html_escape(&rs.name);
+    let title = html_escape(&ph.fmt("kit.title", &[("name", &rs.name)]));
+    let link = |f: &str| format!("<a href=\"{f}\">{f}</a>");
+    // The catalogue text is escaped; the links are put in afterwards.
+    let fill = |key: &str, f: &str| {
+        html_escape(&ph.fmt(key, &[("pdf", "\u{1}")])).replace('\u{1}', &link(f))
+    };
     let mut h = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}: print-and-play kit</title>\n<style>body{{font-family:sans-serif;margin:2em;max-width:60em}}img{{width:100%;border:1px solid #999;margin:.5em 0 2em}}</style>\n</head>\n<body>\n<h1>{name}</h1>\n<p><strong>To print, open <a href=\"kit.pdf\">kit.pdf</a> and print it at 100% (\"actual size\"), then check that the black bar on each page measures 100 mm.</strong> The pages below are previews; a browser printing this page adds its own margins and scaling.</p>\n<p>The answers to the practice page are in <a href=\"host-key.pdf\">host-key.pdf</a>: print it separately and keep it away from the players.</p>\n"
+        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>body{{font-family:sans-serif;margin:2em;max-width:60em}}img{{width:100%;border:1px solid #999;margin:.5em 0 2em}}</style>\n</head>\n<body>\n<h1>{name}</h1>\n<p><strong>{print}</strong> {preview}</p>\n<p>{key}</p>\n",
+        lang = html_escape(ph.lang()),
+        print = fill("html.print", "kit.pdf"),
+        preview = html_escape(&ph.get("html.preview")),
+        key = fill("html.key", "host-key.pdf"),
     );
     for f in files
         .iter()

@@ -1,6 +1,6 @@
 //! `sowkit` command line: `build` and `check`.
 use clap::{Parser, Subcommand, ValueEnum};
-use sowkit::layout::{A4, LETTER};
+use sowkit::layout::{KitOptions, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,6 +34,10 @@ enum Command {
         /// Paper size
         #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
         paper: PaperArg,
+        /// Language of every printed word (a catalogue in templates/: en, es)
+        /// [default: each ruleset's own `lang`]
+        #[arg(long)]
+        lang: Option<String>,
     },
     /// Validate rulesets and replay their worked examples; write nothing.
     Check {
@@ -171,15 +175,26 @@ fn main() -> ExitCode {
             let Some(all) = load_and_check(&files, false) else {
                 return ExitCode::from(1);
             };
-            // Layout is part of what `build` needs: check it on both papers too.
+            // Layout is part of what `build` needs: check it on both papers, in every
+            // language the ruleset has text in.
             let mut bad = 0;
             for rs in &all {
-                for paper in [A4, LETTER] {
-                    if let Err(e) = sowkit::layout::kit(rs, paper)
-                        .and_then(|_| sowkit::layout::host_key(rs, paper))
-                    {
-                        eprintln!("error: {}: {}", rs.path, layout_problem(&e, paper.name));
-                        bad += 1;
+                for lang in rs.languages() {
+                    for paper in [A4, LETTER] {
+                        let opts = KitOptions {
+                            lang: Some(lang.clone()),
+                            ..KitOptions::new(paper)
+                        };
+                        if let Err(e) = sowkit::layout::kit(rs, &opts)
+                            .and_then(|_| sowkit::layout::host_key(rs, &opts))
+                        {
+                            eprintln!(
+                                "error: {}: [{lang}] {}",
+                                rs.path,
+                                layout_problem(&e, paper.name)
+                            );
+                            bad += 1;
+                        }
                     }
                 }
             }
@@ -192,6 +207,7 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            lang,
         } => {
             let paper = match paper {
                 PaperArg::A4 => A4,
@@ -210,7 +226,11 @@ fn main() -> ExitCode {
             // Lay out and render everything in memory first: write nothing unless all succeed.
             let mut kits = Vec::new();
             for rs in &all {
-                match sowkit::kit::make(rs, paper) {
+                let opts = KitOptions {
+                    lang: lang.clone(),
+                    ..KitOptions::new(paper)
+                };
+                match sowkit::kit::make(rs, &opts) {
                     Ok(k) => kits.push(k),
                     Err(e) => {
                         eprintln!(

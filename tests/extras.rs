@@ -62,8 +62,10 @@ fn kits() -> &'static [(Ruleset, Paper, Document, Document)] {
         let mut out = Vec::new();
         for rs in repo_rulesets().into_iter().chain(variants()) {
             for paper in [A4, LETTER] {
-                let kit = layout::kit(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
-                let key = layout::host_key(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+                let kit = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper))
+                    .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+                let key = layout::host_key(&rs, &sowkit::layout::KitOptions::new(paper))
+                    .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
                 out.push((rs.clone(), paper, kit, key));
             }
         }

@@ -118,7 +118,8 @@ fn build_kits() -> Vec<(Ruleset, Paper, Document)> {
     let mut out = Vec::new();
     for rs in all_rulesets() {
         for paper in [A4, LETTER] {
-            let doc = layout::kit(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+            let doc = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper))
+                .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
             out.push((rs.clone(), paper, doc));
         }
     }
@@ -487,6 +488,7 @@ fn example_diagram_marks_the_sowing() {
         exercise: false,
         line: 0,
         field_lines: Default::default(),
+        texts: Default::default(),
     };
     let prep = layout::diagram::prepare(&rs, &rules, &ex, &ph).unwrap();
     // Holes: A1..A3 = 0..2, store A = 6.
@@ -510,7 +512,10 @@ fn example_diagram_marks_the_sowing() {
 #[test]
 fn output_is_deterministic() {
     let rs = giuthi_like();
-    assert_eq!(layout::kit(&rs, A4).unwrap(), layout::kit(&rs, A4).unwrap());
+    assert_eq!(
+        layout::kit(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap(),
+        layout::kit(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap()
+    );
 }
 
 /// Writes PDFs for eyeballing: `SOWKIT_PREVIEW=/tmp/dir cargo test --test layout -- --ignored`.
@@ -532,7 +537,7 @@ fn preview() {
     std::fs::create_dir_all(&dir).unwrap();
     for rs in list {
         for paper in [A4, LETTER] {
-            let doc = layout::kit(&rs, paper).unwrap();
+            let doc = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper)).unwrap();
             let pdf = sowkit::render::pdf::render(&doc);
             std::fs::write(format!("{dir}/{}-{}.pdf", rs.id, paper.name), pdf).unwrap();
         }
@@ -592,7 +597,7 @@ fn long_pit_labels_stay_inside_their_pits() {
         (1..=6).map(|i| format!("Magharibi{i:03}")).collect(),
     ];
     for paper in [A4, LETTER] {
-        let doc = layout::kit(&rs, paper).unwrap();
+        let doc = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper)).unwrap();
         let board = &doc.pages[0];
         let squares: Vec<(f64, f64, f64, f64)> = board
             .shapes()

@@ -5,7 +5,7 @@ fn kit(id: &str) -> sowkit::kit::Kit {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml"));
     let src = std::fs::read_to_string(&path).unwrap();
     let rs = sowkit::ruleset::load_str(id, &src).unwrap();
-    sowkit::kit::make(&rs, sowkit::layout::A4).unwrap()
+    sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(sowkit::layout::A4)).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -380,14 +380,14 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
         ph.fmt(
             "board.shrunk",
             &[
-                ("d", &fmt_mm(g.d)),
-                ("asked", &fmt_mm(rs.layout.pit_diameter)),
-                ("store", &fmt_mm(g.store_h)),
-                ("paper", paper.name),
+                ("d", &ph.mm(g.d)),
+                ("asked", &ph.mm(rs.layout.pit_diameter)),
+                ("store", &ph.mm(g.store_h)),
+                ("paper", &ph.paper(paper.name)),
             ],
         )
     } else {
-        ph.fmt("board.actual", &[("d", &fmt_mm(g.d))])
+        ph.fmt("board.actual", &[("d", &ph.mm(g.d))])
     };
     para(
         &mut pg,

@@ -102,7 +102,7 @@ fn lay_out(
         let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
         if pages.is_empty() {
             y += 1.0;
-            let note = ph.fmt("counters.note", &[("d", &fmt_mm(d))]);
+            let note = ph.fmt("counters.note", &[("d", &ph.mm(d))]);
             y = para(&mut pg, MARGIN, y, NOTE_PT, Weight::Regular, cw, &note);
             y = para(
                 &mut pg,

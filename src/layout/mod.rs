@@ -47,17 +47,59 @@ pub const LETTER: Paper = Paper {
     height: 279.4,
 };
 
-/// Lays out the whole kit for `rs` on `paper`, in print order: the board (landscape), the score
+/// How to make a kit: the paper, and the language of every printed word.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KitOptions {
+    /// The paper every page is laid out on.
+    pub paper: Paper,
+    /// Shrink a board that does not fit the paper (board sizing; off: it is an error).
+    pub fit: bool,
+    /// Ask for counters safe for small children (counter sizing).
+    pub child_safe: bool,
+    /// The language of the kit (`en`, `es`); `None`: the ruleset's own `lang`.
+    pub lang: Option<String>,
+}
+
+impl KitOptions {
+    /// Options for `paper`, in the ruleset's own language, nothing else asked.
+    pub fn new(paper: Paper) -> KitOptions {
+        KitOptions {
+            paper,
+            fit: false,
+            child_safe: false,
+            lang: None,
+        }
+    }
+
+    /// The ruleset `rs` in the language these options ask for (see [`Ruleset::in_lang`]),
+    /// and that language's message catalogue.
+    /// Errors: the ruleset has no text in that language, or there is no catalogue for it.
+    pub fn localise(&self, rs: &Ruleset) -> Result<(Ruleset, phrases::Phrases), String> {
+        let lang = self.lang.as_deref().unwrap_or(&rs.lang);
+        let ph = phrases::Phrases::load(lang)?;
+        Ok((rs.in_lang(lang)?, ph))
+    }
+}
+
+impl Default for KitOptions {
+    /// A4, the ruleset's own language.
+    fn default() -> KitOptions {
+        KitOptions::new(A4)
+    }
+}
+
+/// Lays out the whole kit for `rs` as `opts` ask (paper, language), in print order: the board (landscape), the score
 /// log, the rule sheets, the practice exercises, the counters and the bowl labels (portrait),
 /// each page with the calibration bar and footer. The ruleset's worked examples must already
 /// have been checked (see [`crate::examples`]); layout replays them for the diagrams. The
 /// answers to the practice exercises are not in it: see [`host_key`].
 ///
-/// Errors: no phrase catalogue for `rs.lang`, a phrase missing from it, a worked example or
+/// Errors: no message catalogue for the language or no ruleset text in it, a message missing, a worked example or
 /// exercise the engine cannot replay (a message naming it), or counters or labels that do not
 /// fit the paper.
-pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
-    let ph = phrases::Phrases::load(&rs.lang)?;
+pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
+    let (rs, ph) = opts.localise(rs)?;
+    let (rs, paper) = (&rs, opts.paper);
     let mut pages = vec![board::page(rs, paper, &ph)?, log::page(rs, paper, &ph)];
     pages.extend(rules::pages(rs, paper, &ph)?);
     pages.extend(practice::pages(rs, paper, &ph)?);
@@ -71,8 +113,9 @@ pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
 /// number, the before/after boards and the answer worded from the engine's report.
 ///
 /// Errors: as [`kit`] for the phrases and the exercises.
-pub fn host_key(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
-    let ph = phrases::Phrases::load(&rs.lang)?;
+pub fn host_key(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
+    let (rs, ph) = opts.localise(rs)?;
+    let (rs, paper) = (&rs, opts.paper);
     let pages = practice::key_pages(rs, paper, &ph)?;
     document(rs, paper, &ph, "key.doc_title", pages)
 }

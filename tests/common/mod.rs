@@ -17,6 +17,8 @@ fn base(id: &str, n: usize, seeds: u16) -> Ruleset {
         name: id.into(),
         duration: None,
         lang: "en".into(),
+        texts: BTreeMap::new(),
+        support: Default::default(),
         source: "test".into(),
         rule_sources: BTreeMap::new(),
         board: Board {
