@@ -4,7 +4,9 @@
 //!
 //! - `{name}` placeholders, filled by [`Phrases::fmt`];
 //! - selectors `{name|one:seed|other:seeds}`: the variant whose key equals the value of `name`
-//!   (e.g. `0:`, or a word such as `f:` for a gender), else the variant named by the value's
+//!   (e.g. `0:`), else the one whose key is the value's first word in lower case (the head
+//!   noun of a label, which decides gender and article: `{store|almacén:el |other:}{store}`
+//!   gives "el almacén Sur"), else the variant named by the value's
 //!   plural category in this language (CLDR: `one`, `many`, `other`, …), else `other`, which
 //!   every selector must have. This is the power of Fluent's select expressions, in a format the
 //!   TOML catalogues already used.
@@ -228,6 +230,12 @@ impl Phrases {
             if let Some(t) = find(v.trim()) {
                 return t;
             }
+            // The first word of a label or name is its head noun in Spanish ("almacén Sur"),
+            // which decides its article: `{store|almacén:el |other:}{store}`.
+            let head = v.split_whitespace().next().unwrap_or("").to_lowercase();
+            if let Some(t) = find(&head) {
+                return t;
+            }
             if let Some(t) = plural_category(&self.lang, v).and_then(find) {
                 return t;
             }
@@ -287,6 +295,9 @@ impl Phrases {
     }
 
     fn list(&self, items: &[String], key: &str) -> String {
+        // Each item as it reads inside a sentence (`word.in_text`: Spanish puts the article
+        // before a store label, "S6 y el almacén Sur").
+        let items: Vec<String> = items.iter().map(|i| self.in_text(i)).collect();
         match items.len() {
             0 => String::new(),
             1 => items[0].clone(),
@@ -300,6 +311,12 @@ impl Phrases {
                 format!("{} {} {}", items[..n - 1].join(", "), word, items[n - 1])
             }
         }
+    }
+
+    /// A label or name as it reads inside a sentence, from the message `word.in_text` with the
+    /// item as `{x}` (English: unchanged; Spanish: `almacén Sur` becomes `el almacén Sur`).
+    pub fn in_text(&self, item: &str) -> String {
+        self.fmt("word.in_text", &[("x", item)])
     }
 
     /// Errors naming every key that was asked for but is not in the catalogue.
@@ -365,6 +382,12 @@ fn check_selectors(msg: &str) -> Result<(), String> {
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else { break };
         let inner = &after[..close];
+        if let Some(nested) = after.find('{').filter(|&i| i < close) {
+            return Err(format!(
+                "`{{` inside `{{{}…}}`: a selector's variants are plain text; write the placeholder beside the selector",
+                &after[..nested]
+            ));
+        }
         if let Some((name, variants)) = inner.split_once('|') {
             let mut has_other = false;
             for v in variants.split('|') {
