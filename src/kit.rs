@@ -223,13 +223,21 @@ fn preview_html(rs: &Ruleset, ph: &layout::phrases::Phrases, files: &[File]) -> 
         preview = html_escape(&ph.get("html.preview")),
         key = fill("html.key", "host-key.pdf"),
     );
-    for f in files
+    let pages: Vec<&File> = files
         .iter()
         .filter(|f| f.name.ends_with(".svg") && !f.name.starts_with("key-"))
-    {
+        .collect();
+    for (i, f) in pages.iter().enumerate() {
         let file = html_escape(&f.name);
+        let heading = html_escape(&ph.fmt(
+            "html.page",
+            &[
+                ("n", &(i + 1).to_string()),
+                ("total", &pages.len().to_string()),
+            ],
+        ));
         h.push_str(&format!(
-            "<h2>{file}</h2>\n<img src=\"{file}\" alt=\"{file}\">\n"
+            "<h2>{heading}</h2>\n<img src=\"{file}\" alt=\"{heading}\">\n"
         ));
     }
     h.push_str("</body>\n</html>\n");

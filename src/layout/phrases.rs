@@ -97,6 +97,12 @@ impl Phrases {
                     languages().join(", ")
                 )
             })?;
+        Phrases::from_source(lang, src)
+    }
+
+    /// Parses the catalogue text `src` of `templates/<lang>.toml` and checks it has every key
+    /// of the English catalogue. Errors: as [`Phrases::load`], naming the file.
+    pub fn from_source(lang: &str, src: &str) -> Result<Phrases, String> {
         let ph =
             Phrases::parse_lang(lang, src).map_err(|e| format!("templates/{lang}.toml: {e}"))?;
         if lang != "en" {
