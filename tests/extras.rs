@@ -25,8 +25,9 @@ fn repo(id: &str) -> Ruleset {
 }
 
 /// Every ruleset file in `rulesets/`.
+/// In English (these tests read the English wording; tests/lang.rs covers the others).
 fn repo_rulesets() -> Vec<Ruleset> {
-    common::bundled()
+    common::bundled_en()
 }
 
 /// Variants that stress the new sheets: the smallest and largest counters the loader allows,
@@ -62,9 +63,9 @@ fn kits() -> &'static [(Ruleset, Paper, Document, Document)] {
         let mut out = Vec::new();
         for rs in repo_rulesets().into_iter().chain(variants()) {
             for paper in [A4, LETTER] {
-                let kit = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper))
+                let kit = layout::kit(&rs, &common::en(paper))
                     .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
-                let key = layout::host_key(&rs, &sowkit::layout::KitOptions::new(paper))
+                let key = layout::host_key(&rs, &common::en(paper))
                     .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
                 out.push((rs.clone(), paper, kit, key));
             }

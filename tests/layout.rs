@@ -20,8 +20,9 @@ fn load(path: &std::path::Path) -> Ruleset {
 }
 
 /// Every ruleset file in the repository's `rulesets/` folder.
+/// In English (these tests read the English wording; tests/lang.rs covers the others).
 fn repo_rulesets() -> Vec<Ruleset> {
-    common::bundled()
+    common::bundled_en()
 }
 
 fn six_pit() -> Ruleset {
@@ -118,8 +119,8 @@ fn build_kits() -> Vec<(Ruleset, Paper, Document)> {
     let mut out = Vec::new();
     for rs in all_rulesets() {
         for paper in [A4, LETTER] {
-            let doc = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper))
-                .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+            let doc =
+                layout::kit(&rs, &common::en(paper)).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
             out.push((rs.clone(), paper, doc));
         }
     }
@@ -513,8 +514,8 @@ fn example_diagram_marks_the_sowing() {
 fn output_is_deterministic() {
     let rs = giuthi_like();
     assert_eq!(
-        layout::kit(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap(),
-        layout::kit(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap()
+        layout::kit(&rs, &common::en(A4)).unwrap(),
+        layout::kit(&rs, &common::en(A4)).unwrap()
     );
 }
 
@@ -537,7 +538,7 @@ fn preview() {
     std::fs::create_dir_all(&dir).unwrap();
     for rs in list {
         for paper in [A4, LETTER] {
-            let doc = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper)).unwrap();
+            let doc = layout::kit(&rs, &common::en(paper)).unwrap();
             let pdf = sowkit::render::pdf::render(&doc);
             std::fs::write(format!("{dir}/{}-{}.pdf", rs.id, paper.name), pdf).unwrap();
         }
@@ -597,7 +598,7 @@ fn long_pit_labels_stay_inside_their_pits() {
         (1..=6).map(|i| format!("Magharibi{i:03}")).collect(),
     ];
     for paper in [A4, LETTER] {
-        let doc = layout::kit(&rs, &sowkit::layout::KitOptions::new(paper)).unwrap();
+        let doc = layout::kit(&rs, &common::en(paper)).unwrap();
         let board = &doc.pages[0];
         let squares: Vec<(f64, f64, f64, f64)> = board
             .shapes()

@@ -1519,11 +1519,9 @@ impl Validator<'_> {
                     },
                 );
             }
-            for code in texts.keys() {
-                if !ex_texts.contains_key(code) {
-                    self.err(span.clone(), &format!("{tag}.text.{code}"), format!("the ruleset has a [text.{code}] table, so each example needs its words in {code:?} too: add [example.text.{code}] with title (and note) after this example's fields"));
-                }
-            }
+            // An example without words in one of the ruleset's languages is refused when a kit in
+            // that language is made (`Ruleset::in_lang`, naming this line), not here: a ruleset
+            // being written in one language stays usable in it.
             examples.push(Example {
                 texts: ex_texts,
                 title: ex.title.into_inner(),

@@ -270,3 +270,22 @@ pub fn load_path(path: &std::path::Path) -> Ruleset {
 pub fn bundled() -> Vec<Ruleset> {
     bundled_paths().iter().map(|p| load_path(p)).collect()
 }
+
+/// Kit options for `paper` in English, whatever the ruleset's own language (tests that read
+/// the English wording of every bundled ruleset).
+#[allow(dead_code)]
+pub fn en(paper: sowkit::layout::Paper) -> sowkit::layout::KitOptions {
+    sowkit::layout::KitOptions {
+        lang: Some("en".into()),
+        ..sowkit::layout::KitOptions::new(paper)
+    }
+}
+
+/// Every `rulesets/*.toml`, loaded and put in English (`Ruleset::in_lang("en")`).
+#[allow(dead_code)]
+pub fn bundled_en() -> Vec<Ruleset> {
+    bundled()
+        .iter()
+        .map(|r| r.in_lang("en").unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
