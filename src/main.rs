@@ -1,6 +1,8 @@
-//! `sowkit` command line: `build` and `check`.
-use clap::{Parser, Subcommand, ValueEnum};
-use sowkit::layout::{KitOptions, A4, LETTER};
+//! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
+mod cli;
+
+use clap::{Parser, Subcommand};
+use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,14 +15,6 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum PaperArg {
-    /// ISO A4, 210 × 297 mm.
-    A4,
-    /// US Letter, 8.5 × 11 in.
-    Letter,
-}
-
 #[derive(Subcommand)]
 enum Command {
     /// Check every worked example, then write one kit per ruleset to OUT/<id>/.
@@ -31,18 +25,99 @@ enum Command {
         /// Output folder; each kit goes to OUT/<id>/
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
-        /// Paper size
-        #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
-        paper: PaperArg,
-        /// Language of every printed word (a catalogue in templates/: en, es)
+        /// Paper: a4, letter, a3, tabloid, legal, or WxHmm / WxHin (e.g. 420x594mm, 11x17in)
+        /// [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+        /// Shrink the board onto one sheet instead of tiling it at true size (the sheet says so)
+        #[arg(long)]
+        fit: bool,
+        /// Child-safe counters: at least 32 mm across (cannot be swallowed), pits grown to hold them
+        #[arg(long)]
+        child_safe: bool,
+        /// Language of every printed word: en or es (a catalogue in templates/)
         /// [default: each ruleset's own `lang`]
         #[arg(long)]
         lang: Option<String>,
+        /// Write nothing: compare what would be written with OUT, list every file that would
+        /// change and every stale file, exit 1 if anything differs (for CI)
+        #[arg(long)]
+        check: bool,
+        /// Also build a bundled ruleset by id (`sowkit list`); works in any folder
+        #[arg(long, value_name = "ID")]
+        bundled: Vec<String>,
+    },
+    /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
+    /// [[example]] table.
+    Replay {
+        /// Ruleset file (`-` reads standard input)
+        #[arg(required_unless_present = "bundled")]
+        ruleset: Option<PathBuf>,
+        /// A bundled ruleset by id instead of a file
+        #[arg(long, value_name = "ID", conflicts_with = "ruleset")]
+        bundled: Option<String>,
+        /// The moves, separated by spaces or commas, e.g. "A3 B2" ("A3> B2<" when the mover
+        /// chooses the direction)
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        moves: String,
+        /// Start position in notation form, e.g. "A 1 0 2 (4) / B 3 3 2 (3); A" [default: the
+        /// ruleset's start]
+        #[arg(long)]
+        from: Option<String>,
+        /// Output: text boards or the versioned JSON shape (README, "Replay")
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::ReplayFormat,
+        /// Print a ready [[example]] table with every expectation filled in
+        #[arg(long)]
+        emit_example: bool,
+        /// Title of the emitted example
+        #[arg(long, requires = "emit_example")]
+        title: Option<String>,
+    },
+    /// Write a new commented ruleset, started from a bundled one, that passes `check`.
+    New {
+        /// Name of the game ("My Kalah" writes my-kalah.toml) or a file name ending in .toml
+        name: String,
+        /// Bundled ruleset to start from (`sowkit list`)
+        #[arg(long, value_name = "ID", default_value = "kalah-6x4")]
+        from: String,
+    },
+    /// List the bundled rulesets, one line each.
+    List,
+    /// Rebuild kits on every save, rewriting only the files whose bytes changed; a failing
+    /// check prints the diagnostic and leaves the last kit untouched.
+    Watch {
+        /// Ruleset files or folders of them [default: ./rulesets]
+        rulesets: Vec<PathBuf>,
+        /// Output folder; each kit goes to OUT/<id>/
+        #[arg(short, long, default_value = "out")]
+        out: PathBuf,
+        /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+    },
+    /// Serve the kits and a play-test page on 127.0.0.1, refreshed on every save.
+    Serve {
+        /// Ruleset files or folders of them [default: ./rulesets, unless --bundled is given]
+        rulesets: Vec<PathBuf>,
+        /// Also serve a bundled ruleset by id
+        #[arg(long, value_name = "ID")]
+        bundled: Vec<String>,
+        /// Port on 127.0.0.1 [default: a free one]
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
     },
     /// Validate rulesets and replay their worked examples; write nothing.
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
+        /// Also lay out on this paper (see `build --paper`); without it, on the ruleset's
+        /// layout.paper, A4 and Letter
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
     },
 }
 
@@ -58,7 +133,13 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     };
     let mut out = Vec::new();
     for p in paths {
-        if p.is_dir() {
+        let meta = std::fs::metadata(&p).map_err(|e| {
+            format!(
+                "error: {} (give ruleset files or a folder of them)",
+                sowkit::kitdir::explain_missing(&p, &e)
+            )
+        })?;
+        if meta.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(&p)
                 .map_err(|e| format!("error: cannot read folder {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -76,13 +157,8 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 ));
             }
             out.extend(found);
-        } else if p.exists() {
-            out.push(p);
         } else {
-            return Err(format!(
-                "error: {} does not exist (give ruleset files or a folder of them)",
-                p.display()
-            ));
+            out.push(p);
         }
     }
     Ok(out)
@@ -90,14 +166,15 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 
 /// Loads and checks every ruleset; prints every problem; returns the rulesets if all passed.
 /// `writes` says whether the command would have written output (for the closing message).
-fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
+fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
     let mut ok = Vec::new();
     let mut failed = 0usize;
-    let mut ids: Vec<(String, PathBuf)> = Vec::new();
-    for f in files {
-        let diags: Vec<Diagnostic> = match ruleset::load::read_source(f) {
+    let mut ids: Vec<(String, String)> = Vec::new();
+    for input in files {
+        let f = input.display();
+        let diags: Vec<Diagnostic> = match input.read() {
             Err(d) => vec![d],
-            Ok(src) => match ruleset::load_str(&f.display().to_string(), &src) {
+            Ok(src) => match ruleset::load_str(&f, &src) {
                 Err(d) => d,
                 Ok(rs) => {
                     let mut d = sowkit::examples::check(&rs, &src);
@@ -106,8 +183,8 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
                         if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
                             eprintln!(
                                 "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
-                                other.display(),
-                                f.display(),
+                                other,
+                                f,
                                 rs.id
                             );
                             failed += 1;
@@ -116,11 +193,11 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
                         ids.push((rs.id.clone(), f.clone()));
                         let n = rs.examples.len();
                         if n == 0 {
-                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f.display());
+                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f);
                         }
                         eprintln!(
                             "ok: {} ({n} worked example{} agree{} with the engine)",
-                            f.display(),
+                            f,
                             if n == 1 { "" } else { "s" },
                             if n == 1 { "s" } else { "" },
                         );
@@ -135,7 +212,7 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
             for d in &diags {
                 eprintln!("{}\n", d.rendered);
             }
-            eprintln!("{}: {} problem(s)", f.display(), diags.len());
+            eprintln!("{}: {} problem(s)", f, diags.len());
         }
     }
     if failed > 0 {
@@ -164,8 +241,78 @@ fn layout_problem(e: &str, paper: &str) -> String {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { rulesets } => {
+        Command::Replay {
+            ruleset,
+            bundled,
+            moves,
+            from,
+            format,
+            emit_example,
+            title,
+        } => {
+            let files: Vec<PathBuf> = ruleset.into_iter().collect();
+            let ids: Vec<String> = bundled.into_iter().collect();
+            let input = match cli::inputs(files, &ids) {
+                Ok(mut v) if v.len() == 1 => v.remove(0),
+                Ok(_) => {
+                    eprintln!("error: give one ruleset file, or --bundled ID");
+                    return ExitCode::from(1);
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            cli::replay(
+                input,
+                &moves,
+                from.as_deref(),
+                format,
+                emit_example,
+                title.as_deref(),
+            )
+        }
+        Command::New { name, from } => cli::new(&name, &from),
+        Command::List => cli::list(),
+        Command::Watch {
+            rulesets,
+            out,
+            paper,
+        } => match expand(&rulesets).and_then(|f| cli::inputs(f, &[])) {
+            Ok(inputs) => cli::live::watch(inputs, &out, paper),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        },
+        Command::Serve {
+            rulesets,
+            bundled,
+            port,
+            paper,
+        } => {
+            let files = if rulesets.is_empty() && !bundled.is_empty() {
+                Ok(Vec::new())
+            } else {
+                expand(&rulesets)
+            };
+            match files.and_then(|f| cli::inputs(f, &bundled)) {
+                Ok(inputs) => cli::live::serve(inputs, port, paper),
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Check { rulesets, paper } => {
             let files = match expand(&rulesets) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let files = match cli::inputs(files, &[]) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
@@ -175,30 +322,26 @@ fn main() -> ExitCode {
             let Some(all) = load_and_check(&files, false) else {
                 return ExitCode::from(1);
             };
-            // Layout is part of what `build` needs: check it on both papers, in every
-            // language the ruleset has text in.
-            let mut bad = 0;
-            for rs in &all {
-                for lang in rs.languages() {
-                    for paper in [A4, LETTER] {
-                        let opts = KitOptions {
-                            lang: Some(lang.clone()),
-                            ..KitOptions::new(paper)
-                        };
-                        if let Err(e) = sowkit::layout::kit(rs, &opts)
-                            .and_then(|_| sowkit::layout::host_key(rs, &opts))
-                        {
-                            eprintln!(
-                                "error: {}: [{lang}] {}",
-                                rs.path,
-                                layout_problem(&e, paper.name)
-                            );
-                            bad += 1;
+            // Layout is part of what `build` needs: check it on both papers too.
+            let papers_for = |rs: &Ruleset| -> Vec<Paper> {
+                match paper {
+                    Some(p) => vec![p],
+                    None => {
+                        let mut v: Vec<Paper> = rs.layout.paper.into_iter().collect();
+                        for p in [A4, LETTER] {
+                            if !v.contains(&p) {
+                                v.push(p);
+                            }
                         }
+                        v
                     }
                 }
+            };
+            let problems = sowkit::build::check_layout(&all, papers_for);
+            for (path, paper, e) in &problems {
+                eprintln!("error: {path}: {}", layout_problem(e, paper));
             }
-            if bad > 0 {
+            if !problems.is_empty() {
                 return ExitCode::from(1);
             }
             ExitCode::SUCCESS
@@ -207,55 +350,89 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            fit,
+            child_safe,
             lang,
+            check,
+            bundled,
         } => {
-            let paper = match paper {
-                PaperArg::A4 => A4,
-                PaperArg::Letter => LETTER,
+            // Only bundled rulesets asked for: no default ./rulesets folder.
+            let files = if rulesets.is_empty() && !bundled.is_empty() {
+                Ok(Vec::new())
+            } else {
+                expand(&rulesets)
             };
-            let files = match expand(&rulesets) {
+            let files = match files.and_then(|f| cli::inputs(f, &bundled)) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
                     return ExitCode::from(1);
                 }
             };
-            let Some(all) = load_and_check(&files, true) else {
-                return ExitCode::from(1);
-            };
-            // Lay out and render everything in memory first: write nothing unless all succeed.
-            let mut kits = Vec::new();
-            for rs in &all {
-                let opts = KitOptions {
-                    lang: lang.clone(),
-                    ..KitOptions::new(paper)
-                };
-                match sowkit::kit::make(rs, &opts) {
-                    Ok(k) => kits.push(k),
-                    Err(e) => {
-                        eprintln!(
-                            "error: {}: {}; nothing was written",
-                            rs.path,
-                            layout_problem(&e, paper.name)
-                        );
-                        return ExitCode::from(1);
-                    }
+            if let Some(l) = &lang {
+                let have = sowkit::layout::phrases::languages();
+                if !have.contains(&l.as_str()) {
+                    eprintln!(
+                        "error: --lang {l}: there is no message catalogue for {l:?}: use one of {} (or add templates/{l}.toml, README \"Languages\")",
+                        have.join(", ")
+                    );
+                    return ExitCode::from(2);
                 }
             }
-            match sowkit::kit::write_all(&kits, &out) {
-                Ok(dirs) => {
-                    for (dir, k) in dirs.iter().zip(&kits) {
+            let Some(all) = load_and_check(&files, !check) else {
+                return ExitCode::from(1);
+            };
+            let opts_for = |rs: &Ruleset| KitOptions {
+                paper: paper.or(rs.layout.paper).unwrap_or(A4),
+                fit,
+                child_safe,
+                lang: lang.clone(),
+            };
+            if check {
+                // Regenerate in memory and compare with OUT; write nothing.
+                let mut kits = Vec::new();
+                for rs in &all {
+                    let opts = opts_for(rs);
+                    match sowkit::kit::make(rs, &opts) {
+                        Ok(k) => kits.push(k),
+                        Err(e) => {
+                            eprintln!(
+                                "error: {}: {}; nothing was written",
+                                rs.path,
+                                layout_problem(&e, &opts.paper.name)
+                            );
+                            return ExitCode::from(1);
+                        }
+                    }
+                }
+                return cli::check_out(&kits, &out);
+            }
+            // Each kit is staged as soon as it is rendered; none is switched in unless all are.
+            match sowkit::build::build_all(&all, opts_for, &out) {
+                Ok(built) => {
+                    for b in &built {
                         println!(
                             "wrote {} ({} pages, host key {} pages, {} files)",
-                            dir.display(),
-                            k.document.pages.len(),
-                            k.host_key.pages.len(),
-                            k.files.len()
+                            b.dir.display(),
+                            b.pages,
+                            b.key_pages,
+                            b.files
                         );
                     }
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
+                Err(sowkit::build::BuildError::Layout {
+                    path,
+                    paper,
+                    message,
+                }) => {
+                    eprintln!(
+                        "error: {path}: {}; nothing was written",
+                        layout_problem(&message, &paper)
+                    );
+                    ExitCode::from(1)
+                }
+                Err(sowkit::build::BuildError::Io(e)) => {
                     eprintln!(
                         "error: cannot write the kits to {}: {e}; nothing was changed there",
                         out.display()
