@@ -388,3 +388,43 @@ fn twi_letters_print_from_the_bundled_font() {
         );
     }
 }
+
+#[test]
+fn support_notes_come_from_the_ruleset() {
+    let six = common::load_path(&common::bundled_path("six-pit-sowing"));
+    assert!(six.support.helper && six.support.bowls && six.support.small_children);
+    for (lang, heading, helper, bowls, small) in [
+        (
+            "en",
+            "Help at the table",
+            "A helper may move the seeds",
+            "the labels sheet has one label per bowl",
+            "cannot be swallowed",
+        ),
+        (
+            "es",
+            "Ayudas en la mesa",
+            "Una persona de apoyo puede manejar las semillas",
+            "la hoja de rótulos trae un rótulo por cuenco",
+            "que no se puedan tragar",
+        ),
+    ] {
+        let opts = KitOptions {
+            lang: Some(lang.into()),
+            ..KitOptions::new(A4)
+        };
+        let text = all_text(&layout::kit(&six, &opts).unwrap()).join(" ");
+        for want in [heading, helper, bowls, small] {
+            assert!(text.contains(want), "[{lang}] {want}");
+        }
+    }
+    // Without [support] the section is not printed; each option prints only its own note.
+    let mut rs = six.clone();
+    rs.support = Default::default();
+    let text = all_text(&layout::kit(&rs, &KitOptions::new(A4)).unwrap()).join(" ");
+    assert!(!text.contains("Help at the table"));
+    rs.support.bowls = true;
+    let text = all_text(&layout::kit(&rs, &KitOptions::new(A4)).unwrap()).join(" ");
+    assert!(text.contains("Help at the table") && text.contains("labels sheet"));
+    assert!(!text.contains("A helper may move") && !text.contains("cannot be swallowed"));
+}

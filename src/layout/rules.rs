@@ -302,6 +302,21 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         ));
     }
 
+    // Help at the table (`[support]`; source 000, "Practice and support").
+    let sup = &rs.support;
+    if sup.helper || sup.bowls || sup.small_children {
+        out.push(Heading(ph.get("rules.h.support")));
+        if sup.helper {
+            out.push(Bullet(ph.get("rules.support.helper")));
+        }
+        if sup.bowls {
+            out.push(Bullet(ph.get("rules.support.bowls")));
+        }
+        if sup.small_children {
+            out.push(Bullet(ph.get("rules.support.small_children")));
+        }
+    }
+
     // Worked examples.
     let worked: Vec<usize> = (0..rs.examples.len())
         .filter(|&i| !rs.examples[i].exercise)
