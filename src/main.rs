@@ -39,6 +39,10 @@ enum Command {
         /// [default: each ruleset's own `lang`]
         #[arg(long)]
         lang: Option<String>,
+        /// Print style: default (black on white), contrast (heavier black lines) or low-ink
+        /// (greyscale, no large fills)
+        #[arg(long, default_value = "default", value_parser = sowkit::layout::style::Style::parse)]
+        style: sowkit::layout::style::Style,
         /// Write nothing: compare what would be written with OUT, list every file that would
         /// change and every stale file, exit 1 if anything differs (for CI)
         #[arg(long)]
@@ -353,6 +357,7 @@ fn main() -> ExitCode {
             fit,
             child_safe,
             lang,
+            style,
             check,
             bundled,
         } => {
@@ -387,6 +392,7 @@ fn main() -> ExitCode {
                 fit,
                 child_safe,
                 lang: lang.clone(),
+                style,
             };
             if check {
                 // Regenerate in memory and compare with OUT; write nothing.

@@ -20,6 +20,7 @@ pub mod page;
 pub mod phrases;
 pub mod practice;
 pub mod rules;
+pub mod style;
 pub mod tile;
 
 use crate::doc::{Document, Page, Weight};
@@ -44,6 +45,8 @@ pub struct KitOptions {
     /// The language of every printed word (`en`, `es`: a catalogue in `templates/`);
     /// `None`: the ruleset's own `lang`.
     pub lang: Option<String>,
+    /// The print style (`--style`): default, contrast or low-ink ([`style::Style`]).
+    pub style: style::Style,
 }
 
 impl KitOptions {
@@ -55,6 +58,7 @@ impl KitOptions {
             fit: false,
             child_safe: false,
             lang: None,
+            style: style::Style::Default,
         }
     }
 
@@ -106,7 +110,9 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
         None
     };
     pages.insert(0, howto::page(rs, paper, &ph, &pages, tiles.as_ref()));
-    document(rs, paper, &ph, "kit.title", pages)
+    let mut doc = document(rs, paper, &ph, "kit.title", pages)?;
+    style::apply(&mut doc, opts.style);
+    Ok(doc)
 }
 
 /// Lays out the host key for `rs` on `opts.paper`: a separate document (portrait pages `answers-1`,
@@ -119,7 +125,9 @@ pub fn host_key(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     let rs = &as_printed(&rs, opts);
     let paper = opts.paper;
     let pages = practice::key_pages(rs, paper, &ph)?;
-    document(rs, paper, &ph, "key.doc_title", pages)
+    let mut doc = document(rs, paper, &ph, "key.doc_title", pages)?;
+    style::apply(&mut doc, opts.style);
+    Ok(doc)
 }
 
 /// The ruleset as the kit prints it: with `opts.child_safe`, `layout.child_safe` is set and the
