@@ -117,12 +117,27 @@ pub fn check_layout(
     rulesets
         .par_iter()
         .flat_map_iter(|rs| {
-            papers_for(rs).into_iter().filter_map(move |paper| {
-                let opts = KitOptions::new(paper);
-                crate::layout::kit(rs, &opts)
-                    .and_then(|_| crate::layout::host_key(rs, &opts))
-                    .err()
-                    .map(|e| (rs.path.clone(), paper.name.to_string(), e))
+            // Every paper, in every language the ruleset has text in.
+            let langs = rs.languages();
+            papers_for(rs).into_iter().flat_map(move |paper| {
+                let several = langs.len() > 1;
+                langs.clone().into_iter().filter_map(move |lang| {
+                    let opts = KitOptions {
+                        lang: Some(lang.clone()),
+                        ..KitOptions::new(paper)
+                    };
+                    crate::layout::kit(rs, &opts)
+                        .and_then(|_| crate::layout::host_key(rs, &opts))
+                        .err()
+                        .map(|e| {
+                            let e = if several {
+                                format!("in `{lang}`: {e}")
+                            } else {
+                                e
+                            };
+                            (rs.path.clone(), paper.name.to_string(), e)
+                        })
+                })
             })
         })
         .collect()

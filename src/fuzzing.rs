@@ -255,6 +255,7 @@ pub fn kit(data: &[u8]) {
         paper,
         fit,
         child_safe,
+        ..crate::layout::KitOptions::new(paper)
     };
     match crate::kit::make(&rs, &opts) {
         Err(e) => assert!(!e.trim().is_empty(), "a layout error without a message"),

@@ -42,6 +42,8 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
     // machine's cores (rayon); each depends only on its input, so the bytes are the same.
     let (document, host_key) = rayon::join(|| layout::kit(rs, opts), || layout::host_key(rs, opts));
     let (document, host_key) = (document?, host_key?);
+    // The ruleset's words and the catalogue in the kit's language, for index.html.
+    let (lrs, ph) = opts.localise(rs)?;
     // The PDF backend returns no bytes only if serialising failed; never write an empty PDF.
     let pdf = |d: &Document, what: &str| {
         let bytes = render::pdf::render(d);
@@ -91,7 +93,7 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
     }
     files.push(File {
         name: "index.html".to_string(),
-        bytes: preview_html(rs, &sheets).into_bytes(),
+        bytes: preview_html(&lrs, &ph, &sheets).into_bytes(),
     });
     // Each sheet's own orientation: a landscape board must not be called portrait.
     let landscape: Vec<&str> = document
@@ -109,9 +111,10 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
         )
     };
     let mut manifest = format!(
-        "sowkit kit\nruleset: {} ({})\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm); {sheets}\nboard: {}\nprint at 100% (actual size); every page has a 100 mm calibration bar\nstart with page 1, \"how to make this kit\"\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
-        rs.name,
+        "sowkit kit\nruleset: {} ({})\nlanguage: {}\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm); {sheets}\nboard: {}\nprint at 100% (actual size); every page has a 100 mm calibration bar\nstart with page 1, \"how to make this kit\"\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
+        lrs.name,
         rs.id,
+        lrs.lang,
         file_name(&rs.path),
         rs.sha256,
         paper.name,
@@ -201,8 +204,13 @@ fn css_mm(v: f64) -> String {
 /// printing with "Actual size" puts each sheet on its own page of the kit's paper, landscape
 /// sheets on landscape pages, with no scaling and no margins of its own. The heading, the notes
 /// and each sheet's caption are screen-only (`@media print { .screen { display: none } }`), so
-/// the printout holds the sheets and nothing else: as many pages as `kit.pdf`.
-fn preview_html(rs: &Ruleset, sheets: &[(String, f64, f64)]) -> String {
+/// the printout holds the sheets and nothing else: as many pages as `kit.pdf`. Every word comes
+/// from the catalogue `ph`, in the kit's language (`<html lang>` says which).
+fn preview_html(
+    rs: &Ruleset,
+    ph: &layout::phrases::Phrases,
+    sheets: &[(String, f64, f64)],
+) -> String {
     let name = html_escape(&rs.name);
     // Distinct sheet sizes, in order of first use: one named page each.
     let mut sizes: Vec<(String, String)> = Vec::new();
@@ -240,17 +248,33 @@ fn preview_html(rs: &Ruleset, sheets: &[(String, f64, f64)]) -> String {
         "  .sheet { margin: 0; box-shadow: none }\n",
         "}\n",
     ));
+    let title = html_escape(&ph.fmt("kit.title", &[("name", &rs.name)]));
+    let link = |f: &str| format!("<a href=\"{f}\">{f}</a>");
+    // The catalogue text is escaped; the links are put in afterwards.
+    let fill = |key: &str, f: &str| {
+        html_escape(&ph.fmt(key, &[("pdf", "\u{1}")])).replace('\u{1}', &link(f))
+    };
     let mut h = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}: print-and-play kit</title>\n<style>\n{css}</style>\n</head>\n<body>\n<div class=\"screen\">\n<h1>{name}</h1>\n<p>Every sheet below is shown at its true size. <strong>To print, use <a href=\"kit.pdf\">kit.pdf</a>, or print this page, at 100% (\"Actual size\", not \"Fit to page\"), with the browser's headers and footers turned off and margins set to none or default</strong>; each sheet then comes out on its own page of the kit's paper. Check that the black bar on each page measures 100 mm.</p>\n<p>The answers to the practice page are in <a href=\"host-key.pdf\">host-key.pdf</a>: print it separately and keep it away from the players.</p>\n</div>\n"
+        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n<style>\n{css}</style>\n</head>\n<body>\n<div class=\"screen\">\n<h1>{name}</h1>\n<p>{intro} <strong>{print}</strong> {rest}</p>\n<p>{key}</p>\n</div>\n",
+        lang = html_escape(ph.lang()),
+        intro = html_escape(&ph.get("html.intro")),
+        print = fill("html.print", "kit.pdf"),
+        rest = html_escape(&ph.get("html.print_rest")),
+        key = fill("html.key", "host-key.pdf"),
     );
-    for (file, w, hgt) in sheets {
+    let total = sheets.len().to_string();
+    for (n, (file, w, hgt)) in sheets.iter().enumerate() {
         let i = sizes
             .iter()
             .position(|s| *s == (css_mm(*w), css_mm(*hgt)))
             .unwrap_or(0);
         let file = html_escape(file);
+        let heading = html_escape(&ph.fmt(
+            "html.page",
+            &[("n", &(n + 1).to_string()), ("total", &total)],
+        ));
         h.push_str(&format!(
-            "<h2 class=\"cap screen\">{file}</h2>\n<div class=\"sheet s{i}\"><img src=\"{file}\" alt=\"{file}\"></div>\n"
+            "<h2 class=\"cap screen\">{heading}</h2>\n<div class=\"sheet s{i}\"><img src=\"{file}\" alt=\"{heading}\"></div>\n"
         ));
     }
     h.push_str("</body>\n</html>\n");

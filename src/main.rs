@@ -62,6 +62,14 @@ enum Command {
         /// Child-safe counters: at least 32 mm across (cannot be swallowed), pits grown to hold them
         #[arg(long)]
         child_safe: bool,
+        /// Language of every printed word: en or es (a catalogue in templates/)
+        /// [default: each ruleset's own `lang`]
+        #[arg(long)]
+        lang: Option<String>,
+        /// Print style: default (black on white), contrast (heavier black lines) or low-ink
+        /// (greyscale, no large fills)
+        #[arg(long, default_value = "default", value_parser = sowkit::layout::style::Style::parse)]
+        style: sowkit::layout::style::Style,
         /// Write nothing: compare what would be written with OUT, list every file that would
         /// change and every stale file, exit 1 if anything differs (for CI)
         #[arg(long)]
@@ -528,6 +536,8 @@ fn main() -> ExitCode {
             paper,
             fit,
             child_safe,
+            lang,
+            style,
             check,
             bundled,
             format: _,
@@ -554,6 +564,16 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
+            if let Some(l) = &lang {
+                let have = sowkit::layout::phrases::languages();
+                if !have.contains(&l.as_str()) {
+                    eprintln!(
+                        "error: --lang {l}: there is no message catalogue for {l:?}: use one of {} (or add templates/{l}.toml, README \"Languages\")",
+                        have.join(", ")
+                    );
+                    return ExitCode::from(2);
+                }
+            }
             let Some(all) = load_and_check(&files, !check) else {
                 return ExitCode::from(1);
             };
@@ -561,6 +581,8 @@ fn main() -> ExitCode {
                 paper: paper.or(rs.layout.paper).unwrap_or(A4),
                 fit,
                 child_safe,
+                lang: lang.clone(),
+                style,
             };
             let extra = |rs: &Ruleset| {
                 if three_d {

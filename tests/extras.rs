@@ -25,8 +25,9 @@ fn repo(id: &str) -> Ruleset {
 }
 
 /// Every ruleset file in `rulesets/`.
+/// In English (these tests read the English wording; tests/lang.rs covers the others).
 fn repo_rulesets() -> Vec<Ruleset> {
-    common::bundled()
+    common::bundled_en()
 }
 
 /// Variants that stress the new sheets: the smallest and largest counters the loader allows,

@@ -20,8 +20,9 @@ fn load(path: &std::path::Path) -> Ruleset {
 }
 
 /// Every ruleset file in the repository's `rulesets/` folder.
+/// In English (these tests read the English wording; tests/lang.rs covers the others).
 fn repo_rulesets() -> Vec<Ruleset> {
-    common::bundled()
+    common::bundled_en()
 }
 
 fn six_pit() -> Ruleset {
@@ -562,6 +563,7 @@ fn example_diagram_marks_the_sowing() {
         exercise: false,
         line: 0,
         field_lines: Default::default(),
+        texts: Default::default(),
     };
     let prep = layout::diagram::prepare(&rs, &rules, &ex, &ph).unwrap();
     // Holes: A1..A3 = 0..2, store A = 6.

@@ -189,8 +189,8 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
             "tile.map_steps",
             &[
                 ("total", &plan.count().to_string()),
-                ("paper", &paper.name),
-                ("overlap", &fmt_mm(tile::OVERLAP)),
+                ("paper", &ph.paper(&paper.name)),
+                ("overlap", &ph.mm(tile::OVERLAP)),
             ],
         ),
     );
@@ -228,9 +228,9 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
         &ph.fmt(
             "tile.actual",
             &[
-                ("d", &fmt_mm(g.d)),
-                ("w", &fmt_mm(bw)),
-                ("h", &fmt_mm(bh)),
+                ("d", &ph.mm(g.d)),
+                ("w", &ph.mm(bw)),
+                ("h", &ph.mm(bh)),
                 ("total", &plan.count().to_string()),
             ],
         ),
@@ -332,14 +332,14 @@ fn single(
         ph.fmt(
             "board.shrunk",
             &[
-                ("d", &fmt_mm(g.d)),
-                ("asked", &fmt_mm(rs.layout.pit_diameter)),
-                ("store", &fmt_mm(g.store_h)),
-                ("paper", &paper.name),
+                ("d", &ph.mm(g.d)),
+                ("asked", &ph.mm(rs.layout.pit_diameter)),
+                ("store", &ph.mm(g.store_h)),
+                ("paper", &ph.paper(&paper.name)),
             ],
         )
     } else {
-        ph.fmt("board.actual", &[("d", &fmt_mm(g.d))])
+        ph.fmt("board.actual", &[("d", &ph.mm(g.d))])
     };
     para(
         &mut pg,

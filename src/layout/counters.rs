@@ -110,11 +110,11 @@ fn lay_out(
         let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
         if pages.is_empty() {
             y += 1.0;
-            let note = ph.fmt("counters.note", &[("d", &fmt_mm(d))]);
+            let note = ph.fmt("counters.note", &[("d", &ph.mm(d))]);
             y = para(&mut pg, MARGIN, y, NOTE_PT, Weight::Regular, cw, &note);
             // Said plainly, in bold: a small part, or too large to swallow.
             let safety = if rs.layout.child_safe {
-                ph.fmt("counters.child_safe", &[("d", &fmt_mm(d))])
+                ph.fmt("counters.child_safe", &[("d", &ph.mm(d))])
             } else {
                 ph.get("counters.small_parts")
             };

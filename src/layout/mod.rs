@@ -20,6 +20,7 @@ pub mod page;
 pub mod phrases;
 pub mod practice;
 pub mod rules;
+pub mod style;
 pub mod tile;
 
 use crate::doc::{Document, Page, Weight};
@@ -41,16 +42,33 @@ pub struct KitOptions {
     /// [`crate::geometry::CHILD_SAFE_COUNTER`] mm across, pits grown to hold them, and the
     /// counters sheet carries the safety note.
     pub child_safe: bool,
+    /// The language of every printed word (`en`, `es`: a catalogue in `templates/`);
+    /// `None`: the ruleset's own `lang`.
+    pub lang: Option<String>,
+    /// The print style (`--style`): default, contrast or low-ink ([`style::Style`]).
+    pub style: style::Style,
 }
 
 impl KitOptions {
-    /// Options for `paper`: true size (tiled where needed), ordinary counters.
+    /// Options for `paper`: true size (tiled where needed), ordinary counters, the ruleset's
+    /// own language.
     pub fn new(paper: Paper) -> KitOptions {
         KitOptions {
             paper,
             fit: false,
             child_safe: false,
+            lang: None,
+            style: style::Style::Default,
         }
+    }
+
+    /// The ruleset `rs` in the language these options ask for (see [`Ruleset::in_lang`]),
+    /// and that language's message catalogue.
+    /// Errors: the ruleset has no text in that language, or there is no catalogue for it.
+    pub fn localise(&self, rs: &Ruleset) -> Result<(Ruleset, phrases::Phrases), String> {
+        let lang = self.lang.as_deref().unwrap_or(&rs.lang);
+        let ph = phrases::Phrases::load(lang)?;
+        Ok((rs.in_lang(lang)?, ph))
     }
 }
 
@@ -64,20 +82,20 @@ impl Default for KitOptions {
 /// Most pages in one document (the kit or its host key): a bound on work and paper.
 pub const MAX_PAGES: usize = 60;
 
-/// Lays out the whole kit for `rs` as `opts` say (paper, fit, counters), in print order: the
+/// Lays out the whole kit for `rs` as `opts` say (paper, fit, counters, language), in print order: the
 /// "How to make this kit" sheet, the board (one sheet, or tiles and their assembly map), the score
 /// log, the rule sheets, the practice exercises, the counters and the bowl labels (portrait),
 /// each page with the calibration bar and footer. The ruleset's worked examples must already
 /// have been checked (see [`crate::examples`]); layout replays them for the diagrams. The
 /// answers to the practice exercises are not in it: see [`host_key`].
 ///
-/// Errors: no phrase catalogue for `rs.lang`, a phrase missing from it, a worked example or
+/// Errors: no message catalogue for the language or no ruleset text in it, a message missing, a worked example or
 /// exercise the engine cannot replay (a message naming it), or counters or labels that do not
 /// fit the paper.
 pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
-    let rs = &as_printed(rs, opts);
+    let (rs, ph) = opts.localise(rs)?;
+    let rs = &as_printed(&rs, opts);
     let paper = opts.paper;
-    let ph = phrases::Phrases::load(&rs.lang)?;
     let mut pages = board::pages(rs, opts, &ph)?;
     pages.push(log::page(rs, paper, &ph));
     pages.push(log::continuation(rs, paper, &ph));
@@ -92,7 +110,9 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
         None
     };
     pages.insert(0, howto::page(rs, paper, &ph, &pages, tiles.as_ref()));
-    document(rs, paper, &ph, "kit.title", pages)
+    let mut doc = document(rs, paper, &ph, "kit.title", pages)?;
+    style::apply(&mut doc, opts.style);
+    Ok(doc)
 }
 
 /// Lays out the host key for `rs` on `opts.paper`: a separate document (portrait pages `answers-1`,
@@ -101,11 +121,13 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
 ///
 /// Errors: as [`kit`] for the phrases and the exercises.
 pub fn host_key(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
-    let rs = &as_printed(rs, opts);
+    let (rs, ph) = opts.localise(rs)?;
+    let rs = &as_printed(&rs, opts);
     let paper = opts.paper;
-    let ph = phrases::Phrases::load(&rs.lang)?;
     let pages = practice::key_pages(rs, paper, &ph)?;
-    document(rs, paper, &ph, "key.doc_title", pages)
+    let mut doc = document(rs, paper, &ph, "key.doc_title", pages)?;
+    style::apply(&mut doc, opts.style);
+    Ok(doc)
 }
 
 /// The ruleset as the kit prints it: with `opts.child_safe`, `layout.child_safe` is set and the

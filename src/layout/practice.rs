@@ -322,6 +322,7 @@ fn prepared(
         exercise: !answer,
         line: 0,
         field_lines: Default::default(),
+        texts: Default::default(),
     };
     diagram::prepare(rs, rules, &ex, ph)
 }

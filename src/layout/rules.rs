@@ -4,7 +4,7 @@
 //! needs (`rules-1`, `rules-2`, …).
 use super::diagram::{self, Prepared};
 use super::page::{self, MARGIN};
-use super::phrases::{join_and, Phrases};
+use super::phrases::{join_and, join_or, Phrases};
 use super::Paper;
 use crate::doc::{Page, Weight};
 use crate::engine::Rules;
@@ -302,6 +302,21 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         ));
     }
 
+    // Help at the table (`[support]`; source 000, "Practice and support").
+    let sup = &rs.support;
+    if sup.helper || sup.bowls || sup.small_children {
+        out.push(Heading(ph.get("rules.h.support")));
+        if sup.helper {
+            out.push(Bullet(ph.get("rules.support.helper")));
+        }
+        if sup.bowls {
+            out.push(Bullet(ph.get("rules.support.bowls")));
+        }
+        if sup.small_children {
+            out.push(Bullet(ph.get("rules.support.small_children")));
+        }
+    }
+
     // Worked examples.
     let worked: Vec<usize> = (0..rs.examples.len())
         .filter(|&i| !rs.examples[i].exercise)
@@ -331,26 +346,16 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         } else {
             format!("{cite}.")
         };
-        out.push(Bullet(
-            ph.fmt("rules.rule_source", &[("topic", topic), ("cite", &cite)]),
-        ));
+        out.push(Bullet(ph.fmt(
+            "rules.rule_source",
+            &[
+                ("topic", &ph.get(&format!("rules.topic.{topic}"))),
+                ("cite", &cite),
+            ],
+        )));
     }
     out.push(Para(ph.get("rules.own_words")));
     out
-}
-
-/// Joins items as "a, b or c".
-fn join_or(ph: &Phrases, items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        k => format!(
-            "{} {} {}",
-            items[..k - 1].join(", "),
-            ph.get("word.or"),
-            items[k - 1]
-        ),
-    }
 }
 
 /// A paginator: places lines top to bottom and opens a new portrait page (named

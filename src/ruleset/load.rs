@@ -372,6 +372,41 @@ struct RawRuleset {
     layout: Option<RawLayout>,
     #[serde(default, rename = "example")]
     examples: Vec<Spanned<RawExample>>,
+    /// `[text.<lang>]`: the ruleset's words in other languages. (Not `[lang.<code>]`: `lang`
+    /// is already the ruleset's own language code.)
+    text: Option<BTreeMap<String, Spanned<RawLangText>>>,
+    support: Option<RawSupport>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLangText {
+    name: Spanned<String>,
+    duration: Option<Spanned<String>>,
+    source: Spanned<String>,
+    /// Per-table citations in this language, by table name (`sowing = "…"`).
+    sources: Option<Spanned<BTreeMap<String, String>>>,
+    players: Spanned<Vec<String>>,
+    pit_labels: Option<Spanned<Vec<Vec<String>>>>,
+    stores: Option<Spanned<Vec<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExampleText {
+    title: Spanned<String>,
+    note: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawSupport {
+    #[serde(default)]
+    helper: bool,
+    #[serde(default)]
+    bowls: bool,
+    #[serde(default)]
+    small_children: bool,
 }
 
 #[derive(Deserialize)]
@@ -571,6 +606,7 @@ struct RawExample {
     #[serde(default)]
     exercise: bool,
     expect: Spanned<RawExpect>,
+    text: Option<BTreeMap<String, Spanned<RawExampleText>>>,
 }
 
 #[derive(Deserialize)]
@@ -936,6 +972,143 @@ impl Validator<'_> {
         }
     }
 
+    /// Checks a table's player names, pit labels and store labels (`table` is `board` or
+    /// `text.<lang>`, for messages); returns them, with defaults (`A`/`B`, the name and a
+    /// number, `store <name>`) where a value is missing or unusable (an error is recorded).
+    #[allow(clippy::too_many_arguments)]
+    fn names(
+        &mut self,
+        n: usize,
+        board_ok: bool,
+        players_raw: &Spanned<Vec<String>>,
+        pit_labels_raw: Option<&Spanned<Vec<Vec<String>>>>,
+        stores_raw: Option<&Spanned<Vec<String>>>,
+        table_span: Range<usize>,
+        table: &str,
+    ) -> ([String; 2], [Vec<String>; 2], [String; 2]) {
+        let f_players = format!("{table}.players");
+        let f_labels = format!("{table}.pit_labels");
+        let f_stores = format!("{table}.stores");
+        // players
+        let mut players = [String::from("A"), String::from("B")];
+        if players_raw.get_ref().len() != 2 {
+            self.err(players_raw.span(), &f_players, format!("{} names given: list exactly two player names, the first moves first, e.g. [\"A\", \"B\"]", players_raw.get_ref().len()));
+        } else {
+            for (i, name) in players_raw.get_ref().iter().enumerate() {
+                let reserved = ["none", "pass", "initial"]
+                    .iter()
+                    .any(|r| name.eq_ignore_ascii_case(r));
+                let ok = !reserved
+                    && !name.is_empty()
+                    && name.chars().count() <= 10
+                    && name.chars().next().is_some_and(|c| c.is_alphabetic())
+                    && name.chars().all(|c| c.is_alphanumeric());
+                if !ok {
+                    self.err(players_raw.span(), &f_players, format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
+                } else {
+                    players[i] = name.clone();
+                    self.texts
+                        .push((f_players.clone(), players_raw.span(), name.clone()));
+                }
+            }
+            if fold(&players[0]) == fold(&players[1]) {
+                self.err(
+                    players_raw.span(),
+                    &f_players,
+                    "the two player names are the same: give each player a different name",
+                );
+            }
+        }
+        // labels
+        let mut pit_labels: [Vec<String>; 2] = [
+            (1..=n).map(|i| format!("{}{}", players[0], i)).collect(),
+            (1..=n).map(|i| format!("{}{}", players[1], i)).collect(),
+        ];
+        if let Some(pl) = pit_labels_raw {
+            if pl.get_ref().len() != 2 {
+                self.err(
+                    pl.span(),
+                    &f_labels,
+                    "give two lists of labels, one per side, each in that side's sowing order",
+                );
+            } else {
+                for side in 0..2 {
+                    let labels = &pl.get_ref()[side];
+                    if board_ok && labels.len() != n {
+                        self.err(pl.span(), &f_labels, format!("side {} has {} labels but board.pits_per_side is {n}: give exactly {n}", players[side], labels.len()));
+                        continue;
+                    }
+                    let mut all_ok = true;
+                    for l in labels {
+                        all_ok &= self.label_ok(l, pl.span(), &f_labels, false);
+                    }
+                    if all_ok {
+                        pit_labels[side] = labels.clone();
+                    }
+                }
+            }
+        }
+        let mut stores = [
+            format!("store {}", players[0]),
+            format!("store {}", players[1]),
+        ];
+        if let Some(st) = stores_raw {
+            if st.get_ref().len() != 2 {
+                self.err(st.span(), &f_stores, "give two store labels, the first for the first player, e.g. [\"store A\", \"store B\"]");
+            } else {
+                let mut ok = true;
+                for l in st.get_ref() {
+                    ok &= self.label_ok(l, st.span(), &f_stores, true);
+                }
+                if ok {
+                    stores = [st.get_ref()[0].clone(), st.get_ref()[1].clone()];
+                }
+            }
+        }
+        {
+            let mut seen = std::collections::BTreeSet::new();
+            let n_pits = pit_labels[0].len() + pit_labels[1].len();
+            for (k, l) in pit_labels.iter().flatten().chain(stores.iter()).enumerate() {
+                if !seen.insert(fold(l)) {
+                    // Point at the list the repeat is in.
+                    let (span, field) = if k >= n_pits {
+                        (
+                            stores_raw.as_ref().map_or(table_span.clone(), |x| x.span()),
+                            &f_stores,
+                        )
+                    } else {
+                        (
+                            pit_labels_raw
+                                .as_ref()
+                                .map_or(table_span.clone(), |x| x.span()),
+                            &f_labels,
+                        )
+                    };
+                    self.err(
+                        span,
+                        field,
+                        format!(
+                            "label {l:?} is used twice (labels are compared after Unicode normalisation and ignoring case): every pit and store needs its own label"
+                        ),
+                    );
+                }
+            }
+            for l in pit_labels.iter().flatten() {
+                if l.eq_ignore_ascii_case("initial")
+                    || l.eq_ignore_ascii_case("none")
+                    || l.eq_ignore_ascii_case("pass")
+                {
+                    self.err(
+                        table_span.clone(),
+                        &f_labels,
+                        format!("label {l:?} is a reserved word: choose another pit label"),
+                    );
+                }
+            }
+        }
+        (players, pit_labels, stores)
+    }
+
     fn ruleset(&mut self, raw: RawRuleset) -> Ruleset {
         // identity
         let id = raw.id.get_ref().clone();
@@ -1002,20 +1175,25 @@ impl Validator<'_> {
                 "the source is empty: cite where the rules come from",
             );
         }
+        let have = crate::layout::phrases::languages();
         let lang = match &raw.lang {
             None => "en".to_string(),
             Some(l) => {
-                if l.get_ref() != "en" {
+                if !have.contains(&l.get_ref().as_str()) {
                     self.err(
                         l.span(),
                         "lang",
                         format!(
-                            "language {:?} has no phrase catalogue yet: use \"en\"",
+                            "language {:?} has no message catalogue: use one of {} (or add templates/{}.toml, README \"Languages\")",
+                            l.get_ref(),
+                            have.join(", "),
                             l.get_ref()
                         ),
                     );
+                    "en".to_string()
+                } else {
+                    l.get_ref().clone()
                 }
-                "en".to_string()
             }
         };
         if let Some(p) = &raw.players {
@@ -1074,123 +1252,15 @@ impl Validator<'_> {
             }
             options.sort_unstable();
         }
-        // players
-        let mut players = [String::from("A"), String::from("B")];
-        if b.players.get_ref().len() != 2 {
-            self.err(b.players.span(), "board.players", format!("{} names given: list exactly two player names, the first moves first, e.g. [\"A\", \"B\"]", b.players.get_ref().len()));
-        } else {
-            for (i, name) in b.players.get_ref().iter().enumerate() {
-                let reserved = ["none", "pass", "initial"]
-                    .iter()
-                    .any(|r| name.eq_ignore_ascii_case(r));
-                let ok = !reserved
-                    && !name.is_empty()
-                    && name.chars().count() <= 10
-                    && name.chars().next().is_some_and(|c| c.is_alphabetic())
-                    && name.chars().all(|c| c.is_alphanumeric());
-                if !ok {
-                    self.err(b.players.span(), "board.players", format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
-                } else {
-                    players[i] = name.clone();
-                    self.texts
-                        .push(("board.players".to_string(), b.players.span(), name.clone()));
-                }
-            }
-            if fold(&players[0]) == fold(&players[1]) {
-                self.err(
-                    b.players.span(),
-                    "board.players",
-                    "the two player names are the same: give each player a different name",
-                );
-            }
-        }
-        // labels
-        let mut pit_labels: [Vec<String>; 2] = [
-            (1..=n).map(|i| format!("{}{}", players[0], i)).collect(),
-            (1..=n).map(|i| format!("{}{}", players[1], i)).collect(),
-        ];
-        if let Some(pl) = &b.pit_labels {
-            if pl.get_ref().len() != 2 {
-                self.err(
-                    pl.span(),
-                    "board.pit_labels",
-                    "give two lists of labels, one per side, each in that side's sowing order",
-                );
-            } else {
-                for side in 0..2 {
-                    let labels = &pl.get_ref()[side];
-                    if board_ok && labels.len() != n {
-                        self.err(pl.span(), "board.pit_labels", format!("side {} has {} labels but board.pits_per_side is {n}: give exactly {n}", players[side], labels.len()));
-                        continue;
-                    }
-                    let mut all_ok = true;
-                    for l in labels {
-                        all_ok &= self.label_ok(l, pl.span(), "board.pit_labels", false);
-                    }
-                    if all_ok {
-                        pit_labels[side] = labels.clone();
-                    }
-                }
-            }
-        }
-        let mut stores = [
-            format!("store {}", players[0]),
-            format!("store {}", players[1]),
-        ];
-        if let Some(st) = &b.stores {
-            if st.get_ref().len() != 2 {
-                self.err(st.span(), "board.stores", "give two store labels, the first for the first player, e.g. [\"store A\", \"store B\"]");
-            } else {
-                let mut ok = true;
-                for l in st.get_ref() {
-                    ok &= self.label_ok(l, st.span(), "board.stores", true);
-                }
-                if ok {
-                    stores = [st.get_ref()[0].clone(), st.get_ref()[1].clone()];
-                }
-            }
-        }
-        {
-            let mut seen = std::collections::BTreeSet::new();
-            let n_pits = pit_labels[0].len() + pit_labels[1].len();
-            for (k, l) in pit_labels.iter().flatten().chain(stores.iter()).enumerate() {
-                if !seen.insert(fold(l)) {
-                    // Point at the list the repeat is in.
-                    let (span, field) = if k >= n_pits {
-                        (
-                            b.stores.as_ref().map_or(board_span.clone(), |x| x.span()),
-                            "board.stores",
-                        )
-                    } else {
-                        (
-                            b.pit_labels
-                                .as_ref()
-                                .map_or(board_span.clone(), |x| x.span()),
-                            "board.pit_labels",
-                        )
-                    };
-                    self.err(
-                        span,
-                        field,
-                        format!(
-                            "label {l:?} is used twice (labels are compared after Unicode normalisation and ignoring case): every pit and store needs its own label"
-                        ),
-                    );
-                }
-            }
-            for l in pit_labels.iter().flatten() {
-                if l.eq_ignore_ascii_case("initial")
-                    || l.eq_ignore_ascii_case("none")
-                    || l.eq_ignore_ascii_case("pass")
-                {
-                    self.err(
-                        board_span.clone(),
-                        "board.pit_labels",
-                        format!("label {l:?} is a reserved word: choose another pit label"),
-                    );
-                }
-            }
-        }
+        let (players, pit_labels, stores) = self.names(
+            n,
+            board_ok,
+            &b.players,
+            b.pit_labels.as_ref(),
+            b.stores.as_ref(),
+            board_span.clone(),
+            "board",
+        );
         let board = Board {
             pits_per_side: n,
             seeds_per_pit: seeds,
@@ -1532,6 +1602,109 @@ impl Validator<'_> {
             child_safe: false,
         };
 
+        // the ruleset's words in other languages
+        let mut texts = BTreeMap::new();
+        for (code, t) in raw.text.into_iter().flatten() {
+            let span = t.span();
+            let line = line_col(self.src, span.start).0;
+            let t = t.into_inner();
+            let table = format!("text.{code}");
+            if code == lang {
+                self.err(span.clone(), &table, format!("the ruleset's own text is already in {code:?} (its `lang`): remove this table, or change `lang`"));
+                continue;
+            }
+            if !have.contains(&code.as_str()) {
+                self.err(span.clone(), &table, format!("language {code:?} has no message catalogue: use one of {} (or add templates/{code}.toml)", have.join(", ")));
+                continue;
+            }
+            // Free texts: checked like the ruleset's own, and for the font.
+            self.text(&format!("{table}.name"), &t.name, 80);
+            self.text(&format!("{table}.source"), &t.source, MAX_SOURCE_CHARS);
+            if let Some(d) = &t.duration {
+                self.text(&format!("{table}.duration"), d, MAX_DURATION_CHARS);
+            }
+            if let Some(ss) = &t.sources {
+                for (k, v) in ss.get_ref() {
+                    let f = format!("{table}.sources.{k}");
+                    self.bad_chars(v, ss.span(), &f, &['\n', '\t', '\r']);
+                    self.texts.push((f, ss.span(), v.clone()));
+                }
+            }
+            if t.name.get_ref().trim().is_empty() {
+                self.err(
+                    t.name.span(),
+                    &format!("{table}.name"),
+                    "the name is empty: give the game's name in this language",
+                );
+            }
+            if t.source.get_ref().trim().is_empty() {
+                self.err(
+                    t.source.span(),
+                    &format!("{table}.source"),
+                    "the source is empty: cite the source in this language",
+                );
+            }
+            let duration = match (&raw.duration, &t.duration) {
+                (Some(_), None) => {
+                    self.err(span.clone(), &format!("{table}.duration"), "the ruleset gives a duration: give it in this language too, e.g. duration = \"10–20 minutos\"");
+                    None
+                }
+                (None, Some(d)) => {
+                    self.err(d.span(), &format!("{table}.duration"), "the ruleset gives no duration in its own language: add one there, or remove this");
+                    None
+                }
+                (_, d) => d.as_ref().map(|d| d.get_ref().clone()),
+            };
+            let sources = t
+                .sources
+                .as_ref()
+                .map(|s| s.get_ref().clone())
+                .unwrap_or_default();
+            let want: Vec<&String> = rule_sources.keys().collect();
+            let got: Vec<&String> = sources.keys().collect();
+            if want != got {
+                let at = t.sources.as_ref().map_or(span.clone(), |s| s.span());
+                self.err(at, &format!("{table}.sources"), format!("give the per-table citations in this language for exactly the tables that cite a source: sources = {{ {} }}", want.iter().map(|k| format!("{k} = \"…\"")).collect::<Vec<_>>().join(", ")));
+            }
+            let (players, mut pit_labels, stores) = self.names(
+                n,
+                board_ok,
+                &t.players,
+                t.pit_labels.as_ref(),
+                t.stores.as_ref(),
+                span.clone(),
+                &table,
+            );
+            if t.pit_labels.is_none() {
+                // Labels such as "A1" read the same in every language.
+                pit_labels = board.pit_labels.clone();
+            }
+            if t.stores.is_none() {
+                self.err(span.clone(), &format!("{table}.stores"), "give the two store labels in this language, e.g. stores = [\"almacén A\", \"almacén B\"]");
+            }
+            texts.insert(
+                code,
+                LangText {
+                    name: t.name.into_inner(),
+                    duration,
+                    source: t.source.into_inner(),
+                    rule_sources: sources,
+                    players,
+                    pit_labels,
+                    stores,
+                    line,
+                },
+            );
+        }
+        let support = raw
+            .support
+            .map(|s| Support {
+                helper: s.helper,
+                bowls: s.bowls,
+                small_children: s.small_children,
+            })
+            .unwrap_or_default();
+
         // examples
         let mut examples = Vec::new();
         let mut total_moves = 0usize;
@@ -1649,7 +1822,36 @@ impl Validator<'_> {
                 self.err(span.clone(), &format!("{tag}.expect"), "expect states nothing: give at least one of position, next, extra_turn, captured, game_over, scores, last, sown, legal, grand_slam, passed");
             }
             self.lines = lines;
+            let mut ex_texts = BTreeMap::new();
+            for (code, et) in ex.text.into_iter().flatten() {
+                let at = et.span();
+                let et = et.into_inner();
+                let f = format!("{tag}.text.{code}");
+                let title = self.text(&format!("{f}.title"), &et.title, MAX_TITLE_CHARS);
+                let note = et
+                    .note
+                    .as_ref()
+                    .map(|n| self.text(&format!("{f}.note"), n, MAX_NOTE_CHARS));
+                if !texts.contains_key(&code) {
+                    self.err(at.clone(), &f, format!("there is no [text.{code}] table: add one with the ruleset's name, source, players and stores in {code:?}"));
+                }
+                if title.trim().is_empty() {
+                    self.err(
+                        at.clone(),
+                        &format!("{f}.title"),
+                        "the title is empty: give the example's title in this language",
+                    );
+                }
+                if ex.note.is_some() != note.is_some() {
+                    self.err(at.clone(), &format!("{f}.note"), "give a note in this language exactly when the example has one in its own language");
+                }
+                ex_texts.insert(code, ExampleText { title, note });
+            }
+            // An example without words in one of the ruleset's languages is refused when a kit in
+            // that language is made (`Ruleset::in_lang`, naming this line), not here: a ruleset
+            // being written in one language stays usable in it.
             examples.push(Example {
+                texts: ex_texts,
                 title: ex.title.into_inner(),
                 note,
                 start,
@@ -1671,6 +1873,8 @@ impl Validator<'_> {
             name: raw.name.into_inner(),
             duration: raw.duration.map(|d| d.into_inner()),
             lang,
+            texts,
+            support,
             source: raw.source.into_inner(),
             rule_sources,
             board,

@@ -294,6 +294,52 @@ pub struct Example {
     pub line: usize,
     /// 1-based line of each `expect` field, by field name, for diagnostics.
     pub field_lines: BTreeMap<String, usize>,
+    /// The title and note in other languages (`[example.text.<lang>]`), by language code.
+    pub texts: BTreeMap<String, ExampleText>,
+}
+
+/// An example's title and note in one language (`[example.text.<lang>]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExampleText {
+    /// Short title.
+    pub title: String,
+    /// Explanation shown with the diagram.
+    pub note: Option<String>,
+}
+
+/// The words of a ruleset in one more language: a `[text.<lang>]` table. Every field a kit
+/// prints is here, so a kit in that language has no word of the ruleset's own language left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LangText {
+    /// Display name.
+    pub name: String,
+    /// Playing time, when the ruleset gives one.
+    pub duration: Option<String>,
+    /// The source, cited in this language.
+    pub source: String,
+    /// Per-table citations in this language, by table (`sowing`, …): the same tables as
+    /// [`Ruleset::rule_sources`].
+    pub rule_sources: BTreeMap<String, String>,
+    /// Player names in this language (index = side).
+    pub players: [String; 2],
+    /// Pit labels in this language, each side in its sowing order.
+    pub pit_labels: [Vec<String>; 2],
+    /// Store labels in this language.
+    pub stores: [String; 2],
+    /// 1-based line of the `[text.<lang>]` header.
+    pub line: usize,
+}
+
+/// Help at the table the rule sheet describes (`[support]`; every option defaults to off).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Support {
+    /// A helper may move the seeds for a player who chooses the pit (source 000, "Practice
+    /// and support").
+    pub helper: bool,
+    /// Bowls or a labeled tray may replace the board; the sheet points to the labels sheet.
+    pub bowls: bool,
+    /// Counter safety for small children: large counters that cannot be swallowed.
+    pub small_children: bool,
 }
 
 /// A whole validated ruleset.
@@ -305,8 +351,13 @@ pub struct Ruleset {
     pub name: String,
     /// Playing time, free text (e.g. "15–25 minutes").
     pub duration: Option<String>,
-    /// Language of the rule sheets (`en`).
+    /// Language of the ruleset's own text (name, players, labels, examples) and the default
+    /// language of its kit: a code with a catalogue in `templates/` (`en`, `es`).
     pub lang: String,
+    /// The ruleset's text in other languages (`[text.<lang>]`), by language code.
+    pub texts: BTreeMap<String, LangText>,
+    /// Help at the table the rule sheet describes.
+    pub support: Support,
     /// The source the ruleset follows (a citation, shown on the rule sheet).
     pub source: String,
     /// Per-table citations (`sowing` → "Pratt 2009", …) for disputed choices.
@@ -341,4 +392,99 @@ impl Ruleset {
     pub fn total_seeds(&self) -> u32 {
         self.board.pits_per_side as u32 * 2 * self.board.seeds_per_pit as u32
     }
+
+    /// The languages this ruleset has text in: its own first, then its `[text.<lang>]` tables.
+    pub fn languages(&self) -> Vec<String> {
+        let mut v = vec![self.lang.clone()];
+        v.extend(self.texts.keys().filter(|l| **l != self.lang).cloned());
+        v
+    }
+
+    /// This ruleset with every printed word of its own in `lang`: name, duration, source and
+    /// citations, player names, pit and store labels, example titles and notes. Example moves
+    /// and positions are rewritten with the new names, so the engine replays them unchanged.
+    ///
+    /// Errors (naming the file, and the table to add): the ruleset has no text in `lang`, or an
+    /// example lacks its `[example.text.<lang>]` title (a mixed-language page is never made).
+    pub fn in_lang(&self, lang: &str) -> Result<Ruleset, String> {
+        if lang == self.lang {
+            return Ok(self.clone());
+        }
+        let Some(t) = self.texts.get(lang) else {
+            return Err(format!(
+                "{}: this ruleset has no text in `{lang}` (it has: {}): add a [text.{lang}] table with name, source, players and stores, and an [example.text.{lang}] table with a title (and note) to every example (README, \"Languages\")",
+                self.path,
+                self.languages().join(", ")
+            ));
+        };
+        let mut rs = self.clone();
+        let mut map: BTreeMap<String, String> = BTreeMap::new();
+        for side in 0..2 {
+            map.insert(self.board.players[side].clone(), t.players[side].clone());
+            map.insert(self.board.stores[side].clone(), t.stores[side].clone());
+            for (a, b) in self.board.pit_labels[side].iter().zip(&t.pit_labels[side]) {
+                map.insert(a.clone(), b.clone());
+            }
+        }
+        let word = |w: &str| map.get(w).cloned().unwrap_or_else(|| w.to_string());
+        let mv = |m: &str| {
+            let core = m.trim_end_matches(['<', '>']);
+            format!("{}{}", word(core), &m[core.len()..])
+        };
+        rs.lang = lang.to_string();
+        rs.name = t.name.clone();
+        rs.duration = t.duration.clone();
+        rs.source = t.source.clone();
+        rs.rule_sources = t.rule_sources.clone();
+        rs.board.players = t.players.clone();
+        rs.board.pit_labels = t.pit_labels.clone();
+        rs.board.stores = t.stores.clone();
+        for ex in &mut rs.examples {
+            let Some(et) = ex.texts.get(lang) else {
+                return Err(format!(
+                    "{}:{}: example `{}` has no text in `{lang}`: add an [example.text.{lang}] table with its title (and note) after this [[example]] (README, \"Languages\")",
+                    self.path, ex.line, ex.title
+                ));
+            };
+            ex.title = et.title.clone();
+            ex.note = et.note.clone();
+            if let Start::Position(p) = &ex.start {
+                ex.start = Start::Position(rename_position(p, &word));
+            }
+            ex.moves = ex.moves.iter().map(|m| mv(m)).collect();
+            let e = &mut ex.expect;
+            e.position = e.position.as_deref().map(|p| rename_position(p, &word));
+            e.next = e.next.as_deref().map(word);
+            e.last = e.last.as_deref().map(word);
+            e.sown = e.sown.as_ref().map(|v| v.iter().map(|h| word(h)).collect());
+            e.legal = e.legal.as_ref().map(|v| v.iter().map(|m| mv(m)).collect());
+            e.passed = e
+                .passed
+                .as_ref()
+                .map(|v| v.iter().map(|p| word(p)).collect());
+        }
+        Ok(rs)
+    }
+}
+
+/// Renames the player names in a position (`A 0 4 4 (1) / B 3 3 3 (0); A`): every run of
+/// characters between spaces, `/`, `;`, `(` and `)` is passed through `word`.
+fn rename_position(p: &str, word: &dyn Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(p.len());
+    let mut tok = String::new();
+    for c in p.chars() {
+        if c.is_whitespace() || "/;()".contains(c) {
+            if !tok.is_empty() {
+                out.push_str(&word(&tok));
+                tok.clear();
+            }
+            out.push(c);
+        } else {
+            tok.push(c);
+        }
+    }
+    if !tok.is_empty() {
+        out.push_str(&word(&tok));
+    }
+    out
 }

@@ -17,6 +17,8 @@ fn base(id: &str, n: usize, seeds: u16) -> Ruleset {
         name: id.into(),
         duration: None,
         lang: "en".into(),
+        texts: BTreeMap::new(),
+        support: Default::default(),
         source: "test".into(),
         rule_sources: BTreeMap::new(),
         board: Board {
@@ -270,4 +272,23 @@ pub fn load_path(path: &std::path::Path) -> Ruleset {
 /// Every `rulesets/*.toml`, loaded.
 pub fn bundled() -> Vec<Ruleset> {
     bundled_paths().iter().map(|p| load_path(p)).collect()
+}
+
+/// Kit options for `paper` in English, whatever the ruleset's own language (tests that read
+/// the English wording of every bundled ruleset).
+#[allow(dead_code)]
+pub fn en(paper: sowkit::layout::Paper) -> sowkit::layout::KitOptions {
+    sowkit::layout::KitOptions {
+        lang: Some("en".into()),
+        ..sowkit::layout::KitOptions::new(paper)
+    }
+}
+
+/// Every `rulesets/*.toml`, loaded and put in English (`Ruleset::in_lang("en")`).
+#[allow(dead_code)]
+pub fn bundled_en() -> Vec<Ruleset> {
+    bundled()
+        .iter()
+        .map(|r| r.in_lang("en").unwrap_or_else(|e| panic!("{e}")))
+        .collect()
 }

@@ -1,0 +1,430 @@
+//! Languages: every bundled ruleset builds in every language it has text in; a Spanish kit has
+//! no English word left on any page, in the host key or in index.html; plural selection; a
+//! missing message is an error naming it; a ruleset without text in a language is a located
+//! error; Twi letters (ɛ, ɔ) print from the bundled font.
+mod common;
+
+use sowkit::doc::Document;
+use sowkit::layout::phrases::{plural_category, Phrases};
+use sowkit::layout::{self, KitOptions, A4, LETTER};
+use std::collections::BTreeSet;
+
+/// Lower-case words (runs of letters) of `s`.
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+/// Every word of the English catalogue's messages (placeholders and selector keys included,
+/// so a leaked `{player}` or an unresolved key shows up too), at least three letters long,
+/// except the few that are Spanish words as well. The exceptions were checked by hand against
+/// a Spanish dictionary: each is an ordinary Spanish word with the same spelling.
+fn english_words() -> BTreeSet<String> {
+    const ALSO_SPANISH: &[&str] = &[
+        "final", // final
+        "real",  // real (tamaño real)
+        "total", // total
+        "extra", // extra (turno extra)
+        "sowkit",
+    ];
+    let en = Phrases::load("en").unwrap();
+    let mut set = BTreeSet::new();
+    for (_, msg) in en.entries() {
+        for w in words(msg) {
+            if w.chars().count() >= 3 && !ALSO_SPANISH.contains(&w.as_str()) {
+                set.insert(w);
+            }
+        }
+    }
+    set
+}
+
+/// All text a reader sees in a document: the title and every text item of every page.
+fn all_text(doc: &Document) -> Vec<String> {
+    let mut v = vec![doc.title.clone()];
+    for p in &doc.pages {
+        v.extend(p.texts().map(|t| t.text.clone()));
+    }
+    v
+}
+
+/// The text of an HTML file a reader sees: tags, attributes and the style sheet removed, and
+/// file names (`kit.pdf`, `01-board.svg`: names of files, the same in every language) blanked.
+fn html_text(html: &str) -> String {
+    let html = match (html.find("<style>"), html.find("</style>")) {
+        (Some(a), Some(b)) => format!("{}{}", &html[..a], &html[b..]),
+        _ => html.to_string(),
+    };
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `line` with file names (`kit.pdf`, `host-key.pdf`, `01-board.svg`) blanked: they name files,
+/// the same in every language, not words of the text.
+fn without_file_names(line: &str) -> String {
+    line.split(' ')
+        .filter(|w| {
+            let w = w.trim_end_matches([',', '.', ';', ':', ')']);
+            !(w.ends_with(".pdf") || w.ends_with(".svg"))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn es() -> KitOptions {
+    KitOptions {
+        lang: Some("es".into()),
+        ..KitOptions::new(A4)
+    }
+}
+
+#[test]
+fn spanish_kits_have_no_english_word() {
+    let english = english_words();
+    // The list must be a real list of English words, or the test proves nothing.
+    for w in [
+        "seeds", "store", "pit", "captures", "sow", "player", "page", "moves",
+    ] {
+        assert!(
+            english.contains(w),
+            "{w} missing from the English word list"
+        );
+    }
+    for rs in common::bundled() {
+        let kit = sowkit::kit::make(&rs, &es()).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+        let mut lines = all_text(&kit.document);
+        lines.extend(all_text(&kit.host_key));
+        let html = kit.files.iter().find(|f| f.name == "index.html").unwrap();
+        lines.push(html_text(std::str::from_utf8(&html.bytes).unwrap()));
+        assert!(lines.len() > 100, "{}: too little text extracted", rs.id);
+        let mut found = Vec::new();
+        for l in &lines {
+            for w in words(&without_file_names(l)) {
+                if english.contains(&w) {
+                    found.push(format!("{w:?} in {l:?}"));
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "{}: English words in the Spanish kit:\n{}",
+            rs.id,
+            found.join("\n")
+        );
+    }
+}
+
+/// The test above can fail: an English kit is full of English words.
+#[test]
+fn the_english_word_check_catches_english() {
+    let english = english_words();
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    let doc = layout::kit(&rs, &KitOptions::new(A4)).unwrap();
+    let hits = all_text(&doc)
+        .iter()
+        .flat_map(|l| words(l))
+        .filter(|w| english.contains(w))
+        .count();
+    assert!(
+        hits > 200,
+        "only {hits} English words found in an English kit"
+    );
+}
+
+#[test]
+fn every_bundled_ruleset_builds_in_english_and_spanish_on_both_papers() {
+    for rs in common::bundled() {
+        assert!(
+            rs.languages().contains(&"es".to_string())
+                && rs.languages().contains(&"en".to_string()),
+            "{}: {:?}",
+            rs.id,
+            rs.languages()
+        );
+        for lang in ["en", "es"] {
+            for paper in [A4, LETTER] {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    ..KitOptions::new(paper)
+                };
+                let doc = layout::kit(&rs, &opts)
+                    .unwrap_or_else(|e| panic!("{} [{lang}] {}: {e}", rs.id, paper.name));
+                layout::host_key(&rs, &opts)
+                    .unwrap_or_else(|e| panic!("{} [{lang}] {}: {e}", rs.id, paper.name));
+                // The rule sheet speaks the language asked for.
+                let text = all_text(&doc).join(" ");
+                let marker = if lang == "es" { "semillas" } else { "seeds" };
+                assert!(text.contains(marker), "{} [{lang}]", rs.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn kalah_6x3_is_spanish_by_default_and_english_on_request() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x3"));
+    assert_eq!(rs.lang, "es");
+    let doc = layout::kit(&rs, &KitOptions::new(A4)).unwrap();
+    let text = all_text(&doc).join(" ");
+    // The source's terms.
+    for w in ["casa", "almacén", "semillas", "siembra"] {
+        assert!(text.contains(w), "{w} missing from the Spanish kit");
+    }
+    // The source's worked example: the last seed in the store gives an extra turn, and a last
+    // seed in an own empty pit takes the pit opposite (3 seeds) with itself: four seeds.
+    assert!(
+        text.contains("La última semilla cae en el almacén Sur"),
+        "{text}"
+    );
+    assert!(text.contains("Sur vuelve a jugar"));
+    assert!(text.contains("Sur captura 4 semillas: 3 de N3 y 1 de S4."));
+    let en = KitOptions {
+        lang: Some("en".into()),
+        ..KitOptions::new(A4)
+    };
+    let text = all_text(&layout::kit(&rs, &en).unwrap()).join(" ");
+    assert!(text.contains("Kalah (six pits, three seeds): how to play"));
+    assert!(text.contains("South captures 4 seeds: 3 from N3 and 1 from S4."));
+    assert!(!text.contains("semilla"));
+}
+
+#[test]
+fn plurals_follow_the_language() {
+    let en = Phrases::load("en").unwrap();
+    let es = Phrases::load("es").unwrap();
+    let put =
+        |ph: &Phrases, per: &str| ph.fmt("rules.setup_seeds", &[("per", per), ("total", "12")]);
+    assert!(put(&en, "1").starts_with("Put 1 seed in every pit"));
+    assert!(put(&en, "2").starts_with("Put 2 seeds in every pit"));
+    assert!(put(&es, "1").starts_with("Ponga 1 semilla en cada casa"));
+    assert!(put(&es, "2").starts_with("Ponga 2 semillas en cada casa"));
+    let pass = |ph: &Phrases, min: &str| ph.fmt("rules.end_pass", &[("min", min)]);
+    assert!(pass(&en, "1").contains("holds 1 seed or more"));
+    assert!(pass(&en, "2").contains("holds 2 seeds or more"));
+    assert!(pass(&es, "1").contains("tiene 1 semilla o más"));
+    let cap =
+        |ph: &Phrases, n: u64| ph.count("example.captured", n, &[("player", "A"), ("from", "x")]);
+    assert_eq!(cap(&en, 1), "A captures 1 seed: x.");
+    assert_eq!(cap(&en, 5), "A captures 5 seeds: x.");
+    assert_eq!(cap(&es, 1), "A captura 1 semilla: x.");
+    assert_eq!(cap(&es, 5), "A captura 5 semillas: x.");
+    // CLDR categories (worked from the CLDR plural rules for en and es).
+    assert_eq!(plural_category("en", "1"), Some("one"));
+    assert_eq!(plural_category("en", "1.0"), Some("other"));
+    assert_eq!(plural_category("en", "0"), Some("other"));
+    assert_eq!(plural_category("es", "1"), Some("one"));
+    assert_eq!(plural_category("es", "0"), Some("other"));
+    assert_eq!(plural_category("es", "1000000"), Some("many"));
+    assert_eq!(plural_category("es", "1,5"), Some("other"));
+    assert_eq!(plural_category("es", "S1"), None);
+}
+
+#[test]
+fn a_ruleset_with_one_seed_a_pit_says_seed() {
+    let mut rs = common::load_path(&common::bundled_path("six-pit-sowing"));
+    rs.board.seeds_per_pit = 1;
+    rs.examples.clear();
+    for (lang, want) in [
+        ("en", "Put 1 seed in every pit"),
+        ("es", "Ponga 1 semilla en cada casa"),
+    ] {
+        let opts = KitOptions {
+            lang: Some(lang.into()),
+            ..KitOptions::new(A4)
+        };
+        let text = all_text(&layout::kit(&rs, &opts).unwrap()).join("\n");
+        assert!(text.contains(want), "[{lang}] {want}");
+        assert!(!text.contains("1 seeds") && !text.contains("1 semillas"));
+    }
+}
+
+#[test]
+fn lists_numbers_and_lengths_follow_the_language() {
+    let en = Phrases::load("en").unwrap();
+    let es = Phrases::load("es").unwrap();
+    let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(en.and_list(&v(&["3", "4"])), "3 and 4");
+    assert_eq!(es.and_list(&v(&["3", "4"])), "3 y 4");
+    assert_eq!(es.and_list(&v(&["1", "2", "3"])), "1, 2 y 3");
+    // Spanish "o" becomes "u" before a word sounding /o/: "7 u 8" (ocho), "10 u 11" (once).
+    assert_eq!(es.or_list(&v(&["2", "3"])), "2 o 3");
+    assert_eq!(es.or_list(&v(&["7", "8"])), "7 u 8");
+    assert_eq!(es.or_list(&v(&["10", "11"])), "10 u 11");
+    assert_eq!(es.or_list(&v(&["10", "110"])), "10 o 110");
+    assert_eq!(en.or_list(&v(&["7", "8"])), "7 or 8");
+    // A store label reads with its article inside a Spanish sentence.
+    assert_eq!(
+        es.and_list(&v(&["S6", "almacén Sur"])),
+        "S6 y el almacén Sur"
+    );
+    assert_eq!(en.mm(27.5), "27.5");
+    assert_eq!(es.mm(27.5), "27,5");
+    assert_eq!(es.mm(30.0), "30");
+}
+
+#[test]
+fn a_missing_message_is_an_error_naming_it() {
+    // A catalogue lacking a key the English one has is refused, naming the key.
+    let es_src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/es.toml"),
+    )
+    .unwrap();
+    let cut = es_src.replace("blank_next = \"Juega después:\"\n", "");
+    assert_ne!(cut, es_src);
+    let err = Phrases::from_source("es", &cut).unwrap_err();
+    assert!(err.contains("practice.blank_next"), "{err}");
+    assert!(err.contains("templates/es.toml"), "{err}");
+    // Every bundled catalogue is complete.
+    for lang in sowkit::layout::phrases::languages() {
+        Phrases::load(lang).unwrap_or_else(|e| panic!("{e}"));
+    }
+    // A key asked for at layout time but absent is an error naming it, not a printed key.
+    let ph = Phrases::load("es").unwrap();
+    assert_eq!(ph.get("rules.no_such_message"), "<rules.no_such_message>");
+    let err = ph.check().unwrap_err();
+    assert!(
+        err.contains("rules.no_such_message") && err.contains("es.toml"),
+        "{err}"
+    );
+    // A selector without its `other` variant is refused.
+    assert!(Phrases::parse("a = \"{n|one:x}\"")
+        .unwrap_err()
+        .contains("other"));
+}
+
+#[test]
+fn a_language_the_ruleset_has_no_text_for_is_a_located_error() {
+    // Without its Spanish text a ruleset refuses a Spanish kit, naming the file and the table
+    // to add, instead of printing a page that mixes languages.
+    let mut rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    rs.texts.clear();
+    assert_eq!(rs.languages(), vec!["en".to_string()]);
+    let err = layout::kit(&rs, &es()).unwrap_err();
+    assert!(err.contains("kalah-6x4.toml"), "{err}");
+    assert!(err.contains("[text.es]"), "{err}");
+    // An example lacking its Spanish words is refused for a Spanish kit, at its line.
+    let src = std::fs::read_to_string(common::bundled_path("kalah-6x4")).unwrap();
+    let at = src.find("[example.text.es]").unwrap();
+    let end = at + src[at..].find("\n\n").unwrap();
+    let cut = format!("{}{}", &src[..at], &src[end..]);
+    let rs = sowkit::ruleset::load_str("rulesets/kalah-6x4.toml", &cut)
+        .unwrap_or_else(|d| panic!("{}", d[0].rendered));
+    let line = src[..src.find("[[example]]").unwrap()].lines().count() + 1;
+    let err = layout::kit(&rs, &es()).unwrap_err();
+    assert!(
+        err.contains(&format!("rulesets/kalah-6x4.toml:{line}:"))
+            && err.contains("[example.text.es]"),
+        "{err}"
+    );
+    // The English kit of that ruleset is still fine.
+    layout::kit(&rs, &KitOptions::new(A4)).unwrap();
+}
+
+#[test]
+fn twi_letters_print_from_the_bundled_font() {
+    use sowkit::doc::Weight;
+    for w in [Weight::Regular, Weight::Bold] {
+        for g in sowkit::text::glyphs("ɛɔƐƆ", w) {
+            assert_ne!(g.gid, 0, "{:?} missing from the font ({w:?})", g.ch);
+        }
+    }
+    // A ruleset whose own text is Twi-flavoured (player names and notes with ɛ and ɔ) loads,
+    // passes the printable-character check and builds, the letters on the pages.
+    let src = std::fs::read_to_string(common::bundled_path("six-pit-sowing"))
+        .unwrap()
+        .replacen("name = \"Six-pit sowing\"", "name = \"Ɔware ketewa\"", 1)
+        .replacen(
+            "note = \"The three seeds",
+            "note = \"Kɔfi nsɛm: the three seeds",
+            1,
+        );
+    let rs = sowkit::ruleset::load_str("twi.toml", &src);
+    let rs = match rs {
+        Ok(rs) => rs,
+        Err(d) => panic!("{}", d[0].rendered),
+    };
+    let kit = sowkit::kit::make(&rs, &KitOptions::new(A4)).unwrap();
+    let text = all_text(&kit.document).join(" ");
+    assert!(text.contains("Ɔware ketewa") && text.contains("Kɔfi nsɛm"));
+    // The PDF embeds the glyphs: the ToUnicode maps of its subset fonts map glyphs back to
+    // U+0254 (ɔ), U+025B (ɛ) and U+0186 (Ɔ).
+    let pdf = &kit
+        .files
+        .iter()
+        .find(|f| f.name == "kit.pdf")
+        .unwrap()
+        .bytes;
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let mut maps = String::new();
+    for obj in doc.objects.values() {
+        if let Ok(s) = obj.as_stream() {
+            let mut s = s.clone();
+            let _ = s.decompress();
+            let t = String::from_utf8_lossy(&s.content).to_string();
+            if t.contains("beginbfchar") || t.contains("beginbfrange") {
+                maps.push_str(&t);
+            }
+        }
+    }
+    assert!(!maps.is_empty(), "no ToUnicode map in the PDF");
+    for code in ["0254", "025B", "0186"] {
+        assert!(
+            maps.to_uppercase().contains(&format!("<{code}>")),
+            "U+{code} not embedded"
+        );
+    }
+}
+
+#[test]
+fn support_notes_come_from_the_ruleset() {
+    let six = common::load_path(&common::bundled_path("six-pit-sowing"));
+    assert!(six.support.helper && six.support.bowls && six.support.small_children);
+    for (lang, heading, helper, bowls, small) in [
+        (
+            "en",
+            "Help at the table",
+            "A helper may move the seeds",
+            "the labels sheet has one label per bowl",
+            "cannot be swallowed",
+        ),
+        (
+            "es",
+            "Ayudas en la mesa",
+            "Una persona de apoyo puede manejar las semillas",
+            "la hoja de rótulos trae un rótulo por cuenco",
+            "que no se puedan tragar",
+        ),
+    ] {
+        let opts = KitOptions {
+            lang: Some(lang.into()),
+            ..KitOptions::new(A4)
+        };
+        let text = all_text(&layout::kit(&six, &opts).unwrap()).join(" ");
+        for want in [heading, helper, bowls, small] {
+            assert!(text.contains(want), "[{lang}] {want}");
+        }
+    }
+    // Without [support] the section is not printed; each option prints only its own note.
+    let mut rs = six.clone();
+    rs.support = Default::default();
+    let text = all_text(&layout::kit(&rs, &KitOptions::new(A4)).unwrap()).join(" ");
+    assert!(!text.contains("Help at the table"));
+    rs.support.bowls = true;
+    let text = all_text(&layout::kit(&rs, &KitOptions::new(A4)).unwrap()).join(" ");
+    assert!(text.contains("Help at the table") && text.contains("labels sheet"));
+    assert!(!text.contains("A helper may move") && !text.contains("cannot be swallowed"));
+}

@@ -1,0 +1,144 @@
+//! Print styles: text contrast of at least 4.5:1 (WCAG 2.x, text colour against the fill
+//! painted behind it) on every page of every bundled kit in every style and both languages;
+//! low-ink has only greys and no large fills; contrast has heavy black lines.
+mod common;
+
+use sowkit::doc::{bounds, leaves, Color, Document, Item};
+use sowkit::layout::style::{contrast_ratio, Style, CONTRAST_MIN_STROKE, LOW_INK_MAX_FILL};
+use sowkit::layout::{self, KitOptions, A4};
+
+const STYLES: [Style; 3] = [Style::Default, Style::Contrast, Style::LowInk];
+
+/// The lowest contrast of any text item of `doc` against the fill behind it: the last filled
+/// shape painted before the text whose bounding box holds the middle of the text's x-height
+/// near its start; white paper where there is none. Returns (ratio, text).
+fn lowest_text_contrast(doc: &Document) -> (f64, String) {
+    let mut worst = (21.0, String::new());
+    for page in &doc.pages {
+        let items = leaves(&page.items);
+        for (k, it) in items.iter().enumerate() {
+            let Item::Text(t) = it else { continue };
+            let size_mm = t.size_pt * 25.4 / 72.0;
+            let (px, py) = (t.x + 0.3, t.y - 0.25 * size_mm);
+            let mut bg = Color::WHITE;
+            for s in &items[..k] {
+                let Item::Shape(s) = s else { continue };
+                let Some(f) = s.fill else { continue };
+                if let Some((x0, y0, x1, y1)) = bounds(&s.segs) {
+                    if px >= x0 && px <= x1 && py >= y0 && py <= y1 {
+                        bg = f;
+                    }
+                }
+            }
+            let r = contrast_ratio(t.color, bg);
+            if r < worst.0 {
+                worst = (r, t.text.clone());
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn text_contrast_is_at_least_4_5_in_every_style() {
+    // The check can fail: grey text at #888 on white is 3.5:1.
+    let mut probe = Document {
+        title: String::new(),
+        pages: vec![sowkit::doc::Page::new("p", 100.0, 100.0)],
+    };
+    probe.pages[0].text(10.0, 10.0, 10.0, sowkit::doc::Weight::Regular, "x");
+    if let Item::Text(t) = &mut probe.pages[0].items[0] {
+        t.color = Color::grey(0x88);
+    }
+    assert!(lowest_text_contrast(&probe).0 < 4.5);
+
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            for style in STYLES {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    style,
+                    ..KitOptions::new(A4)
+                };
+                for doc in [
+                    layout::kit(&rs, &opts).unwrap(),
+                    layout::host_key(&rs, &opts).unwrap(),
+                ] {
+                    let (r, text) = lowest_text_contrast(&doc);
+                    assert!(
+                        r >= 4.5,
+                        "{} [{lang}] {style:?}: {text:?} has contrast {r:.2}:1",
+                        rs.id
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn low_ink_is_grey_with_no_large_fills_and_contrast_has_heavy_black_lines() {
+    for rs in common::bundled() {
+        let at = |style| {
+            let opts = KitOptions {
+                style,
+                ..KitOptions::new(A4)
+            };
+            layout::kit(&rs, &opts).unwrap()
+        };
+        let (plain, low, high) = (at(Style::Default), at(Style::LowInk), at(Style::Contrast));
+        // Same pages and the same words in every style.
+        assert_eq!(plain.pages.len(), low.pages.len());
+        assert_eq!(plain.pages.len(), high.pages.len());
+        let mut large_fills_before = 0;
+        for page in &plain.pages {
+            for it in leaves(&page.items) {
+                if let Item::Shape(s) = it {
+                    let big = bounds(&s.segs)
+                        .is_some_and(|(a, b, c, d)| (c - a) * (d - b) > LOW_INK_MAX_FILL);
+                    if big && s.fill.is_some_and(|f| f != Color::WHITE) {
+                        large_fills_before += 1;
+                    }
+                }
+            }
+        }
+        // The default kit has large fills (at least the calibration bar on every page), so the
+        // low-ink check below has something to remove.
+        assert!(large_fills_before >= plain.pages.len(), "{}", rs.id);
+        for page in &low.pages {
+            for it in leaves(&page.items) {
+                match it {
+                    Item::Shape(s) => {
+                        if let Some(f) = s.fill {
+                            assert!(f.r == f.g && f.g == f.b, "{}: colour fill", rs.id);
+                            let area = bounds(&s.segs)
+                                .map(|(a, b, c, d)| (c - a) * (d - b))
+                                .unwrap_or(0.0);
+                            assert!(
+                                area <= LOW_INK_MAX_FILL || f == Color::WHITE,
+                                "{} {}: a fill of {area:.0} mm²",
+                                rs.id,
+                                page.name
+                            );
+                        }
+                        if let Some(st) = &s.stroke {
+                            assert!(st.color.r == st.color.g && st.color.g == st.color.b);
+                        }
+                    }
+                    Item::Text(t) => assert!(t.color.r == t.color.g && t.color.g == t.color.b),
+                    Item::Clip(_) => {}
+                }
+            }
+        }
+        for page in &high.pages {
+            for it in leaves(&page.items) {
+                if let Item::Shape(s) = it {
+                    if let Some(st) = &s.stroke {
+                        assert!(st.width >= CONTRAST_MIN_STROKE - 1e-9, "{}", rs.id);
+                        assert_eq!(st.color, Color::BLACK);
+                    }
+                }
+            }
+        }
+    }
+}
