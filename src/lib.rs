@@ -12,12 +12,15 @@ pub mod bundled;
 pub mod doc;
 pub mod engine;
 pub mod examples;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod geometry;
 pub mod kit;
 pub mod kitdiff;
 pub mod kitdir;
 pub mod layout;
 pub mod live;
+pub mod mesh;
 pub mod notation;
 pub mod paper;
 pub mod render;

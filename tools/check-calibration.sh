@@ -11,9 +11,10 @@
 # comes from the SVG's own width/height in mm and its viewBox), then measured the same way; if
 # rsvg-convert is missing, SVG files are reported as skipped.
 #
-# Environment: CAL_DPI (resolutions, default "72 150 300") and CAL_TOL_MM (allowed error of the
-# longest row run in mm; default: 1.5 px at each resolution), e.g.
-#   CAL_DPI=254 CAL_TOL_MM=0.2 tools/check-calibration.sh kit.pdf
+# Environment: CAL_DPI (resolutions, default "72 150 300"), CAL_TOL_MM (allowed error of the
+# longest row run in mm; default: 1.5 px at each resolution) and CAL_BAND_MM (rasterise only
+# the bottom N mm of each page, where the bar is, page by page; default: whole pages), e.g.
+#   CAL_DPI=254 CAL_TOL_MM=0.2 CAL_BAND_MM=40 tools/check-calibration.sh kit.pdf
 # Every line of output ends "bar N px = L mm"; tools/ci-print.sh reads L from it.
 #
 # Needs poppler-utils (pdftoppm), python3 (standard library only) and, for SVG, librsvg2-bin.
@@ -50,7 +51,19 @@ for file in "$@"; do
     esac
     for r in ${CAL_DPI:-72 150 300}; do
         rm -f "$work"/page-*.pgm
-        pdftoppm -gray -r "$r" "$pdf" "$work/page"
+        if [ -n "${CAL_BAND_MM:-}" ]; then
+            # One page at a time: the band's top is its own page's height less the band.
+            pdfinfo -f 1 -l 99999 "$pdf" | awk -v r="$r" -v band="$CAL_BAND_MM" '
+                /^Page +[0-9]+ size:/ { w = int($4 * r / 72 + 0.5); h = $6 * r / 72
+                    b = int(band * r / 25.4 + 0.5); y = int(h - b); if (y < 0) { y = 0 }
+                    print $2, y, w, b }' |
+            while read -r n y w b; do
+                pdftoppm -gray -r "$r" -f "$n" -l "$n" -singlefile -x 0 -y "$y" -W "$w" -H "$b" \
+                    "$pdf" "$work/page-$n"
+            done
+        else
+            pdftoppm -gray -r "$r" "$pdf" "$work/page"
+        fi
         if ! python3 - "$file" "$r" "$work" "${CAL_TOL_MM:-}" <<'PY'
 import glob, os, re, sys
 

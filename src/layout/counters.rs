@@ -122,7 +122,9 @@ fn lay_out(
         }
         let top = y + 2.0;
         let bottom = page::content_bottom(h);
-        let cols = ((cw - 2.0 * MARK_ROOM) / c).floor().max(0.0) as usize;
+        let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
+            .floor()
+            .max(0.0) as usize;
         let rows = ((bottom - top - 2.0 * MARK_ROOM) / c).floor().max(0.0) as usize;
         if cols == 0 || rows == 0 {
             return Err(format!(
