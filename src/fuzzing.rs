@@ -251,10 +251,16 @@ pub fn kit(data: &[u8]) {
     let Some(rs) = valid_ruleset(&mut b) else {
         return;
     };
+    let style = match (b.flag(), b.flag()) {
+        (true, _) => crate::layout::style::Style::Contrast,
+        (false, true) => crate::layout::style::Style::LowInk,
+        (false, false) => crate::layout::style::Style::Default,
+    };
     let opts = crate::layout::KitOptions {
         paper,
         fit,
         child_safe,
+        style,
         ..crate::layout::KitOptions::new(paper)
     };
     match crate::kit::make(&rs, &opts) {

@@ -521,6 +521,14 @@ fn main() -> ExitCode {
                     }
                 }
             };
+            // An incomplete translation is not a layout problem: say so; `build --lang` refuses it.
+            for rs in &all {
+                for lang in rs.languages() {
+                    if let Err(e) = rs.in_lang(&lang) {
+                        eprintln!("warning: {e}; `build --lang {lang}` will refuse this ruleset");
+                    }
+                }
+            }
             let problems = sowkit::build::check_layout(&all, papers_for);
             for (path, paper, e) in &problems {
                 eprintln!("error: {path}: {}", layout_problem(e, paper));

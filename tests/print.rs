@@ -12,7 +12,7 @@ use sowkit::ruleset::Ruleset;
 /// Every bundled ruleset's kit and host key on A4 and Letter: (label, document).
 fn documents() -> Vec<(String, Document)> {
     let mut out = Vec::new();
-    for rs in common::bundled() {
+    for rs in common::bundled_en() {
         for paper in [A4, LETTER] {
             out.push((
                 format!("{} {} kit", rs.id, paper.name),
@@ -286,7 +286,7 @@ fn row_numbers(page: &Page) -> Vec<usize> {
 
 #[test]
 fn the_score_log_has_a_continuation_sheet_numbered_on() {
-    for rs in common::bundled() {
+    for rs in common::bundled_en() {
         for paper in [A4, LETTER] {
             let doc = layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap();
             let at = doc.pages.iter().position(|p| p.name == "log").unwrap();
@@ -509,7 +509,7 @@ fn counters(page: &Page) -> Vec<((f64, f64), f64)> {
 
 #[test]
 fn counters_and_labels_are_cut_along_their_pieces_with_crop_marks() {
-    for rs in common::bundled() {
+    for rs in common::bundled_en() {
         for paper in [A4, LETTER] {
             let doc = layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap();
             let mut printed = 0;
@@ -567,7 +567,7 @@ fn counters_say_whether_they_are_a_small_part() {
 #[test]
 #[ignore = "six-pit-sowing.toml holds one 20 mm counter a 30 mm pit until its play sizes land"]
 fn counters_are_printed_at_the_rulesets_size_and_several_fit_a_pit() {
-    for rs in common::bundled() {
+    for rs in common::bundled_en() {
         for child_safe in [false, true] {
             let mut opts = layout::KitOptions::new(A4);
             opts.child_safe = child_safe;
@@ -657,7 +657,7 @@ fn text_in_a_mini_store_stays_clear_of_its_outline() {
 
 #[test]
 fn labels_name_each_store_as_the_ruleset_does() {
-    for rs in common::bundled() {
+    for rs in common::bundled_en() {
         let doc = layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap();
         let words: Vec<&str> = doc
             .pages
@@ -685,7 +685,7 @@ fn labels_name_each_store_as_the_ruleset_does() {
 
 #[test]
 fn every_host_key_heading_has_a_number_and_a_title() {
-    for rs in common::bundled() {
+    for rs in common::bundled_en() {
         let doc = layout::host_key(&rs, &layout::KitOptions::new(A4)).unwrap();
         let heads: Vec<&str> = doc
             .pages
