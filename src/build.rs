@@ -36,6 +36,13 @@ pub enum BuildError {
     },
     /// Writing failed (the message names the path); nothing was changed.
     Io(std::io::Error),
+    /// The extra files of a kit (e.g. the 3D board) cannot be made: the ruleset's path and why.
+    Extra {
+        /// The ruleset file as given.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// Lays out, renders and writes one kit per ruleset to `<out>/<id>/` (see [`crate::kitdir`] for
@@ -48,16 +55,42 @@ pub fn build_all(
     opts_for: impl Fn(&Ruleset) -> KitOptions + Sync,
     out: &Path,
 ) -> Result<Vec<Built>, BuildError> {
+    build_all_with(rulesets, opts_for, |_| Ok(Vec::new()), out)
+}
+
+/// As [`build_all`], adding to each kit the files `extra` makes for its ruleset (the 3D board
+/// of `--3d`); an `extra` error is [`BuildError::Extra`] and writes nothing.
+pub fn build_all_with(
+    rulesets: &[Ruleset],
+    opts_for: impl Fn(&Ruleset) -> KitOptions + Sync,
+    extra: impl Fn(&Ruleset) -> Result<Vec<crate::kit::File>, String> + Sync,
+    out: &Path,
+) -> Result<Vec<Built>, BuildError> {
     let o = Output::open(out).map_err(BuildError::Io)?;
     let results: Vec<Result<Built, BuildError>> = rulesets
         .par_iter()
         .map(|rs| {
             let opts = opts_for(rs);
-            let kit = crate::kit::make(rs, &opts).map_err(|message| BuildError::Layout {
+            let mut kit = crate::kit::make(rs, &opts).map_err(|message| BuildError::Layout {
                 path: rs.path.clone(),
                 paper: opts.paper.name.to_string(),
                 message,
             })?;
+            let more = extra(rs).map_err(|message| BuildError::Extra {
+                path: rs.path.clone(),
+                message,
+            })?;
+            if !more.is_empty() {
+                // The manifest names every file of the kit: list the extra ones too.
+                let mut lines = String::from("extra files:\n");
+                for f in &more {
+                    lines.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
+                }
+                if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
+                    m.bytes.extend_from_slice(lines.as_bytes());
+                }
+                kit.files.extend(more);
+            }
             o.stage(&kit.id, &kit.files).map_err(BuildError::Io)?;
             Ok(Built {
                 dir: out.join(&kit.id),

@@ -1,7 +1,7 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
@@ -9,16 +9,43 @@ use std::process::ExitCode;
 
 /// Turns mancala rulesets (TOML) into print-and-play kits: PDF and SVG at 100% scale.
 #[derive(Parser)]
-#[command(name = "sowkit", version, about)]
+#[command(name = "sowkit", version, about, after_help = HELP_AFTER)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour diagnostics: auto (a terminal, and NO_COLOR not set), always, never
+    #[arg(long, value_enum, global = true, default_value = "auto")]
+    color: cli::diag::ColorChoice,
+    /// Errors only: no `ok:` lines or warnings
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also list each worked example as it is checked
+    #[arg(short, long, global = true)]
+    verbose: bool,
 }
+
+/// Shown after `sowkit --help`: a first session and the exit codes.
+const HELP_AFTER: &str = "\
+Examples:
+  sowkit list                                  the bundled rulesets
+  sowkit new \"My Kalah\" --from kalah-6x4       start a ruleset (my-kalah.toml)
+  sowkit serve my-kalah.toml                   see the kit and play-test it while you edit
+  sowkit build my-kalah.toml -o kits           write the kit
+  sowkit build --check -o kits my-kalah.toml   in CI: is the committed kit up to date?
+
+Exit codes:
+  0  success
+  1  a ruleset, worked example or move is wrong, a file cannot be read or written, or
+     (build --check) the kits differ from what build would write
+  2  the command line itself is wrong";
 
 #[derive(Subcommand)]
 enum Command {
     /// Check every worked example, then write one kit per ruleset to OUT/<id>/.
     /// Writes nothing at all if any ruleset or example is wrong.
+    #[command(
+        after_help = "Examples:\n  sowkit build                              every ruleset in ./rulesets -> ./out/<id>/\n  sowkit build my.toml -o kits --paper letter\n  sowkit build --bundled oware-abapa -o kits\n  sowkit build --check -o kits rulesets      exit 1 and list the files if kits/ is stale\n\nExit codes: 0 written (or up to date with --check); 1 a ruleset is wrong, a file cannot be\nwritten, or (--check) something differs; 2 bad command line."
+    )]
     Build {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
@@ -42,9 +69,22 @@ enum Command {
         /// Also build a bundled ruleset by id (`sowkit list`); works in any folder
         #[arg(long, value_name = "ID")]
         bundled: Vec<String>,
+        /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
+        /// (one object a line)
+        #[arg(long, value_enum, default_value = "human")]
+        format: cli::diag::DiagFormat,
+        /// Also write a 3D-printable board (STL parts, joiners, seeds, previews) into each kit
+        #[arg(long = "3d")]
+        three_d: bool,
+        /// Printer bed for --3d, WIDTHxDEPTH in millimetres
+        #[arg(long, default_value = "200x200", requires = "three_d")]
+        bed: String,
     },
     /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
     /// [[example]] table.
+    #[command(
+        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nExit codes: 0 replayed; 1 the ruleset fails its checks or a move cannot be read or played; 2 bad\ncommand line."
+    )]
     Replay {
         /// Ruleset file (`-` reads standard input)
         #[arg(required_unless_present = "bundled")]
@@ -71,6 +111,9 @@ enum Command {
         title: Option<String>,
     },
     /// Write a new commented ruleset, started from a bundled one, that passes `check`.
+    #[command(
+        after_help = "Examples:\n  sowkit new \"Garden Kalah\"                 writes garden-kalah.toml from kalah-6x4\n  sowkit new my-oware.toml --from oware-abapa\n\nExit codes: 0 written; 1 unknown --from id, or the file exists (never overwritten); 2 bad\ncommand line."
+    )]
     New {
         /// Name of the game ("My Kalah" writes my-kalah.toml) or a file name ending in .toml
         name: String,
@@ -82,6 +125,9 @@ enum Command {
     List,
     /// Rebuild kits on every save, rewriting only the files whose bytes changed; a failing
     /// check prints the diagnostic and leaves the last kit untouched.
+    #[command(
+        after_help = "Example:\n  sowkit watch my.toml -o kits\n\nRuns until interrupted. Exit codes: 1 the files cannot be watched; 2 bad command line."
+    )]
     Watch {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
@@ -93,6 +139,9 @@ enum Command {
         paper: Option<Paper>,
     },
     /// Serve the kits and a play-test page on 127.0.0.1, refreshed on every save.
+    #[command(
+        after_help = "Examples:\n  sowkit serve my.toml                     prints: serving http://127.0.0.1:PORT/\n  sowkit serve --bundled giuthi --port 8080\n\nListens on 127.0.0.1 only and answers only requests whose Host is 127.0.0.1:PORT or\nlocalhost:PORT; serves the kits from memory; never writes a file. Runs until interrupted.\nExit codes: 1 the port cannot be bound; 2 bad command line."
+    )]
     Serve {
         /// Ruleset files or folders of them [default: ./rulesets, unless --bundled is given]
         rulesets: Vec<PathBuf>,
@@ -106,7 +155,26 @@ enum Command {
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Example:\n  sowkit completions bash > ~/.local/share/bash-completion/completions/sowkit"
+    )]
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), generated from these definitions.
+    #[command(after_help = "Example:\n  sowkit man > ~/.local/share/man/man1/sowkit.1")]
+    Man,
+    /// Print the JSON Schema of the ruleset format (for editors: Taplo, Even Better TOML).
+    #[command(
+        after_help = "Example:\n  sowkit schema > sowkit.schema.json\n  then put `#:schema ./sowkit.schema.json` on the first line of a ruleset"
+    )]
+    Schema,
     /// Validate rulesets and replay their worked examples; write nothing.
+    #[command(
+        after_help = "Examples:\n  sowkit check                               every ruleset in ./rulesets\n  sowkit check my.toml --paper letter\n  sowkit check - < my.toml                   the ruleset from standard input\n\nExit codes: 0 every ruleset passes; 1 a ruleset, example or layout is wrong; 2 bad command line."
+    )]
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
@@ -114,7 +182,45 @@ enum Command {
         /// layout.paper, A4 and Letter
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,
+        /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
+        /// (one object a line)
+        #[arg(long, value_enum, default_value = "human")]
+        format: cli::diag::DiagFormat,
     },
+    /// Exact game value under perfect play and every best move (or, with --balance, whether
+    /// going first is an advantage). See README "Solving".
+    Solve {
+        /// Ruleset file
+        file: PathBuf,
+        /// Position to solve, e.g. "South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0); South"
+        /// [default: the start]
+        #[arg(long)]
+        from: Option<String>,
+        /// Output format
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
+        format: FormatArg,
+        /// Stop after this many seconds and print the proven bounds
+        #[arg(long)]
+        budget: Option<f64>,
+        /// Stop after visiting this many positions (deterministic)
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Largest transposition table, in MiB
+        #[arg(long, default_value_t = 4096)]
+        memory: usize,
+        /// Balance report of the start: exact value if provable within the budget (default
+        /// 5 000 000 positions), and random and greedy playout rates with 95% intervals
+        #[arg(long)]
+        balance: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum FormatArg {
+    /// Plain text.
+    Text,
+    /// One JSON object (README "Solving").
+    Json,
 }
 
 /// Expands folders into their `*.toml` files, sorted; keeps files as given.
@@ -129,6 +235,11 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     };
     let mut out = Vec::new();
     for p in paths {
+        // `-`: the ruleset comes from standard input (cli::Input::Stdin).
+        if p.as_os_str() == "-" {
+            out.push(p);
+            continue;
+        }
         let meta = std::fs::metadata(&p).map_err(|e| {
             format!(
                 "error: {} (give ruleset files or a folder of them)",
@@ -189,14 +300,17 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
                         ids.push((rs.id.clone(), f.clone()));
                         let n = rs.examples.len();
                         if n == 0 {
-                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f);
+                            cli::diag::info(&format!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f));
                         }
-                        eprintln!(
+                        for ex in &rs.examples {
+                            cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
+                        }
+                        cli::diag::info(&format!(
                             "ok: {} ({n} worked example{} agree{} with the engine)",
                             f,
                             if n == 1 { "" } else { "s" },
                             if n == 1 { "s" } else { "" },
-                        );
+                        ));
                         ok.push(rs);
                     }
                     d
@@ -206,17 +320,17 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
         if !diags.is_empty() {
             failed += 1;
             for d in &diags {
-                eprintln!("{}\n", d.rendered);
+                cli::diag::error(d);
             }
-            eprintln!("{}: {} problem(s)", f, diags.len());
+            cli::diag::info(&format!("{}: {} problem(s)", f, diags.len()));
         }
     }
     if failed > 0 {
-        eprintln!(
+        cli::diag::summary(&format!(
             "{failed} of {} ruleset(s) failed{}",
             files.len(),
             if writes { "; nothing was written" } else { "" }
-        );
+        ));
         None
     } else {
         Some(ok)
@@ -236,6 +350,11 @@ fn layout_problem(e: &str, paper: &str) -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let format = match &cli.command {
+        Command::Check { format, .. } | Command::Build { format, .. } => *format,
+        _ => cli::diag::DiagFormat::Human,
+    };
+    cli::diag::init(format, cli.color, cli.quiet, cli.verbose);
     match cli.command {
         Command::Replay {
             ruleset,
@@ -270,6 +389,36 @@ fn main() -> ExitCode {
         }
         Command::New { name, from } => cli::new(&name, &from),
         Command::List => cli::list(),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "sowkit", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Schema => match serde_json::to_string_pretty(&ruleset::load::json_schema()) {
+            Ok(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: cannot write the schema: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => {
+                    use std::io::Write;
+                    let _ = std::io::stdout().write_all(&out);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: cannot write the man page: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Watch {
             rulesets,
             out,
@@ -300,7 +449,38 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { rulesets, paper } => {
+        Command::Solve {
+            file,
+            from,
+            format,
+            budget,
+            nodes,
+            memory,
+            balance,
+        } => sowkit::solve::report::run(&sowkit::solve::report::Args {
+            file,
+            from,
+            json: format == FormatArg::Json,
+            seconds: budget,
+            nodes,
+            memory_mb: memory,
+            balance,
+        })
+        .map_or_else(
+            |e| {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            },
+            |out| {
+                print!("{out}");
+                ExitCode::SUCCESS
+            },
+        ),
+        Command::Check {
+            rulesets,
+            paper,
+            format: _,
+        } => {
             let files = match expand(&rulesets) {
                 Ok(f) => f,
                 Err(e) => {
@@ -350,7 +530,17 @@ fn main() -> ExitCode {
             child_safe,
             check,
             bundled,
+            format: _,
+            three_d,
+            bed,
         } => {
+            let bed = match sowkit::mesh::Bed::parse(&bed) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
             // Only bundled rulesets asked for: no default ./rulesets folder.
             let files = if rulesets.is_empty() && !bundled.is_empty() {
                 Ok(Vec::new())
@@ -372,12 +562,22 @@ fn main() -> ExitCode {
                 fit,
                 child_safe,
             };
+            let extra = |rs: &Ruleset| {
+                if three_d {
+                    sowkit::mesh::kit_files(rs, child_safe, bed)
+                } else {
+                    Ok(Vec::new())
+                }
+            };
             if check {
                 // Regenerate in memory and compare with OUT; write nothing.
                 let mut kits = Vec::new();
                 for rs in &all {
                     let opts = opts_for(rs);
-                    match sowkit::kit::make(rs, &opts) {
+                    match sowkit::kit::make(rs, &opts).and_then(|mut k| {
+                        k.files.extend(extra(rs)?);
+                        Ok(k)
+                    }) {
                         Ok(k) => kits.push(k),
                         Err(e) => {
                             eprintln!(
@@ -392,7 +592,7 @@ fn main() -> ExitCode {
                 return cli::check_out(&kits, &out);
             }
             // Each kit is staged as soon as it is rendered; none is switched in unless all are.
-            match sowkit::build::build_all(&all, opts_for, &out) {
+            match sowkit::build::build_all_with(&all, opts_for, extra, &out) {
                 Ok(built) => {
                     for b in &built {
                         println!(
@@ -413,6 +613,12 @@ fn main() -> ExitCode {
                     eprintln!(
                         "error: {path}: {}; nothing was written",
                         layout_problem(&message, &paper)
+                    );
+                    ExitCode::from(1)
+                }
+                Err(sowkit::build::BuildError::Extra { path, message }) => {
+                    eprintln!(
+                        "error: {path}: cannot make the 3D board: {message}; nothing was written"
                     );
                     ExitCode::from(1)
                 }

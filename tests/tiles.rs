@@ -9,6 +9,9 @@ use sowkit::layout::{self, board, tile, KitOptions, Paper, A3, A4, LEGAL, LETTER
 use sowkit::ruleset::Ruleset;
 use sowkit::text;
 
+/// A printed feature: centre and size, mm.
+type Feature = ((f64, f64), (f64, f64));
+
 fn bundled(id: &str) -> Ruleset {
     common::bundled()
         .into_iter()
@@ -74,7 +77,7 @@ fn marks(items: &[Item]) -> Vec<(f64, f64)> {
 }
 
 /// Pits, stores and arrow numbers: white-filled shapes, as (centre, size).
-fn features(items: &[Item]) -> Vec<((f64, f64), (f64, f64))> {
+fn features(items: &[Item]) -> Vec<Feature> {
     leaves(items)
         .into_iter()
         .filter_map(|i| match i {
@@ -86,7 +89,7 @@ fn features(items: &[Item]) -> Vec<((f64, f64), (f64, f64))> {
 
 /// The tiles of a kit put back together by their registration marks: each feature of each
 /// tile (whose centre is printed, inside the tile's clip) in the frame of tile 1's page.
-fn assemble(doc: &Document, cols: usize) -> Vec<((f64, f64), (f64, f64))> {
+fn assemble(doc: &Document, cols: usize) -> Vec<Feature> {
     let tiles = tile_pages(doc);
     // Offset of each tile's page frame in tile 1's frame.
     let mut off = vec![(0.0, 0.0); tiles.len()];
@@ -150,7 +153,7 @@ fn tiles_reassemble_by_their_registration_marks() {
             let got = assemble(&doc, plan.cols());
             let want = features(&d.items);
             // The untiled drawing and the assembly differ by one translation: tile 1's.
-            let first = |v: &[((f64, f64), (f64, f64))]| {
+            let first = |v: &[Feature]| {
                 v.iter()
                     .map(|f| f.0)
                     .min_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)))
@@ -257,10 +260,15 @@ fn seams_fall_between_pits_and_labels() {
                 }
             }
             // Every seam has at least 10 mm of overlap, and each tile fits its page area.
-            assert!(tile::OVERLAP >= 10.0);
             for c in 0..plan.cols() {
                 let (x0, y0, x1, y1) = plan.region(&d, c, 0);
                 assert!(x1 - x0 <= plan.area.2 + 1e-9 && y1 - y0 <= plan.area.3 + 1e-9);
+                if c + 1 < plan.cols() {
+                    // The next tile starts at the seam; this one runs 10 mm or more past it.
+                    let (nx0, _, _, _) = plan.region(&d, c + 1, 0);
+                    assert_eq!(nx0, plan.seams_x[c]);
+                    assert!(x1 - nx0 >= 10.0, "overlap {}", x1 - nx0);
+                }
             }
         }
     }

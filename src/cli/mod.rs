@@ -1,6 +1,7 @@
 //! The designer's-loop commands of the `sowkit` binary: `build --check`, `replay`, `new`,
 //! `list`, and where a ruleset's text comes from (a file, a bundled ruleset, standard input).
 
+pub mod diag;
 pub mod live;
 
 use sowkit::bundled::{self, Bundled};

@@ -7,7 +7,7 @@
 //! with spares so no paper is wasted. The sheet says plainly whether the counters are a small
 //! part or (with `layout.child_safe`) too large to swallow.
 use super::cut::{self, MARK_ROOM};
-use super::page::{self, CUT_W, MARGIN};
+use super::page::{self, MARGIN};
 use super::phrases::Phrases;
 use super::{board::fmt_mm, para, Paper};
 use crate::doc::{circle, pt as p, Color, Page, Stroke, Weight};
@@ -122,7 +122,9 @@ fn lay_out(
         }
         let top = y + 2.0;
         let bottom = page::content_bottom(h);
-        let cols = ((cw - 2.0 * (MARK_ROOM + CUT_W)) / c).floor().max(0.0) as usize;
+        let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
+            .floor()
+            .max(0.0) as usize;
         let rows = ((bottom - top - 2.0 * MARK_ROOM) / c).floor().max(0.0) as usize;
         if cols == 0 || rows == 0 {
             return Err(format!(

@@ -627,6 +627,12 @@ pub fn read_source(path: &std::path::Path) -> Result<String, Diagnostic> {
     })
 }
 
+/// The JSON Schema of the ruleset format, traced from the loader's own types (see
+/// [`super::schema`]): what `sowkit schema` prints, for Taplo / Even Better TOML.
+pub fn json_schema() -> serde_json::Value {
+    super::schema::of::<RawRuleset>("sowkit ruleset")
+}
+
 /// Reads and validates a ruleset file (see [`read_source`] and [`load_str`]).
 pub fn load_file(path: &std::path::Path) -> Result<Ruleset, Vec<Diagnostic>> {
     let src = read_source(path).map_err(|d| vec![d])?;
@@ -644,7 +650,9 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
     }
     let raw: RawRuleset = toml::from_str(src).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
-        let field = field_at(src, span.start);
+        // The parser's own spans first; the line scan only for a document that does not parse.
+        let field =
+            super::locate::field_at(src, span.start).unwrap_or_else(|| field_at(src, span.start));
         let mut msg = explain_toml_error(e.message());
         let written = src.get(clamp_span(src, span.clone())).unwrap_or("");
         if msg.contains("invalid type: a table") && looks_like_datetime(written) {
@@ -804,8 +812,10 @@ impl Validator<'_> {
                 format!("{n} characters: at most {max_chars} are allowed here (limit for {field}); shorten it"),
             );
         }
-        self.bad_chars(t, v.span(), field, &['\n', '\t', '\r']);
-        self.texts.push((field.to_string(), v.span(), t.clone()));
+        // An over-long text is not read further: that bounds the work on hostile files.
+        if n <= max_chars && self.bad_chars(t, v.span(), field, &['\n', '\t', '\r']) {
+            self.texts.push((field.to_string(), v.span(), t.clone()));
+        }
         t.clone()
     }
 

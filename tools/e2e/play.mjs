@@ -57,10 +57,18 @@ try {
   await page.goto(base);
   await page.screenshot({ path: path.join(shots, '01-index.png'), fullPage: true });
   await page.goto(base + 'kit/kalah-6x4/');
-  const img = await page.$('img.sheet');
-  const box = await img.boundingBox();
-  // 297 mm landscape board sheet: 297 / 25.4 * 96 CSS px = 1122.5 px.
-  ok(Math.abs(box.width - 297 / 25.4 * 96) < 2, 'the board sheet is shown at true size (' + box.width.toFixed(1) + ' CSS px for 297 mm)');
+  // Every sheet at true size: its SVG's width in mm, at 96 CSS px per inch (the 1 px border
+  // on each side aside).
+  const sizes = await page.$$eval('img.sheet', (imgs) => Promise.all(imgs.map(async (img) => {
+    const svg = await (await fetch(img.src)).text();
+    const mm = parseFloat(svg.match(/<svg[^>]*\swidth="([0-9.]+)mm"/)[1]);
+    return { name: img.alt, mm, px: img.getBoundingClientRect().width - 2 };
+  })));
+  ok(sizes.length > 3, sizes.length + ' sheets shown');
+  for (const s of sizes) {
+    if (Math.abs(s.px - s.mm / 25.4 * 96) > 0.5) fail(s.name + ' is ' + s.px + ' CSS px wide for ' + s.mm + ' mm');
+  }
+  ok(true, 'every sheet is shown at true size (e.g. ' + sizes[0].name + ': ' + sizes[0].mm + ' mm = ' + sizes[0].px.toFixed(1) + ' CSS px)');
   await page.screenshot({ path: path.join(shots, '02-sheets.png') });
 
   // Play kalah-6x4 to its end: always the first legal pit.
