@@ -14,8 +14,50 @@ use crate::doc::{Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use svg::node::element::{Definitions, Group, Path, Title, Use};
+use svg::node::element::{ClipPath, Definitions, Group, Path, Rectangle, Title, Use};
 use svg::Node;
+
+/// Nodes for `items`; each clip becomes a `<g clip-path="url(#clipN)">` whose `<clipPath>`
+/// (a rectangle, numbered in page order) goes into `clips` for the `<defs>`.
+fn item_nodes(
+    items: &[Item],
+    used: &mut BTreeMap<String, String>,
+    clips: &mut Vec<ClipPath>,
+) -> Vec<Box<dyn Node>> {
+    let mut body: Vec<Box<dyn Node>> = Vec::new();
+    for item in items {
+        match item {
+            Item::Shape(s) => {
+                if let Some(n) = shape_node(s) {
+                    body.push(Box::new(n));
+                }
+            }
+            Item::Text(t) => {
+                if let Some(n) = text_node(t, used) {
+                    body.push(Box::new(n));
+                }
+            }
+            Item::Clip(c) => {
+                let id = format!("clip{}", clips.len() + 1);
+                clips.push(
+                    ClipPath::new().set("id", id.clone()).add(
+                        Rectangle::new()
+                            .set("x", num(c.x))
+                            .set("y", num(c.y))
+                            .set("width", num(c.w.max(0.0)))
+                            .set("height", num(c.h.max(0.0))),
+                    ),
+                );
+                let mut g = Group::new().set("clip-path", format!("url(#{id})"));
+                for n in item_nodes(&c.items, used, clips) {
+                    g = g.add(n);
+                }
+                body.push(Box::new(g));
+            }
+        }
+    }
+    body
+}
 
 /// Rounds to 0.001 mm and prints the shortest form (`12.5`, `-0.001`, never `-0`).
 fn num(v: f64) -> String {
@@ -187,26 +229,16 @@ pub fn render_page(page: &Page, title: &str) -> String {
         .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
         .add(Title::new(title));
     let mut used = BTreeMap::new();
-    let mut body: Vec<Box<dyn Node>> = Vec::new();
-    for item in &page.items {
-        match item {
-            Item::Shape(s) => {
-                if let Some(n) = shape_node(s) {
-                    body.push(Box::new(n));
-                }
-            }
-            Item::Text(t) => {
-                if let Some(n) = text_node(t, &mut used) {
-                    body.push(Box::new(n));
-                }
-            }
-        }
-    }
+    let mut clips = Vec::new();
+    let body = item_nodes(&page.items, &mut used, &mut clips);
     let glyphs: Vec<(String, String)> = used.into_iter().filter(|(_, d)| !d.is_empty()).collect();
-    if !glyphs.is_empty() {
+    if !glyphs.is_empty() || !clips.is_empty() {
         let mut defs = Definitions::new();
         for (id, d) in glyphs {
             defs = defs.add(Path::new().set("id", id).set("d", d));
+        }
+        for c in clips {
+            defs = defs.add(c);
         }
         doc = doc.add(defs);
     }
@@ -222,8 +254,10 @@ pub fn render_page(page: &Page, title: &str) -> String {
 /// `NN-<page name>.svg` with `NN` the 1-based page number zero-padded to two digits
 /// (`01-board.svg`). Each page's `<title>` is the document title.
 pub fn render_all(doc: &Document) -> Vec<(String, String)> {
+    use rayon::prelude::*;
+    // Pages render independently, in parallel; `collect` keeps their order.
     doc.pages
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(i, p)| {
             (

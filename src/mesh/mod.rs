@@ -1,0 +1,422 @@
+//! 3D-printable kit: the board as closed, manifold triangle meshes in millimetres, split into
+//! parts that fit a printer bed, with joiners, seeds and preview pictures.
+//!
+//! Every solid is built so that it is closed and manifold by construction (see [`grid`] for
+//! the board and joiners, [`seed`] for the counters) and is checked again by [`Mesh::check`]
+//! before it is written. Binary STL is written by [`Mesh::to_stl`] (84 bytes of header and
+//! count, then 50 bytes a triangle, little-endian `f32`).
+
+pub mod board;
+pub mod grid;
+pub mod preview;
+pub mod seed;
+
+use crate::kit::File;
+use crate::ruleset::Ruleset;
+use std::collections::HashMap;
+
+/// An indexed triangle mesh: vertex positions (mm) and triangles of vertex indices,
+/// counter-clockwise seen from outside.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    /// Vertex positions, millimetres.
+    pub vertices: Vec<[f64; 3]>,
+    /// Triangles: three indices into `vertices`, counter-clockwise seen from outside.
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// What [`Mesh::check`] found on a sound mesh.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    /// Number of triangles.
+    pub triangles: usize,
+    /// Number of vertices used.
+    pub vertices: usize,
+    /// Number of connected shells.
+    pub shells: usize,
+    /// Enclosed volume, mm³ (positive: normals point outward).
+    pub volume: f64,
+}
+
+impl Mesh {
+    /// Adds a vertex and returns its index.
+    pub fn vertex(&mut self, p: [f64; 3]) -> u32 {
+        self.vertices.push(p);
+        (self.vertices.len() - 1) as u32
+    }
+
+    /// Appends another mesh (its own shells, untouched).
+    pub fn append(&mut self, other: &Mesh) {
+        let off = self.vertices.len() as u32;
+        self.vertices.extend_from_slice(&other.vertices);
+        self.triangles.extend(
+            other
+                .triangles
+                .iter()
+                .map(|t| [t[0] + off, t[1] + off, t[2] + off]),
+        );
+    }
+
+    /// Moves every vertex by `d` mm.
+    pub fn translate(&mut self, d: [f64; 3]) {
+        for v in &mut self.vertices {
+            for k in 0..3 {
+                v[k] += d[k];
+            }
+        }
+    }
+
+    /// Turns the mesh a quarter turn counter-clockwise about the z axis (keeps orientation).
+    pub fn rotate_quarter(&mut self) {
+        for v in &mut self.vertices {
+            *v = [-v[1], v[0], v[2]];
+        }
+    }
+
+    /// Smallest and largest coordinates, mm (zeros for an empty mesh).
+    pub fn bbox(&self) -> ([f64; 3], [f64; 3]) {
+        if self.vertices.is_empty() {
+            return ([0.0; 3], [0.0; 3]);
+        }
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for v in &self.vertices {
+            for k in 0..3 {
+                lo[k] = lo[k].min(v[k]);
+                hi[k] = hi[k].max(v[k]);
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Moves the mesh so its bounding box starts at the origin (sits on the bed at x, y ≥ 0).
+    pub fn to_origin(&mut self) {
+        let (lo, _) = self.bbox();
+        self.translate([-lo[0], -lo[1], -lo[2]]);
+    }
+
+    /// Signed enclosed volume, mm³ (divergence theorem; positive when normals point out).
+    pub fn signed_volume(&self) -> f64 {
+        self.triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| self.vertices[i as usize]);
+                dot(a, cross(b, c)) / 6.0
+            })
+            .sum()
+    }
+
+    /// Checks that the mesh is a closed, consistently oriented 2-manifold (every directed edge
+    /// appears once and its reverse once, so every edge is shared by exactly two triangles
+    /// wound the same way), has no zero-area triangle and encloses a positive volume.
+    /// Errors: a description of the first defect found.
+    pub fn check(&self) -> Result<Stats, String> {
+        if self.triangles.is_empty() {
+            return Err("the mesh has no triangles".into());
+        }
+        let mut edges: Vec<u64> = Vec::with_capacity(self.triangles.len() * 3);
+        for (n, t) in self.triangles.iter().enumerate() {
+            if t.iter().any(|&i| i as usize >= self.vertices.len()) {
+                return Err(format!("triangle {n} refers to a missing vertex"));
+            }
+            if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+                return Err(format!("triangle {n} repeats a vertex"));
+            }
+            let [a, b, c] = t.map(|i| self.vertices[i as usize]);
+            let area2 = norm(cross(sub(b, a), sub(c, a)));
+            if area2 < 1e-9 {
+                return Err(format!("triangle {n} has no area"));
+            }
+            for k in 0..3 {
+                let (p, q) = (t[k], t[(k + 1) % 3]);
+                edges.push((u64::from(p) << 32) | u64::from(q));
+            }
+        }
+        edges.sort_unstable();
+        for w in edges.windows(2) {
+            if w[0] == w[1] {
+                return Err(format!(
+                    "edge {}→{} is used twice in the same direction (inconsistent winding or more than two triangles)",
+                    w[0] >> 32,
+                    w[0] & 0xffff_ffff
+                ));
+            }
+        }
+        for &e in &edges {
+            let rev = e.rotate_right(32);
+            if edges.binary_search(&rev).is_err() {
+                return Err(format!(
+                    "edge {}→{} has no triangle on its other side (the mesh is open)",
+                    e >> 32,
+                    e & 0xffff_ffff
+                ));
+            }
+        }
+        // Shells: union-find over triangle vertices.
+        let mut parent: Vec<u32> = (0..self.vertices.len() as u32).collect();
+        fn find(p: &mut [u32], mut x: u32) -> u32 {
+            while p[x as usize] != x {
+                p[x as usize] = p[p[x as usize] as usize];
+                x = p[x as usize];
+            }
+            x
+        }
+        let mut used = vec![false; self.vertices.len()];
+        for t in &self.triangles {
+            for &i in t {
+                used[i as usize] = true;
+            }
+            let a = find(&mut parent, t[0]);
+            for &i in &t[1..] {
+                let b = find(&mut parent, i);
+                parent[b as usize] = a;
+            }
+        }
+        let mut roots = std::collections::BTreeSet::new();
+        for (i, u) in used.iter().enumerate() {
+            if *u {
+                roots.insert(find(&mut parent, i as u32));
+            }
+        }
+        let volume = self.signed_volume();
+        if volume <= 0.0 {
+            return Err(format!(
+                "the enclosed volume is {volume:.1} mm³: the normals point inward"
+            ));
+        }
+        Ok(Stats {
+            triangles: self.triangles.len(),
+            vertices: used.iter().filter(|u| **u).count(),
+            shells: roots.len(),
+            volume,
+        })
+    }
+
+    /// Binary STL: an 80-byte header naming `solid`, the triangle count, then each triangle's
+    /// unit normal and three corners as little-endian `f32` millimetres, and a zero attribute.
+    pub fn to_stl(&self, solid: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(84 + 50 * self.triangles.len());
+        let mut header = format!("sowkit {solid} (binary STL, millimetres)").into_bytes();
+        header.resize(80, b' ');
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&(self.triangles.len() as u32).to_le_bytes());
+        for t in &self.triangles {
+            // The normal is computed from the f32 corners as written, so readers agree with it.
+            let [a, b, c] = t.map(|i| self.vertices[i as usize].map(|x| f64::from(x as f32)));
+            let n = cross(sub(b, a), sub(c, a));
+            let l = norm(n).max(1e-30);
+            for x in n {
+                out.extend_from_slice(&((x / l) as f32).to_le_bytes());
+            }
+            for p in [a, b, c] {
+                for x in p {
+                    out.extend_from_slice(&(x as f32).to_le_bytes());
+                }
+            }
+            out.extend_from_slice(&[0, 0]);
+        }
+        out
+    }
+
+    /// Reads a binary STL, welding corners with identical `f32` coordinates into one vertex.
+    /// Errors: the data is not binary STL of the size its count says.
+    pub fn from_stl(bytes: &[u8]) -> Result<Mesh, String> {
+        if bytes.len() < 84 {
+            return Err("shorter than an STL header".into());
+        }
+        let n = u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as usize;
+        if bytes.len() != 84 + 50 * n {
+            return Err(format!(
+                "{} bytes, but {n} triangles need {}",
+                bytes.len(),
+                84 + 50 * n
+            ));
+        }
+        let mut mesh = Mesh::default();
+        let mut ids: HashMap<[u32; 3], u32> = HashMap::new();
+        for k in 0..n {
+            let rec = &bytes[84 + 50 * k..84 + 50 * (k + 1)];
+            let mut t = [0u32; 3];
+            for (c, slot) in t.iter_mut().enumerate() {
+                let mut key = [0u32; 3];
+                let mut p = [0.0; 3];
+                for a in 0..3 {
+                    let o = 12 + 12 * c + 4 * a;
+                    let bits = u32::from_le_bytes([rec[o], rec[o + 1], rec[o + 2], rec[o + 3]]);
+                    key[a] = bits;
+                    p[a] = f64::from(f32::from_bits(bits));
+                }
+                *slot = *ids.entry(key).or_insert_with(|| {
+                    mesh.vertices.push(p);
+                    (mesh.vertices.len() - 1) as u32
+                });
+            }
+            mesh.triangles.push(t);
+        }
+        Ok(mesh)
+    }
+}
+
+pub(crate) fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+pub(crate) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+pub(crate) fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+pub(crate) fn norm(a: [f64; 3]) -> f64 {
+    dot(a, a).sqrt()
+}
+
+/// A printer bed, millimetres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bed {
+    /// Width, mm.
+    pub w: f64,
+    /// Depth, mm.
+    pub h: f64,
+}
+
+impl Bed {
+    /// The default bed, 200 × 200 mm.
+    pub const DEFAULT: Bed = Bed { w: 200.0, h: 200.0 };
+
+    /// Parses `WxH` in millimetres (`200x200`, `220X220`, `250×210`). Errors: the text is not
+    /// two numbers of 60 to 2000 mm.
+    pub fn parse(s: &str) -> Result<Bed, String> {
+        let t = s.trim().replace(['X', '×'], "x");
+        let mut it = t.split('x');
+        let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
+            return Err(format!(
+                "--bed {s:?}: expected the bed size as WIDTHxDEPTH in millimetres, e.g. 200x200"
+            ));
+        };
+        let num = |v: &str| -> Result<f64, String> {
+            let x: f64 = v.trim().parse().map_err(|_| {
+                format!("--bed {s:?}: {v:?} is not a number of millimetres (e.g. 200x200)")
+            })?;
+            if !(60.0..=2000.0).contains(&x) {
+                return Err(format!(
+                    "--bed {s:?}: {x} mm is outside 60 to 2000 mm, the beds sowkit plans for"
+                ));
+            }
+            Ok(x)
+        };
+        Ok(Bed {
+            w: num(a)?,
+            h: num(b)?,
+        })
+    }
+
+    /// Whether a footprint of `w` × `h` mm fits, as is or turned a quarter.
+    pub fn fits(&self, w: f64, h: f64) -> bool {
+        (w <= self.w && h <= self.h) || (w <= self.h && h <= self.w)
+    }
+}
+
+/// Every 3D file of a ruleset's kit: `board-N.stl` parts, `joiner.stl`, `seed.stl`,
+/// `seeds-N.stl` plates, a `board-N.png`/`seeds-N.png` preview of each, and `3d.txt` (what to
+/// print and how the parts join). Sizes are the paper board's ([`crate::geometry::BoardGeometry`]
+/// with `child_safe` as for the paper kit). Errors: the board or a part cannot fit `bed`
+/// (message says which measurement), or a mesh fails its check.
+pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, String> {
+    let design = board::Design::new(rs, child_safe)?;
+    let counter = design.counter_d;
+    let parts = board::parts(&design, bed)?;
+    let mut files = Vec::new();
+    let mut notes = String::new();
+    notes.push_str(&format!(
+        "sowkit 3D kit: {}\nbed: {} x {} mm; all files in millimetres, binary STL\n\n",
+        rs.name, bed.w, bed.h
+    ));
+    for (i, p) in parts.iter().enumerate() {
+        let st = p
+            .mesh
+            .check()
+            .map_err(|e| format!("board part {}: {e}", i + 1))?;
+        let (lo, hi) = p.mesh.bbox();
+        notes.push_str(&format!(
+            "board-{}.stl  {:.1} x {:.1} x {:.1} mm, {} triangles{}\n",
+            i + 1,
+            hi[0] - lo[0],
+            hi[1] - lo[1],
+            hi[2] - lo[2],
+            st.triangles,
+            if p.turned {
+                " (turned a quarter to fit the bed)"
+            } else {
+                ""
+            }
+        ));
+        files.push(File {
+            name: format!("board-{}.stl", i + 1),
+            bytes: p.mesh.to_stl(&format!("{} board part {}", rs.id, i + 1)),
+        });
+        files.push(File {
+            name: format!("board-{}.png", i + 1),
+            bytes: preview::png(&p.mesh),
+        });
+    }
+    if parts.len() > 1 {
+        let mut j = board::joiner(&design);
+        j.to_origin();
+        j.check().map_err(|e| format!("joiner: {e}"))?;
+        let joints = parts.len() - 1;
+        notes.push_str(&format!(
+            "joiner.stl  print {} (two for each of the {joints} seam{}); each joiner sits in the pockets under both parts, its two pegs in their holes, held by two small self-tapping screws (about 2.2 mm, 6 mm long) through its holes into the pilot holes\n",
+            2 * joints,
+            if joints == 1 { "" } else { "s" }
+        ));
+        files.push(File {
+            name: "joiner.stl".into(),
+            bytes: j.to_stl(&format!("{} joiner", rs.id)),
+        });
+    }
+    let mut s = seed::lens(counter);
+    s.to_origin();
+    s.check().map_err(|e| format!("seed: {e}"))?;
+    files.push(File {
+        name: "seed.stl".into(),
+        bytes: s.to_stl(&format!("{} seed", rs.id)),
+    });
+    let need = seed::needed(rs);
+    let plates = seed::plates(counter, need, bed)?;
+    notes.push_str(&format!(
+        "seed.stl  one lens-shaped seed, {counter} mm across\n",
+    ));
+    for (i, pl) in plates.iter().enumerate() {
+        pl.mesh
+            .check()
+            .map_err(|e| format!("seed plate {}: {e}", i + 1))?;
+        notes.push_str(&format!("seeds-{}.stl  {} seeds\n", i + 1, pl.count));
+        files.push(File {
+            name: format!("seeds-{}.stl", i + 1),
+            bytes: pl.mesh.to_stl(&format!("{} seeds plate {}", rs.id, i + 1)),
+        });
+        files.push(File {
+            name: format!("seeds-{}.png", i + 1),
+            bytes: preview::png(&pl.mesh),
+        });
+    }
+    notes.push_str(&format!(
+        "\n{} seeds in all: the game needs {} (the most seeds a pit may start with, in every pit), the rest are spares.\nPrint the seeds in a colour that contrasts with the board.\nSide {} has single rims round its pits and store, side {} double rims; pit labels and the sowing circuit are engraved.\n",
+        plates.iter().map(|p| p.count).sum::<usize>(),
+        seed::game_needs(rs),
+        rs.board.players[1 - design.ring_side.min(1)],
+        rs.board.players[design.ring_side.min(1)],
+    ));
+    files.push(File {
+        name: "3d.txt".into(),
+        bytes: notes.into_bytes(),
+    });
+    Ok(files)
+}

@@ -1,0 +1,144 @@
+//! Seeds: a lens-shaped counter (a domed top over a flat-based, rounded underside, so it
+//! prints without supports) and plates of them that fit the bed.
+//!
+//! A seed is a surface of revolution: a profile from the bottom pole to the top pole turned
+//! round the z axis in [`SEGMENTS`] steps. Neighbouring rings are joined by quads and each
+//! pole by a fan, so every edge is shared by exactly two triangles by construction; the
+//! profile's radius is positive between the poles, so no two rings touch (no
+//! self-intersection).
+
+use super::{Bed, Mesh};
+use crate::ruleset::Ruleset;
+
+/// Steps round the axis.
+pub const SEGMENTS: usize = 48;
+/// Space between seeds on a plate, and round the plate's edge, mm.
+const PLATE_GAP: f64 = 2.0;
+const PLATE_MARGIN: f64 = 5.0;
+
+/// Thickness of a seed `diameter` mm across, mm.
+pub fn thickness(diameter: f64) -> f64 {
+    (diameter * 0.38).max(2.4)
+}
+
+/// The profile (radius, height) from the bottom pole to the top pole, mm.
+fn profile(diameter: f64) -> Vec<(f64, f64)> {
+    let r = diameter / 2.0;
+    let t = thickness(diameter);
+    let z_rim = 0.35 * t;
+    let rb = 0.55 * r;
+    let mut p = vec![(0.0, 0.0), (rb / 2.0, 0.0), (rb, 0.0)];
+    // Underside: a quarter ellipse from the flat base up to the rim.
+    for k in 1..=8 {
+        let a = k as f64 / 8.0 * std::f64::consts::FRAC_PI_2;
+        p.push((rb + (r - rb) * a.sin(), z_rim * (1.0 - a.cos())));
+    }
+    // Top: a spherical cap from the rim to the top pole.
+    let h = t - z_rim;
+    let big = (r * r + h * h) / (2.0 * h);
+    for k in 1..12 {
+        let rho = r * (1.0 - k as f64 / 12.0);
+        p.push((rho, z_rim + (big * big - rho * rho).sqrt() - (big - h)));
+    }
+    p.push((0.0, t));
+    p
+}
+
+/// One seed `diameter` mm across, its base centred on the origin.
+pub fn lens(diameter: f64) -> Mesh {
+    let prof = profile(diameter);
+    let mut m = Mesh::default();
+    let bottom = m.vertex([0.0, 0.0, prof[0].1]);
+    let rings: Vec<Vec<u32>> = prof[1..prof.len() - 1]
+        .iter()
+        .map(|&(rho, z)| {
+            (0..SEGMENTS)
+                .map(|k| {
+                    let a = k as f64 / SEGMENTS as f64 * std::f64::consts::TAU;
+                    m.vertex([rho * a.cos(), rho * a.sin(), z])
+                })
+                .collect()
+        })
+        .collect();
+    let top = m.vertex([0.0, 0.0, prof[prof.len() - 1].1]);
+    let n = SEGMENTS;
+    for k in 0..n {
+        let k1 = (k + 1) % n;
+        // Bottom fan, facing down.
+        m.triangles.push([bottom, rings[0][k1], rings[0][k]]);
+        for w in rings.windows(2) {
+            let (lo, hi) = (&w[0], &w[1]);
+            m.triangles.push([lo[k], lo[k1], hi[k1]]);
+            m.triangles.push([lo[k], hi[k1], hi[k]]);
+        }
+        let last = &rings[rings.len() - 1];
+        m.triangles.push([top, last[k], last[k1]]);
+    }
+    m
+}
+
+/// Seeds the game needs: every pit filled with the most seeds a pit may start with.
+pub fn game_needs(rs: &Ruleset) -> usize {
+    let per = rs
+        .board
+        .seeds_per_pit_options
+        .iter()
+        .copied()
+        .chain([rs.board.seeds_per_pit])
+        .max()
+        .unwrap_or(0) as usize;
+    2 * rs.board.pits_per_side * per
+}
+
+/// Seeds to print: what the game needs plus a tenth for spares (at least 4).
+pub fn needed(rs: &Ruleset) -> usize {
+    let need = game_needs(rs);
+    need + (need / 10).max(4)
+}
+
+/// A plate of seeds.
+#[derive(Clone, Debug)]
+pub struct Plate {
+    /// All its seeds, one shell each, on the bed from the origin.
+    pub mesh: Mesh,
+    /// How many seeds it holds.
+    pub count: usize,
+}
+
+/// Plates holding `count` seeds `diameter` mm across, as many seeds a plate as fit `bed`.
+/// Errors: not even one seed fits.
+pub fn plates(diameter: f64, count: usize, bed: Bed) -> Result<Vec<Plate>, String> {
+    let pitch = diameter + PLATE_GAP;
+    let per_row = ((bed.w - 2.0 * PLATE_MARGIN + PLATE_GAP) / pitch)
+        .floor()
+        .max(0.0) as usize;
+    let rows = ((bed.h - 2.0 * PLATE_MARGIN + PLATE_GAP) / pitch)
+        .floor()
+        .max(0.0) as usize;
+    let per_plate = per_row * rows;
+    if per_plate == 0 {
+        return Err(format!(
+            "a {diameter} mm seed does not fit the {}x{} mm bed",
+            bed.w, bed.h
+        ));
+    }
+    let one = lens(diameter);
+    let mut out = Vec::new();
+    let mut left = count;
+    while left > 0 {
+        let here = left.min(per_plate);
+        let mut mesh = Mesh::default();
+        for k in 0..here {
+            let mut s = one.clone();
+            s.translate([
+                (k % per_row) as f64 * pitch + diameter / 2.0,
+                (k / per_row) as f64 * pitch + diameter / 2.0,
+                0.0,
+            ]);
+            mesh.append(&s);
+        }
+        out.push(Plate { mesh, count: here });
+        left -= here;
+    }
+    Ok(out)
+}

@@ -1,0 +1,460 @@
+//! The 3D kit: every mesh closed, manifold and outward (also after an STL round trip through
+//! f32), parts within the bed, small meshes free of self-intersection, and the parts placed by
+//! their joiners' pegs reassembling the board within 0.1 mm of the paper board's geometry.
+use sowkit::mesh::board::{self, Design, Part, CLEARANCE, JOINER_T, PEG_H};
+use sowkit::mesh::{seed, Bed, Mesh};
+use sowkit::ruleset::Ruleset;
+use std::path::Path;
+
+fn load(id: &str) -> Ruleset {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml"));
+    let src = std::fs::read_to_string(&path).unwrap();
+    sowkit::ruleset::load_str(&format!("rulesets/{id}.toml"), &src)
+        .unwrap_or_else(|d| panic!("{}", d[0].rendered))
+}
+
+/// Checks a mesh and the mesh read back from its STL bytes (corners welded by their f32 bits).
+fn sound(m: &Mesh, what: &str) -> sowkit::mesh::Stats {
+    let st = m.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+    let back = Mesh::from_stl(&m.to_stl(what)).unwrap();
+    let st2 = back
+        .check()
+        .unwrap_or_else(|e| panic!("{what} as STL: {e}"));
+    assert_eq!(st.triangles, st2.triangles, "{what}");
+    assert_eq!(
+        st.vertices, st2.vertices,
+        "{what}: f32 welding merged vertices"
+    );
+    assert!((st.volume - st2.volume).abs() < 1e-3 * st.volume, "{what}");
+    st
+}
+
+fn parts(id: &str, bed: Bed) -> (Design, Vec<Part>) {
+    let d = Design::new(&load(id), false).unwrap();
+    let p = board::parts(&d, bed).unwrap();
+    (d, p)
+}
+
+#[test]
+fn giuthi_and_kalah_parts_are_sound_and_fit_a_200_mm_bed() {
+    for id in ["giuthi", "kalah-6x4"] {
+        let (d, ps) = parts(id, Bed::DEFAULT);
+        // Each board is longer than the bed: at least as many parts as its length needs.
+        let (hx, _) = d.half_size();
+        assert!(ps.len() >= (2.0 * hx / 200.0).ceil() as usize, "{id}");
+        assert!(ps.len() > 1, "{id}");
+        let mut total = 0.0;
+        for (i, p) in ps.iter().enumerate() {
+            let st = sound(&p.mesh, &format!("{id} part {}", i + 1));
+            assert_eq!(st.shells, 1);
+            let (lo, hi) = p.mesh.bbox();
+            assert!(
+                lo.iter().all(|v| v.abs() < 1e-9),
+                "{id}: part not on the bed origin"
+            );
+            assert!(hi[0] <= 200.0 && hi[1] <= 200.0, "{id}: {hi:?}");
+            assert!((hi[2] - d.thick - 0.6).abs() < 0.01, "top of the rims");
+            total += st.volume;
+        }
+        // Volume against the block minus bowls, worked independently: the block is
+        // 2·hx × 2·hy × thick, each pit removes a spherical cap π h²(3R − h)/3 with
+        // R = (r² + h²)/(2h). Pockets, stores, engraving and rims change it by a few percent.
+        let (hx, hy) = d.half_size();
+        let h = d.pit_depth;
+        let big = (d.r * d.r + h * h) / (2.0 * h);
+        let cap = std::f64::consts::PI * h * h * (3.0 * big - h) / 3.0;
+        let est = 4.0 * hx * hy * d.thick - 2.0 * d.n as f64 * cap;
+        assert!(
+            (total - est).abs() < 0.08 * est,
+            "{id}: volume {total:.0} vs block minus pits {est:.0}"
+        );
+    }
+}
+
+#[test]
+fn a_small_bed_gets_more_parts_and_a_tiny_one_a_clear_error() {
+    let (_, big) = parts("giuthi", Bed::DEFAULT);
+    let (_, ps) = parts("giuthi", Bed { w: 150.0, h: 150.0 });
+    assert!(ps.len() > big.len(), "{} vs {}", ps.len(), big.len());
+    for p in &ps {
+        let (_, hi) = p.mesh.bbox();
+        assert!(hi[0] <= 150.0 && hi[1] <= 150.0, "{hi:?}");
+    }
+    let d = Design::new(&load("giuthi"), false).unwrap();
+    let e = board::parts(&d, Bed { w: 80.0, h: 80.0 }).unwrap_err();
+    assert!(e.contains("--bed"), "{e}");
+}
+
+#[test]
+fn bed_sizes_parse_and_bad_ones_are_explained() {
+    assert_eq!(Bed::parse("220x250").unwrap(), Bed { w: 220.0, h: 250.0 });
+    assert_eq!(Bed::parse("200×200").unwrap(), Bed::DEFAULT);
+    for bad in ["200", "axb", "10x10", "200x200x200"] {
+        let e = Bed::parse(bad).unwrap_err();
+        assert!(e.contains("--bed"), "{e}");
+    }
+}
+
+/// Centroids of clusters of points (points closer than `gap` join a cluster).
+fn clusters(pts: &[(f64, f64)], gap: f64) -> Vec<(f64, f64, usize)> {
+    let mut out: Vec<(f64, f64, usize, f64, f64)> = Vec::new(); // sum x, sum y, n, last x, last y
+    'p: for &(x, y) in pts {
+        for c in &mut out {
+            if (c.0 / c.2 as f64 - x).hypot(c.1 / c.2 as f64 - y) < gap {
+                c.0 += x;
+                c.1 += y;
+                c.2 += 1;
+                continue 'p;
+            }
+        }
+        out.push((x, y, 1, x, y));
+    }
+    out.into_iter()
+        .map(|c| (c.0 / c.2 as f64, c.1 / c.2 as f64, c.2))
+        .collect()
+}
+
+/// The part's mesh turned back to the board's orientation.
+fn unturned(p: &Part) -> Mesh {
+    let mut m = p.mesh.clone();
+    if p.turned {
+        for _ in 0..3 {
+            m.rotate_quarter();
+        }
+    }
+    m
+}
+
+/// Peg-hole centres of a part, found from its mesh: the flat ceilings of the peg holes are the
+/// only bottom surface at pocket depth + peg height + 0.5 mm.
+fn peg_holes(m: &Mesh) -> Vec<(f64, f64)> {
+    let z = JOINER_T + CLEARANCE + PEG_H + 0.5;
+    let pts: Vec<(f64, f64)> = m
+        .vertices
+        .iter()
+        .filter(|v| (v[2] - z).abs() < 1e-6)
+        .map(|v| (v[0], v[1]))
+        .collect();
+    clusters(&pts, 3.0)
+        .into_iter()
+        .map(|c| (c.0, c.1))
+        .collect()
+}
+
+#[test]
+fn parts_placed_by_their_pegs_reassemble_the_board_within_a_tenth_of_a_millimetre() {
+    for (id, bed) in [
+        ("giuthi", Bed::DEFAULT),
+        ("kalah-6x4", Bed::DEFAULT),
+        ("giuthi", Bed { w: 150.0, h: 150.0 }),
+    ] {
+        let (d, ps) = parts(id, bed);
+        // The joiner's pegs, from its mesh: the flat peg tips.
+        let j = board::joiner(&d);
+        sound(&j, "joiner");
+        let tip = JOINER_T + PEG_H;
+        let tips: Vec<(f64, f64)> = j
+            .vertices
+            .iter()
+            .filter(|v| (v[2] - tip).abs() < 1e-6)
+            .map(|v| (v[0], v[1]))
+            .collect();
+        let mut pegs = clusters(&tips, 3.0);
+        pegs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert_eq!(pegs.len(), 2, "{id}: joiner pegs");
+        // Laid under the board upside down (turned about x), a peg keeps its x and its y
+        // changes sign.
+        let peg_dx = pegs[1].0 - pegs[0].0;
+        let peg_dy = -(pegs[1].1 - pegs[0].1);
+        // Place part 0 where it lies; then each next part so that a joiner's left peg sits in
+        // the previous part's hole and its right peg in this part's hole.
+        let meshes: Vec<Mesh> = ps.iter().map(unturned).collect();
+        let mut offset = vec![(0.0, 0.0)];
+        for i in 1..meshes.len() {
+            let prev = &meshes[i - 1];
+            let (_, phi) = prev.bbox();
+            let (plo, _) = meshes[i].bbox();
+            // Holes near the seam: the previous part's right end, this part's left end.
+            let mut left: Vec<(f64, f64)> = peg_holes(prev)
+                .into_iter()
+                .filter(|h| phi[0] - h.0 < 20.0)
+                .collect();
+            let mut right: Vec<(f64, f64)> = peg_holes(&meshes[i])
+                .into_iter()
+                .filter(|h| h.0 - plo[0] < 20.0)
+                .collect();
+            assert_eq!(left.len(), 2, "{id}: two joiners per seam");
+            assert_eq!(right.len(), 2, "{id}: two joiners per seam");
+            left.sort_by(|a, b| a.1.total_cmp(&b.1));
+            right.sort_by(|a, b| a.1.total_cmp(&b.1));
+            let o = offset[i - 1];
+            let mut placed = Vec::new();
+            for (l, r) in left.iter().zip(&right) {
+                placed.push((l.0 + o.0 + peg_dx - r.0, l.1 + o.1 + peg_dy - r.1));
+            }
+            // Both joiners agree on where the part goes.
+            assert!(
+                (placed[0].0 - placed[1].0).hypot(placed[0].1 - placed[1].1) < 0.1,
+                "{id}: the two joiners disagree: {placed:?}"
+            );
+            let here = placed[0];
+            // The seam faces meet: no gap, no overlap.
+            let gap = (plo[0] + here.0) - (phi[0] + o.0);
+            assert!(gap.abs() < 0.1, "{id}: seam gap {gap} mm");
+            offset.push(here);
+        }
+        // The deepest points of the pits, found in the placed meshes: vertices within 0.02 mm
+        // of the pit floor gather in a small round patch at each pit's centre (a store's
+        // steep side crosses that height only in thin, scattered strips, dropped here).
+        let bowl_floor = d.thick - d.pit_depth;
+        let mut deep = Vec::new();
+        let mut lower = Vec::new();
+        for (m, o) in meshes.iter().zip(&offset) {
+            for v in &m.vertices {
+                if (v[2] - bowl_floor).abs() < 0.02 {
+                    deep.push((v[0] + o.0, v[1] + o.1));
+                } else if v[2] < bowl_floor && v[2] > 0.5 {
+                    lower.push((v[0] + o.0, v[1] + o.1));
+                }
+            }
+        }
+        // A pit floor is a local minimum: nothing lower within 3 mm.
+        let found: Vec<(f64, f64, usize)> = clusters(&deep, 2.0)
+            .into_iter()
+            .filter(|c| {
+                c.2 >= 5
+                    && lower.iter().all(|p| (p.0 - c.0).hypot(p.1 - c.1) > 3.0)
+                    && deep
+                        .iter()
+                        .filter(|p| (p.0 - c.0).hypot(p.1 - c.1) < 2.0)
+                        .all(|p| (p.0 - c.0).hypot(p.1 - c.1) < 1.5)
+            })
+            .collect();
+        assert_eq!(found.len(), d.pits.len(), "{id}: pit floors found");
+        // Every pit centre of the paper geometry, relative to pit 0, is found there.
+        let rel = |p: (f64, f64)| (p.0 - d.pits[0].0, p.1 - d.pits[0].1);
+        // Anchor: the found cluster whose relative layout matches pit 0 (the lowest-left).
+        let anchor = found
+            .iter()
+            .filter(|c| {
+                // A pit of the lower row, leftmost.
+                found.iter().all(|o| o.1 >= c.1 - 1.0)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap();
+        for (h, &p) in d.pits.iter().enumerate() {
+            let want = rel(p);
+            let best = found
+                .iter()
+                .map(|c| (c.0 - anchor.0 - want.0).hypot(c.1 - anchor.1 - want.1))
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                best < 0.1,
+                "{id} on {bed:?}: pit {h} is {best:.3} mm from where the paper board has it"
+            );
+        }
+    }
+}
+
+/// Whether segment `p`–`q` passes through the interior of triangle `t` (Möller–Trumbore).
+fn seg_hits(p: [f64; 3], q: [f64; 3], t: [[f64; 3]; 3]) -> bool {
+    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let cross = |a: [f64; 3], b: [f64; 3]| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let dir = sub(q, p);
+    let e1 = sub(t[1], t[0]);
+    let e2 = sub(t[2], t[0]);
+    let h = cross(dir, e2);
+    let a = dot(e1, h);
+    if a.abs() < 1e-12 {
+        return false;
+    }
+    let f = 1.0 / a;
+    let s = sub(p, t[0]);
+    let u = f * dot(s, h);
+    let qv = cross(s, e1);
+    let v = f * dot(dir, qv);
+    let w = f * dot(e2, qv);
+    let eps = 1e-9;
+    u > eps && v > eps && u + v < 1.0 - eps && w > eps && w < 1.0 - eps
+}
+
+/// Pairs of triangles sharing no vertex where an edge of one pierces the other, found through
+/// a uniform grid of cells over their bounding boxes.
+fn self_intersections(m: &Mesh) -> usize {
+    let (lo, hi) = m.bbox();
+    let cell = 1.0f64;
+    let dims: Vec<usize> = (0..3)
+        .map(|k| (((hi[k] - lo[k]) / cell).floor() as usize) + 1)
+        .collect();
+    let mut grid: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    let bb = |t: &[u32; 3]| {
+        let mut a = [f64::MAX; 3];
+        let mut b = [f64::MIN; 3];
+        for &i in t {
+            for k in 0..3 {
+                a[k] = a[k].min(m.vertices[i as usize][k]);
+                b[k] = b[k].max(m.vertices[i as usize][k]);
+            }
+        }
+        (a, b)
+    };
+    for (n, t) in m.triangles.iter().enumerate() {
+        let (a, b) = bb(t);
+        let c0: Vec<usize> = (0..3).map(|k| ((a[k] - lo[k]) / cell) as usize).collect();
+        let c1: Vec<usize> = (0..3).map(|k| ((b[k] - lo[k]) / cell) as usize).collect();
+        for x in c0[0]..=c1[0] {
+            for y in c0[1]..=c1[1] {
+                for z in c0[2]..=c1[2] {
+                    grid.entry((z * dims[1] + y) * dims[0] + x)
+                        .or_default()
+                        .push(n);
+                }
+            }
+        }
+    }
+    let mut hits = std::collections::BTreeSet::new();
+    for list in grid.values() {
+        for (ai, &a) in list.iter().enumerate() {
+            for &b in &list[ai + 1..] {
+                let (ta, tb) = (m.triangles[a], m.triangles[b]);
+                if ta.iter().any(|i| tb.contains(i)) {
+                    continue;
+                }
+                let pa = ta.map(|i| m.vertices[i as usize]);
+                let pb = tb.map(|i| m.vertices[i as usize]);
+                let edge_hits = |x: [[f64; 3]; 3], y: [[f64; 3]; 3]| {
+                    (0..3).any(|k| seg_hits(x[k], x[(k + 1) % 3], y))
+                };
+                if edge_hits(pa, pb) || edge_hits(pb, pa) {
+                    hits.insert((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
+    hits.len()
+}
+
+#[test]
+fn the_intersection_check_finds_two_crossing_boxes() {
+    // Two unit cubes, the second pushed half into the first: their faces cross.
+    let cube = |o: [f64; 3]| {
+        let mut m = Mesh::default();
+        for k in 0..8 {
+            m.vertex([
+                o[0] + (k & 1) as f64,
+                o[1] + ((k >> 1) & 1) as f64,
+                o[2] + ((k >> 2) & 1) as f64,
+            ]);
+        }
+        m.triangles = vec![
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ];
+        m
+    };
+    let mut m = cube([0.0; 3]);
+    m.check().unwrap();
+    assert!((m.signed_volume() - 1.0).abs() < 1e-12);
+    assert_eq!(self_intersections(&m), 0);
+    m.append(&cube([0.5, 0.25, 0.25]));
+    assert!(self_intersections(&m) > 0);
+}
+
+#[test]
+fn seeds_joiner_and_a_seed_plate_do_not_intersect_themselves() {
+    let d = Design::new(&load("giuthi"), false).unwrap();
+    let j = board::joiner(&d);
+    assert_eq!(self_intersections(&j), 0);
+    let s = seed::lens(12.0);
+    assert_eq!(self_intersections(&s), 0);
+    let plate = &seed::plates(12.0, 20, Bed::DEFAULT).unwrap()[0];
+    assert_eq!(self_intersections(&plate.mesh), 0);
+}
+
+#[test]
+fn a_seed_is_a_lens_of_the_counter_diameter() {
+    for dia in [8.0, 12.0, 20.0] {
+        let s = seed::lens(dia);
+        let st = sound(&s, "seed");
+        assert_eq!(st.shells, 1);
+        let (lo, hi) = s.bbox();
+        assert!((hi[0] - lo[0] - dia).abs() < 1e-9, "{dia}: {lo:?} {hi:?}");
+        assert!((hi[2] - seed::thickness(dia)).abs() < 1e-9);
+        assert!(lo[2].abs() < 1e-12, "flat base on the bed");
+        // Thinner than a coin-shaped cylinder of that size, thicker than a cone on it.
+        let cyl = std::f64::consts::PI * dia * dia / 4.0 * seed::thickness(dia);
+        assert!(
+            st.volume < cyl && st.volume > cyl / 3.0,
+            "{dia}: {}",
+            st.volume
+        );
+    }
+}
+
+#[test]
+fn seed_plates_hold_what_the_game_needs_and_fit_the_bed() {
+    let rs = load("giuthi");
+    // Giuthi allows up to 9 seeds in each of its 12 pits: 108, plus a tenth for spares.
+    assert_eq!(seed::game_needs(&rs), 108);
+    assert_eq!(seed::needed(&rs), 118);
+    for bed in [Bed::DEFAULT, Bed { w: 100.0, h: 100.0 }] {
+        let plates = seed::plates(12.0, 118, bed).unwrap();
+        assert_eq!(plates.iter().map(|p| p.count).sum::<usize>(), 118);
+        for p in &plates {
+            let st = p.mesh.check().unwrap();
+            assert_eq!(st.shells, p.count);
+            let (lo, hi) = p.mesh.bbox();
+            assert!(lo[0] >= 0.0 && lo[1] >= 0.0 && hi[0] <= bed.w && hi[1] <= bed.h);
+        }
+        if bed.w < 150.0 {
+            assert!(plates.len() > 1);
+        }
+    }
+}
+
+#[test]
+fn the_3d_files_are_deterministic_and_complete() {
+    let rs = load("kalah-6x4");
+    let a = sowkit::mesh::kit_files(&rs, false, Bed::DEFAULT).unwrap();
+    let b = sowkit::mesh::kit_files(&rs, false, Bed::DEFAULT).unwrap();
+    assert_eq!(a, b);
+    let names: Vec<&str> = a.iter().map(|f| f.name.as_str()).collect();
+    for want in [
+        "board-1.stl",
+        "board-2.stl",
+        "board-1.png",
+        "joiner.stl",
+        "seed.stl",
+        "seeds-1.stl",
+        "seeds-1.png",
+        "3d.txt",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for f in &a {
+        if f.name.ends_with(".stl") {
+            let n = u32::from_le_bytes(f.bytes[80..84].try_into().unwrap()) as usize;
+            assert_eq!(f.bytes.len(), 84 + 50 * n, "{}", f.name);
+        }
+        if f.name.ends_with(".png") {
+            assert_eq!(&f.bytes[..8], b"\x89PNG\r\n\x1a\n");
+        }
+    }
+}
