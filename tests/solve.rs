@@ -352,3 +352,79 @@ fn readme_table_boards_agree_with_minimax() {
         agree(&kalah_empty_capture(m, n));
     }
 }
+
+// ---- balance report --------------------------------------------------------------------------
+
+#[test]
+fn wilson_interval_of_5_in_10() {
+    // p = 0.5, z = 1.959964: centre (0.5 + z²/20) / (1 + z²/10) = 0.5; half-width
+    // z·sqrt(0.025 + z²/400) / (1 + z²/10) = 0.26341 (worked on paper).
+    let r = sowkit::solve::balance::wilson(5, 10);
+    assert!((r.lo - 0.23659).abs() < 1e-4, "{r:?}");
+    assert!((r.hi - 0.76341).abs() < 1e-4, "{r:?}");
+    let r = sowkit::solve::balance::wilson(0, 10);
+    assert_eq!(r.lo, 0.0);
+    // 0 of 10: upper end z²/10 / (1 + z²/10) = 0.27753.
+    assert!((r.hi - 0.27753).abs() < 1e-4, "{r:?}");
+}
+
+#[test]
+fn balance_report_runs_for_every_bundled_ruleset() {
+    use sowkit::solve::balance::{playouts, Policy};
+    let mut files: Vec<_> = std::fs::read_dir("rulesets")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5);
+    for f in files {
+        let rs = sowkit::ruleset::load::load_file(&f).unwrap();
+        let rules = Rules::new(&rs);
+        let limits = Limits {
+            nodes: Some(20_000),
+            seconds: None,
+            memory_mb: 16,
+        };
+        let text = sowkit::solve::report::balance_report_games(&rules, limits, 100, false).unwrap();
+        assert!(text.contains("Random playouts (100 games"), "{text}");
+        assert!(text.contains("Greedy playouts (100 games"), "{text}");
+        // Byte-identical on a second run (node budget, seeded playouts).
+        let again =
+            sowkit::solve::report::balance_report_games(&rules, limits, 100, false).unwrap();
+        assert_eq!(text, again);
+        for policy in [Policy::Random, Policy::Greedy] {
+            let p = playouts(&rules, policy, 100);
+            assert_eq!(
+                p.win.count + p.draw.count + p.loss.count + p.unfinished,
+                100,
+                "{f:?}"
+            );
+            assert!(p.win.lo <= p.win.rate && p.win.rate <= p.win.hi);
+        }
+    }
+}
+
+#[test]
+fn six_pit_sowing_start_is_solved_in_the_balance_report() {
+    // The bundled 3-pit ruleset is small: its start is proven within the default budget, and
+    // the value agrees with the independent minimax.
+    let rs = sowkit::ruleset::load::load_file(std::path::Path::new("rulesets/six-pit-sowing.toml"))
+        .unwrap();
+    let rules = Rules::new(&rs);
+    let (v, _) = reference(&rules, &rules.initial());
+    let text = sowkit::solve::report::balance_report_games(
+        &rules,
+        Limits {
+            nodes: Some(sowkit::solve::report::BALANCE_NODES),
+            ..Limits::default()
+        },
+        50,
+        true,
+    )
+    .unwrap();
+    let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(j["proven"], true);
+    assert_eq!(j["value"], v);
+    assert_eq!(j["random"]["games"], 50);
+}

@@ -488,20 +488,35 @@ pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, 
 
 /// Node budget of [`proven_best`]: small enough for kit builds, and counted in positions so
 /// that the host key is the same on every run.
-pub const HINT_NODES: u64 = 100_000;
+pub const HINT_NODES: u64 = 30_000;
 
-/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 16 MiB
-/// table (deterministic), or `None` when not proven in that budget or the game has no value.
-/// Used by the host key.
+type HintCache = std::collections::HashMap<(String, Position), Option<(i32, Vec<Move>)>>;
+
+/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
+/// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
+/// the host key; answers are remembered for the process (the key is laid out once per paper).
 pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
+    static CACHE: std::sync::Mutex<Option<HintCache>> = std::sync::Mutex::new(None);
+    // The whole ruleset (Debug form) names the rules: two rulesets with one id may differ.
+    let id = format!("{:?}", rules.ruleset());
+    let key = (id, pos.clone());
+    if let Ok(c) = CACHE.lock() {
+        if let Some(hit) = c.as_ref().and_then(|m| m.get(&key)) {
+            return hit.clone();
+        }
+    }
     let limits = Limits {
         nodes: Some(HINT_NODES),
         seconds: None,
-        memory_mb: 16,
+        memory_mb: 4,
     };
-    let s = solve(rules, pos, limits).ok()?;
-    if !s.proven || s.best_moves.is_empty() {
-        return None;
+    let answer = solve(rules, pos, limits)
+        .ok()
+        .filter(|s| s.proven && !s.best_moves.is_empty())
+        .map(|s| (s.bounds.0, s.best_moves));
+    if let Ok(mut c) = CACHE.lock() {
+        c.get_or_insert_with(Default::default)
+            .insert(key, answer.clone());
     }
-    Some((s.bounds.0, s.best_moves))
+    answer
 }

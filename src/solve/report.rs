@@ -122,10 +122,20 @@ fn pct(r: &Rate) -> String {
 /// `limits`, and the playout rates. Deterministic under a node budget (no `seconds` field is
 /// printed in text; JSON carries none either).
 pub fn balance_report(rules: &Rules, limits: Limits, json: bool) -> Result<String, String> {
+    balance_report_games(rules, limits, BALANCE_GAMES, json)
+}
+
+/// [`balance_report`] with `games` playouts per policy.
+pub fn balance_report_games(
+    rules: &Rules,
+    limits: Limits,
+    games: u32,
+    json: bool,
+) -> Result<String, String> {
     let start = rules.initial();
     let solved = solve(rules, &start, limits);
-    let random = playouts(rules, Policy::Random, BALANCE_GAMES);
-    let greedy = playouts(rules, Policy::Greedy, BALANCE_GAMES);
+    let random = playouts(rules, Policy::Random, games);
+    let greedy = playouts(rules, Policy::Greedy, games);
     if json {
         let (value, proven, bounds, nodes, note) = match &solved {
             Ok(s) => (
