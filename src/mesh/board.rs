@@ -16,6 +16,8 @@ use crate::text;
 
 /// Target grid step, mm (the exact steps divide the pit pitch and row spacing).
 pub const STEP: f64 = 0.35;
+/// Most grid vertices a board's top surface may have (a larger board gets a coarser grid).
+const MAX_VERTICES: f64 = 6.0e6;
 /// Flat blocks of this many cells a side become one fan.
 const BLOCK: usize = 12;
 /// Floor under the deepest bowl, mm.
@@ -371,11 +373,7 @@ impl Design {
         }
         let store_depth = (0.32 * g.store_w.min(g.store_h)).min(14.0);
         let thick = (pit_depth.max(store_depth) + FLOOR).max(MIN_THICK);
-        // Grid: x step divides half the pitch; y step divides half the row spacing.
-        let m = (2.0 * (pitch / (2.0 * STEP)).round()).max(2.0);
-        let sx = pitch / m;
         let half_row = (g.d + g.row_gap) / 2.0;
-        let sy = half_row / (half_row / STEP).round().max(1.0);
         // Labels: cap height 4 mm, smaller if the widest label needs more than 45% of a pitch.
         let widest = (0..2 * n)
             .map(|h| text::width_mm(&hole_label(rs, h), 10.0, Weight::Bold) / 10.0)
@@ -472,6 +470,12 @@ impl Design {
                 head_start: either,
             });
         }
+        // Grid: x step divides half the pitch; y step divides half the row spacing. A board so
+        // large that [`STEP`] would pass [`MAX_VERTICES`] gets a coarser grid (bounded memory).
+        let step = STEP.max((4.0 * x_half * y_half / MAX_VERTICES).sqrt());
+        let m = (2.0 * (pitch / (2.0 * step)).round()).max(2.0);
+        let sx = pitch / m;
+        let sy = half_row / (half_row / step).round().max(1.0);
         let ix = (x_half / sx).ceil() as usize;
         let iy = (y_half / sy).ceil() as usize;
         Ok(Design {
