@@ -14,7 +14,8 @@ fn build(ids: &[&str], out: &Path) -> usize {
             sowkit::examples::check(&rs, &src).is_empty(),
             "{id}: examples disagree"
         );
-        let kit = sowkit::kit::make(&rs, sowkit::layout::A4).expect("layout");
+        let kit = sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(sowkit::layout::A4))
+            .expect("layout");
         bytes += kit.files.iter().map(|f| f.bytes.len()).sum::<usize>();
         sowkit::kit::write(&kit, out).expect("write");
     }

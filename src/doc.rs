@@ -135,6 +135,22 @@ pub struct Text {
     pub text: String,
 }
 
+/// Items drawn only inside a rectangle (a board tile shows its part of a larger drawing).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    /// Left edge of the visible rectangle, mm.
+    pub x: f64,
+    /// Top edge, mm.
+    pub y: f64,
+    /// Width, mm.
+    pub w: f64,
+    /// Height, mm.
+    pub h: f64,
+    /// What is drawn, in page millimetres and painting order; ink outside the rectangle is not
+    /// printed.
+    pub items: Vec<Item>,
+}
+
 /// Something drawn on a page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
@@ -142,6 +158,54 @@ pub enum Item {
     Shape(Shape),
     /// A line of text.
     Text(Text),
+    /// Items clipped to a rectangle.
+    Clip(Clip),
+}
+
+impl Item {
+    /// This item moved by (`dx`, `dy`) mm (a clip's rectangle and contents alike).
+    pub fn translated(&self, dx: f64, dy: f64) -> Item {
+        let mv = |p: &Pt| pt(p.x + dx, p.y + dy);
+        match self {
+            Item::Shape(s) => Item::Shape(Shape {
+                segs: s
+                    .segs
+                    .iter()
+                    .map(|g| match g {
+                        Seg::MoveTo(p) => Seg::MoveTo(mv(p)),
+                        Seg::LineTo(p) => Seg::LineTo(mv(p)),
+                        Seg::CubicTo(a, b, c) => Seg::CubicTo(mv(a), mv(b), mv(c)),
+                        Seg::Close => Seg::Close,
+                    })
+                    .collect(),
+                ..s.clone()
+            }),
+            Item::Text(t) => Item::Text(Text {
+                x: t.x + dx,
+                y: t.y + dy,
+                ..t.clone()
+            }),
+            Item::Clip(c) => Item::Clip(Clip {
+                x: c.x + dx,
+                y: c.y + dy,
+                w: c.w,
+                h: c.h,
+                items: c.items.iter().map(|i| i.translated(dx, dy)).collect(),
+            }),
+        }
+    }
+}
+
+/// Every shape and text of `items`, clipped or not, depth first in painting order.
+pub fn leaves(items: &[Item]) -> Vec<&Item> {
+    let mut out = Vec::new();
+    for i in items {
+        match i {
+            Item::Clip(c) => out.extend(leaves(&c.items)),
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// One page of the kit.
@@ -178,19 +242,19 @@ impl Page {
         }
     }
 
-    /// The text items, in painting order.
+    /// The text items outside clips, in painting order (see [`leaves`] for all).
     pub fn texts(&self) -> impl Iterator<Item = &Text> {
         self.items.iter().filter_map(|i| match i {
             Item::Text(t) => Some(t),
-            Item::Shape(_) => None,
+            _ => None,
         })
     }
 
-    /// The shapes, in painting order.
+    /// The shapes outside clips, in painting order (see [`leaves`] for all).
     pub fn shapes(&self) -> impl Iterator<Item = &Shape> {
         self.items.iter().filter_map(|i| match i {
             Item::Shape(s) => Some(s),
-            Item::Text(_) => None,
+            _ => None,
         })
     }
 

@@ -1,11 +1,11 @@
 //! A kit: which sheets a ruleset gets, the files they become, and writing them atomically.
 //!
 //! [`make`] builds every file of one kit in memory (nothing touches the disk); [`write`] puts
-//! them in `<out>/<id>/` by writing a temporary folder next to it and renaming it into place,
-//! so a reader never sees a half-written kit and a failed build leaves the old kit untouched.
+//! them in `<out>/<id>/` through [`crate::kitdir`], so the folder is at every instant the
+//! complete old kit or the complete new one, and a failed build leaves the old kit untouched.
 
 use crate::doc::Document;
-use crate::layout::{self, Paper};
+use crate::layout::{self, KitOptions};
 use crate::render;
 use crate::ruleset::Ruleset;
 use std::path::{Path, PathBuf};
@@ -33,11 +33,13 @@ pub struct Kit {
     pub files: Vec<File>,
 }
 
-/// Lays out and renders the kit of a ruleset whose examples have been checked, and its host key.
+/// Lays out and renders the kit of a ruleset whose examples have been checked, and its host key,
+/// as `opts` say (paper, fit, counters).
 /// Errors: the layout cannot place the board or text (message says what).
-pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
-    let document = layout::kit(rs, paper)?;
-    let host_key = layout::host_key(rs, paper)?;
+pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
+    let paper = opts.paper;
+    let document = layout::kit(rs, opts)?;
+    let host_key = layout::host_key(rs, opts)?;
     // The PDF backend returns no bytes only if serialising failed; never write an empty PDF.
     let pdf = |d: &Document, what: &str| {
         let bytes = render::pdf::render(d);
@@ -52,7 +54,13 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
         name: "kit.pdf".to_string(),
         bytes: pdf(&document, "kit")?,
     });
-    for (name, svg) in render::svg::render_all(&document) {
+    // (svg file, width, height) of each kit page, for the preview.
+    let mut sheets: Vec<(String, f64, f64)> = Vec::new();
+    for ((name, svg), p) in render::svg::render_all(&document)
+        .into_iter()
+        .zip(&document.pages)
+    {
+        sheets.push((name.clone(), p.width, p.height));
         files.push(File {
             name,
             bytes: svg.into_bytes(),
@@ -70,11 +78,33 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     }
     files.push(File {
         name: "index.html".to_string(),
-        bytes: preview_html(rs, &files).into_bytes(),
+        bytes: preview_html(rs, &sheets).into_bytes(),
     });
+    // Each sheet's own orientation: a landscape board must not be called portrait.
+    let landscape: Vec<&str> = document
+        .pages
+        .iter()
+        .filter(|p| p.width > p.height)
+        .map(|p| p.name.as_str())
+        .collect();
+    let sheets = if landscape.is_empty() {
+        "every sheet portrait".to_string()
+    } else {
+        format!(
+            "landscape sheets: {}; every other sheet portrait",
+            landscape.join(", ")
+        )
+    };
     let mut manifest = format!(
-        "sowkit kit\nruleset: {} ({})\nsource file: {}\npaper: {} ({} x {} mm portrait)\nprint at 100% (actual size); every page has a 100 mm calibration bar\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
-        rs.name, rs.id, rs.path, paper.name, paper.width, paper.height
+        "sowkit kit\nruleset: {} ({})\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm); {sheets}\nboard: {}\nprint at 100% (actual size); every page has a 100 mm calibration bar\nstart with page 1, \"how to make this kit\"\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
+        rs.name,
+        rs.id,
+        file_name(&rs.path),
+        rs.sha256,
+        paper.name,
+        paper.width,
+        paper.height,
+        board_summary(&document, opts)
     );
     for f in &files {
         manifest.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
@@ -91,108 +121,50 @@ pub fn make(rs: &Ruleset, paper: Paper) -> Result<Kit, String> {
     })
 }
 
+/// One line on how the board is printed: one sheet, shrunk (`--fit`), or tiles.
+fn board_summary(doc: &Document, opts: &KitOptions) -> String {
+    let tiles = doc
+        .pages
+        .iter()
+        .filter(|p| {
+            p.name
+                .strip_prefix("board-")
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+        })
+        .count();
+    if tiles > 0 {
+        format!("true size, in {tiles} tiles (see the assembly map)")
+    } else if opts.fit {
+        "one sheet (--fit: shrunk if it would not fit at true size)".to_string()
+    } else {
+        "true size, one sheet".to_string()
+    }
+}
+
 /// Writes `kit` to `<out>/<id>/`, replacing an earlier kit of the same id atomically.
 /// Returns the kit folder. Errors: I/O (nothing changed then). See [`write_all`].
 pub fn write(kit: &Kit, out: &Path) -> std::io::Result<PathBuf> {
     write_all(std::slice::from_ref(kit), out).map(|mut v| v.remove(0))
 }
 
-/// Writes every kit to `<out>/<id>/` all-or-nothing: first each kit is written in full to a
-/// temporary sibling folder; only when all are written are they renamed into place, earlier
-/// kits of the same ids being moved aside first. If any step fails, everything done so far is
-/// undone (new folders removed, old kits moved back), so `out` looks as it did before.
-/// Returns the kit folders in order. Errors: `out` is not a folder, or I/O.
+/// Writes every kit to `<out>/<id>/` through [`crate::kitdir::Output`]: each kit staged in full
+/// and fsynced, then switched in atomically. On an error every kit is as it was and nothing
+/// new is left (a missing `out` is not left behind either); if the process is killed, each kit
+/// folder is complete, old or new. Returns the kit folders in order. Errors: `out` is not a
+/// folder, a file stands where a kit folder goes, or I/O (messages name the path).
 pub fn write_all(kits: &[Kit], out: &Path) -> std::io::Result<Vec<PathBuf>> {
-    use std::io::{Error, ErrorKind};
-    if out.exists() && !out.is_dir() {
-        return Err(Error::new(
-            ErrorKind::AlreadyExists,
-            format!(
-                "{} is a file, not a folder: give -o a folder (it is created if missing)",
-                out.display()
-            ),
-        ));
-    }
-    std::fs::create_dir_all(out)?;
+    let o = crate::kitdir::Output::open(out)?;
     for k in kits {
-        let fin = out.join(&k.id);
-        if fin.exists() && !fin.is_dir() {
-            return Err(Error::new(
-                ErrorKind::AlreadyExists,
-                format!(
-                    "{} is a file, not a kit folder: move it away or choose another -o",
-                    fin.display()
-                ),
-            ));
-        }
+        o.stage(&k.id, &k.files)?;
     }
-    let pid = std::process::id();
-    let tmp_of = |k: &Kit| out.join(format!(".{}.tmp-{pid}", k.id));
-    let old_of = |k: &Kit| out.join(format!(".{}.old-{pid}", k.id));
-    // 1. Stage every kit in full.
-    let mut staged: Vec<PathBuf> = Vec::new();
-    let stage = |staged: &mut Vec<PathBuf>| -> std::io::Result<()> {
-        for k in kits {
-            let tmp = tmp_of(k);
-            if tmp.exists() {
-                std::fs::remove_dir_all(&tmp)?;
-            }
-            std::fs::create_dir(&tmp)?;
-            staged.push(tmp.clone());
-            for f in &k.files {
-                std::fs::write(tmp.join(&f.name), &f.bytes)?;
-            }
-        }
-        Ok(())
-    };
-    if let Err(e) = stage(&mut staged) {
-        for t in &staged {
-            let _ = std::fs::remove_dir_all(t);
-        }
-        return Err(e);
-    }
-    // 2. Swap them in; remember each step so it can be undone.
-    let mut moved_aside: Vec<(PathBuf, PathBuf)> = Vec::new(); // (final, old)
-    let mut placed: Vec<(PathBuf, PathBuf)> = Vec::new(); // (tmp, final)
-    let mut result = Ok(());
-    for k in kits {
-        let fin = out.join(&k.id);
-        let old = old_of(k);
-        if fin.exists() {
-            if let Err(e) = std::fs::rename(&fin, &old) {
-                result = Err(e);
-                break;
-            }
-            moved_aside.push((fin.clone(), old));
-        }
-        if let Err(e) = std::fs::rename(tmp_of(k), &fin) {
-            result = Err(e);
-            break;
-        }
-        placed.push((tmp_of(k), fin));
-    }
-    if let Err(e) = result {
-        for (tmp, fin) in placed.iter().rev() {
-            let _ = std::fs::rename(fin, tmp);
-        }
-        for (fin, old) in moved_aside.iter().rev() {
-            let _ = std::fs::rename(old, fin);
-        }
-        for t in &staged {
-            let _ = std::fs::remove_dir_all(t);
-        }
-        return Err(e);
-    }
-    // 3. The new kits are in place; removing the old ones is tidying, not part of success.
-    for (_, old) in &moved_aside {
-        if std::fs::remove_dir_all(old).is_err() {
-            eprintln!(
-                "warning: could not remove the previous kit kept at {}; delete it by hand",
-                old.display()
-            );
-        }
-    }
-    Ok(placed.into_iter().map(|(_, f)| f).collect())
+    let ids: Vec<String> = kits.iter().map(|k| k.id.clone()).collect();
+    o.commit(&ids)
+}
+
+/// The last component of a path as typed (`rulesets/x.toml` → `x.toml`), so nothing of the
+/// machine's folders reaches a kit.
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// Escapes text for HTML.
@@ -203,20 +175,69 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// `index.html`: a preview of every page (the SVGs) that says plainly to print the PDF, since a
-/// browser adds its own margins and scaling when printing a web page.
-fn preview_html(rs: &Ruleset, files: &[File]) -> String {
+/// CSS length in millimetres, rounded to 0.001 mm (the SVG backend's precision).
+fn css_mm(v: f64) -> String {
+    let r = (v * 1000.0).round() / 1000.0;
+    format!("{r}mm")
+}
+
+/// `index.html`: every sheet of the kit at true size (CSS millimetres), made to print at 100%.
+///
+/// `sheets` is one `(svg file, width mm, height mm)` per kit page, in print order. Each distinct
+/// sheet size gets a CSS named page (`@page s0 { size: W H; margin: 0 }`, …) so a browser
+/// printing with "Actual size" puts each sheet on its own page of the kit's paper, landscape
+/// sheets on landscape pages, with no scaling and no margins of its own. The heading, the notes
+/// and each sheet's caption are screen-only (`@media print { .screen { display: none } }`), so
+/// the printout holds the sheets and nothing else: as many pages as `kit.pdf`.
+fn preview_html(rs: &Ruleset, sheets: &[(String, f64, f64)]) -> String {
     let name = html_escape(&rs.name);
+    // Distinct sheet sizes, in order of first use: one named page each.
+    let mut sizes: Vec<(String, String)> = Vec::new();
+    for (_, w, h) in sheets {
+        let s = (css_mm(*w), css_mm(*h));
+        if !sizes.contains(&s) {
+            sizes.push(s);
+        }
+    }
+    let mut css = String::new();
+    // The first sheet's size is also the default page, for browsers without named pages.
+    if let Some((w, h)) = sizes.first() {
+        css.push_str(&format!("@page {{ size: {w} {h}; margin: 0 }}\n"));
+    }
+    for (i, (w, h)) in sizes.iter().enumerate() {
+        css.push_str(&format!(
+            "@page s{i} {{ size: {w} {h}; margin: 0 }}\n.s{i} {{ page: s{i}; width: {w}; height: {h} }}\n"
+        ));
+    }
+    css.push_str(concat!(
+        "html, body { margin: 0; padding: 0 }\n",
+        ".sheet { display: block; position: relative; overflow: hidden; background: #fff; ",
+        "break-inside: avoid; page-break-inside: avoid }\n",
+        ".sheet img { position: absolute; left: 0; top: 0; width: 100%; height: 100%; display: block }\n",
+        ".sheet + .sheet, .cap + .sheet { break-before: page; page-break-before: always }\n",
+        "@media screen {\n",
+        "  body { background: #e6e6e6; font-family: sans-serif; padding: 1em }\n",
+        "  .screen { max-width: 60em; margin: 0 auto }\n",
+        "  .cap { margin: 1.5em 0 .4em; font-size: 1em }\n",
+        "  .sheet { margin: 0 0 2em; box-shadow: 0 1px 4px rgba(0,0,0,.4) }\n",
+        "}\n",
+        "@media print {\n",
+        "  .screen, .cap { display: none }\n",
+        "  body { background: none }\n",
+        "  .sheet { margin: 0; box-shadow: none }\n",
+        "}\n",
+    ));
     let mut h = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}: print-and-play kit</title>\n<style>body{{font-family:sans-serif;margin:2em;max-width:60em}}img{{width:100%;border:1px solid #999;margin:.5em 0 2em}}</style>\n</head>\n<body>\n<h1>{name}</h1>\n<p><strong>To print, open <a href=\"kit.pdf\">kit.pdf</a> and print it at 100% (\"actual size\"), then check that the black bar on each page measures 100 mm.</strong> The pages below are previews; a browser printing this page adds its own margins and scaling.</p>\n<p>The answers to the practice page are in <a href=\"host-key.pdf\">host-key.pdf</a>: print it separately and keep it away from the players.</p>\n"
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}: print-and-play kit</title>\n<style>\n{css}</style>\n</head>\n<body>\n<div class=\"screen\">\n<h1>{name}</h1>\n<p>Every sheet below is shown at its true size. <strong>To print, use <a href=\"kit.pdf\">kit.pdf</a>, or print this page, at 100% (\"Actual size\", not \"Fit to page\"), with the browser's headers and footers turned off and margins set to none or default</strong>; each sheet then comes out on its own page of the kit's paper. Check that the black bar on each page measures 100 mm.</p>\n<p>The answers to the practice page are in <a href=\"host-key.pdf\">host-key.pdf</a>: print it separately and keep it away from the players.</p>\n</div>\n"
     );
-    for f in files
-        .iter()
-        .filter(|f| f.name.ends_with(".svg") && !f.name.starts_with("key-"))
-    {
-        let file = html_escape(&f.name);
+    for (file, w, hgt) in sheets {
+        let i = sizes
+            .iter()
+            .position(|s| *s == (css_mm(*w), css_mm(*hgt)))
+            .unwrap_or(0);
+        let file = html_escape(file);
         h.push_str(&format!(
-            "<h2>{file}</h2>\n<img src=\"{file}\" alt=\"{file}\">\n"
+            "<h2 class=\"cap screen\">{file}</h2>\n<div class=\"sheet s{i}\"><img src=\"{file}\" alt=\"{file}\"></div>\n"
         ));
     }
     h.push_str("</body>\n</html>\n");

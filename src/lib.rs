@@ -7,13 +7,24 @@
 //! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
 //! (`src/main.rs`, clap) turns it into commands.
 
+pub mod build;
+pub mod bundled;
 pub mod doc;
 pub mod engine;
 pub mod examples;
+#[doc(hidden)]
+pub mod fuzzing;
+pub mod geometry;
 pub mod kit;
+pub mod kitdiff;
+pub mod kitdir;
 pub mod layout;
+pub mod live;
 pub mod notation;
+pub mod paper;
 pub mod render;
+pub mod replay;
 pub mod rng;
 pub mod ruleset;
+pub mod serve;
 pub mod text;

@@ -1,44 +1,180 @@
-//! `sowkit` command line: `build` and `check`.
-use clap::{Parser, Subcommand, ValueEnum};
-use sowkit::layout::{A4, LETTER};
+//! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
+mod cli;
+
+use clap::{Parser, Subcommand};
+use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Turns mancala rulesets (TOML) into print-and-play kits: PDF and SVG at 100% scale.
 #[derive(Parser)]
-#[command(name = "sowkit", version, about)]
+#[command(name = "sowkit", version, about, after_help = HELP_AFTER)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour diagnostics: auto (a terminal, and NO_COLOR not set), always, never
+    #[arg(long, value_enum, global = true, default_value = "auto")]
+    color: cli::diag::ColorChoice,
+    /// Errors only: no `ok:` lines or warnings
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also list each worked example as it is checked
+    #[arg(short, long, global = true)]
+    verbose: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum PaperArg {
-    /// ISO A4, 210 × 297 mm.
-    A4,
-    /// US Letter, 8.5 × 11 in.
-    Letter,
-}
+/// Shown after `sowkit --help`: a first session and the exit codes.
+const HELP_AFTER: &str = "\
+Examples:
+  sowkit list                                  the bundled rulesets
+  sowkit new \"My Kalah\" --from kalah-6x4       start a ruleset (my-kalah.toml)
+  sowkit serve my-kalah.toml                   see the kit and play-test it while you edit
+  sowkit build my-kalah.toml -o kits           write the kit
+  sowkit build --check -o kits my-kalah.toml   in CI: is the committed kit up to date?
+
+Exit codes:
+  0  success
+  1  a ruleset, worked example or move is wrong, a file cannot be read or written, or
+     (build --check) the kits differ from what build would write
+  2  the command line itself is wrong";
 
 #[derive(Subcommand)]
 enum Command {
     /// Check every worked example, then write one kit per ruleset to OUT/<id>/.
     /// Writes nothing at all if any ruleset or example is wrong.
+    #[command(
+        after_help = "Examples:\n  sowkit build                              every ruleset in ./rulesets -> ./out/<id>/\n  sowkit build my.toml -o kits --paper letter\n  sowkit build --bundled oware-abapa -o kits\n  sowkit build --check -o kits rulesets      exit 1 and list the files if kits/ is stale\n\nExit codes: 0 written (or up to date with --check); 1 a ruleset is wrong, a file cannot be\nwritten, or (--check) something differs; 2 bad command line."
+    )]
     Build {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
         /// Output folder; each kit goes to OUT/<id>/
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
-        /// Paper size
-        #[arg(long, value_enum, default_value = "a4", ignore_case = true)]
-        paper: PaperArg,
+        /// Paper: a4, letter, a3, tabloid, legal, or WxHmm / WxHin (e.g. 420x594mm, 11x17in)
+        /// [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+        /// Shrink the board onto one sheet instead of tiling it at true size (the sheet says so)
+        #[arg(long)]
+        fit: bool,
+        /// Child-safe counters: at least 32 mm across (cannot be swallowed), pits grown to hold them
+        #[arg(long)]
+        child_safe: bool,
+        /// Write nothing: compare what would be written with OUT, list every file that would
+        /// change and every stale file, exit 1 if anything differs (for CI)
+        #[arg(long)]
+        check: bool,
+        /// Also build a bundled ruleset by id (`sowkit list`); works in any folder
+        #[arg(long, value_name = "ID")]
+        bundled: Vec<String>,
+        /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
+        /// (one object a line)
+        #[arg(long, value_enum, default_value = "human")]
+        format: cli::diag::DiagFormat,
     },
+    /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
+    /// [[example]] table.
+    #[command(
+        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nExit codes: 0 replayed; 1 the ruleset fails its checks or a move cannot be read or played; 2 bad\ncommand line."
+    )]
+    Replay {
+        /// Ruleset file (`-` reads standard input)
+        #[arg(required_unless_present = "bundled")]
+        ruleset: Option<PathBuf>,
+        /// A bundled ruleset by id instead of a file
+        #[arg(long, value_name = "ID", conflicts_with = "ruleset")]
+        bundled: Option<String>,
+        /// The moves, separated by spaces or commas, e.g. "A3 B2" ("A3> B2<" when the mover
+        /// chooses the direction)
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        moves: String,
+        /// Start position in notation form, e.g. "A 1 0 2 (4) / B 3 3 2 (3); A" [default: the
+        /// ruleset's start]
+        #[arg(long)]
+        from: Option<String>,
+        /// Output: text boards or the versioned JSON shape (README, "Replay")
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::ReplayFormat,
+        /// Print a ready [[example]] table with every expectation filled in
+        #[arg(long)]
+        emit_example: bool,
+        /// Title of the emitted example
+        #[arg(long, requires = "emit_example")]
+        title: Option<String>,
+    },
+    /// Write a new commented ruleset, started from a bundled one, that passes `check`.
+    #[command(
+        after_help = "Examples:\n  sowkit new \"Garden Kalah\"                 writes garden-kalah.toml from kalah-6x4\n  sowkit new my-oware.toml --from oware-abapa\n\nExit codes: 0 written; 1 unknown --from id, or the file exists (never overwritten); 2 bad\ncommand line."
+    )]
+    New {
+        /// Name of the game ("My Kalah" writes my-kalah.toml) or a file name ending in .toml
+        name: String,
+        /// Bundled ruleset to start from (`sowkit list`)
+        #[arg(long, value_name = "ID", default_value = "kalah-6x4")]
+        from: String,
+    },
+    /// List the bundled rulesets, one line each.
+    List,
+    /// Rebuild kits on every save, rewriting only the files whose bytes changed; a failing
+    /// check prints the diagnostic and leaves the last kit untouched.
+    #[command(
+        after_help = "Example:\n  sowkit watch my.toml -o kits\n\nRuns until interrupted. Exit codes: 1 the files cannot be watched; 2 bad command line."
+    )]
+    Watch {
+        /// Ruleset files or folders of them [default: ./rulesets]
+        rulesets: Vec<PathBuf>,
+        /// Output folder; each kit goes to OUT/<id>/
+        #[arg(short, long, default_value = "out")]
+        out: PathBuf,
+        /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+    },
+    /// Serve the kits and a play-test page on 127.0.0.1, refreshed on every save.
+    #[command(
+        after_help = "Examples:\n  sowkit serve my.toml                     prints: serving http://127.0.0.1:PORT/\n  sowkit serve --bundled giuthi --port 8080\n\nListens on 127.0.0.1 only and answers only requests whose Host is 127.0.0.1:PORT or\nlocalhost:PORT; serves the kits from memory; never writes a file. Runs until interrupted.\nExit codes: 1 the port cannot be bound; 2 bad command line."
+    )]
+    Serve {
+        /// Ruleset files or folders of them [default: ./rulesets, unless --bundled is given]
+        rulesets: Vec<PathBuf>,
+        /// Also serve a bundled ruleset by id
+        #[arg(long, value_name = "ID")]
+        bundled: Vec<String>,
+        /// Port on 127.0.0.1 [default: a free one]
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Example:\n  sowkit completions bash > ~/.local/share/bash-completion/completions/sowkit"
+    )]
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), generated from these definitions.
+    #[command(after_help = "Example:\n  sowkit man > ~/.local/share/man/man1/sowkit.1")]
+    Man,
     /// Validate rulesets and replay their worked examples; write nothing.
+    #[command(
+        after_help = "Examples:\n  sowkit check                               every ruleset in ./rulesets\n  sowkit check my.toml --paper letter\n  sowkit check - < my.toml                   the ruleset from standard input\n\nExit codes: 0 every ruleset passes; 1 a ruleset, example or layout is wrong; 2 bad command line."
+    )]
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
+        /// Also lay out on this paper (see `build --paper`); without it, on the ruleset's
+        /// layout.paper, A4 and Letter
+        #[arg(long, value_parser = Paper::parse)]
+        paper: Option<Paper>,
+        /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
+        /// (one object a line)
+        #[arg(long, value_enum, default_value = "human")]
+        format: cli::diag::DiagFormat,
     },
 }
 
@@ -54,7 +190,18 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     };
     let mut out = Vec::new();
     for p in paths {
-        if p.is_dir() {
+        // `-`: the ruleset comes from standard input (cli::Input::Stdin).
+        if p.as_os_str() == "-" {
+            out.push(p);
+            continue;
+        }
+        let meta = std::fs::metadata(&p).map_err(|e| {
+            format!(
+                "error: {} (give ruleset files or a folder of them)",
+                sowkit::kitdir::explain_missing(&p, &e)
+            )
+        })?;
+        if meta.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(&p)
                 .map_err(|e| format!("error: cannot read folder {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -72,13 +219,8 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 ));
             }
             out.extend(found);
-        } else if p.exists() {
-            out.push(p);
         } else {
-            return Err(format!(
-                "error: {} does not exist (give ruleset files or a folder of them)",
-                p.display()
-            ));
+            out.push(p);
         }
     }
     Ok(out)
@@ -86,14 +228,15 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 
 /// Loads and checks every ruleset; prints every problem; returns the rulesets if all passed.
 /// `writes` says whether the command would have written output (for the closing message).
-fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
+fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
     let mut ok = Vec::new();
     let mut failed = 0usize;
-    let mut ids: Vec<(String, PathBuf)> = Vec::new();
-    for f in files {
-        let diags: Vec<Diagnostic> = match ruleset::load::read_source(f) {
+    let mut ids: Vec<(String, String)> = Vec::new();
+    for input in files {
+        let f = input.display();
+        let diags: Vec<Diagnostic> = match input.read() {
             Err(d) => vec![d],
-            Ok(src) => match ruleset::load_str(&f.display().to_string(), &src) {
+            Ok(src) => match ruleset::load_str(&f, &src) {
                 Err(d) => d,
                 Ok(rs) => {
                     let mut d = sowkit::examples::check(&rs, &src);
@@ -102,8 +245,8 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
                         if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
                             eprintln!(
                                 "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
-                                other.display(),
-                                f.display(),
+                                other,
+                                f,
                                 rs.id
                             );
                             failed += 1;
@@ -112,14 +255,17 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
                         ids.push((rs.id.clone(), f.clone()));
                         let n = rs.examples.len();
                         if n == 0 {
-                            eprintln!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f.display());
+                            cli::diag::info(&format!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f));
                         }
-                        eprintln!(
+                        for ex in &rs.examples {
+                            cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
+                        }
+                        cli::diag::info(&format!(
                             "ok: {} ({n} worked example{} agree{} with the engine)",
-                            f.display(),
+                            f,
                             if n == 1 { "" } else { "s" },
                             if n == 1 { "s" } else { "" },
-                        );
+                        ));
                         ok.push(rs);
                     }
                     d
@@ -129,17 +275,17 @@ fn load_and_check(files: &[PathBuf], writes: bool) -> Option<Vec<Ruleset>> {
         if !diags.is_empty() {
             failed += 1;
             for d in &diags {
-                eprintln!("{}\n", d.rendered);
+                cli::diag::error(d);
             }
-            eprintln!("{}: {} problem(s)", f.display(), diags.len());
+            cli::diag::info(&format!("{}: {} problem(s)", f, diags.len()));
         }
     }
     if failed > 0 {
-        eprintln!(
+        cli::diag::summary(&format!(
             "{failed} of {} ruleset(s) failed{}",
             files.len(),
             if writes { "; nothing was written" } else { "" }
-        );
+        ));
         None
     } else {
         Some(ok)
@@ -159,9 +305,108 @@ fn layout_problem(e: &str, paper: &str) -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let format = match &cli.command {
+        Command::Check { format, .. } | Command::Build { format, .. } => *format,
+        _ => cli::diag::DiagFormat::Human,
+    };
+    cli::diag::init(format, cli.color, cli.quiet, cli.verbose);
     match cli.command {
-        Command::Check { rulesets } => {
+        Command::Replay {
+            ruleset,
+            bundled,
+            moves,
+            from,
+            format,
+            emit_example,
+            title,
+        } => {
+            let files: Vec<PathBuf> = ruleset.into_iter().collect();
+            let ids: Vec<String> = bundled.into_iter().collect();
+            let input = match cli::inputs(files, &ids) {
+                Ok(mut v) if v.len() == 1 => v.remove(0),
+                Ok(_) => {
+                    eprintln!("error: give one ruleset file, or --bundled ID");
+                    return ExitCode::from(1);
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            cli::replay(
+                input,
+                &moves,
+                from.as_deref(),
+                format,
+                emit_example,
+                title.as_deref(),
+            )
+        }
+        Command::New { name, from } => cli::new(&name, &from),
+        Command::List => cli::list(),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "sowkit", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => {
+                    use std::io::Write;
+                    let _ = std::io::stdout().write_all(&out);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: cannot write the man page: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Watch {
+            rulesets,
+            out,
+            paper,
+        } => match expand(&rulesets).and_then(|f| cli::inputs(f, &[])) {
+            Ok(inputs) => cli::live::watch(inputs, &out, paper),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        },
+        Command::Serve {
+            rulesets,
+            bundled,
+            port,
+            paper,
+        } => {
+            let files = if rulesets.is_empty() && !bundled.is_empty() {
+                Ok(Vec::new())
+            } else {
+                expand(&rulesets)
+            };
+            match files.and_then(|f| cli::inputs(f, &bundled)) {
+                Ok(inputs) => cli::live::serve(inputs, port, paper),
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Check {
+            rulesets,
+            paper,
+            format: _,
+        } => {
             let files = match expand(&rulesets) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let files = match cli::inputs(files, &[]) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
@@ -172,18 +417,25 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             };
             // Layout is part of what `build` needs: check it on both papers too.
-            let mut bad = 0;
-            for rs in &all {
-                for paper in [A4, LETTER] {
-                    if let Err(e) = sowkit::layout::kit(rs, paper)
-                        .and_then(|_| sowkit::layout::host_key(rs, paper))
-                    {
-                        eprintln!("error: {}: {}", rs.path, layout_problem(&e, paper.name));
-                        bad += 1;
+            let papers_for = |rs: &Ruleset| -> Vec<Paper> {
+                match paper {
+                    Some(p) => vec![p],
+                    None => {
+                        let mut v: Vec<Paper> = rs.layout.paper.into_iter().collect();
+                        for p in [A4, LETTER] {
+                            if !v.contains(&p) {
+                                v.push(p);
+                            }
+                        }
+                        v
                     }
                 }
+            };
+            let problems = sowkit::build::check_layout(&all, papers_for);
+            for (path, paper, e) in &problems {
+                eprintln!("error: {path}: {}", layout_problem(e, paper));
             }
-            if bad > 0 {
+            if !problems.is_empty() {
                 return ExitCode::from(1);
             }
             ExitCode::SUCCESS
@@ -192,50 +444,78 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
+            fit,
+            child_safe,
+            check,
+            bundled,
+            format: _,
         } => {
-            let paper = match paper {
-                PaperArg::A4 => A4,
-                PaperArg::Letter => LETTER,
+            // Only bundled rulesets asked for: no default ./rulesets folder.
+            let files = if rulesets.is_empty() && !bundled.is_empty() {
+                Ok(Vec::new())
+            } else {
+                expand(&rulesets)
             };
-            let files = match expand(&rulesets) {
+            let files = match files.and_then(|f| cli::inputs(f, &bundled)) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
                     return ExitCode::from(1);
                 }
             };
-            let Some(all) = load_and_check(&files, true) else {
+            let Some(all) = load_and_check(&files, !check) else {
                 return ExitCode::from(1);
             };
-            // Lay out and render everything in memory first: write nothing unless all succeed.
-            let mut kits = Vec::new();
-            for rs in &all {
-                match sowkit::kit::make(rs, paper) {
-                    Ok(k) => kits.push(k),
-                    Err(e) => {
-                        eprintln!(
-                            "error: {}: {}; nothing was written",
-                            rs.path,
-                            layout_problem(&e, paper.name)
-                        );
-                        return ExitCode::from(1);
+            let opts_for = |rs: &Ruleset| KitOptions {
+                paper: paper.or(rs.layout.paper).unwrap_or(A4),
+                fit,
+                child_safe,
+            };
+            if check {
+                // Regenerate in memory and compare with OUT; write nothing.
+                let mut kits = Vec::new();
+                for rs in &all {
+                    let opts = opts_for(rs);
+                    match sowkit::kit::make(rs, &opts) {
+                        Ok(k) => kits.push(k),
+                        Err(e) => {
+                            eprintln!(
+                                "error: {}: {}; nothing was written",
+                                rs.path,
+                                layout_problem(&e, &opts.paper.name)
+                            );
+                            return ExitCode::from(1);
+                        }
                     }
                 }
+                return cli::check_out(&kits, &out);
             }
-            match sowkit::kit::write_all(&kits, &out) {
-                Ok(dirs) => {
-                    for (dir, k) in dirs.iter().zip(&kits) {
+            // Each kit is staged as soon as it is rendered; none is switched in unless all are.
+            match sowkit::build::build_all(&all, opts_for, &out) {
+                Ok(built) => {
+                    for b in &built {
                         println!(
                             "wrote {} ({} pages, host key {} pages, {} files)",
-                            dir.display(),
-                            k.document.pages.len(),
-                            k.host_key.pages.len(),
-                            k.files.len()
+                            b.dir.display(),
+                            b.pages,
+                            b.key_pages,
+                            b.files
                         );
                     }
                     ExitCode::SUCCESS
                 }
-                Err(e) => {
+                Err(sowkit::build::BuildError::Layout {
+                    path,
+                    paper,
+                    message,
+                }) => {
+                    eprintln!(
+                        "error: {path}: {}; nothing was written",
+                        layout_problem(&message, &paper)
+                    );
+                    ExitCode::from(1)
+                }
+                Err(sowkit::build::BuildError::Io(e)) => {
                     eprintln!(
                         "error: cannot write the kits to {}: {e}; nothing was changed there",
                         out.display()

@@ -62,8 +62,10 @@ fn kits() -> &'static [(Ruleset, Paper, Document, Document)] {
         let mut out = Vec::new();
         for rs in repo_rulesets().into_iter().chain(variants()) {
             for paper in [A4, LETTER] {
-                let kit = layout::kit(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
-                let key = layout::host_key(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+                let kit = layout::kit(&rs, &layout::KitOptions::new(paper))
+                    .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+                let key = layout::host_key(&rs, &layout::KitOptions::new(paper))
+                    .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
                 out.push((rs.clone(), paper, kit, key));
             }
         }
@@ -99,6 +101,21 @@ fn ink(i: &Item) -> (f64, f64, f64, f64) {
             t.x + text::width_mm(&t.text, t.size_pt, t.weight),
             t.y + text::descent_mm(t.size_pt),
         ),
+        // A clip prints only inside its rectangle.
+        Item::Clip(c) => {
+            let u = c
+                .items
+                .iter()
+                .map(ink)
+                .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))
+                .unwrap_or((c.x, c.y, c.x, c.y));
+            (
+                u.0.max(c.x),
+                u.1.max(c.y),
+                u.2.min(c.x + c.w),
+                u.3.min(c.y + c.h),
+            )
+        }
     }
 }
 

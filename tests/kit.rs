@@ -44,7 +44,7 @@ fn page_sizes(doc: &lopdf::Document) -> Vec<(f64, f64)> {
 
 fn check_pdf(id: &str, paper: Paper) {
     let rs = load(id);
-    let kit = sowkit::kit::make(&rs, paper).unwrap();
+    let kit = sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(paper)).unwrap();
     let pdf = &kit
         .files
         .iter()
@@ -121,7 +121,7 @@ fn pdf_structure_letter() {
 #[test]
 fn preview_page_links_the_pdf_and_every_page() {
     let rs = load("oware-abapa");
-    let kit = sowkit::kit::make(&rs, A4).unwrap();
+    let kit = sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap();
     let html = String::from_utf8(
         kit.files
             .iter()
@@ -153,8 +153,8 @@ fn preview_page_links_the_pdf_and_every_page() {
 fn kits_are_deterministic_within_one_process() {
     for id in ["six-pit-sowing", "oware-abapa"] {
         let rs = load(id);
-        let a = sowkit::kit::make(&rs, A4).unwrap();
-        let b = sowkit::kit::make(&rs, A4).unwrap();
+        let a = sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap();
+        let b = sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap();
         assert_eq!(a.files, b.files, "{id}: two builds in one process differ");
     }
 }
@@ -164,7 +164,7 @@ fn svg_pages_snapshot() {
     let mut expected = Vec::new();
     for id in IDS {
         let rs = load(id);
-        let kit = sowkit::kit::make(&rs, A4).unwrap();
+        let kit = sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap();
         for f in kit.files.iter().filter(|f| f.name.ends_with(".svg")) {
             expected.push(format!(
                 "kit__{id}__{}.snap",

@@ -108,7 +108,7 @@ fn all_rulesets() -> Vec<Ruleset> {
     v
 }
 
-/// Every ruleset on both papers, laid out once for all tests.
+/// Every ruleset on every named paper, laid out once for all tests.
 fn kits() -> &'static [(Ruleset, Paper, Document)] {
     static KITS: std::sync::OnceLock<Vec<(Ruleset, Paper, Document)>> = std::sync::OnceLock::new();
     KITS.get_or_init(build_kits)
@@ -117,8 +117,9 @@ fn kits() -> &'static [(Ruleset, Paper, Document)] {
 fn build_kits() -> Vec<(Ruleset, Paper, Document)> {
     let mut out = Vec::new();
     for rs in all_rulesets() {
-        for paper in [A4, LETTER] {
-            let doc = layout::kit(&rs, paper).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+        for paper in [A4, LETTER, layout::A3, layout::TABLOID, layout::LEGAL] {
+            let doc = layout::kit(&rs, &layout::KitOptions::new(paper))
+                .unwrap_or_else(|e| panic!("{}: {e}", rs.id));
             out.push((rs.clone(), paper, doc));
         }
     }
@@ -131,6 +132,30 @@ fn texts(p: &Page) -> impl Iterator<Item = &Text> {
 
 fn shapes(p: &Page) -> impl Iterator<Item = &Shape> {
     p.shapes()
+}
+
+/// The board of a kit as one page: the board sheet itself, or, for a tiled board, the board
+/// drawn once at 1:1 (what the tiles show parts of).
+fn board_page(rs: &Ruleset, doc: &Document) -> Page {
+    if let Some(p) = doc.pages.iter().find(|p| p.name == "board") {
+        return p.clone();
+    }
+    let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+    let (d, _) = board::drawing(rs, &ph).unwrap();
+    Page {
+        width: d.w,
+        height: d.h,
+        name: "board".into(),
+        items: d.items,
+    }
+}
+
+/// The kit's page named `name`.
+fn named<'a>(doc: &'a Document, name: &str) -> &'a Page {
+    doc.pages
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no page {name}"))
 }
 
 /// Ink box of an item: shape bounds plus half the stroke; text from its advance, ascent and
@@ -151,6 +176,21 @@ fn ink(i: &Item) -> Option<(f64, f64, f64, f64)> {
                 t.y + text::descent_mm(t.size_pt),
             ))
         }
+        // A clip prints only inside its rectangle: the ink of its items, cut to it.
+        Item::Clip(c) => {
+            let u = c
+                .items
+                .iter()
+                .filter_map(ink)
+                .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))?;
+            let r = (
+                u.0.max(c.x),
+                u.1.max(c.y),
+                u.2.min(c.x + c.w),
+                u.3.min(c.y + c.h),
+            );
+            (r.0 < r.2 && r.1 < r.3).then_some(r)
+        }
     }
 }
 
@@ -166,11 +206,33 @@ fn is_bar(s: &Shape) -> bool {
 fn page_sizes_order_and_names() {
     for (rs, paper, doc) in kits() {
         let names: Vec<&str> = doc.pages.iter().map(|p| p.name.as_str()).collect();
-        assert!(doc.pages.len() >= 3, "{}: {names:?}", rs.id);
-        assert_eq!(names[0], "board");
-        assert_eq!(names[1], "log");
-        // Then rules-1.., practice-1.., counters-1.., labels-1.., each numbered from 1.
-        let mut rest = &names[2..];
+        assert!(doc.pages.len() >= 4, "{}: {names:?}", rs.id);
+        // "How to make this kit" opens the kit.
+        assert_eq!(names[0], "howto", "{}", rs.id);
+        let (names, doc_pages) = (&names[1..], &doc.pages[1..]);
+        // The board: one sheet, or an assembly map and tiles 1..k (k ≥ 2).
+        let nb = if names[0] == "board" {
+            1
+        } else {
+            assert_eq!(names[0], "board-map", "{}", rs.id);
+            let k = names[1..]
+                .iter()
+                .take_while(|n| n.starts_with("board-"))
+                .count();
+            assert!(k >= 2, "{}: {names:?}", rs.id);
+            for (i, n) in names[1..=k].iter().enumerate() {
+                assert_eq!(*n, format!("board-{}", i + 1));
+            }
+            k + 1
+        };
+        assert_eq!(names[nb], "log");
+        // Continuation sheets of the score log (log-2, …), then rules-1.., practice-1..,
+        // counters-1.., labels-1.., each numbered from 1.
+        let more = names[nb + 1..]
+            .iter()
+            .take_while(|n| n.starts_with("log-"))
+            .count();
+        let mut rest = &names[nb + 1 + more..];
         for prefix in ["rules", "practice", "counters", "labels"] {
             let k = rest
                 .iter()
@@ -183,13 +245,17 @@ fn page_sizes_order_and_names() {
             rest = &rest[k..];
         }
         assert!(rest.is_empty(), "{}: unexpected pages {rest:?}", rs.id);
-        let b = &doc.pages[0];
-        assert_eq!(
-            (b.width, b.height),
-            (paper.height, paper.width),
-            "board is landscape"
+        // Board sheets are either way round, all alike; the rest portrait.
+        let turn = (doc_pages[0].width, doc_pages[0].height);
+        assert!(
+            turn == (paper.height, paper.width) || turn == (paper.width, paper.height),
+            "{}: board page {turn:?}",
+            rs.id
         );
-        for p in &doc.pages[1..] {
+        for p in &doc_pages[..nb] {
+            assert_eq!((p.width, p.height), turn, "{}", p.name);
+        }
+        for p in doc.pages[..1].iter().chain(&doc_pages[nb..]) {
             assert_eq!(
                 (p.width, p.height),
                 (paper.width, paper.height),
@@ -285,7 +351,7 @@ fn circuit_matches_sown_holes() {
     );
     for (rs, _, doc) in kits() {
         let k = board::circuit(rs).len();
-        let b = &doc.pages[0];
+        let b = &board_page(rs, doc);
         // One numbered marker 1..=k per arrow, each exactly once on the board page.
         for i in 1..=k {
             let c = texts(b).filter(|t| t.text == i.to_string()).count();
@@ -303,7 +369,7 @@ fn circuit_matches_sown_holes() {
 #[test]
 fn every_pit_and_store_is_labelled_on_the_board() {
     for (rs, _, doc) in kits() {
-        let b = &doc.pages[0];
+        let b = &board_page(rs, doc);
         let all: Vec<&str> = texts(b).map(|t| t.text.as_str()).collect();
         for side in 0..2 {
             for l in &rs.board.pit_labels[side] {
@@ -335,31 +401,33 @@ fn every_pit_and_store_is_labelled_on_the_board() {
     }
 }
 
+/// Sizes are honoured exactly: without --fit every pit on the board is the ruleset's
+/// diameter, and the board (or assembly) page says so.
 #[test]
-fn board_uses_the_ruleset_pit_size_or_says_it_shrank() {
+fn board_pits_are_the_ruleset_size() {
     for (rs, _, doc) in kits() {
-        let b = &doc.pages[0];
-        let all: String = texts(b)
+        let b = &board_page(rs, doc);
+        // Pits: white-filled circles (equal width and height) below the store size.
+        let pits: Vec<f64> = shapes(b)
+            .filter(|s| s.fill == Some(sowkit::doc::Color::WHITE))
+            .filter_map(|s| bounds(&s.segs))
+            .filter(|(a, b, c, d)| ((c - a) - (d - b)).abs() < 1e-6 && c - a > 10.0)
+            .map(|(a, _, c, _)| c - a)
+            .collect();
+        assert_eq!(pits.len(), 2 * rs.board.pits_per_side, "{}", rs.id);
+        for d in pits {
+            assert!((d - rs.layout.pit_diameter).abs() < 1e-6, "{}: {d}", rs.id);
+        }
+        let all: String = doc.pages[1]
+            .texts()
             .map(|t| t.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        // Pits are the circles of the largest radius on the board page.
-        let max_d = shapes(b)
-            .filter_map(|s| bounds(&s.segs).map(|(a, _, c, _)| c - a))
-            .filter(|w| *w <= rs.layout.pit_diameter + EPS)
-            .fold(0.0, f64::max);
-        assert!(max_d > 0.0);
-        if all.contains("Scaled to fit") {
-            assert!(all.contains(&format!(
-                "the ruleset asks for {} mm",
-                rs.layout.pit_diameter
-            )));
-        } else {
-            assert!(
-                all.contains(&format!("pits are {} mm across", rs.layout.pit_diameter)),
-                "{all}"
-            );
-        }
+        assert!(
+            all.contains(&format!("pits are {} mm across", rs.layout.pit_diameter)),
+            "{all}"
+        );
+        assert!(!all.contains("--fit"), "{all}");
     }
 }
 
@@ -381,8 +449,8 @@ fn score_log_columns_follow_the_rules() {
     let gi = giuthi_like();
     let h = layout::log::headers(&gi, &ph);
     assert!(h.iter().any(|c| c.starts_with("Way")));
-    for (rs, _, doc) in kits() {
-        let log = &doc.pages[1];
+    for (rs, paper, doc) in kits() {
+        let log = named(doc, "log");
         let nums: Vec<usize> = texts(log).filter_map(|t| t.text.parse().ok()).collect();
         let rows = nums
             .iter()
@@ -390,7 +458,14 @@ fn score_log_columns_follow_the_rules() {
             .filter(|&v| v < 1000)
             .max()
             .unwrap_or(0);
-        assert!((25..=40).contains(&rows), "{}: {rows} rows", rs.id);
+        // A4 and Letter hold 25 to 40 rows; taller papers more.
+        let most = if paper.height < 300.0 { 40 } else { 60 };
+        assert!(
+            (25..=most).contains(&rows),
+            "{} {}: {rows} rows",
+            rs.id,
+            paper.name
+        );
         let all: String = texts(log)
             .map(|t| t.text.as_str())
             .collect::<Vec<_>>()
@@ -510,7 +585,10 @@ fn example_diagram_marks_the_sowing() {
 #[test]
 fn output_is_deterministic() {
     let rs = giuthi_like();
-    assert_eq!(layout::kit(&rs, A4).unwrap(), layout::kit(&rs, A4).unwrap());
+    assert_eq!(
+        layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap(),
+        layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap()
+    );
 }
 
 /// Writes PDFs for eyeballing: `SOWKIT_PREVIEW=/tmp/dir cargo test --test layout -- --ignored`.
@@ -532,7 +610,7 @@ fn preview() {
     std::fs::create_dir_all(&dir).unwrap();
     for rs in list {
         for paper in [A4, LETTER] {
-            let doc = layout::kit(&rs, paper).unwrap();
+            let doc = layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap();
             let pdf = sowkit::render::pdf::render(&doc);
             std::fs::write(format!("{dir}/{}-{}.pdf", rs.id, paper.name), pdf).unwrap();
         }
@@ -592,8 +670,8 @@ fn long_pit_labels_stay_inside_their_pits() {
         (1..=6).map(|i| format!("Magharibi{i:03}")).collect(),
     ];
     for paper in [A4, LETTER] {
-        let doc = layout::kit(&rs, paper).unwrap();
-        let board = &doc.pages[0];
+        let doc = layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap();
+        let board = &board_page(&rs, &doc);
         let squares: Vec<(f64, f64, f64, f64)> = board
             .shapes()
             .filter_map(|s| bounds(&s.segs))

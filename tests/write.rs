@@ -5,7 +5,7 @@ fn kit(id: &str) -> sowkit::kit::Kit {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml"));
     let src = std::fs::read_to_string(&path).unwrap();
     let rs = sowkit::ruleset::load_str(id, &src).unwrap();
-    sowkit::kit::make(&rs, sowkit::layout::A4).unwrap()
+    sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(sowkit::layout::A4)).unwrap()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -41,30 +41,54 @@ fn failure_while_staging_the_second_kit_changes_nothing() {
     let out = scratch("staging");
     std::fs::create_dir_all(out.join("six-pit-sowing")).unwrap();
     std::fs::write(out.join("six-pit-sowing/kit.pdf"), b"old kit").unwrap();
-    // A plain file where the second kit's staging folder must go makes staging fail.
-    let blocker = format!(".kalah-6x3.tmp-{}", std::process::id());
-    std::fs::write(out.join(&blocker), b"in the way").unwrap();
+    // A plain file where the second kit's folder must go makes staging it fail, after the
+    // first kit was staged in full.
+    std::fs::write(out.join("kalah-6x3"), b"in the way").unwrap();
     let before = tree(&out);
-    assert!(sowkit::kit::write_all(&kits, &out).is_err());
+    let err = sowkit::kit::write_all(&kits, &out).unwrap_err();
+    assert!(err.to_string().contains("kalah-6x3"), "{err}");
     assert_eq!(tree(&out), before);
 }
 
 #[test]
-fn failure_while_swapping_rolls_back_the_kits_already_placed() {
-    let kits = [kit("six-pit-sowing"), kit("kalah-6x3")];
-    let out = scratch("swap");
-    for id in ["six-pit-sowing", "kalah-6x3"] {
-        std::fs::create_dir_all(out.join(id)).unwrap();
-        std::fs::write(out.join(id).join("kit.pdf"), format!("old {id}")).unwrap();
+fn leftovers_of_killed_runs_are_tidied_and_an_orphaned_old_kit_restored() {
+    let out = scratch("leftovers");
+    // A staged kit that was never switched in, a new kit's old copy awaiting deletion, the
+    // folders an older sowkit left (PID-named), and an old kit moved aside whose folder is gone.
+    for d in [
+        ".sowkit-new.kalah-6x3",
+        ".kalah-6x3.tmp-1",
+        ".kalah-6x3.old-1",
+        ".sowkit-old.giuthi",
+    ] {
+        std::fs::create_dir_all(out.join(d)).unwrap();
+        std::fs::write(out.join(d).join("kit.pdf"), d).unwrap();
     }
-    // A non-empty folder where the second old kit must be moved aside makes that rename fail,
-    // after the first kit has already been swapped in.
-    let aside = out.join(format!(".kalah-6x3.old-{}", std::process::id()));
-    std::fs::create_dir_all(&aside).unwrap();
-    std::fs::write(aside.join("x"), b"occupied").unwrap();
-    let before = tree(&out);
-    assert!(sowkit::kit::write_all(&kits, &out).is_err());
-    assert_eq!(tree(&out), before);
+    std::fs::create_dir_all(out.join("kalah-6x3")).unwrap();
+    std::fs::write(out.join("kalah-6x3/kit.pdf"), b"current").unwrap();
+    sowkit::kit::write_all(&[kit("six-pit-sowing")], &out).unwrap();
+    let names: Vec<String> = tree(&out).into_iter().map(|(n, _)| n).collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+    assert_eq!(
+        std::fs::read(out.join("giuthi/kit.pdf")).unwrap(),
+        b".sowkit-old.giuthi"
+    );
+    assert_eq!(
+        std::fs::read(out.join("kalah-6x3/kit.pdf")).unwrap(),
+        b"current"
+    );
+}
+
+#[test]
+fn a_failed_write_leaves_no_output_folder_it_created() {
+    let base = scratch("created");
+    let out = base.join("a/b");
+    std::fs::write(base.join("x"), b"").unwrap();
+    // The id "x/.." cannot be a kit folder: writing fails after `a/b` was created.
+    let mut k = kit("six-pit-sowing");
+    k.id = "../x".to_string();
+    assert!(sowkit::kit::write_all(&[k], &out).is_err());
+    assert!(!base.join("a").exists());
 }
 
 #[test]
@@ -81,7 +105,7 @@ fn success_replaces_old_kits_and_leaves_no_temporary_folders() {
     assert!(
         !names
             .iter()
-            .any(|n| n.contains("stale") || n.contains(".tmp-") || n.contains(".old-")),
+            .any(|n| n.contains("stale") || n.starts_with('.')),
         "{names:?}"
     );
 }

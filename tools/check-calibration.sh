@@ -11,6 +11,12 @@
 # comes from the SVG's own width/height in mm and its viewBox), then measured the same way; if
 # rsvg-convert is missing, SVG files are reported as skipped.
 #
+# Environment: CAL_DPI (resolutions, default "72 150 300"), CAL_TOL_MM (allowed error of the
+# longest row run in mm; default: 1.5 px at each resolution) and CAL_BAND_MM (rasterise only
+# the bottom N mm of each page, where the bar is, page by page; default: whole pages), e.g.
+#   CAL_DPI=254 CAL_TOL_MM=0.2 CAL_BAND_MM=40 tools/check-calibration.sh kit.pdf
+# Every line of output ends "bar N px = L mm"; tools/ci-print.sh reads L from it.
+#
 # Needs poppler-utils (pdftoppm), python3 (standard library only) and, for SVG, librsvg2-bin.
 # Exit status: 0 if every page at every resolution passes, 1 otherwise, 2 on usage errors.
 set -euo pipefail
@@ -43,16 +49,28 @@ for file in "$@"; do
             rsvg-convert -f pdf -o "$pdf" "$file"
             ;;
     esac
-    for r in 72 150 300; do
+    for r in ${CAL_DPI:-72 150 300}; do
         rm -f "$work"/page-*.pgm
-        pdftoppm -gray -r "$r" "$pdf" "$work/page"
-        if ! python3 - "$file" "$r" "$work" <<'PY'
+        if [ -n "${CAL_BAND_MM:-}" ]; then
+            # One page at a time: the band's top is its own page's height less the band.
+            pdfinfo -f 1 -l 99999 "$pdf" | awk -v r="$r" -v band="$CAL_BAND_MM" '
+                /^Page +[0-9]+ size:/ { w = int($4 * r / 72 + 0.5); h = $6 * r / 72
+                    b = int(band * r / 25.4 + 0.5); y = int(h - b); if (y < 0) { y = 0 }
+                    print $2, y, w, b }' |
+            while read -r n y w b; do
+                pdftoppm -gray -r "$r" -f "$n" -l "$n" -singlefile -x 0 -y "$y" -W "$w" -H "$b" \
+                    "$pdf" "$work/page-$n"
+            done
+        else
+            pdftoppm -gray -r "$r" "$pdf" "$work/page"
+        fi
+        if ! python3 - "$file" "$r" "$work" "${CAL_TOL_MM:-}" <<'PY'
 import glob, os, re, sys
 
 label, dpi, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 px_per_mm = dpi / 25.4
 want = 100.0 * px_per_mm
-tolerance = 1.5
+tolerance = float(sys.argv[4]) * px_per_mm if sys.argv[4] else 1.5
 bar_rows = 3.0 * px_per_mm
 min_run = int(50.0 * px_per_mm)
 dark = bytes(1 if v < 128 else 0 for v in range(256))

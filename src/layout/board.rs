@@ -14,187 +14,17 @@ const MIN_PLAYABLE_PIT: f64 = 10.0;
 
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, Phrases};
-use super::{centred, centred_mid, para, Paper};
+use super::{centred, centred_mid, para, tile, KitOptions, Paper};
 use crate::doc::pt as p;
 use crate::doc::{circle, line, rect, rounded_rect, Color, Page, Pt, Seg, Stroke, Weight};
-use crate::ruleset::{CaptureKind, Chain, Direction, Include, Ruleset};
+use crate::ruleset::{CaptureKind, Chain, Direction, Ruleset};
 use crate::text;
 
-/// Outline stroke of pits and stores, mm.
-const OUTLINE: f64 = 0.5;
 /// Stroke of circuit arrows, mm.
 const ARROW_W: f64 = 0.45;
-/// Radius of the numbered circle on each circuit arrow, mm.
-const NUM_R: f64 = 2.5;
-/// How far a row arrow's control points reach out from the pit edge, mm.
-const HOP: f64 = 8.0;
-/// Space kept outside each row for the arrows and their numbers, mm.
-const ARC_SPACE: f64 = 11.0;
-/// Row caption size, pt.
-const CAPTION_PT: f64 = 9.0;
-/// Padding inside the cut line, mm.
-const PAD: f64 = 4.0;
-/// Offset of the double ring inside side 1's pits and store, mm.
-const RING: f64 = 1.6;
 
-/// Holes of the printed circuit in sowing order, starting at side 0's first pit: every hole some
-/// player sows into. Counter-clockwise games follow the circuit order, clockwise games run
-/// against it; "either" is drawn in circuit order with arrows both ways.
-pub fn circuit(rs: &Ruleset) -> Vec<u8> {
-    let n = rs.board.pits_per_side;
-    let mut holes: Vec<u8> = Vec::new();
-    for side in 0..2usize {
-        for i in 0..n {
-            holes.push((side * n + i) as u8);
-        }
-        if store_sown_by(rs, side).iter().any(|b| *b) {
-            holes.push((2 * n + side) as u8);
-        }
-    }
-    if rs.sowing.direction == Direction::Clockwise {
-        holes[1..].reverse();
-    }
-    holes
-}
-
-/// Whether store `side` is sown into by (side 0, side 1).
-pub fn store_sown_by(rs: &Ruleset, side: usize) -> [bool; 2] {
-    let own = rs.sowing.own_store == Include::Sow;
-    let opp = rs.sowing.opponent_store == Include::Sow;
-    if side == 0 {
-        [own, opp]
-    } else {
-        [opp, own]
-    }
-}
-
-/// The label of hole `h` (pit labels, then the two store labels).
-pub fn hole_label(rs: &Ruleset, h: usize) -> String {
-    let n = rs.board.pits_per_side;
-    if h < 2 * n {
-        rs.board.pit_labels[h / n.max(1)][h % n.max(1)].clone()
-    } else {
-        rs.board.stores[(h - 2 * n).min(1)].clone()
-    }
-}
-
-/// Board measurements after fitting, mm.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Geometry {
-    /// Pits per row.
-    pub n: usize,
-    /// Pit diameter as printed.
-    pub d: f64,
-    /// Gap between neighbouring pits as printed.
-    pub gap: f64,
-    /// Gap between the two rows.
-    pub row_gap: f64,
-    /// Store width (along the rows) and height (across both rows).
-    pub store_w: f64,
-    /// Store height.
-    pub store_h: f64,
-    /// Gap between the end pit column and a store.
-    pub end_gap: f64,
-    /// Board centre on the page.
-    pub cx: f64,
-    /// Board centre on the page.
-    pub cy: f64,
-    /// Scale applied to the ruleset's sizes (1 = as asked).
-    pub scale: f64,
-}
-
-impl Geometry {
-    fn new(rs: &Ruleset, s: f64, end_gap: f64) -> Geometry {
-        let l = &rs.layout;
-        let d = l.pit_diameter * s;
-        let gap = l.pit_gap.max(0.0) * s;
-        let row_gap = (l.pit_gap * s).max(8.0);
-        Geometry {
-            n: rs.board.pits_per_side,
-            d,
-            gap,
-            row_gap,
-            store_w: d.max(20.0 * s),
-            store_h: (l.store_length * s).max(d),
-            end_gap,
-            cx: 0.0,
-            cy: 0.0,
-            scale: s,
-        }
-    }
-
-    /// Width of the pits and stores block, mm.
-    fn core_w(&self) -> f64 {
-        let n = self.n as f64;
-        (n - 1.0) * (self.d + self.gap) + self.d + 2.0 * (self.end_gap + self.store_w)
-    }
-
-    /// Height of the pits and stores block, mm.
-    fn core_h(&self) -> f64 {
-        (2.0 * self.d + self.row_gap).max(self.store_h)
-    }
-
-    /// The cut-out size, mm.
-    pub fn cut_size(&self) -> (f64, f64) {
-        let cap = text::line_height_mm(CAPTION_PT) + 1.0;
-        (
-            self.core_w() + 2.0 * PAD,
-            self.core_h() + 2.0 * (ARC_SPACE + cap + PAD),
-        )
-    }
-
-    /// Centre of pit hole `h` (`0..2n`).
-    pub fn pit_centre(&self, h: usize) -> Pt {
-        let n = self.n;
-        let (side, i) = (h / n, h % n);
-        let col = if side == 0 { i } else { n - 1 - i };
-        let x = self.cx + (col as f64 - (n as f64 - 1.0) / 2.0) * (self.d + self.gap);
-        let dy = (self.d + self.row_gap) / 2.0;
-        p(
-            x,
-            if side == 0 {
-                self.cy + dy
-            } else {
-                self.cy - dy
-            },
-        )
-    }
-
-    /// Store rectangle of `side`: (x, y, w, h).
-    pub fn store_rect(&self, side: usize) -> (f64, f64, f64, f64) {
-        let half_pits = (self.n as f64 - 1.0) / 2.0 * (self.d + self.gap) + self.d / 2.0;
-        let x = if side == 0 {
-            self.cx + half_pits + self.end_gap
-        } else {
-            self.cx - half_pits - self.end_gap - self.store_w
-        };
-        (x, self.cy - self.store_h / 2.0, self.store_w, self.store_h)
-    }
-
-    /// The cut-out rectangle: (x, y, w, h).
-    pub fn cut_rect(&self) -> (f64, f64, f64, f64) {
-        let (w, h) = self.cut_size();
-        (self.cx - w / 2.0, self.cy - h / 2.0, w, h)
-    }
-}
-
-/// One arrow of the drawing: a cubic from `a` to `b` with controls `c1`, `c2`.
-#[derive(Clone, Copy, Debug)]
-struct Hop {
-    a: Pt,
-    c1: Pt,
-    c2: Pt,
-    b: Pt,
-}
-
-impl Hop {
-    fn mid(&self) -> Pt {
-        p(
-            (self.a.x + 3.0 * self.c1.x + 3.0 * self.c2.x + self.b.x) / 8.0,
-            (self.a.y + 3.0 * self.c1.y + 3.0 * self.c2.y + self.b.y) / 8.0,
-        )
-    }
-}
+pub use crate::geometry::{circuit, hole_label, store_sown_by, BoardGeometry as Geometry};
+use crate::geometry::{Hop, ARC_SPACE, CAPTION_PT, NUM_R, OUTLINE, RING};
 
 fn unit(dx: f64, dy: f64) -> (f64, f64) {
     let l = (dx * dx + dy * dy).sqrt();
@@ -244,59 +74,189 @@ fn draw_hop(page: &mut Page, h: &Hop, stroke: Stroke, both: bool) {
     }
 }
 
-/// Geometry of the hop between holes `from` and `to` (neighbours on the circuit). `ccw_from`
-/// is whichever of the two comes first in counter-clockwise circuit order (decides which end a
-/// turn between rows uses).
-fn hop(g: &Geometry, from: usize, to: usize, ccw_from: usize) -> Hop {
-    let n = g.n;
-    let r = g.d / 2.0;
-    let is_store = |h: usize| h >= 2 * n;
-    let row_out = |h: usize| if h < n { 1.0 } else { -1.0 };
-    let anchor = |h: usize, other: usize| -> (Pt, Pt) {
-        if is_store(h) {
-            let (x, y, w, hh) = g.store_rect(h - 2 * n);
-            let out = row_out(other);
-            let a = p(x + w / 2.0, if out > 0.0 { y + hh } else { y });
-            let reach = (g.cy + out * (g.core_h() / 2.0 + HOP * 0.8) - a.y) * 4.0 / 3.0;
-            (a, p(a.x, a.y + reach))
-        } else {
-            let c = g.pit_centre(h);
-            let out = row_out(h);
-            if is_store(other) {
-                let sx = if other - 2 * n == 0 { 1.0 } else { -1.0 };
-                let k = std::f64::consts::FRAC_1_SQRT_2;
-                let a = p(c.x + sx * r * k, c.y + out * r * k);
-                let reach = (g.cy + out * (g.core_h() / 2.0 + HOP * 0.8) - a.y) * 4.0 / 3.0;
-                (a, p(a.x, a.y + reach))
-            } else if (h < n) == (other < n) {
-                let o = g.pit_centre(other);
-                let sx = if o.x > c.x { 1.0 } else { -1.0 };
-                let a = p(c.x + sx * r * 0.5, c.y + out * r * 0.866);
-                (a, p(a.x, a.y + out * HOP))
-            } else {
-                // Turn between the rows at one end: right end when leaving side 0
-                // counter-clockwise.
-                let sx = if ccw_from < n { 1.0 } else { -1.0 };
-                let a = p(c.x + sx * r, c.y);
-                let k = (g.end_gap - 1.0) * 4.0 / 3.0 - NUM_R;
-                (a, p(a.x + sx * k.max(2.0), a.y))
-            }
-        }
-    };
-    let (a, c1) = anchor(from, to);
-    let (b, c2) = anchor(to, from);
-    Hop { a, c1, c2, b }
-}
-
-/// Lays out the board page (landscape `paper`). Errors when even a much smaller board does not
-/// fit the page.
-pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
-    let mut pg = page::landscape("board", paper);
-    let (w, h) = (pg.width, pg.height);
-    let n = rs.board.pits_per_side;
-    if n == 0 {
+/// The board sheet(s) for `opts` (the ruleset as [`super::as_printed`] gives it):
+///
+/// * the board at true size on one page when it fits, portrait or landscape, whichever leaves
+///   more room;
+/// * with `opts.fit`, a board too big for one page shrunk onto one landscape page, which says so;
+/// * otherwise the board at true size split into tiles ([`super::tile`]) on the fewest pages,
+///   after an assembly page with a map of the tiles (named `board-map`, then `board-1`, …).
+///
+/// Errors: no pits; a pit label that does not fit its pit; with `fit`, pits that would shrink
+/// below 10 mm; without it, a board that cannot be split between its pits.
+pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>, String> {
+    if rs.board.pits_per_side == 0 {
         return Err("the board has no pits".into());
     }
+    let paper = opts.paper;
+    let mut best: Option<(f64, Page)> = None;
+    for landscape in [true, false] {
+        if let Some((slack, pg)) = single(rs, paper, ph, landscape, false)? {
+            if best.as_ref().is_none_or(|(b, _)| slack > *b) {
+                best = Some((slack, pg));
+            }
+        }
+    }
+    if let Some((_, pg)) = best {
+        return Ok(vec![pg]);
+    }
+    if opts.fit {
+        if let Some((_, pg)) = single(rs, paper, ph, true, true)? {
+            return Ok(vec![pg]);
+        }
+    }
+    tiled(rs, paper, ph)
+}
+
+/// The board drawn once at 1:1 for tiling: the cut-out board with a [`tile::BAND`] round it
+/// for registration marks, and its geometry (board-local plus the band).
+pub fn drawing(rs: &Ruleset, ph: &Phrases) -> Result<(tile::Drawing, Geometry), String> {
+    let g = Geometry::new(rs, rs.layout.child_safe);
+    let (w, h) = g.cut_size();
+    let b = tile::BAND;
+    let g = g.centred_at(b + w / 2.0, b + h / 2.0);
+    let mut pg = Page::new("board", w + 2.0 * b, h + 2.0 * b);
+    draw_board(&mut pg, rs, ph, &g, &circuit(rs))?;
+    Ok((
+        tile::Drawing {
+            w: w + 2.0 * b,
+            h: h + 2.0 * b,
+            items: pg.items,
+            part: (b, b, w, h),
+        },
+        g,
+    ))
+}
+
+/// The tiling plan of the board of `rs` on `paper` (see [`pages`]).
+pub fn plan(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+) -> Result<(tile::Drawing, tile::Plan), String> {
+    let (d, _) = drawing(rs, ph)?;
+    let title = ph.fmt("tile.board", &[("name", &rs.name)]);
+    let sample = ph.fmt(
+        "tile.title",
+        &[
+            ("title", &title),
+            ("n", "99"),
+            ("total", "99"),
+            ("where", "top middle"),
+        ],
+    );
+    let short = paper.width.min(paper.height) - 2.0 * MARGIN;
+    let lines = super::wrap(&sample, TILE_HEAD_PT, Weight::Bold, short)
+        .len()
+        .max(1);
+    let head = lines as f64 * text::line_height_mm(TILE_HEAD_PT) + 2.0;
+    let plan = tile::plan(&d, paper, head)?;
+    Ok((d, plan))
+}
+
+/// Tile heading size, pt (as [`tile::pages`] sets it).
+const TILE_HEAD_PT: f64 = 11.0;
+
+/// The assembly page and the tile pages of a board too big for one sheet.
+fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let (d, plan) = plan(rs, paper, ph)?;
+    let g = Geometry::new(rs, rs.layout.child_safe);
+    let title = ph.fmt("tile.board", &[("name", &rs.name)]);
+    let mut pg = Page::new("board-map", plan.page.0, plan.page.1);
+    let (w, h) = (pg.width, pg.height);
+    let content_w = w - 2.0 * MARGIN;
+    let mut y = para(
+        &mut pg,
+        MARGIN,
+        MARGIN,
+        14.0,
+        Weight::Bold,
+        content_w,
+        &ph.fmt(
+            "tile.map_title",
+            &[("name", &rs.name), ("total", &plan.count().to_string())],
+        ),
+    );
+    y += 2.0;
+    y = para(
+        &mut pg,
+        MARGIN,
+        y,
+        9.0,
+        Weight::Regular,
+        content_w,
+        &ph.fmt(
+            "tile.map_steps",
+            &[
+                ("total", &plan.count().to_string()),
+                ("paper", &paper.name),
+                ("overlap", &fmt_mm(tile::OVERLAP)),
+            ],
+        ),
+    );
+    y += 3.0;
+    let map_h = tile::draw_map(
+        &mut pg,
+        &d,
+        &plan,
+        MARGIN,
+        y,
+        content_w,
+        (h * 0.4).min(90.0),
+    );
+    y += map_h + 3.0;
+    let legend_pt = 8.5;
+    for l in legend_lines(rs, ph) {
+        y = para(
+            &mut pg,
+            MARGIN,
+            y,
+            legend_pt,
+            Weight::Regular,
+            content_w,
+            &l,
+        );
+    }
+    let (bw, bh) = g.cut_size();
+    para(
+        &mut pg,
+        MARGIN,
+        y + 1.0,
+        legend_pt,
+        Weight::Bold,
+        content_w,
+        &ph.fmt(
+            "tile.actual",
+            &[
+                ("d", &fmt_mm(g.d)),
+                ("w", &fmt_mm(bw)),
+                ("h", &fmt_mm(bh)),
+                ("total", &plan.count().to_string()),
+            ],
+        ),
+    );
+    let mut out = vec![pg];
+    out.extend(tile::pages(&d, &plan, "board", &title, ph));
+    Ok(out)
+}
+
+/// The board on one page, landscape or portrait; `shrink` scales it down to fit if need be.
+/// Returns the room to spare (mm, the smaller of across and down) and the page, or `None`
+/// when the board does not fit at true size and `shrink` is off. Errors when even a much
+/// smaller board does not fit.
+fn single(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+    landscape: bool,
+    shrink: bool,
+) -> Result<Option<(f64, Page)>, String> {
+    let mut pg = if landscape {
+        page::landscape("board", paper)
+    } else {
+        page::portrait("board", paper)
+    };
+    let (w, h) = (pg.width, pg.height);
     let content_w = w - 2.0 * MARGIN;
     // Title.
     let title = ph.fmt("board.title", &[("name", &rs.name)]);
@@ -313,18 +273,6 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     y += 3.0;
 
     let circ = circuit(rs);
-    let any_out = (0..2).any(|s| !store_sown_by(rs, s).iter().any(|b| *b));
-    let any_bypass = (0..2).any(|s| {
-        let by = store_sown_by(rs, s);
-        by[0] != by[1]
-    });
-    let end_gap = if any_out {
-        14.0
-    } else if any_bypass {
-        10.0
-    } else {
-        6.0
-    };
 
     // Legend lines, below the board; measured first so the board gets what is left.
     let legend = legend_lines(rs, ph);
@@ -338,12 +286,16 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
     let scale_note_h = lh * 2.0 + 1.0;
     let bottom = page::content_bottom(h);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
-    let fits = |s: f64| {
-        let (cw, ch) = Geometry::new(rs, s, end_gap).cut_size();
-        cw <= content_w - 1.0 && ch <= avail_h
+    let slack = |s: f64| {
+        let (cw, ch) = Geometry::scaled(rs, false, s).cut_size();
+        (content_w - 1.0 - cw).min(avail_h - ch)
     };
+    let fits = |s: f64| slack(s) >= 0.0;
     let mut s = 1.0;
     if !fits(1.0) {
+        if !shrink {
+            return Ok(None);
+        }
         let (mut lo, mut hi) = (0.0, 1.0);
         for _ in 0..40 {
             let mid = (lo + hi) / 2.0;
@@ -363,10 +315,10 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
             ));
         }
     }
-    let mut g = Geometry::new(rs, s, end_gap);
+    let spare = slack(s);
+    let g = Geometry::scaled(rs, false, s);
     let (_, ch) = g.cut_size();
-    g.cx = w / 2.0;
-    g.cy = y + ch / 2.0;
+    let g = g.centred_at(w / 2.0, y + ch / 2.0);
 
     draw_board(&mut pg, rs, ph, &g, &circ)?;
 
@@ -383,7 +335,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
                 ("d", &fmt_mm(g.d)),
                 ("asked", &fmt_mm(rs.layout.pit_diameter)),
                 ("store", &fmt_mm(g.store_h)),
-                ("paper", paper.name),
+                ("paper", &paper.name),
             ],
         )
     } else {
@@ -398,7 +350,7 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Page, String> {
         content_w,
         &note,
     );
-    Ok(pg)
+    Ok(Some((spare, pg)))
 }
 
 /// A length in mm with at most one decimal, no trailing `.0`.
@@ -571,7 +523,7 @@ fn draw_board(
     for i in 0..k {
         let (a, b) = (circ[i] as usize, circ[(i + 1) % k] as usize);
         let ccw_from = if cwise { b } else { a };
-        let hp = hop(g, a, b, ccw_from);
+        let hp = g.hop(a, b, ccw_from);
         draw_hop(pg, &hp, Stroke::solid(ARROW_W, Color::BLACK), either);
         let m = hp.mid();
         pg.shape(
@@ -594,7 +546,7 @@ fn draw_board(
         let before = circ[(pos + k - 1) % k] as usize;
         let after = circ[(pos + 1) % k] as usize;
         let ccw_from = if cwise { after } else { before };
-        let hp = hop(g, before, after, ccw_from);
+        let hp = g.hop(before, after, ccw_from);
         draw_hop(
             pg,
             &hp,
@@ -628,7 +580,10 @@ fn draw_board(
         } else {
             g.cy - core_half - cap_gap - text::descent_mm(CAPTION_PT)
         };
-        centred(pg, g.cx, base, CAPTION_PT, Weight::Bold, &s);
+        // Left-aligned over the first pit column (not centred), so the middle of the board stays
+        // free for a tile seam.
+        let x = g.pit_centre(0).x - g.d / 2.0;
+        pg.text(x, base, CAPTION_PT, Weight::Bold, &s);
     }
     Ok(())
 }

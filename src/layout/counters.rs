@@ -2,9 +2,12 @@
 //!
 //! Each counter is a circle of the ruleset's `layout.counter_diameter` with a small dot in the
 //! middle, centred in a square cell; the cells touch and share their cut lines, drawn once per
-//! grid line and run out past the grid (research print-and-play §5.3: never a line around each
-//! part). Small counters fit more to a page; as many pages as needed (`counters-1`, …).
-use super::page::{self, CUT_RUN, MARGIN};
+//! grid line and only along the cells, with crop marks where they end ([`super::cut`]). Small
+//! counters fit more to a page; as many pages as needed (`counters-1`, …), the last one filled
+//! with spares so no paper is wasted. The sheet says plainly whether the counters are a small
+//! part or (with `layout.child_safe`) too large to swallow.
+use super::cut::{self, MARK_ROOM};
+use super::page::{self, MARGIN};
 use super::phrases::Phrases;
 use super::{board::fmt_mm, para, Paper};
 use crate::doc::{circle, pt as p, Color, Page, Stroke, Weight};
@@ -15,8 +18,8 @@ const TITLE_PT: f64 = 14.0;
 /// Note size, pt.
 const NOTE_PT: f64 = 8.5;
 
-/// Counters to print for `rs`: (for play, spare). Spares are a tenth of the seeds, rounded up,
-/// at least two.
+/// Counters `rs` needs at least: (for play, spare). Spares are a tenth of the seeds, rounded
+/// up, at least two. The sheets print more spares when the last page has room for them.
 pub fn count(rs: &Ruleset) -> (u32, u32) {
     let total = rs.total_seeds();
     (total, total.div_ceil(10).max(2))
@@ -34,52 +37,57 @@ pub const MAX_COUNTER_PAGES: usize = 3;
 
 /// Lays out the counter pages (portrait `paper`). Errors when not even one counter fits.
 pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
-    let all = lay_out(rs, paper, ph, None)?;
+    let (play, spare) = count(rs);
+    let all = lay_out(rs, paper, ph, None, spare, false)?;
     if all.len() <= MAX_COUNTER_PAGES {
+        // Fill the last page with spares. The title gives the numbers, and a longer title can
+        // take a row, so settle them; if they do not settle, print just what is needed.
+        let mut extra = spare;
+        for _ in 0..3 {
+            let filled = lay_out(rs, paper, ph, None, extra, true)?;
+            let held = filled.iter().map(counters_on).sum::<usize>() as u32;
+            if held == play + extra && filled.len() == all.len() {
+                return Ok(filled);
+            }
+            extra = held.saturating_sub(play).max(spare);
+        }
         return Ok(all);
     }
     // One full page, printed several times: find what a page holds with that title.
-    let (play, spare) = count(rs);
     let total = (play + spare) as usize;
     let mut times = all.len();
     for _ in 0..3 {
-        let one = lay_out(rs, paper, ph, Some(times))?;
-        let per = per_page(rs, paper, ph, Some(times))?;
+        let one = lay_out(rs, paper, ph, Some(times), spare, false)?;
+        let per = counters_on(&one[0]);
         let need = total.div_ceil(per.max(1));
         if need == times {
             return Ok(one);
         }
         times = need;
     }
-    lay_out(rs, paper, ph, Some(times))
+    lay_out(rs, paper, ph, Some(times), spare, false)
 }
 
-/// How many counters one page holds with the given title choice.
-fn per_page(
-    rs: &Ruleset,
-    paper: Paper,
-    ph: &Phrases,
-    repeat: Option<usize>,
-) -> Result<usize, String> {
-    let pg = &lay_out(rs, paper, ph, repeat)?[0];
-    // Each counter is two circles (outline and centre dot).
-    Ok(pg
-        .shapes()
+/// How many counters a laid-out page holds: the counter outlines (unfilled circles).
+fn counters_on(pg: &Page) -> usize {
+    pg.shapes()
         .filter(|s| s.segs.len() == 6 && s.fill.is_none())
-        .count())
+        .count()
 }
 
-/// The counter pages; with `repeat = Some(k)`, a single full page titled to be printed `k`
-/// times.
+/// The counter pages for `spare` spares; with `repeat = Some(k)`, a single full page titled to
+/// be printed `k` times; with `fill_last`, the last page is filled whatever the count.
 fn lay_out(
     rs: &Ruleset,
     paper: Paper,
     ph: &Phrases,
     repeat: Option<usize>,
+    spare: u32,
+    fill_last: bool,
 ) -> Result<Vec<Page>, String> {
     let d = rs.layout.counter_diameter;
     let c = cell(d);
-    let (play, spare) = count(rs);
+    let play = count(rs).0;
     let total = (play + spare) as usize;
     let mut pages = Vec::new();
     let mut done = 0usize;
@@ -104,20 +112,20 @@ fn lay_out(
             y += 1.0;
             let note = ph.fmt("counters.note", &[("d", &fmt_mm(d))]);
             y = para(&mut pg, MARGIN, y, NOTE_PT, Weight::Regular, cw, &note);
-            y = para(
-                &mut pg,
-                MARGIN,
-                y + 1.0,
-                NOTE_PT,
-                Weight::Bold,
-                cw,
-                &ph.get("counters.small_parts"),
-            );
+            // Said plainly, in bold: a small part, or too large to swallow.
+            let safety = if rs.layout.child_safe {
+                ph.fmt("counters.child_safe", &[("d", &fmt_mm(d))])
+            } else {
+                ph.get("counters.small_parts")
+            };
+            y = para(&mut pg, MARGIN, y + 1.0, NOTE_PT, Weight::Bold, cw, &safety);
         }
         let top = y + 2.0;
         let bottom = page::content_bottom(h);
-        let cols = ((cw - 2.0 * CUT_RUN) / c).floor().max(0.0) as usize;
-        let rows = ((bottom - top - 2.0 * CUT_RUN) / c).floor().max(0.0) as usize;
+        let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
+            .floor()
+            .max(0.0) as usize;
+        let rows = ((bottom - top - 2.0 * MARK_ROOM) / c).floor().max(0.0) as usize;
         if cols == 0 || rows == 0 {
             return Err(format!(
                 "counters of {} mm do not fit the {} page",
@@ -128,11 +136,11 @@ fn lay_out(
         // A repeated page is a full page; otherwise what is still needed.
         let here = match repeat {
             Some(_) => cols * rows,
+            None if fill_last => cols * rows,
             None => (total - done).min(cols * rows),
         };
-        let used_rows = here.div_ceil(cols);
         let x0 = (w - cols as f64 * c) / 2.0;
-        let y0 = top + CUT_RUN;
+        let y0 = top + MARK_ROOM;
         for k in 0..here {
             let (row, col) = (k / cols, k % cols);
             let centre = p(x0 + (col as f64 + 0.5) * c, y0 + (row as f64 + 0.5) * c);
@@ -147,18 +155,7 @@ fn lay_out(
                 None,
             );
         }
-        let grid_bottom = y0 + used_rows as f64 * c;
-        page::cut_grid(
-            &mut pg,
-            x0,
-            y0,
-            c,
-            c,
-            cols,
-            used_rows,
-            top,
-            (grid_bottom + CUT_RUN).min(bottom),
-        );
+        cut::draw(&mut pg, &cut::grid(x0, y0, c, c, cols, here));
         done += here;
         pages.push(pg);
         if repeat.is_some() {

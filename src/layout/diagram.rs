@@ -16,12 +16,25 @@ use crate::text;
 
 /// Size of counts in pits, pt.
 const COUNT_PT: f64 = 9.0;
-/// Size of labels and sowing numbers, pt.
-const SMALL_PT: f64 = 5.5;
+/// Size of labels and sowing numbers, pt: the smallest type printed anywhere (smaller is
+/// hard to read on paper).
+const SMALL_PT: f64 = 6.0;
+/// Smallest mini-board pit that holds a count and a line of sowing numbers such as "9,11,23"
+/// at [`SMALL_PT`] inside its inner ring, mm; boards that would be smaller side by side are
+/// stacked instead.
+const MIN_D: f64 = 12.0;
+/// Largest mini-board pit, mm (stacked boards get this size).
+const MAX_D: f64 = 13.0;
+/// Radius of the dashed ring round a captured pit, beyond the pit's own radius, mm; with
+/// [`GAP`] it leaves neighbouring rings (and a store) clear of each other.
+const CAPTURE_RING: f64 = 0.6;
+/// Offset of a second-side pit's inner ring from its outline, mm.
+const INNER_RING: f64 = 0.9;
 /// Gap between the two boards (holds the "→" arrow), mm.
 const MID_GAP: f64 = 12.0;
-/// Gap between pits, mm.
-const GAP: f64 = 1.5;
+/// Gap between pits, and between a pit and a store, mm: room for two capture rings with
+/// 0.65 mm of paper between them.
+const GAP: f64 = 2.2;
 /// Gap between the rows (holds the sowing numbers), mm.
 const ROW_GAP: f64 = 7.0;
 
@@ -272,9 +285,10 @@ struct Mini {
 
 impl Mini {
     fn fit(n: usize, width: f64) -> Mini {
-        // width = n d + (n-1) GAP + 2 (GAP + 0.9 d)
-        let d = ((width - (n as f64 + 1.0) * GAP) / (n as f64 + 1.8)).clamp(4.0, 11.0);
-        Mini { n, d, sw: d * 0.9 }
+        // width = n d + (n-1) GAP + 2 (GAP + d): a store is as wide as a pit, so its name
+        // fits at the smallest type size.
+        let d = ((width - (n as f64 + 1.0) * GAP) / (n as f64 + 2.0)).clamp(4.0, MAX_D);
+        Mini { n, d, sw: d }
     }
     fn width(&self) -> f64 {
         self.n as f64 * self.d + (self.n as f64 + 1.0) * GAP + 2.0 * self.sw
@@ -323,7 +337,7 @@ const STACK_GAP: f64 = 2.0;
 fn arrange(n: usize, width: f64) -> (Mini, bool) {
     // One millimetre clear of the box each side, so strokes stay inside it.
     let half = Mini::fit(n, (width - 2.0 - MID_GAP) / 2.0);
-    if 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
+    if half.d >= MIN_D && 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
         (half, false)
     } else {
         (Mini::fit(n, width - 2.0), true)
@@ -430,9 +444,9 @@ struct Board<'a> {
     captured: &'a [u8],
 }
 
-/// Sowing numbers of `hole` and the size to set them at: all of them ("1,5,9") at the normal
-/// size or smaller, down to 4 pt; if they still do not fit `max` mm, the first few and "…", so
-/// the numbers shown are never a misleading range.
+/// Sowing numbers of `hole` and the size to set them at: all of them ("1,5,9") at
+/// [`SMALL_PT`]; if they do not fit `max` mm, the first few and "…", so the numbers shown are
+/// never a misleading range.
 fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<(String, f64)> {
     let nums: Vec<String> = sown
         .iter()
@@ -444,18 +458,16 @@ fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<(String, f64)> {
         return None;
     }
     let full = nums.join(",");
-    for pt in [SMALL_PT, 5.0, 4.5, 4.0] {
-        if text::width_mm(&full, pt, Weight::Bold) <= max {
-            return Some((full, pt));
-        }
+    if text::width_mm(&full, SMALL_PT, Weight::Bold) <= max {
+        return Some((full, SMALL_PT));
     }
     for k in (1..nums.len()).rev() {
         let s = format!("{},…", nums[..k].join(","));
-        if text::width_mm(&s, 4.0, Weight::Bold) <= max {
-            return Some((s, 4.0));
+        if text::width_mm(&s, SMALL_PT, Weight::Bold) <= max {
+            return Some((s, SMALL_PT));
         }
     }
-    Some((format!("{},…", nums[0]), 4.0))
+    Some((format!("{},…", nums[0]), SMALL_PT))
 }
 
 /// Draws one mini board `b` with its top-left at (`x`, `y`).
@@ -474,7 +486,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
     // their neighbours.
     let fit_pt = |s: &str, start: f64, weight: Weight, width: f64| {
         let mut pt = start;
-        while pt > 3.5 && text::width_mm(s, pt, weight) > width {
+        while pt > SMALL_PT && text::width_mm(s, pt, weight) > width {
             pt -= 0.5;
         }
         pt
@@ -499,14 +511,14 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         );
         if h >= n {
             pg.shape(
-                circle(c, r - 0.9),
+                circle(c, r - INNER_RING),
                 None,
                 Some(Stroke::solid(0.2, Color::BLACK)),
             );
         }
         if captured.iter().any(|&o| o as usize == h) {
             pg.shape(
-                circle(c, r + 0.8),
+                circle(c, r + CAPTURE_RING),
                 None,
                 Some(Stroke::dashed(0.35, Color::BLACK, &[0.8, 0.6])),
             );
@@ -515,10 +527,18 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         // Sowing numbers go inside their own pit, under the count, so they cannot be read as
         // belonging to the pit across; labels sit outside the rows.
         let digit_h = text::ascent_mm(SMALL_PT) * 0.78;
-        let below = 0.25 * r + digit_h; // baseline of the numbers, below the pit's centre
+        // Baseline of the numbers: their tops 0.3 mm below the pit's centre, where the
+        // chord is widest; the count sits above the centre.
+        let below = 0.3 + digit_h;
         let marks_base = c.y + below;
-        // Chord of the circle at that baseline, less a little air.
-        let room = (2.0 * (r * r - below * below).max(0.0).sqrt() - 0.6).max(0.0);
+        // Chord at that baseline of the circle the numbers must stay inside (the inner ring of
+        // a double-ring pit, less its stroke), less a little air.
+        let inside = if h >= n {
+            r - INNER_RING - 0.1
+        } else {
+            r - 0.2
+        };
+        let room = (2.0 * (inside * inside - below * below).max(0.0).sqrt() - 0.6).max(0.0);
         match sow_marks(sown, h, room) {
             Some((s, pt)) => {
                 centred_mid(
@@ -568,10 +588,10 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         // The store's name at its top, in type small enough that no word is broken and no
         // line is lost above the count.
         let name = &rs.board.stores[side];
-        let name_pt = super::size_for_words(name, SMALL_PT - 1.0, 3.5, Weight::Regular, sw - 1.6);
+        let name_pt = super::size_for_words(name, SMALL_PT, SMALL_PT, Weight::Regular, sw - 2.4);
         let lh = text::line_height_mm(name_pt);
         let room_lines = (((sh / 2.0 - 2.0 - 3.0) / lh).floor() as usize).max(1);
-        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - 1.6);
+        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - 2.4);
         if lines.len() > room_lines {
             lines.truncate(room_lines);
             if let Some(l) = lines.last_mut() {

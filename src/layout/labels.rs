@@ -4,7 +4,8 @@
 //! second), then one wide label spelling out the sowing circuit, skipped stores included, to keep
 //! by the bowls. The labels share their cut lines (research print-and-play §5.3).
 use super::board::{capitalise, store_sown_by};
-use super::page::{self, CUT_RUN, MARGIN};
+use super::cut::{self, MARK_ROOM};
+use super::page::{self, MARGIN};
 use super::phrases::Phrases;
 use super::{para, Paper};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Stroke, Weight};
@@ -164,7 +165,14 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
         ph.get("labels.single")
     };
     let who = if l.store {
-        ph.fmt("labels.store_of", &[("player", player), ("ring", &ring)])
+        // A store nobody sows into is named for what it holds, as the board names it, not
+        // called a store when the ruleset calls it something else.
+        let key = if store_sown_by(rs, l.side).iter().any(|x| *x) {
+            "labels.store_of"
+        } else {
+            "labels.store_captures"
+        };
+        ph.fmt(key, &[("player", player), ("ring", &ring)])
     } else {
         ph.fmt("labels.pit_of", &[("player", player), ("ring", &ring)])
     };
@@ -216,14 +224,16 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         }
         let top = y + 2.0;
         let bottom = page::content_bottom(h);
-        let cols = ((cw - 2.0 * CUT_RUN) / LABEL_W).floor().max(0.0) as usize;
-        let rows = ((bottom - top - 2.0 * CUT_RUN) / LABEL_H).floor().max(0.0) as usize;
+        let cols = ((cw - 2.0 * MARK_ROOM) / LABEL_W).floor().max(0.0) as usize;
+        let rows = ((bottom - top - 2.0 * MARK_ROOM) / LABEL_H)
+            .floor()
+            .max(0.0) as usize;
         if cols == 0 || rows == 0 {
             return Err(format!("labels do not fit the {} page", paper.name));
         }
         let gw = cols as f64 * LABEL_W;
         let x0 = (w - gw) / 2.0;
-        let y0 = top + CUT_RUN;
+        let y0 = top + MARK_ROOM;
         let here = (all.len() - done).min(cols * rows);
         let used_rows = here.div_ceil(cols);
         for (k, l) in all[done..done + here].iter().enumerate() {
@@ -254,32 +264,24 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
                 .map(|v| v.len() as f64 * lh + 0.8)
                 .sum::<f64>())
         .max(LABEL_H);
-        let place_circuit = done == all.len() && grid_bottom + circ_h + CUT_RUN <= bottom;
-        if used_rows > 0 {
-            let vbottom = if place_circuit {
-                grid_bottom
-            } else {
-                (grid_bottom + CUT_RUN).min(bottom)
-            };
-            page::cut_grid(
-                &mut pg, x0, y0, LABEL_W, LABEL_H, cols, used_rows, top, vbottom,
-            );
-        }
+        // The circuit label goes right under a full last row, sharing its cut line; under a
+        // short one it stands apart, with room for both blocks' crop marks, so no empty cell
+        // is outlined beside the short row.
+        let cy = if used_rows == 0 {
+            y0
+        } else if here.is_multiple_of(cols) {
+            grid_bottom
+        } else {
+            grid_bottom + 2.0 * MARK_ROOM
+        };
+        let place_circuit = done == all.len() && cy + circ_h + MARK_ROOM <= bottom;
+        // The pieces on this page: the labels placed, then the circuit label.
+        let mut pieces = cut::grid(x0, y0, LABEL_W, LABEL_H, cols, here);
         if place_circuit {
-            let cy = if used_rows > 0 { grid_bottom } else { y0 };
-            // Its own cut lines: the top one is shared with the grid above.
-            let vtop = if used_rows > 0 { cy } else { top };
-            page::cut_grid(
-                &mut pg,
-                x0,
-                cy,
-                gw,
-                circ_h,
-                1,
-                1,
-                vtop,
-                cy + circ_h + CUT_RUN,
-            );
+            pieces.push((x0, cy, gw, circ_h));
+        }
+        cut::draw(&mut pg, &pieces);
+        if place_circuit {
             let mut ty = cy + 2.5;
             pg.text(
                 x0 + 3.0,

@@ -1,4 +1,5 @@
-//! The score log: one portrait page with numbered rows for a whole game.
+//! The score log: one portrait page with numbered rows for a game, and a continuation sheet
+//! numbered on, to print as often as a long game needs.
 //!
 //! Columns follow the ruleset: move number, player, pit (plus the way round when the mover
 //! chooses the direction), where the last seed landed, extra turn (only with an extra-turn
@@ -93,8 +94,13 @@ fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
 
 /// Lays out the score log page (portrait `paper`).
 pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
+    first_sheet(rs, paper, ph).0
+}
+
+/// The first log page and the number of rows its table holds.
+fn first_sheet(rs: &Ruleset, paper: Paper, ph: &Phrases) -> (Page, usize) {
     let mut pg = page::portrait("log", paper);
-    let (w, h) = (pg.width, pg.height);
+    let w = pg.width;
     let cw = w - 2.0 * MARGIN;
     let title = ph.fmt("log.title", &[("name", &rs.name)]);
     let mut y = para(&mut pg, MARGIN, MARGIN, 14.0, Weight::Bold, cw, &title);
@@ -153,7 +159,42 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
         y = para(&mut pg, MARGIN, y, 8.5, Weight::Regular, cw, n);
     }
     y += 2.0;
+    let rows = table(&mut pg, rs, ph, y, 1);
+    (pg, rows)
+}
 
+/// Rows of the table on the first log page (the continuation sheet numbers on from the next).
+pub fn first_page_rows(rs: &Ruleset, paper: Paper, ph: &Phrases) -> usize {
+    first_sheet(rs, paper, ph).1
+}
+
+/// The score log's continuation sheet (portrait `paper`, page `log-2`): the same table on the
+/// whole page, its rows numbered on from the first sheet's last row, for a game that runs past
+/// it; a note says to print it as often as needed and number further copies on by hand.
+pub fn continuation(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
+    let first = first_page_rows(rs, paper, ph) + 1;
+    let mut pg = page::portrait("log-2", paper);
+    let cw = pg.width - 2.0 * MARGIN;
+    let title = ph.fmt("log.continued", &[("name", &rs.name)]);
+    let mut y = para(&mut pg, MARGIN, MARGIN, 14.0, Weight::Bold, cw, &title);
+    y = para(
+        &mut pg,
+        MARGIN,
+        y + 1.0,
+        8.5,
+        Weight::Regular,
+        cw,
+        &ph.fmt("log.note.continued", &[("n", &first.to_string())]),
+    );
+    table(&mut pg, rs, ph, y + 2.0, first);
+    pg
+}
+
+/// Draws the log table from `y` down to the content bottom, rows numbered from `first`;
+/// returns the number of rows.
+fn table(pg: &mut Page, rs: &Ruleset, ph: &Phrases, y: f64, first: usize) -> usize {
+    let (w, h) = (pg.width, pg.height);
+    let cw = w - 2.0 * MARGIN;
     // Table header; the table sits half a millimetre inside the margin so its rules do too.
     let tx = MARGIN + 0.5;
     let cw = cw - 1.0;
@@ -175,13 +216,13 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
     pg.shape(rect(tx, y, cw, head_h), Some(Color::grey(230)), None);
     let mut x = tx;
     for (lines, cw_i) in wrapped.iter().zip(&widths) {
-        super::set_lines(&mut pg, x + 1.0, y + 1.0, lines, CELL_PT, Weight::Bold);
+        super::set_lines(pg, x + 1.0, y + 1.0, lines, CELL_PT, Weight::Bold);
         x += cw_i;
     }
     // Row numbers.
     for r in 0..rows {
         let ry = y + head_h + r as f64 * ROW_H;
-        let s = (r + 1).to_string();
+        let s = (first + r).to_string();
         let base = ry + ROW_H / 2.0 + (text::ascent_mm(CELL_PT) - text::descent_mm(CELL_PT)) / 2.0;
         let tw = text::width_mm(&s, CELL_PT, Weight::Regular);
         pg.text(
@@ -215,5 +256,5 @@ pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
         None,
         Some(Stroke::solid(0.4, Color::BLACK)),
     );
-    pg
+    rows
 }

@@ -11,43 +11,61 @@
 
 pub mod board;
 pub mod counters;
+pub mod cut;
 pub mod diagram;
+pub mod howto;
 pub mod labels;
 pub mod log;
 pub mod page;
 pub mod phrases;
 pub mod practice;
 pub mod rules;
+pub mod tile;
 
 use crate::doc::{Document, Page, Weight};
 use crate::ruleset::Ruleset;
 use crate::text;
 
-/// A paper size, millimetres, portrait orientation (width < height).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Paper {
-    /// Name shown in messages and footers (`A4`, `Letter`).
-    pub name: &'static str,
-    /// Portrait width, mm.
-    pub width: f64,
-    /// Portrait height, mm.
-    pub height: f64,
+pub use crate::paper::{Paper, A3, A4, LEGAL, LETTER, TABLOID};
+
+/// How a kit is laid out: the choices a user makes on the command line (or a ruleset's
+/// defaults). A plain struct: add fields as the kit grows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KitOptions {
+    /// The paper every sheet is printed on.
+    pub paper: Paper,
+    /// Shrink the board onto one sheet (`--fit`) instead of tiling it at its true size; the
+    /// board sheet then says how much smaller it is.
+    pub fit: bool,
+    /// Child-safe counters (`--child-safe`): at least
+    /// [`crate::geometry::CHILD_SAFE_COUNTER`] mm across, pits grown to hold them, and the
+    /// counters sheet carries the safety note.
+    pub child_safe: bool,
 }
 
-/// ISO A4, 210 × 297 mm (595.276 × 841.890 pt).
-pub const A4: Paper = Paper {
-    name: "A4",
-    width: 210.0,
-    height: 297.0,
-};
-/// US Letter, 8.5 × 11 in = 215.9 × 279.4 mm (612 × 792 pt).
-pub const LETTER: Paper = Paper {
-    name: "Letter",
-    width: 215.9,
-    height: 279.4,
-};
+impl KitOptions {
+    /// Options for `paper`: true size (tiled where needed), ordinary counters.
+    pub fn new(paper: Paper) -> KitOptions {
+        KitOptions {
+            paper,
+            fit: false,
+            child_safe: false,
+        }
+    }
+}
 
-/// Lays out the whole kit for `rs` on `paper`, in print order: the board (landscape), the score
+impl Default for KitOptions {
+    /// A4, true size, ordinary counters.
+    fn default() -> KitOptions {
+        KitOptions::new(A4)
+    }
+}
+
+/// Most pages in one document (the kit or its host key): a bound on work and paper.
+pub const MAX_PAGES: usize = 60;
+
+/// Lays out the whole kit for `rs` as `opts` say (paper, fit, counters), in print order: the
+/// "How to make this kit" sheet, the board (one sheet, or tiles and their assembly map), the score
 /// log, the rule sheets, the practice exercises, the counters and the bowl labels (portrait),
 /// each page with the calibration bar and footer. The ruleset's worked examples must already
 /// have been checked (see [`crate::examples`]); layout replays them for the diagrams. The
@@ -56,25 +74,53 @@ pub const LETTER: Paper = Paper {
 /// Errors: no phrase catalogue for `rs.lang`, a phrase missing from it, a worked example or
 /// exercise the engine cannot replay (a message naming it), or counters or labels that do not
 /// fit the paper.
-pub fn kit(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
+pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
+    let rs = &as_printed(rs, opts);
+    let paper = opts.paper;
     let ph = phrases::Phrases::load(&rs.lang)?;
-    let mut pages = vec![board::page(rs, paper, &ph)?, log::page(rs, paper, &ph)];
+    let mut pages = board::pages(rs, opts, &ph)?;
+    pages.push(log::page(rs, paper, &ph));
+    pages.push(log::continuation(rs, paper, &ph));
     pages.extend(rules::pages(rs, paper, &ph)?);
     pages.extend(practice::pages(rs, paper, &ph)?);
     pages.extend(counters::pages(rs, paper, &ph)?);
     pages.extend(labels::pages(rs, paper, &ph)?);
+    // The how-to sheet opens the kit; it names the pages after it.
+    let tiles = if pages[0].name == "board-map" {
+        Some(board::plan(rs, paper, &ph)?)
+    } else {
+        None
+    };
+    pages.insert(0, howto::page(rs, paper, &ph, &pages, tiles.as_ref()));
     document(rs, paper, &ph, "kit.title", pages)
 }
 
-/// Lays out the host key for `rs` on `paper`: a separate document (portrait pages `answers-1`,
+/// Lays out the host key for `rs` on `opts.paper`: a separate document (portrait pages `answers-1`,
 /// …, with the calibration bar and footer) giving, for every practice exercise by the same
 /// number, the before/after boards and the answer worded from the engine's report.
 ///
 /// Errors: as [`kit`] for the phrases and the exercises.
-pub fn host_key(rs: &Ruleset, paper: Paper) -> Result<Document, String> {
+pub fn host_key(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
+    let rs = &as_printed(rs, opts);
+    let paper = opts.paper;
     let ph = phrases::Phrases::load(&rs.lang)?;
     let pages = practice::key_pages(rs, paper, &ph)?;
     document(rs, paper, &ph, "key.doc_title", pages)
+}
+
+/// The ruleset as the kit prints it: with `opts.child_safe`, `layout.child_safe` is set and the
+/// counter, pit and store sizes grown to those of [`crate::geometry::BoardGeometry`] (counters
+/// at least [`crate::geometry::CHILD_SAFE_COUNTER`] mm), so every sheet agrees on them.
+pub fn as_printed(rs: &Ruleset, opts: &KitOptions) -> Ruleset {
+    let mut rs = rs.clone();
+    if opts.child_safe {
+        let g = crate::geometry::BoardGeometry::new(&rs, true);
+        rs.layout.child_safe = true;
+        rs.layout.counter_diameter = g.counter_d;
+        rs.layout.pit_diameter = g.d;
+        rs.layout.store_length = g.store_h;
+    }
+    rs
 }
 
 /// A document of `pages` titled by the phrase `title_key`, with every page finished (bar,
@@ -86,6 +132,12 @@ fn document(
     title_key: &str,
     pages: Vec<crate::doc::Page>,
 ) -> Result<Document, String> {
+    if pages.len() > MAX_PAGES {
+        return Err(format!(
+            "the kit would have {} pages in one document: at most {MAX_PAGES} are allowed (limit on pages); use fewer or shorter worked examples and notes",
+            pages.len()
+        ));
+    }
     let mut doc = Document {
         title: ph.fmt(title_key, &[("name", &rs.name)]),
         pages,

@@ -72,7 +72,7 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases) {
             &[
                 ("n", &(i + 1).to_string()),
                 ("total", &n.to_string()),
-                ("paper", paper.name),
+                ("paper", &paper.name),
             ],
         );
         let base = h - FOOTER_BASE;

@@ -258,15 +258,30 @@ pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
     Ok(out)
 }
 
-/// The heading of exercise `e`: "Exercise 3: title" in the host key; on the practice page just
-/// "Exercise 3", since a worked example's title often gives the answer away.
+/// The heading of exercise `e`: "Exercise 3: title" in the host key, every exercise alike (a
+/// generated position is titled by what makes it instructive, phrase `practice.kind.*`); on
+/// the practice page just "Exercise 3", since a title often gives the answer away.
 fn heading(e: &Exercise, ph: &Phrases, answer: bool) -> String {
-    if e.title.is_empty() || !answer {
+    let title = if !e.title.is_empty() {
+        e.title.clone()
+    } else {
+        let key = match e.kind {
+            Some(Kind::GrandSlam) => "practice.kind.grand_slam",
+            Some(Kind::Relay) => "practice.kind.relay",
+            Some(Kind::Feeding) => "practice.kind.feeding",
+            Some(Kind::ChainCapture) => "practice.kind.chain_capture",
+            Some(Kind::Capture) => "practice.kind.capture",
+            Some(Kind::ExtraTurn) => "practice.kind.extra_turn",
+            Some(Kind::Plain) | None => "practice.kind.plain",
+        };
+        ph.get(key)
+    };
+    if !answer {
         ph.fmt("practice.number", &[("n", &e.number.to_string())])
     } else {
         ph.fmt(
             "practice.number_title",
-            &[("n", &e.number.to_string()), ("title", &e.title)],
+            &[("n", &e.number.to_string()), ("title", &title)],
         )
     }
 }

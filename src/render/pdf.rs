@@ -219,13 +219,35 @@ fn text_ops(t: &Text, f: &Flip, fonts: &BTreeMap<Weight, Embedded>, ops: &mut Ve
 fn page_ops(page: &Page, h: f64, fonts: &BTreeMap<Weight, Embedded>) -> Vec<Op> {
     let f = Flip { h };
     let mut ops = Vec::new();
-    for item in &page.items {
+    items_ops(&page.items, &f, fonts, &mut ops);
+    ops
+}
+
+/// Operators for `items`; a clip is `q x y w h re W n … Q` (its rectangle in points, y flipped).
+fn items_ops(items: &[Item], f: &Flip, fonts: &BTreeMap<Weight, Embedded>, ops: &mut Vec<Op>) {
+    for item in items {
         match item {
-            Item::Shape(s) => shape_ops(s, &f, &mut ops),
-            Item::Text(t) => text_ops(t, &f, fonts, &mut ops),
+            Item::Shape(s) => shape_ops(s, f, ops),
+            Item::Text(t) => text_ops(t, f, fonts, ops),
+            Item::Clip(c) => {
+                ops.push(Op::SaveGraphicsState);
+                let (w, hh) = (finite(c.w).max(0.0), finite(c.h).max(0.0));
+                ops.push(raw(
+                    "re",
+                    vec![
+                        real(finite(c.x) * PT_PER_MM),
+                        real((f.h - finite(c.y) - hh) * PT_PER_MM),
+                        real(w * PT_PER_MM),
+                        real(hh * PT_PER_MM),
+                    ],
+                ));
+                ops.push(raw("W", vec![]));
+                ops.push(raw("n", vec![]));
+                items_ops(&c.items, f, fonts, ops);
+                ops.push(Op::RestoreGraphicsState);
+            }
         }
     }
-    ops
 }
 
 /// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
@@ -272,7 +294,7 @@ pub fn render(doc: &Document) -> Vec<u8> {
     let mut pdf = PdfDocument::new(&doc.title);
     // Characters per weight, for subsetting.
     let mut chars: BTreeMap<Weight, BTreeSet<char>> = BTreeMap::new();
-    for item in doc.pages.iter().flat_map(|p| &p.items) {
+    for item in doc.pages.iter().flat_map(|p| crate::doc::leaves(&p.items)) {
         if let Item::Text(t) = item {
             chars.entry(t.weight).or_default().extend(t.text.chars());
         }

@@ -666,6 +666,47 @@ fn shape_box(s: &Shape) -> Option<(f64, f64, f64, f64)> {
     Some(b)
 }
 
+/// Writes `items` in painting order (text gathered as the module docs say). A clip becomes a
+/// `<g clip-path>` whose rectangle `<clipPath>` goes into the `<defs>`; everything before it is
+/// written first, and its contents are gathered on their own.
+fn draw_items(items: &[Item], defs: &mut Defs, body: &mut String) {
+    let mut pending = Pending::default();
+    let mut run = ShapeRun::default();
+    for item in items {
+        match item {
+            Item::Shape(s) => {
+                let Some((geometry, paint)) = shape_node(s) else {
+                    continue;
+                };
+                if shape_box(s).is_none_or(|b| pending.overlaps(b)) {
+                    run.flush(body);
+                    pending.flush(body, defs);
+                }
+                run.push(geometry, paint, body);
+            }
+            Item::Text(t) => pending.add(t, defs),
+            Item::Clip(c) => {
+                run.flush(body);
+                pending.flush(body, defs);
+                let id = defs.id();
+                let _ = writeln!(
+                    defs.out,
+                    r#"<clipPath id="{id}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"#,
+                    num(c.x),
+                    num(c.y),
+                    num(c.w.max(0.0)),
+                    num(c.h.max(0.0))
+                );
+                let _ = writeln!(body, r#"<g clip-path="url(#{id})">"#);
+                draw_items(&c.items, defs, body);
+                body.push_str("</g>\n");
+            }
+        }
+    }
+    run.flush(body);
+    pending.flush(body, defs);
+}
+
 /// Draws one page as a standalone SVG document string: root `width`/`height` in mm, a
 /// `viewBox` in mm, a `<title>`, glyph outlines and markers in `<defs>`, then every item in
 /// painting order (text as filled glyph outlines, see the module docs). Deterministic: the same
@@ -673,7 +714,8 @@ fn shape_box(s: &Shape) -> Option<(f64, f64, f64, f64)> {
 pub fn render_page(page: &Page, title: &str) -> String {
     let (w, h) = (clean_side(page.width), clean_side(page.height));
     let mut defs = Defs::default();
-    for t in page.texts() {
+    for item in crate::doc::leaves(&page.items) {
+        let Item::Text(t) = item else { continue };
         if t.size_pt.is_finite() && t.size_pt > 0.0 {
             for g in text::glyphs(&t.text, t.weight) {
                 let m = defs.max_size.entry((t.weight, g.gid)).or_insert(0.0);
@@ -681,26 +723,8 @@ pub fn render_page(page: &Page, title: &str) -> String {
             }
         }
     }
-    let mut pending = Pending::default();
-    let mut run = ShapeRun::default();
     let mut body = String::new();
-    for item in &page.items {
-        match item {
-            Item::Shape(s) => {
-                let Some((geometry, paint)) = shape_node(s) else {
-                    continue;
-                };
-                if shape_box(s).is_none_or(|b| pending.overlaps(b)) {
-                    run.flush(&mut body);
-                    pending.flush(&mut body, &mut defs);
-                }
-                run.push(geometry, paint, &mut body);
-            }
-            Item::Text(t) => pending.add(t, &mut defs),
-        }
-    }
-    run.flush(&mut body);
-    pending.flush(&mut body, &mut defs);
+    draw_items(&page.items, &mut defs, &mut body);
     let mut out = String::with_capacity(body.len() + defs.out.len() + 400);
     let _ = writeln!(
         out,

@@ -17,6 +17,23 @@ pub const MAX_SEEDS_PER_PIT: u16 = 50;
 pub const MAX_EXAMPLE_MOVES: usize = 500;
 /// Largest ruleset file read, bytes.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
+/// Most worked examples in one ruleset (each becomes a diagram on the rule sheets).
+pub const MAX_EXAMPLES: usize = 40;
+/// Most moves in all worked examples of one ruleset together (each is replayed by the engine).
+pub const MAX_TOTAL_MOVES: usize = 2000;
+/// Longest example note, in characters (about a third of a rule sheet).
+pub const MAX_NOTE_CHARS: usize = 600;
+/// Longest example title, in characters.
+pub const MAX_TITLE_CHARS: usize = 100;
+/// Longest `source` citation (the ruleset's or a table's), in characters.
+pub const MAX_SOURCE_CHARS: usize = 400;
+/// Longest `duration`, in characters.
+pub const MAX_DURATION_CHARS: usize = 40;
+/// Longest list of numbers or names a ruleset may give for one key (counts, options, moves in
+/// an `expect` list).
+pub const MAX_LIST_ITEMS: usize = 64;
+/// Most problems reported for one file; the rest are counted, not rendered.
+pub const MAX_DIAGNOSTICS: usize = 50;
 
 /// A problem in an input file, with where it is. `line`/`column` are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,6 +148,83 @@ fn short_number(x: f64) -> String {
     } else {
         format!("{x:e}")
     }
+}
+
+/// Whether `c` prints as nothing or reorders the text around it: a bidirectional control
+/// (Unicode Bidi_Control) or a default-ignorable code point (Unicode
+/// Default_Ignorable_Code_Point, DerivedCoreProperties.txt, Unicode 15). Returns what it is.
+pub fn invisible(c: char) -> Option<&'static str> {
+    let u = c as u32;
+    if matches!(u, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069) {
+        return Some("a bidirectional control");
+    }
+    let ignorable = matches!(
+        u,
+        0x00AD
+            | 0x034F
+            | 0x115F..=0x1160
+            | 0x17B4..=0x17B5
+            | 0x180B..=0x180F
+            | 0x200B..=0x200D
+            | 0x2060..=0x206F
+            | 0x3164
+            | 0xFE00..=0xFE0F
+            | 0xFEFF
+            | 0xFFA0
+            | 0xFFF0..=0xFFF8
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0000..=0xE0FFF
+    );
+    ignorable.then_some("an invisible (default-ignorable) character")
+}
+
+/// A label as a reader tells labels apart: Unicode NFC, case folded (full lower case, then NFC
+/// again so that folding cannot leave a decomposed form).
+pub fn fold(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let lower: String = s.nfc().collect::<String>().to_lowercase();
+    lower.nfc().collect()
+}
+
+/// Windows device names (any case, with or without an extension) that no file or folder may
+/// have there: `con`, `prn`, `aux`, `nul`, `com0`-`com9`, `lpt0`-`lpt9`.
+pub fn windows_reserved(id: &str) -> bool {
+    let stem = id.split('.').next().unwrap_or(id).to_ascii_lowercase();
+    matches!(stem.as_str(), "con" | "prn" | "aux" | "nul")
+        || ((stem.starts_with("com") || stem.starts_with("lpt"))
+            && stem.len() == 4
+            && stem.as_bytes()[3].is_ascii_digit())
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Byte range of character `c` inside the string literal at `span` of `src`: where it is
+/// written literally or as a TOML escape (`\uXXXX`, `\UXXXXXXXX`); the literal's start if
+/// neither is found.
+fn locate_char(src: &str, span: Range<usize>, c: char) -> Range<usize> {
+    let span = clamp_span(src, span);
+    let lit = &src[span.clone()];
+    if let Some(i) = lit.find(c) {
+        return span.start + i..span.start + i + c.len_utf8();
+    }
+    let lower = lit.to_ascii_lowercase();
+    for esc in [
+        format!("\\u{:04x}", c as u32),
+        format!("\\u{:08x}", c as u32),
+    ] {
+        if let Some(i) = lower.find(&esc) {
+            return span.start + i..span.start + i + esc.len();
+        }
+    }
+    span.start..span.start
 }
 
 /// 1-based line and column (in characters) of byte `offset` in `src`.
@@ -264,7 +358,7 @@ fn field_at(src: &str, offset: usize) -> String {
 struct RawRuleset {
     id: Spanned<String>,
     name: Spanned<String>,
-    duration: Option<String>,
+    duration: Option<Spanned<String>>,
     lang: Option<Spanned<String>>,
     source: Spanned<String>,
     players: Option<Spanned<i64>>,
@@ -290,7 +384,7 @@ struct RawBoard {
     pit_labels: Option<Spanned<Vec<Vec<String>>>>,
     stores: Option<Spanned<Vec<String>>>,
     next_game_first: Option<RawNextGame>,
-    source: Option<String>,
+    source: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -333,7 +427,7 @@ struct RawSowing {
     origin_on_lap: Option<RawInclude>,
     min_seeds: Option<Spanned<i64>>,
     relay: Option<RawRelay>,
-    source: Option<String>,
+    source: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq)]
@@ -348,7 +442,7 @@ enum RawExtraOn {
 struct RawExtraTurn {
     #[serde(default)]
     on: Vec<Spanned<RawExtraOn>>,
-    source: Option<String>,
+    source: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq)]
@@ -393,7 +487,7 @@ struct RawCapture {
     chain: Option<Spanned<RawChain>>,
     after_crossing_only: Option<bool>,
     crossing: Option<RawCrossing>,
-    source: Option<String>,
+    source: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -409,14 +503,14 @@ enum RawGrandSlamPolicy {
 #[serde(deny_unknown_fields)]
 struct RawGrandSlam {
     policy: RawGrandSlamPolicy,
-    source: Option<String>,
+    source: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFeeding {
     must_feed: bool,
-    source: Option<String>,
+    source: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq)]
@@ -449,8 +543,13 @@ struct RawEnd {
     threshold: Option<Spanned<i64>>,
     no_legal_move: Option<RawNoMove>,
     remaining_seeds: Option<RawRemaining>,
-    source: Option<String>,
+    source: Option<Spanned<String>>,
 }
+
+/// Default gap between neighbouring pits, mm: a DIY Kalah board has 1¾ in (44.5 mm) holes
+/// 2¼ in (57.2 mm) apart, a gap of 12.7 mm; 12 mm also leaves a free band either side of a row
+/// arrow's number, where a tile seam can fall.
+pub const DEFAULT_PIT_GAP: f64 = 12.0;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -459,13 +558,14 @@ struct RawLayout {
     pit_gap: Option<Spanned<f64>>,
     store_length: Option<Spanned<f64>>,
     counter_diameter: Option<Spanned<f64>>,
+    paper: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExample {
     title: Spanned<String>,
-    note: Option<String>,
+    note: Option<Spanned<String>>,
     start: Spanned<String>,
     moves: Spanned<Vec<Spanned<String>>>,
     #[serde(default)]
@@ -544,8 +644,18 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
     }
     let raw: RawRuleset = toml::from_str(src).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
-        let field = field_at(src, span.start);
-        let msg = explain_toml_error(e.message());
+        // The parser's own spans first; the line scan only for a document that does not parse.
+        let field =
+            super::locate::field_at(src, span.start).unwrap_or_else(|| field_at(src, span.start));
+        let mut msg = explain_toml_error(e.message());
+        let written = src.get(clamp_span(src, span.clone())).unwrap_or("");
+        if msg.contains("invalid type: a table") && looks_like_datetime(written) {
+            msg = msg.replace("a table", "a date or time")
+                + " (TOML reads an unquoted date or time as one; put text in quotes)";
+        }
+        if msg.contains("invalid value: integer") {
+            msg = format!("{msg}: {}", whole_number_range(&field));
+        }
         vec![Diagnostic::at(path, src, span, &field, &msg)]
     })?;
     let mut v = Validator {
@@ -553,10 +663,22 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
         src,
         lines: LineIndex::new(src),
         errs: Vec::new(),
+        more: 0,
+        texts: Vec::new(),
     };
     let mut rs = v.ruleset(raw);
+    rs.sha256 = sha256_hex(src.as_bytes());
+    v.printable();
     one_line_texts(&mut rs);
-    v.printable(&rs);
+    if v.more > 0 {
+        v.errs.push(Diagnostic::whole_file(
+            path,
+            &format!(
+                "{} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first",
+                v.more
+            ),
+        ));
+    }
     if v.errs.is_empty() {
         Ok(rs)
     } else {
@@ -564,11 +686,40 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
     }
 }
 
+/// Whether TOML text is a date, time or date-time literal (`1979-05-27`, `07:32:00`, …).
+fn looks_like_datetime(t: &str) -> bool {
+    let b = t.trim().as_bytes();
+    let date = b.len() >= 10 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-';
+    let time = b.len() >= 5 && b[..2].iter().all(u8::is_ascii_digit) && b[2] == b':';
+    date || time
+}
+
+/// What a whole number in `field` may be, for a number too large to read.
+fn whole_number_range(field: &str) -> String {
+    let key = field.rsplit('.').next().unwrap_or(field);
+    let range = match key {
+        "pits_per_side" => format!("1 to {MAX_PITS_PER_SIDE}"),
+        "seeds_per_pit" | "seeds_per_pit_options" => format!("1 to {MAX_SEEDS_PER_PIT}"),
+        "min_seeds" | "threshold" => "1 to the number of seeds in play".to_string(),
+        "counts" => "1 to 1000".to_string(),
+        "captured" | "scores" => "0 to the number of seeds in play".to_string(),
+        "players" => "2".to_string(),
+        _ => return "the number is far too large; use a small whole number".to_string(),
+    };
+    format!("the number is far too large; use a whole number from {range}")
+}
+
 fn explain_toml_error(msg: &str) -> String {
     // Serde speaks Rust; say it in the ruleset author's words.
     let msg = msg
         .trim()
         .replace("expected i64", "expected a whole number")
+        .replace("expected i128", "expected a whole number")
+        .replace("expected u64", "expected a whole number")
+        .replace(
+            "invalid type: floating point",
+            "invalid type: a decimal number",
+        )
         .replace("expected f64", "expected a number")
         .replace("expected a sequence", "expected a list [ … ]")
         .replace("invalid type: sequence", "invalid type: a list")
@@ -588,53 +739,116 @@ struct Validator<'a> {
     src: &'a str,
     lines: LineIndex,
     errs: Vec<Diagnostic>,
+    /// Problems found beyond [`MAX_DIAGNOSTICS`].
+    more: usize,
+    /// Every printed text read so far: field, byte range of its value, value.
+    texts: Vec<(String, Range<usize>, String)>,
 }
 
 impl Validator<'_> {
     /// Every character a kit would print must exist in the bundled font (DejaVu Sans, both
     /// weights); otherwise the page would show an empty box. Reports each missing character
-    /// once, at its first place in the file.
-    fn printable(&mut self, rs: &Ruleset) {
-        let mut texts: Vec<&str> = vec![&rs.name, &rs.source];
-        texts.extend(rs.duration.as_deref());
-        texts.extend(rs.rule_sources.values().map(|s| s.as_str()));
-        texts.extend(rs.board.players.iter().map(|s| s.as_str()));
-        texts.extend(rs.board.stores.iter().map(|s| s.as_str()));
-        texts.extend(rs.board.pit_labels.iter().flatten().map(|s| s.as_str()));
-        for ex in &rs.examples {
-            texts.push(&ex.title);
-            texts.extend(ex.note.as_deref());
-        }
+    /// once, at its first place in the file, naming the field and the character's position.
+    fn printable(&mut self) {
         let mut missing: Vec<char> = Vec::new();
-        for t in texts {
+        let texts = std::mem::take(&mut self.texts);
+        for (field, span, t) in &texts {
             for w in [crate::doc::Weight::Regular, crate::doc::Weight::Bold] {
                 for g in crate::text::glyphs(t, w) {
                     // Right-to-left scripts need shaping and reordering that sowkit does not do.
                     let rtl =
                         matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
-                    if (g.gid == 0 || rtl) && g.ch != ' ' && !missing.contains(&g.ch) {
+                    // Controls and invisible characters were reported where they were read.
+                    let reported = g.ch.is_control() || invisible(g.ch).is_some();
+                    if (g.gid == 0 || rtl)
+                        && !g.ch.is_whitespace()
+                        && !reported
+                        && !missing.contains(&g.ch)
+                    {
                         missing.push(g.ch);
+                        let k = t.chars().position(|c| c == g.ch).unwrap_or(0) + 1;
+                        let at = locate_char(self.src, span.clone(), g.ch);
+                        self.err(
+                            at,
+                            field,
+                            format!(
+                                "character {k} of {t:?}, {:?} (U+{:04X}), cannot be printed: it is missing from the bundled font (DejaVu Sans) or needs right-to-left shaping, which sowkit does not do yet; use another character or spell it out",
+                                g.ch,
+                                g.ch as u32
+                            ),
+                        );
                     }
                 }
             }
         }
-        for c in missing {
-            let at = self.src.find(c).unwrap_or(0);
-            let field = field_at(self.src, at);
-            self.err(
-                at..at + c.len_utf8(),
-                &field,
-                format!(
-                    "the character {c:?} (U+{:04X}) cannot be printed: it is missing from the bundled font (DejaVu Sans) or needs right-to-left shaping, which sowkit does not do yet; use another character or spell it out",
-                    c as u32
-                ),
-            );
-        }
+        self.texts = texts;
     }
 
     fn err(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
+        // Rendering a snippet costs time in the file's size: bound the work on hostile files.
+        if self.errs.len() >= MAX_DIAGNOSTICS {
+            self.more += 1;
+            return;
+        }
         let d = Diagnostic::at(self.path, self.src, span, field, &msg.into());
         self.errs.push(d);
+    }
+
+    /// Checks a free text the sheets print (length, control, invisible and bidi-control
+    /// characters) and remembers where it stands for the font check. Returns its value.
+    fn text(&mut self, field: &str, v: &Spanned<String>, max_chars: usize) -> String {
+        let t = v.get_ref();
+        let n = t.chars().count();
+        if n > max_chars {
+            self.err(
+                v.span(),
+                field,
+                format!("{n} characters: at most {max_chars} are allowed here (limit for {field}); shorten it"),
+            );
+        }
+        // An over-long text is not read further: that bounds the work on hostile files.
+        if n <= max_chars && self.bad_chars(t, v.span(), field, &['\n', '\t', '\r']) {
+            self.texts.push((field.to_string(), v.span(), t.clone()));
+        }
+        t.clone()
+    }
+
+    /// Reports the first character of `t` (at byte range `span` of the file) that would not
+    /// print as it reads: a control character (other than those in `allowed`), an invisible
+    /// (default-ignorable) code point, or a bidirectional control.
+    fn bad_chars(&mut self, t: &str, span: Range<usize>, field: &str, allowed: &[char]) -> bool {
+        for (k, c) in t.chars().enumerate() {
+            let what = if c.is_control() && !allowed.contains(&c) {
+                "a control character"
+            } else if let Some(w) = invisible(c) {
+                w
+            } else {
+                continue;
+            };
+            let at = locate_char(self.src, span.clone(), c);
+            self.err(
+                at,
+                field,
+                format!(
+                    "character {} of {t:?} is U+{:04X}, {what}: it would not print as it reads; remove it",
+                    k + 1,
+                    c as u32
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Reports a list longer than [`MAX_LIST_ITEMS`].
+    fn list_len(&mut self, span: Range<usize>, field: &str, len: usize) {
+        if len > MAX_LIST_ITEMS {
+            self.err(
+                span,
+                field,
+                format!("{len} items: a list here may have at most {MAX_LIST_ITEMS} (limit for {field})"),
+            );
+        }
     }
 
     fn int_in(&mut self, v: &Spanned<i64>, field: &str, lo: i64, hi: i64) -> i64 {
@@ -688,6 +902,11 @@ impl Validator<'_> {
     ) -> bool {
         // Pit labels are printed inside the pits, store labels inside the stores.
         let max = if allow_space { 24 } else { 12 };
+        if !self.bad_chars(label, span.clone(), field, &[]) {
+            return false;
+        }
+        self.texts
+            .push((field.to_string(), span.clone(), label.to_string()));
         let bad = label.trim().is_empty()
             || label.trim() != label
             || label.chars().count() > max
@@ -726,6 +945,17 @@ impl Validator<'_> {
                 "id",
                 format!("{id:?} is not a valid id: use 1 to 64 of a-z, 0-9 and '-', e.g. \"kalah-6x4\" (it names the output folder)"),
             );
+        } else if windows_reserved(&id) {
+            self.err(
+                raw.id.span(),
+                "id",
+                format!("{id:?} is a device name on Windows (con, prn, aux, nul, com1-com9, lpt1-lpt9), so no folder can have it there: choose another id, e.g. \"{id}-game\""),
+            );
+        }
+        self.text("name", &raw.name, usize::MAX);
+        self.text("source", &raw.source, MAX_SOURCE_CHARS);
+        if let Some(d) = &raw.duration {
+            self.text("duration", d, MAX_DURATION_CHARS);
         }
         if raw.name.get_ref().chars().count() > 80 {
             self.err(
@@ -741,10 +971,13 @@ impl Validator<'_> {
                 "the name starts or ends with a space: remove it",
             );
         }
-        if raw.duration.as_deref().is_some_and(|d| d.trim().is_empty()) {
-            let at = self.src.find("duration").unwrap_or(0);
+        if let Some(d) = raw
+            .duration
+            .as_ref()
+            .filter(|d| d.get_ref().trim().is_empty())
+        {
             self.err(
-                at..at + "duration".len(),
+                d.span(),
                 "duration",
                 "duration is empty: give a playing time such as \"15–25 minutes\", or leave the key out",
             );
@@ -796,7 +1029,10 @@ impl Validator<'_> {
         let board_span = raw.board.span();
         let b = raw.board.into_inner();
         if let Some(s) = &b.source {
-            rule_sources.insert("board".to_string(), s.clone());
+            rule_sources.insert(
+                "board".to_string(),
+                self.text("board.source", s, MAX_SOURCE_CHARS),
+            );
         }
         let errs_before_board = self.errs.len();
         let n = self.int_in(
@@ -816,7 +1052,8 @@ impl Validator<'_> {
         let board_ok = self.errs.len() == errs_before_board;
         let mut options = Vec::new();
         if let Some(o) = &b.seeds_per_pit_options {
-            for &x in o.get_ref() {
+            self.list_len(o.span(), "board.seeds_per_pit_options", o.get_ref().len());
+            for &x in o.get_ref().iter().take(MAX_LIST_ITEMS) {
                 if x < 1 || x > MAX_SEEDS_PER_PIT as i64 {
                     self.err(
                         o.span(),
@@ -849,9 +1086,11 @@ impl Validator<'_> {
                     self.err(b.players.span(), "board.players", format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
                 } else {
                     players[i] = name.clone();
+                    self.texts
+                        .push(("board.players".to_string(), b.players.span(), name.clone()));
                 }
             }
-            if players[0] == players[1] {
+            if fold(&players[0]) == fold(&players[1]) {
                 self.err(
                     b.players.span(),
                     "board.players",
@@ -909,7 +1148,7 @@ impl Validator<'_> {
             let mut seen = std::collections::BTreeSet::new();
             let n_pits = pit_labels[0].len() + pit_labels[1].len();
             for (k, l) in pit_labels.iter().flatten().chain(stores.iter()).enumerate() {
-                if !seen.insert(l.to_lowercase()) {
+                if !seen.insert(fold(l)) {
                     // Point at the list the repeat is in.
                     let (span, field) = if k >= n_pits {
                         (
@@ -928,7 +1167,7 @@ impl Validator<'_> {
                         span,
                         field,
                         format!(
-                            "label {l:?} is used twice: every pit and store needs its own label"
+                            "label {l:?} is used twice (labels are compared after Unicode normalisation and ignoring case): every pit and store needs its own label"
                         ),
                     );
                 }
@@ -963,7 +1202,10 @@ impl Validator<'_> {
         // sowing
         let s = raw.sowing.into_inner();
         if let Some(src) = &s.source {
-            rule_sources.insert("sowing".to_string(), src.clone());
+            rule_sources.insert(
+                "sowing".to_string(),
+                self.text("sowing.source", src, MAX_SOURCE_CHARS),
+            );
         }
         let inc = |i: RawInclude| match i {
             RawInclude::Sow => Include::Sow,
@@ -978,7 +1220,15 @@ impl Validator<'_> {
                 } else {
                     i64::from(u16::MAX)
                 };
-                self.int_in(m, "sowing.min_seeds", 1, most) as u16
+                let v = self.int_in(m, "sowing.min_seeds", 1, most) as u16;
+                if board_ok && v > seeds {
+                    self.err(
+                        m.span(),
+                        "sowing.min_seeds",
+                        format!("no move is ever possible: every pit starts with {seeds} seed(s) (board.seeds_per_pit) but a pit needs {v} to be played, and without a move no pit ever gains a seed; lower min_seeds to at most {seeds} or raise seeds_per_pit"),
+                    );
+                }
+                v
             }
         };
         let sowing = Sowing {
@@ -1003,7 +1253,10 @@ impl Validator<'_> {
         if let Some(et) = raw.extra_turn {
             let et = et.into_inner();
             if let Some(src) = &et.source {
-                rule_sources.insert("extra_turn".to_string(), src.clone());
+                rule_sources.insert(
+                    "extra_turn".to_string(),
+                    self.text("extra_turn.source", src, MAX_SOURCE_CHARS),
+                );
             }
             for on in &et.on {
                 match on.get_ref() {
@@ -1050,7 +1303,10 @@ impl Validator<'_> {
             Some(c) => {
                 let c = c.into_inner();
                 if let Some(src) = &c.source {
-                    rule_sources.insert("capture".to_string(), src.clone());
+                    rule_sources.insert(
+                        "capture".to_string(),
+                        self.text("capture.source", src, MAX_SOURCE_CHARS),
+                    );
                 }
                 let kind = match c.kind.get_ref() {
                     RawCaptureKind::None => CaptureKind::None,
@@ -1059,7 +1315,8 @@ impl Validator<'_> {
                 };
                 let mut counts = Vec::new();
                 if let Some(cs) = &c.counts {
-                    for &x in cs.get_ref() {
+                    self.list_len(cs.span(), "capture.counts", cs.get_ref().len());
+                    for &x in cs.get_ref().iter().take(MAX_LIST_ITEMS) {
                         if !(1..=1000).contains(&x) {
                             self.err(cs.span(), "capture.counts", format!("{x} cannot be a capturing count: use whole numbers from 1 to 1000"));
                         } else if !counts.contains(&(x as u16)) {
@@ -1134,7 +1391,10 @@ impl Validator<'_> {
             None => GrandSlam::CaptureAll,
             Some(g) => {
                 if let Some(src) = &g.source {
-                    rule_sources.insert("grand_slam".to_string(), src.clone());
+                    rule_sources.insert(
+                        "grand_slam".to_string(),
+                        self.text("grand_slam.source", src, MAX_SOURCE_CHARS),
+                    );
                 }
                 match g.policy {
                     RawGrandSlamPolicy::CaptureAll => GrandSlam::CaptureAll,
@@ -1148,7 +1408,10 @@ impl Validator<'_> {
             None => Feeding::default(),
             Some(f) => {
                 if let Some(src) = &f.source {
-                    rule_sources.insert("feeding".to_string(), src.clone());
+                    rule_sources.insert(
+                        "feeding".to_string(),
+                        self.text("feeding.source", src, MAX_SOURCE_CHARS),
+                    );
                 }
                 Feeding {
                     must_feed: f.must_feed,
@@ -1159,7 +1422,10 @@ impl Validator<'_> {
         // end
         let e = raw.end.into_inner();
         if let Some(src) = &e.source {
-            rule_sources.insert("end".to_string(), src.clone());
+            rule_sources.insert(
+                "end".to_string(),
+                self.text("end.source", src, MAX_SOURCE_CHARS),
+            );
         }
         let mut end = End {
             either_side_empty: false,
@@ -1177,7 +1443,8 @@ impl Validator<'_> {
         };
         let mut wants_threshold = false;
         let mut seen_when = Vec::new();
-        for w in e.when.get_ref() {
+        self.list_len(e.when.span(), "end.when", e.when.get_ref().len());
+        for w in e.when.get_ref().iter().take(MAX_LIST_ITEMS) {
             if seen_when.contains(w.get_ref()) {
                 self.err(
                     w.span(),
@@ -1209,44 +1476,89 @@ impl Validator<'_> {
         }
 
         let lay = raw.layout;
+        // Play sizes by default (see crate::geometry): pits for the seeds a pit holds, stores for
+        // half the seeds, counters seven to a pit; sizes the ruleset gives are kept exactly.
+        let pit_diameter = self.mm_in(
+            &lay.as_ref().and_then(|l| l.pit_diameter.clone()),
+            "layout.pit_diameter",
+            12.0,
+            80.0,
+            crate::geometry::play_pit_diameter(board.seeds_per_pit),
+        );
+        let pit_gap = self.mm_in(
+            &lay.as_ref().and_then(|l| l.pit_gap.clone()),
+            "layout.pit_gap",
+            0.0,
+            40.0,
+            DEFAULT_PIT_GAP,
+        );
+        let total_seeds = 2 * board.pits_per_side as u32 * u32::from(board.seeds_per_pit);
+        let store_length = self.mm_in(
+            &lay.as_ref().and_then(|l| l.store_length.clone()),
+            "layout.store_length",
+            10.0,
+            200.0,
+            crate::geometry::play_store_length(total_seeds, pit_diameter, pit_gap),
+        );
+        let counter_diameter = self.mm_in(
+            &lay.as_ref().and_then(|l| l.counter_diameter.clone()),
+            "layout.counter_diameter",
+            5.0,
+            60.0,
+            crate::geometry::play_counter_diameter(pit_diameter),
+        );
+        let paper = match lay.as_ref().and_then(|l| l.paper.as_ref()) {
+            None => None,
+            Some(p) => match crate::paper::Paper::parse(p.get_ref()) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    self.err(p.span(), "layout.paper", e);
+                    None
+                }
+            },
+        };
         let layout = LayoutPrefs {
-            pit_diameter: self.mm_in(
-                &lay.as_ref().and_then(|l| l.pit_diameter.clone()),
-                "layout.pit_diameter",
-                12.0,
-                80.0,
-                30.0,
-            ),
-            pit_gap: self.mm_in(
-                &lay.as_ref().and_then(|l| l.pit_gap.clone()),
-                "layout.pit_gap",
-                0.0,
-                40.0,
-                6.0,
-            ),
-            store_length: self.mm_in(
-                &lay.as_ref().and_then(|l| l.store_length.clone()),
-                "layout.store_length",
-                10.0,
-                120.0,
-                64.0,
-            ),
-            counter_diameter: self.mm_in(
-                &lay.as_ref().and_then(|l| l.counter_diameter.clone()),
-                "layout.counter_diameter",
-                5.0,
-                60.0,
-                20.0,
-            ),
+            pit_diameter,
+            pit_gap,
+            store_length,
+            counter_diameter,
+            paper,
+            child_safe: false,
         };
 
         // examples
         let mut examples = Vec::new();
+        let mut total_moves = 0usize;
         for (i, ex) in raw.examples.into_iter().enumerate() {
             let span = ex.span();
+            let tag = format!("example[{}]", i + 1);
+            if i == MAX_EXAMPLES {
+                let line = self.lines.line_of(span.start);
+                let sp = line_span(self.src, line);
+                self.err(
+                    sp,
+                    &tag,
+                    format!("more than {MAX_EXAMPLES} worked examples (limit {MAX_EXAMPLES}): keep the ones that teach a rule, or split the ruleset"),
+                );
+                break;
+            }
             let line = example_header_line(self.src, &self.lines, span.start);
             let ex = ex.into_inner();
-            let tag = format!("example[{}]", i + 1);
+            total_moves += ex.moves.get_ref().len();
+            if total_moves > MAX_TOTAL_MOVES
+                && total_moves - ex.moves.get_ref().len() <= MAX_TOTAL_MOVES
+            {
+                self.err(
+                    ex.moves.span(),
+                    &format!("{tag}.moves"),
+                    format!("the worked examples up to here have {total_moves} moves in all: at most {MAX_TOTAL_MOVES} are allowed (limit for all examples together); shorten the examples"),
+                );
+            }
+            self.text(&format!("{tag}.title"), &ex.title, MAX_TITLE_CHARS);
+            let note = ex
+                .note
+                .as_ref()
+                .map(|n| self.text(&format!("{tag}.note"), n, MAX_NOTE_CHARS));
             if ex.title.get_ref().trim().is_empty() {
                 self.err(
                     ex.title.span(),
@@ -1298,6 +1610,15 @@ impl Validator<'_> {
                     }
                 )*};
             }
+            for (name, list) in [
+                ("sown", &x.sown),
+                ("legal", &x.legal),
+                ("passed", &x.passed),
+            ] {
+                if let Some(l) = list {
+                    self.list_len(l.span(), &format!("{tag}.expect.{name}"), l.get_ref().len());
+                }
+            }
             take!(position, next, extra_turn, game_over, last, sown, legal, grand_slam, passed);
             if let Some(v) = x.captured {
                 mark("captured", v.span());
@@ -1324,7 +1645,7 @@ impl Validator<'_> {
             self.lines = lines;
             examples.push(Example {
                 title: ex.title.into_inner(),
-                note: ex.note,
+                note,
                 start,
                 moves: ex
                     .moves
@@ -1342,7 +1663,7 @@ impl Validator<'_> {
         Ruleset {
             id,
             name: raw.name.into_inner(),
-            duration: raw.duration,
+            duration: raw.duration.map(|d| d.into_inner()),
             lang,
             source: raw.source.into_inner(),
             rule_sources,
@@ -1356,6 +1677,7 @@ impl Validator<'_> {
             layout,
             examples,
             path: self.path.to_string(),
+            sha256: String::new(),
         }
     }
 }

@@ -231,6 +231,12 @@ pub struct LayoutPrefs {
     pub store_length: f64,
     /// Counter diameter for the counter sheet.
     pub counter_diameter: f64,
+    /// The paper the ruleset asks for (`[layout] paper`), if any; `--paper` overrides it.
+    pub paper: Option<crate::paper::Paper>,
+    /// Child-safe counters (`--child-safe`): never set by a ruleset file; the layout sets it
+    /// (and grows the sizes to match) on the copy of the ruleset it lays out, so the counters
+    /// sheet can print the safety note.
+    pub child_safe: bool,
 }
 
 /// Where a worked example starts.
@@ -325,6 +331,9 @@ pub struct Ruleset {
     pub examples: Vec<Example>,
     /// The file it was read from, as given (for diagnostics).
     pub path: String,
+    /// Lower-case hex SHA-256 of the ruleset file's bytes (empty when not read from text);
+    /// the manifest names the ruleset by file name and this, never by the path typed.
+    pub sha256: String,
 }
 
 impl Ruleset {

@@ -62,9 +62,12 @@ fn base(id: &str, n: usize, seeds: u16) -> Ruleset {
             pit_gap: 5.0,
             store_length: 64.0,
             counter_diameter: 20.0,
+            paper: None,
+            child_safe: false,
         },
         examples: vec![],
         path: "<code>".into(),
+        sha256: String::new(),
     }
 }
 

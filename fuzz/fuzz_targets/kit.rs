@@ -1,0 +1,3 @@
+//! Fuzz target `kit`: see `sowkit::fuzzing::kit` for the properties checked.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| sowkit::fuzzing::kit(data));

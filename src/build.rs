@@ -1,0 +1,96 @@
+//! Building many kits: in parallel over the machine's cores (rayon), each kit staged on disk as
+//! soon as it is rendered, so memory holds one kit per core however many rulesets there are.
+//! Output is byte-identical whatever the number of threads: each kit depends on its ruleset
+//! alone, and kits are switched in in the order given.
+
+use crate::kitdir::Output;
+use crate::layout::{KitOptions, Paper};
+use crate::ruleset::Ruleset;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// One kit written by [`build_all`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The kit folder, `<out>/<id>`.
+    pub dir: PathBuf,
+    /// Pages in `kit.pdf`.
+    pub pages: usize,
+    /// Pages in `host-key.pdf`.
+    pub key_pages: usize,
+    /// Files in the kit folder.
+    pub files: usize,
+}
+
+/// Why [`build_all`] wrote nothing.
+#[derive(Debug)]
+pub enum BuildError {
+    /// A kit cannot be laid out: the ruleset's path (as given) and the layout's message.
+    Layout {
+        /// The ruleset file as given.
+        path: String,
+        /// The paper's name.
+        paper: String,
+        /// What does not fit or is missing.
+        message: String,
+    },
+    /// Writing failed (the message names the path); nothing was changed.
+    Io(std::io::Error),
+}
+
+/// Lays out, renders and writes one kit per ruleset to `<out>/<id>/` (see [`crate::kitdir`] for
+/// what is promised when interrupted). Rulesets must have passed their checks and have
+/// distinct ids. All or nothing: on any error no kit is changed and nothing new is left.
+/// Returns the kits in the order of `rulesets`.
+/// `opts_for` gives each ruleset's layout options.
+pub fn build_all(
+    rulesets: &[Ruleset],
+    opts_for: impl Fn(&Ruleset) -> KitOptions + Sync,
+    out: &Path,
+) -> Result<Vec<Built>, BuildError> {
+    let o = Output::open(out).map_err(BuildError::Io)?;
+    let results: Vec<Result<Built, BuildError>> = rulesets
+        .par_iter()
+        .map(|rs| {
+            let opts = opts_for(rs);
+            let kit = crate::kit::make(rs, &opts).map_err(|message| BuildError::Layout {
+                path: rs.path.clone(),
+                paper: opts.paper.name.to_string(),
+                message,
+            })?;
+            o.stage(&kit.id, &kit.files).map_err(BuildError::Io)?;
+            Ok(Built {
+                dir: out.join(&kit.id),
+                pages: kit.document.pages.len(),
+                key_pages: kit.host_key.pages.len(),
+                files: kit.files.len(),
+            })
+        })
+        .collect();
+    // The first error in ruleset order, so messages do not depend on thread timing.
+    let built: Vec<Built> = results.into_iter().collect::<Result<_, _>>()?;
+    let ids: Vec<String> = rulesets.iter().map(|r| r.id.clone()).collect();
+    o.commit(&ids).map_err(BuildError::Io)?;
+    Ok(built)
+}
+
+/// Lays out every ruleset's kit and host key on each of its papers (`papers_for`), in
+/// parallel, writing nothing. Returns `(ruleset path, paper name, message)` for each failure,
+/// in ruleset order.
+pub fn check_layout(
+    rulesets: &[Ruleset],
+    papers_for: impl Fn(&Ruleset) -> Vec<Paper> + Sync,
+) -> Vec<(String, String, String)> {
+    rulesets
+        .par_iter()
+        .flat_map_iter(|rs| {
+            papers_for(rs).into_iter().filter_map(move |paper| {
+                let opts = KitOptions::new(paper);
+                crate::layout::kit(rs, &opts)
+                    .and_then(|_| crate::layout::host_key(rs, &opts))
+                    .err()
+                    .map(|e| (rs.path.clone(), paper.name.to_string(), e))
+            })
+        })
+        .collect()
+}

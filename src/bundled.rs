@@ -1,0 +1,48 @@
+//! The bundled rulesets, compiled into the binary so an installed `sowkit` works in any folder
+//! (`sowkit list`, `sowkit build --bundled ID`, `sowkit new NAME --from ID`).
+
+/// One bundled ruleset: its id (the kit folder name), its file name under `rulesets/`, and its
+/// full TOML text as shipped.
+#[derive(Clone, Copy, Debug)]
+pub struct Bundled {
+    /// Ruleset id, e.g. `kalah-6x4`.
+    pub id: &'static str,
+    /// File name in the repository's `rulesets/` folder.
+    pub file: &'static str,
+    /// The ruleset's TOML text.
+    pub source: &'static str,
+}
+
+macro_rules! bundled {
+    ($($id:literal),* $(,)?) => {
+        /// Every bundled ruleset, sorted by id.
+        pub const ALL: &[Bundled] = &[$(Bundled {
+            id: $id,
+            file: concat!($id, ".toml"),
+            source: include_str!(concat!("../rulesets/", $id, ".toml")),
+        }),*];
+    };
+}
+
+bundled!(
+    "giuthi",
+    "kalah-6x3",
+    "kalah-6x4",
+    "oware-abapa",
+    "six-pit-sowing"
+);
+
+/// The bundled ruleset with this id, if any.
+pub fn get(id: &str) -> Option<&'static Bundled> {
+    ALL.iter().find(|b| b.id == id)
+}
+
+/// The ids of every bundled ruleset, comma-separated (for messages).
+pub fn ids() -> String {
+    ALL.iter().map(|b| b.id).collect::<Vec<_>>().join(", ")
+}
+
+/// The display path of a bundled ruleset in diagnostics: `<bundled>/ID.toml`.
+pub fn display_path(b: &Bundled) -> String {
+    format!("<bundled>/{}", b.file)
+}

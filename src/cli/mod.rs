@@ -1,0 +1,336 @@
+//! The designer's-loop commands of the `sowkit` binary: `build --check`, `replay`, `new`,
+//! `list`, and where a ruleset's text comes from (a file, a bundled ruleset, standard input).
+
+pub mod diag;
+pub mod live;
+
+use sowkit::bundled::{self, Bundled};
+use sowkit::engine::Rules;
+use sowkit::kit::Kit;
+use sowkit::ruleset::{self, Diagnostic};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Where one ruleset's text comes from.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A file on disk.
+    File(PathBuf),
+    /// A ruleset compiled into the binary.
+    Bundled(&'static Bundled),
+    /// Standard input (`-`).
+    Stdin,
+}
+
+impl Input {
+    /// The name used in diagnostics.
+    pub fn display(&self) -> String {
+        match self {
+            Input::File(p) => p.display().to_string(),
+            Input::Bundled(b) => bundled::display_path(b),
+            Input::Stdin => "<stdin>".to_string(),
+        }
+    }
+
+    /// The ruleset's text. Errors: unreadable file or standard input (a whole-file diagnostic).
+    pub fn read(&self) -> Result<String, Diagnostic> {
+        match self {
+            Input::File(p) => ruleset::load::read_source(p),
+            Input::Bundled(b) => Ok(b.source.to_string()),
+            Input::Stdin => {
+                // The same bound as a ruleset file: 1 MiB is far more than any ruleset needs.
+                const LIMIT: u64 = 1 << 20;
+                let mut s = String::new();
+                match std::io::stdin().take(LIMIT + 1).read_to_string(&mut s) {
+                    Ok(n) if n as u64 > LIMIT => Err(Diagnostic::whole_file(
+                        "<stdin>",
+                        "standard input holds more than 1 MiB; a ruleset is a few kilobytes",
+                    )),
+                    Ok(_) => Ok(s),
+                    Err(e) => Err(Diagnostic::whole_file(
+                        "<stdin>",
+                        &format!("cannot read standard input as UTF-8 text: {e}"),
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// The inputs named by ruleset paths (`-` is standard input) and `--bundled` ids.
+/// Errors: an unknown bundled id (the message lists the ids).
+pub fn inputs(files: Vec<PathBuf>, bundled_ids: &[String]) -> Result<Vec<Input>, String> {
+    let mut v: Vec<Input> = files
+        .into_iter()
+        .map(|f| {
+            if f.as_os_str() == "-" {
+                Input::Stdin
+            } else {
+                Input::File(f)
+            }
+        })
+        .collect();
+    for id in bundled_ids {
+        match bundled::get(id) {
+            Some(b) => v.push(Input::Bundled(b)),
+            None => {
+                return Err(format!(
+                    "error: no bundled ruleset has id {id:?}; the bundled rulesets are {} (`sowkit list`)",
+                    bundled::ids()
+                ))
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// `build --check`: compares the kits built in memory with `out`, prints every difference
+/// (`would change:`, `missing:`, `stale:`) and writes nothing. Exit 0 if `out` is up to date,
+/// 1 if anything differs or `out` cannot be read.
+pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
+    match sowkit::kitdiff::compare(kits, out) {
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", out.display());
+            ExitCode::from(1)
+        }
+        Ok(changes) if changes.is_empty() => {
+            eprintln!(
+                "ok: {} kit(s) in {} are up to date",
+                kits.len(),
+                out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(changes) => {
+            for c in &changes {
+                println!("{c}");
+            }
+            eprintln!(
+                "{} file(s) in {} differ from what `sowkit build` would write; run `sowkit build -o {}` and commit the result (nothing was written)",
+                changes.len(),
+                out.display(),
+                out.display()
+            );
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Loads one input and checks its worked examples; on failure prints every diagnostic.
+fn load_checked(input: &Input) -> Option<(sowkit::ruleset::Ruleset, String)> {
+    let name = input.display();
+    let res = input.read().map_err(|d| vec![d]).and_then(|src| {
+        let rs = ruleset::load_str(&name, &src)?;
+        let mut d = sowkit::examples::check(&rs, &src);
+        d.extend(sowkit::examples::sanity(&rs, &src));
+        if d.is_empty() {
+            Ok((rs, src))
+        } else {
+            Err(d)
+        }
+    });
+    match res {
+        Ok(x) => Some(x),
+        Err(diags) => {
+            for d in &diags {
+                eprintln!("{}\n", d.rendered);
+            }
+            eprintln!("{name}: {} problem(s)", diags.len());
+            None
+        }
+    }
+}
+
+/// Output format of `replay`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReplayFormat {
+    /// A text board per ply with what happened.
+    Text,
+    /// The versioned JSON shape (README, "Replay").
+    Json,
+}
+
+/// `sowkit replay`: plays `moves` from `from` and prints the text boards, the JSON, or a ready
+/// `[[example]]`. Exit 1 if the ruleset fails its checks or a move cannot be played.
+pub fn replay(
+    input: Input,
+    moves: &str,
+    from: Option<&str>,
+    format: ReplayFormat,
+    emit_example: bool,
+    title: Option<&str>,
+) -> ExitCode {
+    let Some((rs, _)) = load_checked(&input) else {
+        return ExitCode::from(1);
+    };
+    let rules = match Rules::try_new(&rs) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}: {e}", input.display());
+            return ExitCode::from(1);
+        }
+    };
+    let moves = sowkit::replay::split_moves(moves);
+    let rep = match sowkit::replay::run(&rules, from, &moves) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}: {e}", input.display());
+            return ExitCode::from(1);
+        }
+    };
+    if emit_example {
+        let title = title
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("Replay of {}", moves.join(" ")));
+        match rep.example_toml(&title) {
+            Ok(t) => print!("{t}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    match format {
+        ReplayFormat::Text => print!("{}", rep.text()),
+        ReplayFormat::Json => match serde_json::to_string_pretty(&rep.json()) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return ExitCode::from(1);
+            }
+        },
+    }
+    ExitCode::SUCCESS
+}
+
+/// `sowkit list`: one line per bundled ruleset: id, name, board, source file.
+pub fn list() -> ExitCode {
+    for b in bundled::ALL {
+        match ruleset::load_str(&bundled::display_path(b), b.source) {
+            Ok(rs) => println!(
+                "{:<16} {} ({} pits a side, {} seeds a pit, {} worked examples)",
+                b.id,
+                rs.name,
+                rs.board.pits_per_side,
+                rs.board.seeds_per_pit,
+                rs.examples.len()
+            ),
+            Err(_) => println!("{:<16} (does not load: a bug, please report)", b.id),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A ruleset id from a name: lower-case ASCII letters and digits, other runs become `-`.
+pub fn slug(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.ends_with('-') && !s.is_empty() {
+            s.push('-');
+        }
+    }
+    while s.ends_with('-') {
+        s.pop();
+    }
+    s
+}
+
+/// The text of a new ruleset named `name` (file stem `id`) copied from bundled `from`: a
+/// header comment saying what to do next, then the bundled ruleset with its `id` and `name`
+/// replaced. Its worked examples stay, so `check` passes until the rules are changed.
+pub fn new_text(id: &str, name: &str, from: &Bundled) -> String {
+    let mut out = format!(
+        "# {name}: a new sowkit ruleset, started from the bundled ruleset \"{}\".\n\
+         # Change the rules below, then run `sowkit check {id}.toml` (or `sowkit serve {id}.toml`\n\
+         # to see the kit and play-test it while you edit). Every key is described in the README,\n\
+         # \"Ruleset format\". The worked examples at the end were worked out for \"{}\": when you\n\
+         # change a rule, `check` tells you which of them no longer hold; fix or remove those,\n\
+         # and add your own (`sowkit replay {id}.toml --moves \"...\" --emit-example`).\n\n",
+        from.id, from.id
+    );
+    let mut id_done = false;
+    let mut name_done = false;
+    for line in from.source.lines() {
+        let t = line.trim_start();
+        if !id_done && t.starts_with("id ") | t.starts_with("id=") {
+            out.push_str(&format!("id = {}\n", sowkit::replay::toml_string(id)));
+            id_done = true;
+        } else if !name_done && t.starts_with("name ") | t.starts_with("name=") {
+            out.push_str(&format!("name = {}\n", sowkit::replay::toml_string(name)));
+            name_done = true;
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `sowkit new NAME [--from ID]`: writes `<id>.toml` (or NAME itself if it ends in `.toml`)
+/// in the current folder, never overwriting a file. Exit 1 on an unknown id or an existing file.
+pub fn new(name: &str, from: &str) -> ExitCode {
+    let Some(b) = bundled::get(from) else {
+        eprintln!(
+            "error: no bundled ruleset has id {from:?}; the bundled rulesets are {} (`sowkit list`)",
+            bundled::ids()
+        );
+        return ExitCode::from(1);
+    };
+    let (path, display_name) = if let Some(stem) = name.strip_suffix(".toml") {
+        let file_stem = Path::new(stem)
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (PathBuf::from(name), file_stem)
+    } else {
+        (
+            PathBuf::from(format!("{}.toml", slug(name))),
+            name.to_string(),
+        )
+    };
+    let id = slug(&display_name);
+    if id.is_empty() {
+        eprintln!("error: {name:?} has no letters or digits to make an id from; give a name such as \"My Kalah\"");
+        return ExitCode::from(1);
+    }
+    if path.exists() {
+        eprintln!(
+            "error: {} already exists; nothing was written (choose another name or move it away)",
+            path.display()
+        );
+        return ExitCode::from(1);
+    }
+    let text = new_text(&id, &display_name, b);
+    // create_new: never replace a file that appeared since the check above.
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot create {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(e) = std::io::Write::write_all(&mut file, text.as_bytes()) {
+        eprintln!(
+            "error: cannot write {}: {e}; the partial file was removed",
+            path.display()
+        );
+        drop(file);
+        let _ = std::fs::remove_file(&path);
+        return ExitCode::from(1);
+    }
+    println!(
+        "wrote {} (id {id:?}, from bundled {:?}); next: sowkit check {}",
+        path.display(),
+        b.id,
+        path.display()
+    );
+    ExitCode::SUCCESS
+}

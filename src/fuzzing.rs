@@ -1,0 +1,305 @@
+//! Fuzzing harnesses, shared by the `cargo fuzz` targets in `fuzz/` and the regression test
+//! `tests/fuzz_regressions.rs` (which replays `tests/fuzz-regressions/<target>/*`). Each
+//! function takes arbitrary bytes and panics only when a property is broken:
+//!
+//! - [`loader`]: any bytes → a ruleset or located diagnostics (lines inside the file), and a
+//!   loaded ruleset's examples replay without panicking;
+//! - [`notation`]: positions and moves read back as they are written (round trip);
+//! - [`engine`]: a valid ruleset made from the bytes, then moves chosen by the bytes: every move
+//!   returns, seeds are conserved, a finished game's scores add up to every seed;
+//! - [`kit`]: a valid ruleset made from the bytes becomes a kit in memory (or a layout error
+//!   with a message): a PDF that starts `%PDF`, one SVG per page, at most
+//!   [`crate::layout::MAX_PAGES`] pages, the same bytes when made twice.
+//!
+//! Not part of the stable API.
+#![allow(missing_docs)]
+
+use crate::engine::{Game, Rules};
+use crate::ruleset::{self, Ruleset};
+use std::sync::OnceLock;
+
+/// Reads choices from fuzz bytes; zeros once they run out (so every input is a valid choice
+/// sequence).
+pub struct Bytes<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Bytes<'a> {
+    pub fn new(data: &'a [u8]) -> Bytes<'a> {
+        Bytes { data }
+    }
+
+    pub fn byte(&mut self) -> u8 {
+        match self.data.split_first() {
+            Some((&b, rest)) => {
+                self.data = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+
+    /// A number in `0..n` (`n` ≥ 1).
+    pub fn below(&mut self, n: usize) -> usize {
+        let v = u16::from_le_bytes([self.byte(), self.byte()]) as usize;
+        v % n.max(1)
+    }
+
+    pub fn flag(&mut self) -> bool {
+        self.byte() & 1 == 1
+    }
+
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+
+    pub fn rest(&self) -> &'a [u8] {
+        self.data
+    }
+}
+
+/// The loader on arbitrary bytes.
+pub fn loader(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    match ruleset::load_str("fuzz.toml", src) {
+        Err(diags) => {
+            assert!(!diags.is_empty(), "an error without a diagnostic");
+            let lines = src.lines().count() + 1;
+            for d in &diags {
+                assert!(
+                    d.line <= lines,
+                    "line {} past the end: {}",
+                    d.line,
+                    d.short()
+                );
+                assert!(!d.message.is_empty());
+            }
+        }
+        Ok(rs) => {
+            let _ = crate::examples::check(&rs, src);
+            let _ = crate::examples::sanity(&rs, src);
+        }
+    }
+}
+
+const BUNDLED: [&str; 5] = [
+    include_str!("../rulesets/six-pit-sowing.toml"),
+    include_str!("../rulesets/kalah-6x4.toml"),
+    include_str!("../rulesets/kalah-6x3.toml"),
+    include_str!("../rulesets/oware-abapa.toml"),
+    include_str!("../rulesets/giuthi.toml"),
+];
+
+fn bundled_rules() -> &'static [Rules] {
+    static R: OnceLock<Vec<Rules>> = OnceLock::new();
+    R.get_or_init(|| {
+        BUNDLED
+            .iter()
+            .map(|s| Rules::new(&ruleset::load_str("bundled.toml", s).expect("bundled loads")))
+            .collect()
+    })
+}
+
+/// Position and move notation on arbitrary text, for each bundled ruleset.
+pub fn notation(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let rules = &bundled_rules()[b.below(BUNDLED.len())];
+    let Ok(s) = std::str::from_utf8(b.rest()) else {
+        return;
+    };
+    if let Ok((p, _)) = crate::notation::parse_position(rules, s) {
+        let written = crate::notation::format_position(rules, &p);
+        let (again, given) = crate::notation::parse_position(rules, &written)
+            .unwrap_or_else(|e| panic!("{written:?} does not read back: {e:?}"));
+        assert!(given, "{written:?} lost the player to move");
+        assert_eq!(again, p, "{s:?} → {written:?}");
+    }
+    if let Ok(m) = crate::notation::parse_move(rules, s) {
+        let written = crate::notation::format_move(rules, m);
+        let again = crate::notation::parse_move(rules, &written)
+            .unwrap_or_else(|e| panic!("{written:?} does not read back: {e:?}"));
+        assert_eq!(again, m, "{s:?} → {written:?}");
+    }
+}
+
+/// A ruleset's TOML text with every rule chosen by `b`; sizes kept small enough to fuzz fast
+/// (up to 8 pits a side, 12 seeds a pit). The loader may still refuse a combination.
+pub fn ruleset_toml(b: &mut Bytes) -> String {
+    let n = 1 + b.below(8);
+    let seeds = 1 + b.below(12);
+    let total = 2 * n * seeds;
+    let direction = b.pick(&["counterclockwise", "clockwise", "either"]);
+    let own_store = b.pick(&["sow", "skip"]);
+    let opponent_store = b.pick(&["sow", "skip"]);
+    let origin = b.pick(&["sow", "skip"]);
+    let min_seeds = 1 + b.below(seeds.min(3));
+    let relay = b.pick(&["none", "none", "reverse", "same"]);
+    let mut extra = Vec::new();
+    if own_store == "sow" && b.flag() {
+        extra.push("\"last-in-own-store\"");
+    }
+    if b.flag() {
+        extra.push("\"empty-pit-before-crossing\"");
+    }
+    let kind = b.pick(&["none", "opposite", "count"]);
+    let mut capture = format!("[capture]\nkind = \"{kind}\"\n");
+    match kind {
+        "opposite" => {
+            capture += &format!(
+                "side = \"{}\"\nlast_pit_was_empty = {}\nopposite_must_have_seeds = {}\ntake_capturing_seed = {}\nchain = \"{}\"\n",
+                b.pick(&["own", "opponent"]),
+                b.flag(),
+                b.flag(),
+                b.flag(),
+                b.pick(&["none", "following-empty"])
+            );
+        }
+        "count" => {
+            let a = 1 + b.below(4);
+            capture += &format!(
+                "side = \"{}\"\ncounts = [{}, {}]\nchain = \"{}\"\ntake_capturing_seed = {}\n",
+                b.pick(&["own", "opponent"]),
+                a,
+                a + 1,
+                b.pick(&["none", "backward"]),
+                b.flag()
+            );
+        }
+        _ => {}
+    }
+    if b.flag() {
+        capture += &format!(
+            "after_crossing_only = true\ncrossing = \"{}\"\n",
+            b.pick(&["sown", "landed"])
+        );
+    }
+    let mut when = vec!["\"either-side-empty\""];
+    let mut threshold = String::new();
+    if b.flag() {
+        when.push("\"threshold\"");
+        threshold = format!("threshold = {}\n", total / 2 + 1);
+    }
+    if b.flag() {
+        when.push("\"repetition\"");
+    }
+    format!(
+        "id = \"fuzz\"\nname = \"Fuzz\"\nsource = \"generated\"\n[board]\npits_per_side = {n}\nseeds_per_pit = {seeds}\nplayers = [\"A\", \"B\"]\n[sowing]\ndirection = \"{direction}\"\nown_store = \"{own_store}\"\nopponent_store = \"{opponent_store}\"\norigin_on_lap = \"{origin}\"\nmin_seeds = {min_seeds}\nrelay = \"{relay}\"\n[extra_turn]\non = [{}]\n{capture}[grand_slam]\npolicy = \"{}\"\n[feeding]\nmust_feed = {}\n[end]\nwhen = [{}]\n{threshold}no_legal_move = \"{}\"\nremaining_seeds = \"{}\"\n",
+        extra.join(", "),
+        b.pick(&["capture-all", "no-capture", "illegal", "illegal-unless-only"]),
+        b.flag(),
+        when.join(", "),
+        b.pick(&["end", "pass"]),
+        b.pick(&["owner", "mover", "opponent"]),
+    )
+}
+
+fn valid_ruleset(b: &mut Bytes) -> Option<Ruleset> {
+    let src = ruleset_toml(b);
+    ruleset::load_str("fuzz.toml", &src).ok()
+}
+
+/// The engine on a valid ruleset and moves chosen by the bytes.
+pub fn engine(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let Some(rs) = valid_ruleset(&mut b) else {
+        return;
+    };
+    let Ok(rules) = Rules::try_new(&rs) else {
+        return;
+    };
+    let total = rs.total_seeds();
+    let mut game = Game::new(&rules, rules.initial());
+    for _ in 0..400 {
+        if game.is_over() {
+            break;
+        }
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[b.below(legal.len())];
+        let before = game.position().clone();
+        match game.play(mv) {
+            Ok(report) => {
+                if let Some(end) = &report.ending {
+                    assert_eq!(
+                        end.scores[0] as u32 + end.scores[1] as u32,
+                        total,
+                        "scores {:?}",
+                        end.scores
+                    );
+                }
+            }
+            Err(crate::engine::EngineError::NonTerminating(_)) => {
+                assert_eq!(game.position(), &before, "a refused move changed the game");
+            }
+            Err(e) => panic!("a legal move {mv:?} was refused: {e:?}"),
+        }
+        let sum: u32 = game.position().holes.iter().map(|&h| h as u32).sum();
+        assert_eq!(sum, total, "seeds not conserved");
+    }
+}
+
+/// The whole kit, in memory, from a valid ruleset chosen by the bytes.
+pub fn kit(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let paper = b.pick(&crate::paper::NAMED);
+    let fit = b.flag();
+    let child_safe = b.flag();
+    let Some(rs) = valid_ruleset(&mut b) else {
+        return;
+    };
+    let opts = crate::layout::KitOptions {
+        paper,
+        fit,
+        child_safe,
+    };
+    match crate::kit::make(&rs, &opts) {
+        Err(e) => assert!(!e.trim().is_empty(), "a layout error without a message"),
+        Ok(kit) => {
+            let pages = kit.document.pages.len();
+            assert!(
+                (1..=crate::layout::MAX_PAGES).contains(&pages),
+                "{pages} pages"
+            );
+            let pdf = kit.files.iter().find(|f| f.name == "kit.pdf").unwrap();
+            assert!(pdf.bytes.starts_with(b"%PDF"), "kit.pdf is not a PDF");
+            let svgs = kit
+                .files
+                .iter()
+                .filter(|f| f.name.ends_with(".svg") && !f.name.starts_with("key-"))
+                .count();
+            assert_eq!(svgs, pages, "one SVG per page");
+            let again = crate::kit::make(&rs, &opts).expect("made once, so made twice");
+            assert!(again.files == kit.files, "two builds differ");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generator must mostly make rulesets the loader accepts, or the engine and kit
+    /// targets would test nothing.
+    #[test]
+    fn generated_rulesets_mostly_load() {
+        let mut ok = 0;
+        let mut first_err = None;
+        for k in 0..300u32 {
+            let data: Vec<u8> = (0..64u32)
+                .map(|i| (k.wrapping_mul(2_654_435_761).wrapping_add(i * 40_503) >> 13) as u8)
+                .collect();
+            let src = ruleset_toml(&mut Bytes::new(&data));
+            match ruleset::load_str("gen.toml", &src) {
+                Ok(_) => ok += 1,
+                Err(e) => {
+                    first_err.get_or_insert(e[0].short());
+                }
+            }
+        }
+        assert!(ok >= 240, "only {ok} of 300 load; e.g. {first_err:?}");
+    }
+}

@@ -1,0 +1,424 @@
+//! Board geometry: the one source of truth for where pits, stores and circuit arrows sit on a
+//! printed board, in board-local millimetres.
+//!
+//! Board-local coordinates put the top-left corner of the board's cut outline at (0, 0), x to
+//! the right, y down (the page convention of [`crate::doc`]). Hole numbering follows
+//! [`crate::engine`]: side 0's pits are holes `0..n`, side 1's pits `n..2n`, the stores
+//! `2n` (side 0) and `2n + 1` (side 1). Side 0's pits run left to right along the bottom row with
+//! its store at the right end; side 1's pits run right to left along the top row with its store
+//! at the left end, so the circuit order (side 0's pits, store 0, side 1's pits, store 1) goes
+//! counter-clockwise and pit `i` of side 0 sits under its opposite pit `n-1-i`. Side 1's pits
+//! and store carry a double ring ([`BoardGeometry::ring_side`]).
+//!
+//! The play sizes ([`play_pit_diameter`], [`play_store_length`], [`play_counter_diameter`],
+//! [`CHILD_SAFE_COUNTER`]) are worked out here too, so the loader's defaults, the board, the
+//! counters sheet and a 3D mesh all agree.
+
+use crate::doc::{pt as p, Pt};
+use crate::ruleset::{Direction, Include, Ruleset};
+use crate::text;
+
+/// Footprint of one seed as the play sizes assume it, mm across: a bean, a pebble or a paper
+/// counter of the usual size lies in a circle about this wide.
+pub const SEED_FOOTPRINT: f64 = 10.0;
+/// Fraction of a pit's floor that loose seeds lying in one layer cover (discs poured into a
+/// circle settle at about 0.7; hexagonal packing is 0.907).
+pub const SEED_PACKING: f64 = 0.7;
+/// How many times its starting count a pit typically holds at most during play (a pit that
+/// has been passed over for two laps).
+pub const TYPICAL_FILL: f64 = 3.0;
+/// Band inside a pit's outline kept for the outline stroke and its label, mm (added to the
+/// diameter the seeds need).
+pub const PIT_RIM: f64 = 4.0;
+/// Smallest default pit diameter, mm: below this a player's fingers cannot pick seeds out.
+pub const MIN_PLAY_PIT: f64 = 35.0;
+/// Counter diameter with `--child-safe`, mm: wider than the 31.75 mm small-parts test cylinder
+/// (16 CFR 1501), so a counter cannot be swallowed.
+pub const CHILD_SAFE_COUNTER: f64 = 32.0;
+
+/// Default pit diameter for a game starting with `seeds_per_pit` seeds a pit, mm.
+///
+/// A pit should take [`TYPICAL_FILL`] × `seeds_per_pit` seeds lying flat: `k` discs of
+/// diameter `s` ([`SEED_FOOTPRINT`]) cover `k·π·s²/4`, which is [`SEED_PACKING`] of the floor
+/// `π·D²/4`, so `D = s·√(k / packing)`; add [`PIT_RIM`] and round to the nearest millimetre,
+/// never under [`MIN_PLAY_PIT`]. Four seeds a pit (48-seed Oware and Kalah): `k = 12`,
+/// `D = 10·√(12/0.7) = 41.4`, + 4 = 45 mm; three seeds: `10·√(9/0.7) + 4 = 39.9` → 40 mm.
+pub fn play_pit_diameter(seeds_per_pit: u16) -> f64 {
+    let k = TYPICAL_FILL * f64::from(seeds_per_pit.max(1));
+    let d = SEED_FOOTPRINT * (k / SEED_PACKING).sqrt() + PIT_RIM;
+    d.round().max(MIN_PLAY_PIT)
+}
+
+/// Gap between the two rows of pits for a pit gap of `pit_gap`, mm (at least 8 mm, so the
+/// dotted opposite-pair lines and the row of arrows between have room).
+pub fn row_gap(pit_gap: f64) -> f64 {
+    pit_gap.max(8.0)
+}
+
+/// Default store length (across both rows) for a game of `total_seeds` seeds with pits `d` mm
+/// across and `pit_gap` mm between pits, mm.
+///
+/// A store is as wide as a pit (`d`) and must take at least half the seeds lying flat (the
+/// score that wins): area `(total/2)·π·s²/4 / packing` (see [`play_pit_diameter`]), so a length
+/// of that area over `d`, rounded up to a millimetre; and it always spans both rows
+/// (`2d + row gap`). Oware (48 seeds, 45 mm pits, 6 mm gap): 24 seeds need
+/// `24·78.5/0.7 = 2693 mm²`, 60 mm of a 45 mm store; both rows span `2·45 + 8 = 98` mm: 98 mm.
+pub fn play_store_length(total_seeds: u32, d: f64, pit_gap: f64) -> f64 {
+    let seed_area = std::f64::consts::PI * SEED_FOOTPRINT * SEED_FOOTPRINT / 4.0;
+    let need = f64::from(total_seeds) / 2.0 * seed_area / SEED_PACKING / d.max(1.0);
+    need.ceil().max(2.0 * d + row_gap(pit_gap))
+}
+
+/// Default counter diameter for pits `d` mm across, mm: seven counters lie flat in a pit
+/// (one in the middle, six round it, which needs a circle three counters wide) inside the
+/// [`PIT_RIM`], so `floor((d − rim) / 3)`, at least 8 mm. A 45 mm pit: `41/3` → 13 mm.
+pub fn play_counter_diameter(d: f64) -> f64 {
+    ((d - PIT_RIM) / 3.0).floor().max(8.0)
+}
+
+/// Pit diameter that holds three counters `c` mm across lying flat, mm: three equal circles of
+/// radius `r` fit in a circle of radius `r·(1 + 2/√3)`; plus [`PIT_RIM`], rounded up. For
+/// [`CHILD_SAFE_COUNTER`]: `16·2.155 = 34.5`, so `69 + 4` → 73 mm.
+pub fn pit_for_counters(c: f64) -> f64 {
+    (c * (1.0 + 2.0 / 3f64.sqrt()) + PIT_RIM).ceil()
+}
+
+/// Outline stroke of pits and stores, mm.
+pub const OUTLINE: f64 = 0.5;
+/// Radius of the numbered circle on each circuit arrow, mm.
+pub const NUM_R: f64 = 2.5;
+/// How far a row arrow's control points reach out from the pit edge, mm.
+pub const HOP: f64 = 8.0;
+/// Space kept outside each row for the arrows and their numbers, mm.
+pub const ARC_SPACE: f64 = 11.0;
+/// Row caption size, pt.
+pub const CAPTION_PT: f64 = 9.0;
+/// Padding inside the cut outline, mm.
+pub const PAD: f64 = 4.0;
+/// Offset of the double ring inside side 1's pits and store, mm.
+pub const RING: f64 = 1.6;
+
+/// Holes of the printed circuit in sowing order, starting at side 0's first pit: every hole some
+/// player sows into. Counter-clockwise games follow the circuit order, clockwise games run
+/// against it; "either" is drawn in circuit order with arrows both ways.
+pub fn circuit(rs: &Ruleset) -> Vec<u8> {
+    let n = rs.board.pits_per_side;
+    let mut holes: Vec<u8> = Vec::new();
+    for side in 0..2usize {
+        for i in 0..n {
+            holes.push((side * n + i) as u8);
+        }
+        if store_sown_by(rs, side).iter().any(|b| *b) {
+            holes.push((2 * n + side) as u8);
+        }
+    }
+    if rs.sowing.direction == Direction::Clockwise {
+        holes[1..].reverse();
+    }
+    holes
+}
+
+/// Whether store `side` (0 or 1) is sown into by (side 0, side 1).
+pub fn store_sown_by(rs: &Ruleset, side: usize) -> [bool; 2] {
+    let own = rs.sowing.own_store == Include::Sow;
+    let opp = rs.sowing.opponent_store == Include::Sow;
+    if side == 0 {
+        [own, opp]
+    } else {
+        [opp, own]
+    }
+}
+
+/// The label of hole `h` (pit labels, then the two store labels).
+pub fn hole_label(rs: &Ruleset, h: usize) -> String {
+    let n = rs.board.pits_per_side;
+    if h < 2 * n {
+        rs.board.pit_labels[h / n.max(1)][h % n.max(1)].clone()
+    } else {
+        rs.board.stores[(h - 2 * n).min(1)].clone()
+    }
+}
+
+/// Board measurements, mm (scaled by [`BoardGeometry::scale`] when a board is shrunk with
+/// `--fit` or drawn small).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardGeometry {
+    /// Pits per row.
+    pub n: usize,
+    /// Pit diameter as printed, mm.
+    pub d: f64,
+    /// Gap between neighbouring pits as printed, mm.
+    pub gap: f64,
+    /// Gap between the two rows, mm.
+    pub row_gap: f64,
+    /// Store width (along the rows), mm.
+    pub store_w: f64,
+    /// Store height (across both rows), mm.
+    pub store_h: f64,
+    /// Corner radius of the stores, mm.
+    pub store_radius: f64,
+    /// Gap between the end pit column and a store, mm.
+    pub end_gap: f64,
+    /// The side (0 or 1) whose pits and store carry the double ring.
+    pub ring_side: usize,
+    /// Inset of the double ring, mm.
+    pub ring: f64,
+    /// Counter diameter for this board, mm (the counters sheet cuts counters this size).
+    pub counter_d: f64,
+    /// Whether the counters are child-safe ([`CHILD_SAFE_COUNTER`] or more across).
+    pub child_safe: bool,
+    /// Board centre, x (board-local: half the outline width unless moved), mm.
+    pub cx: f64,
+    /// Board centre, y, mm.
+    pub cy: f64,
+    /// Scale applied to the ruleset's sizes (1 = as asked).
+    pub scale: f64,
+}
+
+impl BoardGeometry {
+    /// The board of `rs` at its ruleset sizes (scale 1), placed with its cut outline's top-left
+    /// at (0, 0). With `child_safe`, counters are at least [`CHILD_SAFE_COUNTER`] mm and pits
+    /// and stores grow to hold them ([`pit_for_counters`], [`play_store_length`]).
+    pub fn new(rs: &Ruleset, child_safe: bool) -> BoardGeometry {
+        BoardGeometry::scaled(rs, child_safe, 1.0)
+    }
+
+    /// As [`BoardGeometry::new`], every size multiplied by `s` (`0 < s ≤ 1` for a board shrunk
+    /// onto one sheet).
+    pub fn scaled(rs: &Ruleset, child_safe: bool, s: f64) -> BoardGeometry {
+        let l = &rs.layout;
+        let mut d0 = l.pit_diameter;
+        let mut store0 = l.store_length;
+        let mut counter = l.counter_diameter;
+        if child_safe {
+            counter = counter.max(CHILD_SAFE_COUNTER);
+            d0 = d0.max(pit_for_counters(counter));
+            let total = 2 * rs.board.pits_per_side as u32 * u32::from(rs.board.seeds_per_pit);
+            store0 = store0.max(play_store_length(total, d0, l.pit_gap));
+        }
+        let d = d0 * s;
+        let any_out = (0..2).any(|side| !store_sown_by(rs, side).iter().any(|b| *b));
+        let any_bypass = (0..2).any(|side| {
+            let by = store_sown_by(rs, side);
+            by[0] != by[1]
+        });
+        let end_gap = if any_out {
+            14.0
+        } else if any_bypass {
+            10.0
+        } else {
+            6.0
+        };
+        let store_w = d.max(20.0 * s);
+        let mut g = BoardGeometry {
+            n: rs.board.pits_per_side.max(1),
+            d,
+            gap: l.pit_gap.max(0.0) * s,
+            row_gap: (l.pit_gap * s).max(8.0),
+            store_w,
+            store_h: (store0 * s).max(d),
+            store_radius: (store_w / 2.0).min(8.0),
+            end_gap,
+            ring_side: 1,
+            ring: RING,
+            counter_d: counter,
+            child_safe,
+            cx: 0.0,
+            cy: 0.0,
+            scale: s,
+        };
+        let (w, h) = g.cut_size();
+        g.cx = w / 2.0;
+        g.cy = h / 2.0;
+        g
+    }
+
+    /// The same board moved so its centre is at (`cx`, `cy`).
+    pub fn centred_at(&self, cx: f64, cy: f64) -> BoardGeometry {
+        BoardGeometry {
+            cx,
+            cy,
+            ..self.clone()
+        }
+    }
+
+    /// Width of the pits and stores block, mm.
+    pub fn core_w(&self) -> f64 {
+        let n = self.n as f64;
+        (n - 1.0) * (self.d + self.gap) + self.d + 2.0 * (self.end_gap + self.store_w)
+    }
+
+    /// Height of the pits and stores block, mm.
+    pub fn core_h(&self) -> f64 {
+        (2.0 * self.d + self.row_gap).max(self.store_h)
+    }
+
+    /// Height of a row caption line (outside the arrows), mm.
+    pub fn caption_h(&self) -> f64 {
+        text::line_height_mm(CAPTION_PT) + 1.0
+    }
+
+    /// The cut outline's size (width, height), mm: the pits and stores, the arrows and row
+    /// captions outside both rows, and [`PAD`] all round.
+    pub fn cut_size(&self) -> (f64, f64) {
+        (
+            self.core_w() + 2.0 * PAD,
+            self.core_h() + 2.0 * (ARC_SPACE + self.caption_h() + PAD),
+        )
+    }
+
+    /// Centre of pit hole `h` (`0..2n`).
+    pub fn pit_centre(&self, h: usize) -> Pt {
+        let n = self.n;
+        let (side, i) = (h / n, h % n);
+        let col = if side == 0 { i } else { n - 1 - i };
+        let x = self.cx + (col as f64 - (n as f64 - 1.0) / 2.0) * (self.d + self.gap);
+        let dy = (self.d + self.row_gap) / 2.0;
+        p(
+            x,
+            if side == 0 {
+                self.cy + dy
+            } else {
+                self.cy - dy
+            },
+        )
+    }
+
+    /// Store rectangle of `side`: (x, y, w, h), top-left corner and size, mm.
+    pub fn store_rect(&self, side: usize) -> (f64, f64, f64, f64) {
+        let half_pits = (self.n as f64 - 1.0) / 2.0 * (self.d + self.gap) + self.d / 2.0;
+        let x = if side == 0 {
+            self.cx + half_pits + self.end_gap
+        } else {
+            self.cx - half_pits - self.end_gap - self.store_w
+        };
+        (x, self.cy - self.store_h / 2.0, self.store_w, self.store_h)
+    }
+
+    /// The cut outline: (x, y, w, h), mm.
+    pub fn cut_rect(&self) -> (f64, f64, f64, f64) {
+        let (w, h) = self.cut_size();
+        (self.cx - w / 2.0, self.cy - h / 2.0, w, h)
+    }
+
+    /// Baseline y of row caption `side` (centred on [`BoardGeometry::cx`]), mm.
+    pub fn caption_base(&self, side: usize) -> f64 {
+        let gap = ARC_SPACE + 1.0;
+        let half = self.core_h() / 2.0;
+        if side == 0 {
+            self.cy + half + gap + text::ascent_mm(CAPTION_PT)
+        } else {
+            self.cy - half - gap - text::descent_mm(CAPTION_PT)
+        }
+    }
+
+    /// Free bands across the board between pit columns, where a vertical seam may fall without
+    /// crossing a pit, store, label or arrow number: (x from, x to), mm, left to right. They are
+    /// the gaps between neighbouring pit columns and between the end columns and the stores,
+    /// each narrowed by the outline stroke and, where a row arrow's number circle sits over the
+    /// gap, split round it.
+    pub fn free_columns(&self) -> Vec<(f64, f64)> {
+        let n = self.n;
+        let r = self.d / 2.0;
+        let mut edges: Vec<(f64, f64)> = Vec::new();
+        let (sx1, _, sw1, _) = self.store_rect(1);
+        let (sx0, _, _, _) = self.store_rect(0);
+        let first = self.pit_centre(0).x - r;
+        let last = self.pit_centre(n - 1).x + r;
+        edges.push((sx1 + sw1, first));
+        for i in 0..n.saturating_sub(1) {
+            let a = self.pit_centre(i).x + r;
+            let b = self.pit_centre(i + 1).x - r;
+            edges.push((a, b));
+        }
+        edges.push((last, sx0));
+        let m = OUTLINE + 0.5;
+        edges
+            .into_iter()
+            .map(|(a, b)| (a + m, b - m))
+            .filter(|(a, b)| b > a)
+            .collect()
+    }
+
+    /// Geometry of the circuit arrow ("hop") between holes `from` and `to` (neighbours on the
+    /// circuit). `ccw_from` is whichever of the two comes first in counter-clockwise circuit
+    /// order (decides which end a turn between rows uses).
+    pub fn hop(&self, from: usize, to: usize, ccw_from: usize) -> Hop {
+        let g = self;
+        let n = g.n;
+        let r = g.d / 2.0;
+        let is_store = |h: usize| h >= 2 * n;
+        let row_out = |h: usize| if h < n { 1.0 } else { -1.0 };
+        let anchor = |h: usize, other: usize| -> (Pt, Pt) {
+            if is_store(h) {
+                let (x, y, w, hh) = g.store_rect(h - 2 * n);
+                let out = row_out(other);
+                let a = p(x + w / 2.0, if out > 0.0 { y + hh } else { y });
+                let reach = (g.cy + out * (g.core_h() / 2.0 + HOP * 0.8) - a.y) * 4.0 / 3.0;
+                (a, p(a.x, a.y + reach))
+            } else {
+                let c = g.pit_centre(h);
+                let out = row_out(h);
+                if is_store(other) {
+                    let sx = if other - 2 * n == 0 { 1.0 } else { -1.0 };
+                    let k = std::f64::consts::FRAC_1_SQRT_2;
+                    let a = p(c.x + sx * r * k, c.y + out * r * k);
+                    let reach = (g.cy + out * (g.core_h() / 2.0 + HOP * 0.8) - a.y) * 4.0 / 3.0;
+                    (a, p(a.x, a.y + reach))
+                } else if (h < n) == (other < n) {
+                    let o = g.pit_centre(other);
+                    let sx = if o.x > c.x { 1.0 } else { -1.0 };
+                    let a = p(c.x + sx * r * 0.5, c.y + out * r * 0.866);
+                    (a, p(a.x, a.y + out * HOP))
+                } else {
+                    // Turn between the rows at one end: right end when leaving side 0
+                    // counter-clockwise.
+                    let sx = if ccw_from < n { 1.0 } else { -1.0 };
+                    let a = p(c.x + sx * r, c.y);
+                    let k = (g.end_gap - 1.0) * 4.0 / 3.0 - NUM_R;
+                    (a, p(a.x + sx * k.max(2.0), a.y))
+                }
+            }
+        };
+        let (a, c1) = anchor(from, to);
+        let (b, c2) = anchor(to, from);
+        Hop { a, c1, c2, b }
+    }
+
+    /// The numbered circuit arrows of `rs` in sowing order (arrow `i` runs from the `i`-th hole
+    /// of [`circuit`] to the next; its number circle, radius [`NUM_R`], sits at [`Hop::mid`]).
+    pub fn circuit_hops(&self, rs: &Ruleset) -> Vec<Hop> {
+        let circ = circuit(rs);
+        let cwise = rs.sowing.direction == Direction::Clockwise;
+        let k = circ.len();
+        (0..k)
+            .map(|i| {
+                let (a, b) = (circ[i] as usize, circ[(i + 1) % k] as usize);
+                self.hop(a, b, if cwise { b } else { a })
+            })
+            .collect()
+    }
+}
+
+/// One circuit arrow: a cubic Bézier from `a` to `b` with controls `c1`, `c2`, mm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hop {
+    /// Start (on the edge of the hole sown from).
+    pub a: Pt,
+    /// First control point.
+    pub c1: Pt,
+    /// Second control point.
+    pub c2: Pt,
+    /// End (on the edge of the hole sown into).
+    pub b: Pt,
+}
+
+impl Hop {
+    /// The curve's midpoint (t = 1/2), where the arrow's number sits.
+    pub fn mid(&self) -> Pt {
+        p(
+            (self.a.x + 3.0 * self.c1.x + 3.0 * self.c2.x + self.b.x) / 8.0,
+            (self.a.y + 3.0 * self.c1.y + 3.0 * self.c2.y + self.b.y) / 8.0,
+        )
+    }
+}

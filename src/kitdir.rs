@@ -1,0 +1,451 @@
+//! Crash-safe kit folders: each `<out>/<id>/` is, at every instant, either the complete old kit
+//! or the complete new one, even if the process is killed or the machine loses power.
+//!
+//! How: [`Output::open`] takes an exclusive lock on the output folder (so two builds never
+//! interleave; names need no PID or random part) and tidies what a killed run left. Each kit is
+//! [staged](Output::stage) in full in the hidden sibling `.sowkit-new.<id>/`, every file and the
+//! folder fsynced. [`Output::commit`] then switches each kit in with one atomic step: on Linux
+//! `renameat2(RENAME_EXCHANGE)` swaps the staged folder and the old kit, elsewhere (or on a
+//! file system without exchange) the old kit is renamed to `.sowkit-old.<id>/` and the new one
+//! renamed into place; the next run restores a `.sowkit-old.<id>` whose kit is missing. Only when
+//! every kit is switched are the old kits deleted. Any error undoes every switch, removes every
+//! staged folder and every folder this run created (`-o` included), so a failed build leaves
+//! nothing new.
+//!
+//! With the portable switch there is one instant per kit, between its two renames, when
+//! `<id>/` is missing and the complete old kit is `.sowkit-old.<id>/`; the next run (or any
+//! reader who looks there) finds it whole.
+//!
+//! Across several kits a build promises: on success every kit is new; on an error every kit is
+//! old; if killed, each kit is complete (old or new) and the next build finishes the job.
+//!
+//! Test hooks (for `tests/kill.rs`; no effect unless set): `SOWKIT_TEST_PAUSE_AT=<step>` makes
+//! the process print `sowkit: paused at <step>` and sleep at that step; `SOWKIT_TEST_FAIL_AT=<step>`
+//! makes that step fail as a full disk would; `SOWKIT_TEST_NO_EXCHANGE=1` uses the portable
+//! switch. Steps: `locked`, `staging:<id>` (first file written), `staged:<id>`,
+//! `switching:<id>` (portable switch only, old kit moved aside), `switched:<id>`, `committed`.
+
+use std::fs;
+use std::io::{self, Error, ErrorKind};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Prefix of a staged kit folder (or, after an exchange, of the old kit awaiting deletion).
+const NEW: &str = ".sowkit-new.";
+/// Prefix of an old kit moved aside by the portable switch.
+const OLD: &str = ".sowkit-old.";
+
+/// An I/O error that names the path and what was being done to it.
+pub fn at_path(what: &str, path: &Path, e: Error) -> Error {
+    Error::new(e.kind(), format!("{what} {}: {e}", path.display()))
+}
+
+/// Why `path` cannot be used, in words: names symbolic-link loops and dangling links, which
+/// `Path::exists` reports as "does not exist".
+pub fn explain_missing(path: &Path, e: &Error) -> String {
+    let shown = path.display();
+    if let Ok(m) = fs::symlink_metadata(path) {
+        if m.file_type().is_symlink() {
+            let target = fs::read_link(path)
+                .map(|t| t.display().to_string())
+                .unwrap_or_default();
+            if e.raw_os_error() == Some(40) || e.to_string().contains("levels of symbolic links") {
+                return format!("{shown} is a symbolic link that leads round in a loop (via {target}): point it at a real file or folder");
+            }
+            if e.kind() == ErrorKind::NotFound {
+                return format!("{shown} is a symbolic link to {target}, which does not exist: fix or remove the link");
+            }
+        }
+    }
+    if e.kind() == ErrorKind::NotFound {
+        format!("{shown} does not exist")
+    } else {
+        format!("cannot use {shown}: {e}")
+    }
+}
+
+fn hook(name: &str) -> Option<&'static str> {
+    static PAUSE: OnceLock<Option<String>> = OnceLock::new();
+    static FAIL: OnceLock<Option<String>> = OnceLock::new();
+    let cell = if name == "pause" { &PAUSE } else { &FAIL };
+    let var = if name == "pause" {
+        "SOWKIT_TEST_PAUSE_AT"
+    } else {
+        "SOWKIT_TEST_FAIL_AT"
+    };
+    cell.get_or_init(|| std::env::var(var).ok()).as_deref()
+}
+
+/// Test hook at `step` (see the module docs): pause forever, or fail as a full disk would.
+fn step(step: &str) -> io::Result<()> {
+    if hook("pause") == Some(step) {
+        eprintln!("sowkit: paused at {step}");
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+    if hook("fail") == Some(step) {
+        return Err(Error::new(
+            ErrorKind::StorageFull,
+            format!("No space left on device (test hook at {step})"),
+        ));
+    }
+    Ok(())
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| at_path("cannot flush folder", dir, e))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
+}
+
+/// Swaps two existing paths atomically. `Ok(false)` when this system or file system cannot.
+fn exchange(a: &Path, b: &Path) -> io::Result<bool> {
+    if std::env::var_os("SOWKIT_TEST_NO_EXCHANGE").is_some() {
+        return Ok(false);
+    }
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let ca = CString::new(a.as_os_str().as_bytes())?;
+        let cb = CString::new(b.as_os_str().as_bytes())?;
+        // SAFETY: both pointers are valid NUL-terminated strings for the duration of the call.
+        let r = unsafe {
+            libc::syscall(
+                libc::SYS_renameat2,
+                libc::AT_FDCWD,
+                ca.as_ptr(),
+                libc::AT_FDCWD,
+                cb.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            )
+        };
+        if r == 0 {
+            return Ok(true);
+        }
+        let e = Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EINVAL) | Some(libc::ENOSYS) | Some(libc::EPERM) => Ok(false),
+            _ => Err(e),
+        }
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = (a, b);
+        Ok(false)
+    }
+}
+
+/// How one kit was switched in, so it can be undone.
+enum Switched {
+    /// There was no old kit.
+    Fresh,
+    /// Exchanged: the staged folder now holds the old kit.
+    Exchanged,
+    /// Portable: the old kit is in `.sowkit-old.<id>`.
+    MovedAside,
+}
+
+/// An output folder locked for one build. Dropping it without [`Output::commit`] undoes
+/// everything it did (staged folders and created folders removed).
+pub struct Output {
+    out: PathBuf,
+    /// Folders this run created, outermost first (removed again on failure).
+    created: Vec<PathBuf>,
+    /// Kits staged so far (ids).
+    staged: std::sync::Mutex<Vec<String>>,
+    committed: bool,
+    _lock: fs::File,
+}
+
+impl Output {
+    /// Checks, creates (remembering what it created) and locks `out`, waiting for another
+    /// build that holds it, then tidies what a killed run left (see the module docs).
+    /// Errors: `out` is a file or a dangling link, or I/O; messages name the path.
+    pub fn open(out: &Path) -> io::Result<Output> {
+        if let Ok(m) = fs::symlink_metadata(out) {
+            match fs::metadata(out) {
+                Err(e) => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidInput,
+                        format!("-o {}", explain_missing(out, &e)),
+                    ))
+                }
+                Ok(t) if !t.is_dir() => {
+                    let _ = m;
+                    return Err(Error::new(
+                        ErrorKind::AlreadyExists,
+                        format!(
+                            "{} is a file, not a folder: give -o a folder (it is created if missing)",
+                            out.display()
+                        ),
+                    ));
+                }
+                Ok(_) => {}
+            }
+        }
+        let mut created = Vec::new();
+        let mut missing = Vec::new();
+        let mut p = out.to_path_buf();
+        while !p.as_os_str().is_empty() && fs::symlink_metadata(&p).is_err() {
+            missing.push(p.clone());
+            match p.parent() {
+                Some(q) => p = q.to_path_buf(),
+                None => break,
+            }
+        }
+        for d in missing.into_iter().rev() {
+            if let Err(e) = fs::create_dir(&d) {
+                remove_created(&created);
+                return Err(at_path("cannot create folder", &d, e));
+            }
+            created.push(d);
+        }
+        let lock = match lock(out) {
+            Ok(l) => l,
+            Err(e) => {
+                remove_created(&created);
+                return Err(e);
+            }
+        };
+        let o = Output {
+            out: out.to_path_buf(),
+            created,
+            staged: std::sync::Mutex::new(Vec::new()),
+            committed: false,
+            _lock: lock,
+        };
+        o.tidy()?;
+        step("locked")?;
+        Ok(o)
+    }
+
+    /// Removes staged folders and old kits left by killed runs; restores an old kit whose
+    /// folder is missing (killed between the two renames of the portable switch). Also
+    /// tidies the `.<id>.tmp-<pid>` / `.<id>.old-<pid>` folders of sowkit before 0.2.
+    fn tidy(&self) -> io::Result<()> {
+        let rd =
+            fs::read_dir(&self.out).map_err(|e| at_path("cannot read folder", &self.out, e))?;
+        let mut names: Vec<String> = rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        for name in names {
+            let path = self.out.join(&name);
+            let old_id = name
+                .strip_prefix(OLD)
+                .map(str::to_string)
+                .or_else(|| legacy(&name, ".old-"));
+            if let Some(id) = old_id {
+                let fin = self.out.join(&id);
+                if fs::symlink_metadata(&fin).is_err() {
+                    fs::rename(&path, &fin)
+                        .map_err(|e| at_path("cannot restore old kit", &path, e))?;
+                    continue;
+                }
+                remove_tree(&path)?;
+            } else if name.starts_with(NEW) || legacy(&name, ".tmp-").is_some() {
+                remove_tree(&path)?;
+            }
+        }
+        sync_dir(&self.out)
+    }
+
+    /// The folder kit `id` is staged in.
+    fn stage_dir(&self, id: &str) -> PathBuf {
+        self.out.join(format!("{NEW}{id}"))
+    }
+
+    /// Writes one kit's files to its staging folder, each fsynced, then the folder fsynced.
+    /// Safe to call from several threads for different ids. Errors: `id` would leave the
+    /// output folder or is taken by a file, or I/O (naming the path).
+    pub fn stage(&self, id: &str, files: &[crate::kit::File]) -> io::Result<()> {
+        use std::io::Write;
+        if id.is_empty() || id.contains(['/', '\\']) || id.starts_with('.') {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("{id:?} cannot be a kit folder name"),
+            ));
+        }
+        let fin = self.out.join(id);
+        if let Ok(m) = fs::symlink_metadata(&fin) {
+            if !m.is_dir() {
+                return Err(Error::new(
+                    ErrorKind::AlreadyExists,
+                    format!(
+                        "{} is a file, not a kit folder: move it away or choose another -o",
+                        fin.display()
+                    ),
+                ));
+            }
+        }
+        let dir = self.stage_dir(id);
+        if fs::symlink_metadata(&dir).is_ok() {
+            remove_tree(&dir)?;
+        }
+        fs::create_dir(&dir).map_err(|e| at_path("cannot create folder", &dir, e))?;
+        self.staged
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(id.to_string());
+        for (k, f) in files.iter().enumerate() {
+            let p = dir.join(&f.name);
+            let mut file = fs::File::create(&p).map_err(|e| at_path("cannot create", &p, e))?;
+            file.write_all(&f.bytes)
+                .and_then(|_| file.sync_all())
+                .map_err(|e| at_path("cannot write", &p, e))?;
+            if k == 0 {
+                step(&format!("staging:{id}"))?;
+            }
+        }
+        sync_dir(&dir)?;
+        step(&format!("staged:{id}"))
+    }
+
+    /// Switches every staged kit in (in `ids` order), then deletes the old kits. On an error
+    /// every switch is undone and nothing new is left. Returns the kit folders in order.
+    pub fn commit(mut self, ids: &[String]) -> io::Result<Vec<PathBuf>> {
+        let mut done: Vec<(String, Switched)> = Vec::new();
+        let mut result = Ok(());
+        for id in ids {
+            match self.switch(id) {
+                Ok(s) => done.push((id.clone(), s)),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+            if let Err(e) = step(&format!("switched:{id}")) {
+                result = Err(e);
+                break;
+            }
+        }
+        if let Err(e) = result.and_then(|_| sync_dir(&self.out)) {
+            for (id, s) in done.iter().rev() {
+                let fin = self.out.join(id);
+                let _ = match s {
+                    Switched::Fresh => fs::rename(&fin, self.stage_dir(id)),
+                    Switched::Exchanged => exchange(&self.stage_dir(id), &fin).map(|_| ()),
+                    Switched::MovedAside => fs::rename(&fin, self.stage_dir(id))
+                        .and_then(|_| fs::rename(self.out.join(format!("{OLD}{id}")), &fin)),
+                };
+            }
+            let _ = sync_dir(&self.out);
+            return Err(e); // Drop removes the staged folders and created folders.
+        }
+        self.committed = true;
+        step("committed")?;
+        // The new kits are in place; deleting the old ones is tidying (the next run retries).
+        for (id, s) in &done {
+            let old = match s {
+                Switched::Fresh => continue,
+                Switched::Exchanged => self.stage_dir(id),
+                Switched::MovedAside => self.out.join(format!("{OLD}{id}")),
+            };
+            if let Err(e) = remove_tree(&old) {
+                eprintln!("warning: {e}; the next build removes it");
+            }
+        }
+        let _ = sync_dir(&self.out);
+        Ok(ids.iter().map(|id| self.out.join(id)).collect())
+    }
+
+    fn switch(&self, id: &str) -> io::Result<Switched> {
+        let new = self.stage_dir(id);
+        let fin = self.out.join(id);
+        if fs::symlink_metadata(&fin).is_err() {
+            fs::rename(&new, &fin).map_err(|e| at_path("cannot rename into place", &fin, e))?;
+            return Ok(Switched::Fresh);
+        }
+        if exchange(&new, &fin).map_err(|e| at_path("cannot switch in", &fin, e))? {
+            return Ok(Switched::Exchanged);
+        }
+        let old = self.out.join(format!("{OLD}{id}"));
+        fs::rename(&fin, &old).map_err(|e| at_path("cannot move aside", &fin, e))?;
+        step(&format!("switching:{id}"))?;
+        if let Err(e) = fs::rename(&new, &fin) {
+            let _ = fs::rename(&old, &fin);
+            return Err(at_path("cannot rename into place", &fin, e));
+        }
+        Ok(Switched::MovedAside)
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if self.committed {
+            return;
+        }
+        for id in self.staged.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            let _ = fs::remove_dir_all(self.stage_dir(id));
+        }
+        remove_created(&self.created);
+    }
+}
+
+/// Removes folders this run created (innermost first), only while they are empty.
+fn remove_created(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        if fs::remove_dir(d).is_err() {
+            break;
+        }
+    }
+}
+
+fn remove_tree(p: &Path) -> io::Result<()> {
+    let is_dir = fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+    if is_dir {
+        fs::remove_dir_all(p)
+    } else {
+        fs::remove_file(p)
+    }
+    .map_err(|e| at_path("cannot remove", p, e))
+}
+
+/// `Some(id)` for `.<id><tag><digits>` (the leftover names of sowkit before 0.2).
+fn legacy(name: &str, tag: &str) -> Option<String> {
+    let rest = name.strip_prefix('.')?;
+    let (id, pid) = rest.rsplit_once(tag)?;
+    (!id.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| id.to_string())
+}
+
+/// An exclusive lock on the output folder for the life of the returned handle (on Unix the
+/// folder itself is locked; elsewhere a `.sowkit.lock` file in it).
+fn lock(out: &Path) -> io::Result<fs::File> {
+    #[cfg(unix)]
+    let f = fs::File::open(out).map_err(|e| at_path("cannot open folder", out, e))?;
+    #[cfg(not(unix))]
+    let f = {
+        let p = out.join(".sowkit.lock");
+        fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&p)
+            .map_err(|e| at_path("cannot open lock file", &p, e))?
+    };
+    match f.try_lock() {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => {
+            eprintln!(
+                "waiting: another sowkit build is writing to {}",
+                out.display()
+            );
+            f.lock()
+                .map_err(|e| at_path("cannot lock folder", out, e))?;
+        }
+        Err(fs::TryLockError::Error(e)) => return Err(at_path("cannot lock folder", out, e)),
+    }
+    Ok(f)
+}

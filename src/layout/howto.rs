@@ -1,0 +1,162 @@
+//! The sheet that opens every kit: "How to make this kit". Which pages to print, how many
+//! copies, on which paper; then what to cut and glue onto what, in order; and, for a board
+//! printed in tiles, the assembly map.
+
+use super::page::{self, MARGIN};
+use super::phrases::Phrases;
+use super::{para, tile, Paper};
+use crate::doc::{Page, Weight};
+use crate::ruleset::Ruleset;
+use crate::text;
+
+/// Body text size, pt.
+const BODY_PT: f64 = 9.5;
+
+/// Page numbers (1-based, counting this sheet as page 1) of the pages named `prefix` or
+/// `prefix-…`, written "Page 4" or "Pages 4–6" (phrases `howto.page_one`,
+/// `howto.page_range`); `None` if there are none.
+fn range(names: &[String], prefix: &str, ph: &Phrases) -> Option<String> {
+    let pos: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| *n == prefix || n.starts_with(&format!("{prefix}-")))
+        .map(|(i, _)| i + 2)
+        .collect();
+    match (pos.first(), pos.last()) {
+        (Some(a), Some(b)) if a == b => Some(ph.fmt("howto.page_one", &[("n", &a.to_string())])),
+        (Some(a), Some(b)) => Some(ph.fmt(
+            "howto.page_range",
+            &[("a", &a.to_string()), ("b", &b.to_string())],
+        )),
+        _ => None,
+    }
+}
+
+/// The how-to sheet (portrait `paper`) for a kit whose other pages, in print order, are
+/// `pages`; `tiles` is the board's drawing and tiling plan when the board is printed in tiles.
+pub fn page(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+    pages: &[Page],
+    tiles: Option<&(tile::Drawing, tile::Plan)>,
+) -> Page {
+    let mut pg = page::portrait("howto", paper);
+    let (w, h) = (pg.width, pg.height);
+    let cw = w - 2.0 * MARGIN;
+    let names: Vec<String> = pages.iter().map(|p| p.name.clone()).collect();
+    let mut y = para(
+        &mut pg,
+        MARGIN,
+        MARGIN,
+        14.0,
+        Weight::Bold,
+        cw,
+        &ph.fmt("howto.title", &[("name", &rs.name)]),
+    );
+    y += 2.0;
+    y = para(
+        &mut pg,
+        MARGIN,
+        y,
+        BODY_PT,
+        Weight::Regular,
+        cw,
+        &ph.fmt("howto.intro", &[("paper", &paper.name)]),
+    );
+    y += 1.0;
+    let bullet = |pg: &mut Page, y: f64, s: &str| -> f64 {
+        pg.text(
+            MARGIN + 1.0,
+            y + text::ascent_mm(BODY_PT),
+            BODY_PT,
+            Weight::Regular,
+            "•",
+        );
+        para(pg, MARGIN + 5.0, y, BODY_PT, Weight::Regular, cw - 5.0, s) + 0.8
+    };
+    let ntiles = tiles.map_or(0, |(_, p)| p.count());
+    if let Some(r) = range(&names, "board", ph) {
+        let s = if ntiles > 0 {
+            ph.fmt(
+                "howto.row_board_tiles",
+                &[("pages", &r), ("tiles", &ntiles.to_string())],
+            )
+        } else {
+            ph.fmt("howto.row_board_one", &[("pages", &r)])
+        };
+        y = bullet(&mut pg, y, &s);
+    }
+    for (prefix, key) in [
+        ("log", "howto.row_log"),
+        ("rules", "howto.row_rules"),
+        ("practice", "howto.row_practice"),
+        ("counters", "howto.row_counters"),
+        ("labels", "howto.row_labels"),
+    ] {
+        if let Some(r) = range(&names, prefix, ph) {
+            y = bullet(&mut pg, y, &ph.fmt(key, &[("pages", &r)]));
+        }
+    }
+    y += 2.0;
+    y = para(
+        &mut pg,
+        MARGIN,
+        y,
+        BODY_PT + 1.0,
+        Weight::Bold,
+        cw,
+        &ph.get("howto.steps_title"),
+    ) + 1.0;
+    let mut steps: Vec<String> = Vec::new();
+    if ntiles > 0 {
+        let which = if ntiles == 2 {
+            ph.get("howto.tiles_one")
+        } else {
+            ph.fmt("howto.tiles_range", &[("n", &ntiles.to_string())])
+        };
+        steps.push(ph.fmt("howto.step_tiles", &[("which", &which)]));
+    }
+    steps.push(ph.get("howto.step_cut_board"));
+    if range(&names, "counters", ph).is_some() {
+        steps.push(ph.get("howto.step_counters"));
+    }
+    if range(&names, "labels", ph).is_some() {
+        steps.push(ph.get("howto.step_labels"));
+    }
+    steps.push(ph.get("howto.step_play"));
+    for (i, s) in steps.iter().enumerate() {
+        let n = format!("{}.", i + 1);
+        pg.text(
+            MARGIN + 1.0,
+            y + text::ascent_mm(BODY_PT),
+            BODY_PT,
+            Weight::Bold,
+            &n,
+        );
+        y = para(
+            &mut pg,
+            MARGIN + 6.0,
+            y,
+            BODY_PT,
+            Weight::Regular,
+            cw - 6.0,
+            s,
+        ) + 0.8;
+    }
+    if let Some((d, plan)) = tiles {
+        y += 3.0;
+        y = para(
+            &mut pg,
+            MARGIN,
+            y,
+            BODY_PT + 1.0,
+            Weight::Bold,
+            cw,
+            &ph.get("howto.map_title"),
+        ) + 2.0;
+        let room = page::content_bottom(h) - y;
+        tile::draw_map(&mut pg, d, plan, MARGIN, y, cw, room.max(10.0));
+    }
+    pg
+}

@@ -1,0 +1,525 @@
+//! Tiling: a drawing larger than the printable area of a sheet, split over the fewest sheets.
+//!
+//! Works on any drawing (a [`Drawing`]: items in drawing millimetres, with a band round the
+//! part to be cut out where registration marks go), knowing nothing of mancala. The drawing is
+//! made once at 1:1; each tile shows its part through a clip rectangle ([`crate::doc::Clip`]),
+//! moved onto the page by a translation only, so tiles put back together give the drawing
+//! exactly.
+//!
+//! Seams are straight lines across the drawing, chosen in the free bands between its "solid"
+//! items (filled shapes such as pits, stores, arrow numbers and arrowheads, and every line of
+//! text), so no seam cuts through one. Each seam has an overlap of [`OVERLAP`] mm: the tile
+//! before the seam runs on past it over a shaded glue strip; the tile after it starts at the
+//! seam with a solid cut line there. Crosshair registration marks ([`MARK_R`]) sit in the
+//! overlap, in the band outside the cut-out part, on both tiles at the same drawing position:
+//! lay the later tile over the glue strip with its marks on the earlier tile's marks.
+
+use super::page::{self, MARGIN};
+use super::phrases::Phrases;
+use super::Paper;
+use crate::doc::{
+    self, circle, line, pt as p, rect, Clip, Color, Item, Page, Pt, Seg, Stroke, Weight,
+};
+use crate::text;
+
+/// Overlap at each seam, mm (the glue strip's width; at least 10 mm).
+pub const OVERLAP: f64 = 12.0;
+/// Radius of a registration mark's circle, mm (its cross arms reach [`MARK_ARM`]).
+pub const MARK_R: f64 = 3.0;
+/// Half-length of a registration mark's cross arms, mm.
+pub const MARK_ARM: f64 = 4.5;
+/// Stroke of registration marks and the tile cut line, mm.
+pub const MARK_W: f64 = 0.2;
+/// Width of the band round the cut-out part that holds the registration marks, mm.
+pub const BAND: f64 = 11.0;
+/// Clearance kept between a seam and any solid item, mm.
+const CLEAR: f64 = 1.0;
+/// Tile heading size, pt.
+const HEAD_PT: f64 = 11.0;
+/// Grey of the glue strip.
+const GLUE_GREY: Color = Color::grey(215);
+
+/// A drawing to tile: `w` × `h` mm of items with the part to be cut out at `part` (x, y, w, h),
+/// at least [`BAND`] mm inside the drawing's edges.
+#[derive(Clone, Debug)]
+pub struct Drawing {
+    /// Width, mm.
+    pub w: f64,
+    /// Height, mm.
+    pub h: f64,
+    /// Items in drawing millimetres (origin top-left).
+    pub items: Vec<Item>,
+    /// The part to be cut out: (x, y, w, h), mm.
+    pub part: (f64, f64, f64, f64),
+}
+
+/// Where the seams of a drawing fall and how the tiles sit on their pages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Vertical seams, drawing x, mm, left to right.
+    pub seams_x: Vec<f64>,
+    /// Horizontal seams, drawing y, mm, top to bottom.
+    pub seams_y: Vec<f64>,
+    /// Whether the tile pages are landscape.
+    pub landscape: bool,
+    /// Page size (width, height), mm.
+    pub page: (f64, f64),
+    /// Area a tile may fill on its page: (x, y, w, h), mm.
+    pub area: (f64, f64, f64, f64),
+}
+
+impl Plan {
+    /// Columns of tiles.
+    pub fn cols(&self) -> usize {
+        self.seams_x.len() + 1
+    }
+    /// Rows of tiles.
+    pub fn rows(&self) -> usize {
+        self.seams_y.len() + 1
+    }
+    /// Number of tiles.
+    pub fn count(&self) -> usize {
+        self.cols() * self.rows()
+    }
+    /// The part of the drawing tile (`col`, `row`) shows: (x0, y0, x1, y1), drawing mm. It runs
+    /// from the seam before it to [`OVERLAP`] past the seam after it.
+    pub fn region(&self, d: &Drawing, col: usize, row: usize) -> (f64, f64, f64, f64) {
+        let span = |seams: &[f64], k: usize, end: f64| {
+            let a = if k == 0 { 0.0 } else { seams[k - 1] };
+            let b = if k == seams.len() {
+                end
+            } else {
+                seams[k] + OVERLAP
+            };
+            (a, b)
+        };
+        let (x0, x1) = span(&self.seams_x, col, d.w);
+        let (y0, y1) = span(&self.seams_y, row, d.h);
+        (x0, y0, x1, y1)
+    }
+    /// Translation from drawing to page coordinates for tile (`col`, `row`): add it to a drawing
+    /// point to get where it is printed on that tile's page, mm.
+    pub fn offset(&self, d: &Drawing, col: usize, row: usize) -> (f64, f64) {
+        let (x0, y0, x1, y1) = self.region(d, col, row);
+        let (ax, ay, aw, ah) = self.area;
+        // Centred in the area, rounded to 0.01 mm so SVG and PDF place it alike.
+        let r = |v: f64| (v * 100.0).round() / 100.0;
+        (
+            r(ax + (aw - (x1 - x0)) / 2.0 - x0),
+            r(ay + (ah - (y1 - y0)) / 2.0 - y0),
+        )
+    }
+    /// Registration mark centres in drawing mm: for each vertical seam, one above and one below
+    /// the part in the middle of the overlap; for each horizontal seam, one left and one right.
+    pub fn marks(&self, d: &Drawing) -> Vec<Pt> {
+        let (px, py, pw, ph) = d.part;
+        let mut v = Vec::new();
+        for s in &self.seams_x {
+            let x = s + OVERLAP / 2.0;
+            v.push(p(x, py / 2.0));
+            v.push(p(x, (py + ph + d.h) / 2.0));
+        }
+        for s in &self.seams_y {
+            let y = s + OVERLAP / 2.0;
+            v.push(p(px / 2.0, y));
+            v.push(p((px + pw + d.w) / 2.0, y));
+        }
+        v
+    }
+}
+
+/// Boxes (x0, y0, x1, y1) of the items no seam may cross: filled shapes (by their control
+/// points) and lines of text (advance width, ascent to descent).
+pub fn solid_boxes(items: &[Item]) -> Vec<(f64, f64, f64, f64)> {
+    doc::leaves(items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Shape(s) if s.fill.is_some() => {
+                let w = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+                doc::bounds(&s.segs).map(|(a, b, c, e)| (a - w, b - w, c + w, e + w))
+            }
+            Item::Text(t) => Some((
+                t.x,
+                t.y - text::ascent_mm(t.size_pt),
+                t.x + text::width_mm(&t.text, t.size_pt, t.weight),
+                t.y + text::descent_mm(t.size_pt),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Seam positions along one axis of length `len`: the fewest seams such that every tile
+/// (seam before it to [`OVERLAP`] past the seam after it) is at most `span` long, each seam
+/// outside every `blocked` interval. Greedy: each seam as far on as the span allows, which
+/// gives the fewest tiles. `None` if some stretch has no free place for a seam.
+pub fn seams(len: f64, blocked: &[(f64, f64)], span: f64) -> Option<Vec<f64>> {
+    let mut b: Vec<(f64, f64)> = blocked
+        .iter()
+        .map(|(a, c)| (a - CLEAR, c + CLEAR))
+        .collect();
+    b.sort_by(|x, y| x.0.total_cmp(&y.0));
+    // Free intervals of (0, len - OVERLAP).
+    let mut free = Vec::new();
+    let mut at = 0.0_f64;
+    for (a, c) in &b {
+        if *a > at {
+            free.push((at, *a));
+        }
+        at = at.max(*c);
+    }
+    let end = len - OVERLAP;
+    if end > at {
+        free.push((at, end));
+    }
+    let mut out = Vec::new();
+    let mut start = 0.0;
+    while len - start > span + 1e-9 {
+        let limit = start + span - OVERLAP;
+        let s = free
+            .iter()
+            .filter(|(a, c)| *a <= limit && *c > start + 1.0)
+            .map(|(a, c)| c.min(limit).max(*a))
+            .filter(|s| *s > start + 1.0 && *s <= end)
+            .fold(f64::NAN, f64::max);
+        if !s.is_finite() {
+            return None;
+        }
+        // Whole tenths of a millimetre.
+        let s = (s * 10.0).floor() / 10.0;
+        if s <= start {
+            return None;
+        }
+        out.push(s);
+        start = s;
+    }
+    Some(out)
+}
+
+/// The plan with the fewest tiles for `d` on `paper` (both orientations tried; landscape wins
+/// a tie), with `head` mm kept under the top margin for the tile heading. Errors when no seam
+/// can be placed (a solid item wider than a tile).
+pub fn plan(d: &Drawing, paper: Paper, head: f64) -> Result<Plan, String> {
+    let solid = solid_boxes(&d.items);
+    let xs: Vec<(f64, f64)> = solid.iter().map(|b| (b.0, b.2)).collect();
+    let ys: Vec<(f64, f64)> = solid.iter().map(|b| (b.1, b.3)).collect();
+    let mut best: Option<Plan> = None;
+    for landscape in [true, false] {
+        let (w, h) = if landscape {
+            (paper.height, paper.width)
+        } else {
+            (paper.width, paper.height)
+        };
+        let area = (
+            MARGIN,
+            MARGIN + head,
+            w - 2.0 * MARGIN,
+            page::content_bottom(h) - MARGIN - head,
+        );
+        let (Some(sx), Some(sy)) = (seams(d.w, &xs, area.2), seams(d.h, &ys, area.3)) else {
+            continue;
+        };
+        let plan = Plan {
+            seams_x: sx,
+            seams_y: sy,
+            landscape,
+            page: (w, h),
+            area,
+        };
+        if best.as_ref().is_none_or(|b| plan.count() < b.count()) {
+            best = Some(plan);
+        }
+    }
+    best.ok_or_else(|| {
+        format!(
+            "the board ({:.0} × {:.0} mm) cannot be split over {} sheets without cutting through a pit or store: use a larger paper or --fit",
+            d.part.2, d.part.3, paper.name
+        )
+    })
+}
+
+/// Which tile (`col`, `row`) of `plan`, in words ("left", "top right", …).
+pub fn place_words(plan: &Plan, col: usize, row: usize, ph: &Phrases) -> String {
+    let word = |k: usize, n: usize, first: &str, mid: &str, last: &str, nth: &str| -> String {
+        if n == 1 {
+            String::new()
+        } else if k == 0 {
+            ph.get(first)
+        } else if k + 1 == n {
+            ph.get(last)
+        } else if n == 3 {
+            ph.get(mid)
+        } else {
+            ph.fmt(nth, &[("k", &(k + 1).to_string())])
+        }
+    };
+    let r = word(
+        row,
+        plan.rows(),
+        "tile.top",
+        "tile.middle",
+        "tile.bottom",
+        "tile.row_k",
+    );
+    let c = word(
+        col,
+        plan.cols(),
+        "tile.left",
+        "tile.middle",
+        "tile.right",
+        "tile.col_k",
+    );
+    [r, c]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Tile number (1-based, row by row) of (`col`, `row`).
+pub fn number(plan: &Plan, col: usize, row: usize) -> usize {
+    row * plan.cols() + col + 1
+}
+
+/// A crosshair registration mark centred at `c`: a circle of [`MARK_R`] and a cross.
+pub fn mark(items: &mut Vec<Item>, c: Pt) {
+    let st = Stroke::solid(MARK_W, Color::BLACK);
+    let sh = |segs: Vec<Seg>| {
+        Item::Shape(doc::Shape {
+            segs,
+            fill: None,
+            stroke: Some(st.clone()),
+        })
+    };
+    items.push(sh(circle(c, MARK_R)));
+    items.push(sh(line(p(c.x - MARK_ARM, c.y), p(c.x + MARK_ARM, c.y))));
+    items.push(sh(line(p(c.x, c.y - MARK_ARM), p(c.x, c.y + MARK_ARM))));
+}
+
+/// The tile pages of `d` by `plan`, named `{name}-1`, `{name}-2`, … Each holds a heading
+/// ("{title}, tile 1 of 2: left"), its part of the drawing in a clip, a grey glue strip past
+/// each seam after it, a cut line along each seam before it, the registration marks of its
+/// seams and small arrows naming the tile that joins at each seam.
+pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) -> Vec<Page> {
+    let total = plan.count();
+    let marks = plan.marks(d);
+    let (px, py, pw, phh) = d.part;
+    let mut out = Vec::new();
+    for row in 0..plan.rows() {
+        for col in 0..plan.cols() {
+            let k = number(plan, col, row);
+            let mut pg = Page::new(&format!("{name}-{k}"), plan.page.0, plan.page.1);
+            let words = place_words(plan, col, row, ph);
+            let head = ph.fmt(
+                "tile.title",
+                &[
+                    ("title", title),
+                    ("n", &k.to_string()),
+                    ("total", &total.to_string()),
+                    ("where", &words),
+                ],
+            );
+            super::para(
+                &mut pg,
+                MARGIN,
+                MARGIN,
+                HEAD_PT,
+                Weight::Bold,
+                plan.page.0 - 2.0 * MARGIN,
+                &head,
+            );
+            let (x0, y0, x1, y1) = plan.region(d, col, row);
+            let mut items: Vec<Item> = Vec::new();
+            // Glue strips under the drawing, past each seam after this tile, over the part.
+            let glue = |items: &mut Vec<Item>, r: (f64, f64, f64, f64)| {
+                items.push(Item::Shape(doc::Shape {
+                    segs: rect(r.0, r.1, r.2, r.3),
+                    fill: Some(GLUE_GREY),
+                    stroke: None,
+                }));
+            };
+            if col + 1 < plan.cols() {
+                let s = plan.seams_x[col];
+                glue(&mut items, (s, y0, OVERLAP, y1 - y0));
+            }
+            if row + 1 < plan.rows() {
+                let s = plan.seams_y[row];
+                glue(&mut items, (x0, s, x1 - x0, OVERLAP));
+            }
+            items.extend(d.items.iter().cloned());
+            // Cut lines along the seams before this tile.
+            let cut = Stroke::solid(MARK_W * 1.5, Color::BLACK);
+            if col > 0 {
+                let s = plan.seams_x[col - 1];
+                items.push(Item::Shape(doc::Shape {
+                    segs: line(p(s, y0), p(s, y1)),
+                    fill: None,
+                    stroke: Some(cut.clone()),
+                }));
+            }
+            if row > 0 {
+                let s = plan.seams_y[row - 1];
+                items.push(Item::Shape(doc::Shape {
+                    segs: line(p(x0, s), p(x1, s)),
+                    fill: None,
+                    stroke: Some(cut.clone()),
+                }));
+            }
+            for m in &marks {
+                if m.x > x0 && m.x < x1 && m.y > y0 && m.y < y1 {
+                    mark(&mut items, *m);
+                }
+            }
+            // Join arrows in the band: "▶ 2" before a seam after this tile, "◀ 1" after a seam
+            // before it; the word "glue" on each strip, in the band.
+            let label_pt = 8.0;
+            let band_mid_top = py / 2.0;
+            let band_mid_left = px / 2.0;
+            let say = |items: &mut Vec<Item>, x: f64, y: f64, s: &str| {
+                items.push(Item::Text(doc::Text {
+                    x,
+                    y: y + (text::ascent_mm(label_pt) - text::descent_mm(label_pt)) / 2.0,
+                    size_pt: label_pt,
+                    weight: Weight::Bold,
+                    color: Color::BLACK,
+                    text: s.to_string(),
+                }));
+            };
+            let glue_word = ph.get("tile.glue");
+            if col + 1 < plan.cols() {
+                let s = plan.seams_x[col];
+                let t = ph.fmt(
+                    "tile.joins_right",
+                    &[("n", &number(plan, col + 1, row).to_string())],
+                );
+                let tw = text::width_mm(&t, label_pt, Weight::Bold);
+                say(&mut items, s - 2.0 - tw, band_mid_top, &t);
+                let gw = text::width_mm(&glue_word, label_pt, Weight::Bold);
+                say(
+                    &mut items,
+                    s + (OVERLAP - gw) / 2.0,
+                    py + phh / 2.0,
+                    &glue_word,
+                );
+            }
+            if col > 0 {
+                let s = plan.seams_x[col - 1];
+                let t = ph.fmt(
+                    "tile.joins_left",
+                    &[("n", &number(plan, col - 1, row).to_string())],
+                );
+                say(&mut items, s + OVERLAP + 2.0, band_mid_top, &t);
+            }
+            if row + 1 < plan.rows() {
+                let s = plan.seams_y[row];
+                let t = ph.fmt(
+                    "tile.joins_down",
+                    &[("n", &number(plan, col, row + 1).to_string())],
+                );
+                let tw = text::width_mm(&t, label_pt, Weight::Bold);
+                say(&mut items, band_mid_left - tw / 2.0, s - 4.0, &t);
+            }
+            if row > 0 {
+                let s = plan.seams_y[row - 1];
+                let t = ph.fmt(
+                    "tile.joins_up",
+                    &[("n", &number(plan, col, row - 1).to_string())],
+                );
+                let tw = text::width_mm(&t, label_pt, Weight::Bold);
+                say(&mut items, band_mid_left - tw / 2.0, s + OVERLAP + 4.0, &t);
+            }
+            let _ = pw;
+            let (dx, dy) = plan.offset(d, col, row);
+            pg.items.push(Item::Clip(Clip {
+                x: x0 + dx,
+                y: y0 + dy,
+                w: x1 - x0,
+                h: y1 - y0,
+                items: items.iter().map(|i| i.translated(dx, dy)).collect(),
+            }));
+            out.push(pg);
+        }
+    }
+    out
+}
+
+/// Draws a small map of `d` (its shapes scaled, no text) with every tile of `plan` outlined
+/// and numbered, top-left at (`x`, `y`), at most `w` × `max_h` mm; returns the height used.
+pub fn draw_map(
+    pg: &mut Page,
+    d: &Drawing,
+    plan: &Plan,
+    x: f64,
+    y: f64,
+    w: f64,
+    max_h: f64,
+) -> f64 {
+    let k = (w / d.w).min(max_h / d.h).min(1.0);
+    let tr = |q: &Pt| p(x + q.x * k, y + q.y * k);
+    for s in &plan.seams_x {
+        let a = tr(&p(*s, 0.0));
+        let b = tr(&p(*s + OVERLAP, d.h));
+        pg.shape(rect(a.x, a.y, b.x - a.x, b.y - a.y), Some(GLUE_GREY), None);
+    }
+    for s in &plan.seams_y {
+        let a = tr(&p(0.0, *s));
+        let b = tr(&p(d.w, *s + OVERLAP));
+        pg.shape(rect(a.x, a.y, b.x - a.x, b.y - a.y), Some(GLUE_GREY), None);
+    }
+    for it in doc::leaves(&d.items) {
+        if let Item::Shape(s) = it {
+            let segs = s
+                .segs
+                .iter()
+                .map(|g| match g {
+                    Seg::MoveTo(a) => Seg::MoveTo(tr(a)),
+                    Seg::LineTo(a) => Seg::LineTo(tr(a)),
+                    Seg::CubicTo(a, b, c) => Seg::CubicTo(tr(a), tr(b), tr(c)),
+                    Seg::Close => Seg::Close,
+                })
+                .collect();
+            let stroke = s.stroke.as_ref().map(|st| Stroke {
+                width: (st.width * k).max(0.15),
+                color: Color::grey(110),
+                dash: Vec::new(),
+            });
+            let fill = s.fill.map(|c| {
+                if c == Color::BLACK {
+                    Color::grey(110)
+                } else {
+                    c
+                }
+            });
+            pg.shape(segs, fill, stroke);
+        }
+    }
+    for row in 0..plan.rows() {
+        for col in 0..plan.cols() {
+            let (x0, y0, x1, y1) = plan.region(d, col, row);
+            let a = tr(&p(x0, y0));
+            let b = tr(&p(x1, y1));
+            // Inset alternate tiles a little so overlapping outlines stay apart.
+            let ins = if (col + row) % 2 == 0 { 0.4 } else { 1.2 };
+            pg.shape(
+                rect(
+                    a.x + ins,
+                    a.y + ins,
+                    b.x - a.x - 2.0 * ins,
+                    b.y - a.y - 2.0 * ins,
+                ),
+                None,
+                Some(Stroke::solid(0.6, Color::BLACK)),
+            );
+            let n = number(plan, col, row).to_string();
+            let pt = 16.0;
+            let c = p((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
+            pg.shape(
+                circle(c, 5.0),
+                Some(Color::WHITE),
+                Some(Stroke::solid(0.5, Color::BLACK)),
+            );
+            super::centred_mid(pg, c.x, c.y, pt * 0.75, Weight::Bold, &n);
+        }
+    }
+    d.h * k
+}

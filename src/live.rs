@@ -1,0 +1,186 @@
+//! The live loop shared by `sowkit watch` and `sowkit serve`: rebuild every kit in memory from
+//! ruleset texts, write only the files whose bytes changed, and wait for a saved file.
+
+use crate::kit::{self, Kit};
+use crate::kitdiff::{self, Change};
+use crate::layout::{KitOptions, Paper, A4};
+use crate::ruleset::{self, Ruleset};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// One ruleset built: the validated ruleset, its text, and its kit.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The ruleset.
+    pub ruleset: Ruleset,
+    /// Its TOML text (for diagnostics of later steps, e.g. the play-test page's examples).
+    pub source: String,
+    /// Its kit, every file in memory.
+    pub kit: Kit,
+}
+
+/// Loads, checks (worked examples and sanity playouts) and lays out every ruleset text
+/// `(display name, text)`; `paper` overrides each ruleset's `layout.paper` (default A4).
+/// Errors: every diagnostic of every ruleset that failed, rendered with file, line and field,
+/// separated by blank lines; or a layout failure, or two rulesets with the same id.
+pub fn build_sources(
+    sources: &[(String, String)],
+    paper: Option<Paper>,
+) -> Result<Vec<Built>, String> {
+    let mut out: Vec<Built> = Vec::new();
+    let mut problems: Vec<String> = Vec::new();
+    for (name, src) in sources {
+        let rs = match ruleset::load_str(name, src) {
+            Ok(rs) => rs,
+            Err(ds) => {
+                problems.extend(ds.into_iter().map(|d| d.rendered));
+                continue;
+            }
+        };
+        let mut ds = crate::examples::check(&rs, src);
+        ds.extend(crate::examples::sanity(&rs, src));
+        if !ds.is_empty() {
+            problems.extend(ds.into_iter().map(|d| d.rendered));
+            continue;
+        }
+        if let Some(other) = out.iter().find(|b| b.ruleset.id == rs.id) {
+            problems.push(format!(
+                "error: {} and {} both have id {:?}: kits would overwrite each other",
+                other.ruleset.path, name, rs.id
+            ));
+            continue;
+        }
+        let opts = KitOptions::new(paper.or(rs.layout.paper).unwrap_or(A4));
+        match kit::make(&rs, &opts) {
+            Ok(k) => out.push(Built {
+                ruleset: rs,
+                source: src.clone(),
+                kit: k,
+            }),
+            Err(e) => problems.push(format!(
+                "error: {name}: cannot lay out the kit on {} paper: {e}",
+                opts.paper.name
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems.join("\n\n"))
+    }
+}
+
+/// Reads every file; a file that cannot be read is an error naming it.
+pub fn read_sources(files: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
+    files
+        .iter()
+        .map(|f| {
+            ruleset::load::read_source(f)
+                .map(|s| (f.display().to_string(), s))
+                .map_err(|d| d.rendered)
+        })
+        .collect()
+}
+
+/// Writes into `out` only what differs from `kits`: each changed or missing file is written to
+/// a temporary file in its kit folder and renamed over the old one (a reader never sees half a
+/// file); files the kit no longer produces are removed; files whose bytes are unchanged are not
+/// touched (their modification time stays). Returns the files written or removed.
+/// Errors: I/O (files already replaced stay replaced; each is whole).
+pub fn write_changed(kits: &[Kit], out: &Path) -> std::io::Result<Vec<Change>> {
+    let changes = kitdiff::compare(kits, out)?;
+    let mut done = Vec::new();
+    for c in changes {
+        match &c {
+            Change::Missing(p) | Change::Differs(p) => {
+                let Some(k) = kits.iter().find(|k| p.starts_with(out.join(&k.id))) else {
+                    continue;
+                };
+                let dir = out.join(&k.id);
+                if *p == dir {
+                    std::fs::create_dir_all(&dir)?;
+                    for f in &k.files {
+                        replace_file(&dir.join(&f.name), &f.bytes)?;
+                    }
+                } else if let Some(f) = k.files.iter().find(|f| dir.join(&f.name) == *p) {
+                    replace_file(p, &f.bytes)?;
+                }
+            }
+            Change::Stale(p) => {
+                // Only files inside a kit being written; whole stale kit folders are left alone.
+                if p.is_file() && kits.iter().any(|k| p.parent() == Some(&out.join(&k.id))) {
+                    std::fs::remove_file(p)?;
+                } else {
+                    continue;
+                }
+            }
+        }
+        done.push(c);
+    }
+    Ok(done)
+}
+
+/// Writes `bytes` to `path` through a temporary sibling renamed into place.
+fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.unwrap_or_default(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Watches `files` for saves and calls `on_change` once per burst of changes (events closer
+/// than `quiet` apart are one save: editors write, rename and chmod in quick succession).
+/// Watches each file's folder, so editors that save by renaming a new file over the old one
+/// are seen. Returns only on a watcher error, or when `on_change` returns `false`.
+pub fn watch(
+    files: &[PathBuf],
+    quiet: Duration,
+    mut on_change: impl FnMut() -> bool,
+) -> Result<(), String> {
+    use notify::{RecursiveMode, Watcher};
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let targets: Vec<PathBuf> = files.iter().map(|f| abs(f)).collect();
+    let (tx, rx) = mpsc::channel();
+    let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+        let _ = tx.send(ev);
+    })
+    .map_err(|e| format!("cannot watch files: {e}"))?;
+    let mut dirs: Vec<PathBuf> = targets
+        .iter()
+        .map(|t| {
+            t.parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in &dirs {
+        w.watch(d, RecursiveMode::NonRecursive)
+            .map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
+    }
+    let relevant = |ev: &notify::Event| {
+        !matches!(ev.kind, notify::EventKind::Access(_))
+            && ev.paths.iter().any(|p| targets.contains(&abs(p)))
+    };
+    loop {
+        match rx.recv() {
+            Err(_) => return Err("the file watcher stopped".to_string()),
+            Ok(Err(e)) => return Err(format!("file watcher: {e}")),
+            Ok(Ok(ev)) if relevant(&ev) => {
+                // Debounce: wait until the folder has been quiet for `quiet`.
+                while rx.recv_timeout(quiet).is_ok() {}
+                if !on_change() {
+                    return Ok(());
+                }
+            }
+            Ok(Ok(_)) => {}
+        }
+    }
+}

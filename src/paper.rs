@@ -1,0 +1,193 @@
+//! Paper sizes: the named ones a club prints on and custom `WxHmm` / `WxHin` sizes.
+
+use std::fmt;
+
+/// Longest paper name kept, bytes (custom names are written like `420x594mm`).
+const NAME_CAP: usize = 24;
+
+/// A paper's name, stored inline so [`Paper`] stays `Copy`; derefs to `&str` and prints as it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PaperName {
+    bytes: [u8; NAME_CAP],
+    len: u8,
+}
+
+impl PaperName {
+    /// `s` cut to at most [`NAME_CAP`] bytes at a character boundary.
+    pub const fn new(s: &str) -> PaperName {
+        let b = s.as_bytes();
+        let mut len = if b.len() < NAME_CAP {
+            b.len()
+        } else {
+            NAME_CAP
+        };
+        // Back off to a character boundary.
+        while len > 0 && len < b.len() && (b[len] & 0xC0) == 0x80 {
+            len -= 1;
+        }
+        let mut bytes = [0u8; NAME_CAP];
+        let mut i = 0;
+        while i < len {
+            bytes[i] = b[i];
+            i += 1;
+        }
+        PaperName {
+            bytes,
+            len: len as u8,
+        }
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl std::ops::Deref for PaperName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for PaperName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for PaperName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<&str> for PaperName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// A paper size, millimetres, portrait orientation (width ≤ height).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paper {
+    /// Name shown in messages and footers (`A4`, `Letter`, `420x594mm`).
+    pub name: PaperName,
+    /// Portrait width, mm.
+    pub width: f64,
+    /// Portrait height, mm.
+    pub height: f64,
+}
+
+/// ISO A4, 210 × 297 mm (595.276 × 841.890 pt).
+pub const A4: Paper = Paper {
+    name: PaperName::new("A4"),
+    width: 210.0,
+    height: 297.0,
+};
+/// ISO A3, 297 × 420 mm.
+pub const A3: Paper = Paper {
+    name: PaperName::new("A3"),
+    width: 297.0,
+    height: 420.0,
+};
+/// US Letter, 8.5 × 11 in = 215.9 × 279.4 mm (612 × 792 pt).
+pub const LETTER: Paper = Paper {
+    name: PaperName::new("Letter"),
+    width: 215.9,
+    height: 279.4,
+};
+/// US Legal, 8.5 × 14 in = 215.9 × 355.6 mm.
+pub const LEGAL: Paper = Paper {
+    name: PaperName::new("Legal"),
+    width: 215.9,
+    height: 355.6,
+};
+/// US Tabloid (Ledger turned upright), 11 × 17 in = 279.4 × 431.8 mm.
+pub const TABLOID: Paper = Paper {
+    name: PaperName::new("Tabloid"),
+    width: 279.4,
+    height: 431.8,
+};
+
+/// Every named paper, in the order `--help` lists them.
+pub const NAMED: [Paper; 5] = [A4, LETTER, A3, TABLOID, LEGAL];
+
+/// Shortest side a custom paper may have, mm: the 100 mm calibration bar, its label and two
+/// margins must fit across.
+pub const MIN_SIDE: f64 = 140.0;
+/// Longest side a custom paper may have, mm (a 2 m plotter roll).
+pub const MAX_SIDE: f64 = 2000.0;
+
+impl Paper {
+    /// Parses a paper: a name (`a4`, `letter`, `a3`, `tabloid`, `legal`, any case) or a custom
+    /// size `WxHmm` / `WxHin` (`x` or `×`, e.g. `420x594mm`, `11x17in`, `8.5x14in`), stored
+    /// portrait whichever way round it is written.
+    ///
+    /// Errors: an unknown name, a malformed size, a missing unit, or a side under
+    /// [`MIN_SIDE`] mm or over [`MAX_SIDE`] mm; the message says what would be right.
+    pub fn parse(s: &str) -> Result<Paper, String> {
+        let t = s.trim();
+        let lower = t.to_ascii_lowercase();
+        if let Some(p) = NAMED
+            .iter()
+            .find(|p| p.name.as_str().eq_ignore_ascii_case(&lower))
+        {
+            return Ok(*p);
+        }
+        let help = "use a4, letter, a3, tabloid or legal, or a size such as 420x594mm or 11x17in";
+        let (nums, unit) = if let Some(n) = lower.strip_suffix("mm") {
+            (n, 1.0)
+        } else if let Some(n) = lower.strip_suffix("in") {
+            (n, 25.4)
+        } else if lower.contains('x') || lower.contains('×') {
+            return Err(format!(
+                "paper {t:?} has no unit: end it with mm or in (e.g. 420x594mm, 11x17in)"
+            ));
+        } else {
+            return Err(format!("unknown paper {t:?}: {help}"));
+        };
+        let parts: Vec<&str> = nums.split(['x', '×']).map(str::trim).collect();
+        let num = |p: &str| p.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
+        let (w, h) = match parts.as_slice() {
+            [a, b] => match (num(a), num(b)) {
+                (Some(a), Some(b)) => (a * unit, b * unit),
+                _ => {
+                    return Err(format!(
+                        "paper {t:?}: width and height must be positive numbers: {help}"
+                    ))
+                }
+            },
+            _ => {
+                return Err(format!(
+                    "paper {t:?} is not WIDTHxHEIGHT with a unit: {help}"
+                ))
+            }
+        };
+        let (short, long) = (w.min(h), w.max(h));
+        if short < MIN_SIDE {
+            return Err(format!(
+                "paper {t:?} is {short:.1} mm on its short side: at least {MIN_SIDE} mm is needed for the 100 mm calibration bar and the margins"
+            ));
+        }
+        if long > MAX_SIDE {
+            return Err(format!(
+                "paper {t:?} is {long:.1} mm on its long side: at most {MAX_SIDE} mm"
+            ));
+        }
+        // Round to 0.01 mm so a size in inches prints as exactly as a named one.
+        let r = |v: f64| (v * 100.0).round() / 100.0;
+        Ok(Paper {
+            name: PaperName::new(t),
+            width: r(short),
+            height: r(long),
+        })
+    }
+}
+
+impl std::str::FromStr for Paper {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Paper, String> {
+        Paper::parse(s)
+    }
+}

@@ -1,0 +1,606 @@
+//! Replaying moves through the engine: the text board of `sowkit replay`, its versioned JSON
+//! shape (also the play-test page's API answer), and a ready `[[example]]` from a replay.
+//!
+//! # JSON shape, version 1 (`"format": "sowkit-replay"`, `"version": 1`)
+//!
+//! ```text
+//! {
+//!   "format": "sowkit-replay", "version": 1,
+//!   "ruleset": {"id": "kalah-6x4", "name": "Kalah (six pits, four seeds)"},
+//!   "players": ["A", "B"],
+//!   "pit_labels": [["A1", …], ["B1", …]],   // each side in its own sowing order
+//!   "store_labels": ["store A", "store B"],
+//!   "direction_choice": false,               // true: moves need ">" or "<"
+//!   "start": STATE,
+//!   "plies": [PLY, …],
+//!   "final": STATE
+//! }
+//! STATE = {
+//!   "position": "A 4 4 4 4 4 4 (0) / B 4 4 4 4 4 4 (0); A",   // crate::notation form
+//!   "pits": [[4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4]],         // each side in sowing order
+//!   "stores": [0, 0],
+//!   "next": "A",              // who moves next; null once the game is over
+//!   "legal": ["A1", …],       // legal moves of "next" in notation form; [] once over
+//!   "game_over": false,
+//!   "end": null | {"reason": "side-empty" | "threshold" | "repetition" | "no-legal-move"
+//!                  | "no-moves-for-both", "swept": [0, 3], "scores": [25, 23]},
+//!   "scores": null | [25, 23]  // final scores (after the sweep) once the game is over
+//! }
+//! PLY = STATE (the position after the move) plus {
+//!   "ply": 1, "player": "A", "move": "A3",
+//!   "laps": [{"from": "A3", "direction": "ccw" | "cw", "lifted": 4,
+//!             "sown": ["A4", "A5", "A6", "store A"]}],
+//!   "sown": ["A4", "A5", "A6", "store A"],   // every lap's holes, in order
+//!   "last": "store A",                       // hole of the last seed
+//!   "captures": [{"hole": "B2", "seeds": 5}],
+//!   "captured": 5, "grand_slam": false, "extra_turn": true,
+//!   "passed": ["B"]                          // players who passed after this move
+//! }
+//! ```
+//!
+//! Fields are only ever added within a version; a change to a field's meaning raises it.
+
+use crate::engine::{Dir, EndReason, Game, Position, Report, Rules};
+use crate::notation;
+use serde::Serialize;
+
+/// The JSON shape's version number (see the module docs).
+pub const JSON_VERSION: u32 = 1;
+
+/// A replayed game: where it started, each ply, and the game after the last one.
+#[derive(Clone, Debug)]
+pub struct Replay<'r> {
+    /// The rules played.
+    pub rules: &'r Rules,
+    /// The start, as given (`None`: the ruleset's initial position).
+    pub from: Option<String>,
+    /// The game at the start (before any move).
+    pub start: Game<'r>,
+    /// One entry per move: its notation, the engine's report, the game after it.
+    pub plies: Vec<(String, Report, Game<'r>)>,
+}
+
+/// A move that could not be played: which (1-based; 0 for the start) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// 1-based number of the move that failed, 0 when the start position is wrong.
+    pub ply: usize,
+    /// What was wrong, with the position before the move.
+    pub message: String,
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Splits a move list as typed on the command line: moves separated by spaces or commas.
+pub fn split_moves(s: &str) -> Vec<String> {
+    s.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Replays `moves` (notation form, e.g. `A3`, `B2<`) from `from` (a position in notation
+/// form; `None` or `"initial"` for the ruleset's start). Errors: an unreadable start, or the
+/// first move that cannot be read or is not legal (with the position before it).
+pub fn run<'r>(
+    rules: &'r Rules,
+    from: Option<&str>,
+    moves: &[String],
+) -> Result<Replay<'r>, ReplayError> {
+    let from = from.map(str::trim).filter(|f| *f != "initial");
+    let start_pos = match from {
+        None => rules.initial(),
+        Some(s) => {
+            notation::parse_position(rules, s)
+                .map_err(|e| ReplayError {
+                    ply: 0,
+                    message: format!("the start position {s:?} cannot be read: {e}"),
+                })?
+                .0
+        }
+    };
+    let start = Game::try_new(rules, start_pos).map_err(|e| ReplayError {
+        ply: 0,
+        message: format!("the start position cannot be played: {e}"),
+    })?;
+    let mut game = start.clone();
+    let mut plies = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let before = notation::format_position(rules, game.position());
+        let fail = |why: String| ReplayError {
+            ply: i + 1,
+            message: format!("move {} {m:?} {why} (position before it: {before})", i + 1),
+        };
+        let mv =
+            notation::parse_move(rules, m).map_err(|e| fail(format!("cannot be read: {e}")))?;
+        let report = game
+            .play(mv)
+            .map_err(|e| fail(format!("cannot be played: {e}")))?;
+        plies.push((notation::format_move(rules, mv), report, game.clone()));
+    }
+    Ok(Replay {
+        rules,
+        from: from.map(str::to_string),
+        start,
+        plies,
+    })
+}
+
+impl<'r> Replay<'r> {
+    /// The game after the last move (the start if there were none).
+    pub fn last_game(&self) -> &Game<'r> {
+        self.plies.last().map_or(&self.start, |p| &p.2)
+    }
+
+    /// The text shown by `sowkit replay`: the start board, then per ply what happened and the
+    /// board after it, then the result if the game is over.
+    pub fn text(&self) -> String {
+        let r = self.rules;
+        let mut out = format!(
+            "{} — start ({})\n{}",
+            r.ruleset().name,
+            self.from.as_deref().unwrap_or("initial position"),
+            board_text(r, self.start.position())
+        );
+        out.push_str(&next_line(r, &self.start));
+        for (i, (mv, rep, g)) in self.plies.iter().enumerate() {
+            out.push_str(&format!(
+                "\nply {}: {} plays {mv}\n",
+                i + 1,
+                r.player_name(rep.player)
+            ));
+            for line in happened(r, rep) {
+                out.push_str(&format!("  {line}\n"));
+            }
+            out.push_str(&board_text(r, g.position()));
+            out.push_str(&next_line(r, g));
+        }
+        out
+    }
+
+    /// The versioned JSON value (module docs, version [`JSON_VERSION`]).
+    pub fn json(&self) -> ReplayJson {
+        let r = self.rules;
+        let rs = r.ruleset();
+        ReplayJson {
+            format: "sowkit-replay",
+            version: JSON_VERSION,
+            ruleset: RulesetJson {
+                id: rs.id.clone(),
+                name: rs.name.clone(),
+            },
+            players: [r.player_name(0).to_string(), r.player_name(1).to_string()],
+            pit_labels: rs.board.pit_labels.clone(),
+            store_labels: rs.board.stores.clone(),
+            direction_choice: r.directions().len() > 1,
+            start: state(r, &self.start),
+            plies: self
+                .plies
+                .iter()
+                .enumerate()
+                .map(|(i, (mv, rep, g))| ply_json(r, i + 1, mv, rep, g))
+                .collect(),
+            final_state: state(r, self.last_game()),
+        }
+    }
+
+    /// A ready `[[example]]` table (TOML) for this replay, every expectation filled in from the
+    /// engine: position, next, extra_turn, captured, last, sown, game_over, and legal (while
+    /// the game goes on) or scores (once over), grand_slam and passed when they happened.
+    /// `check` accepts it appended to the ruleset. Errors: no moves (an example needs one).
+    pub fn example_toml(&self, title: &str) -> Result<String, String> {
+        let Some((_, rep, g)) = self.plies.last() else {
+            return Err("a worked example needs at least one move: give --moves".to_string());
+        };
+        let r = self.rules;
+        let q = toml_string;
+        let list = |v: &[String]| {
+            format!(
+                "[{}]",
+                v.iter().map(|s| q(s)).collect::<Vec<_>>().join(", ")
+            )
+        };
+        let moves: Vec<String> = self.plies.iter().map(|p| p.0.clone()).collect();
+        let mut t = format!("[[example]]\ntitle = {}\n", q(title));
+        match &self.from {
+            None => t.push_str("start = \"initial\"\n"),
+            Some(_) => t.push_str(&format!(
+                "start = {}\n",
+                q(&notation::format_position(r, self.start.position()))
+            )),
+        }
+        t.push_str(&format!("moves = {}\n[example.expect]\n", list(&moves)));
+        t.push_str(&format!(
+            "position = {}\n",
+            q(&notation::format_board(r, g.position()))
+        ));
+        let next = match g.ending() {
+            Some(_) => "none".to_string(),
+            None => r.player_name(g.to_move()).to_string(),
+        };
+        t.push_str(&format!("next = {}\n", q(&next)));
+        t.push_str(&format!("extra_turn = {}\n", rep.extra_turn));
+        t.push_str(&format!("captured = {}\n", rep.captured));
+        t.push_str(&format!("last = {}\n", q(r.label(rep.last))));
+        t.push_str(&format!("sown = {}\n", list(&sown_labels(r, rep))));
+        t.push_str(&format!("game_over = {}\n", g.is_over()));
+        match g.ending() {
+            Some(end) => t.push_str(&format!(
+                "scores = [{}, {}]\n",
+                end.scores[0], end.scores[1]
+            )),
+            None => t.push_str(&format!("legal = {}\n", list(&legal(r, g)))),
+        }
+        if rep.grand_slam {
+            t.push_str("grand_slam = true\n");
+        }
+        if !rep.passed.is_empty() {
+            let p: Vec<String> = rep
+                .passed
+                .iter()
+                .map(|&s| r.player_name(s).to_string())
+                .collect();
+            t.push_str(&format!("passed = {}\n", list(&p)));
+        }
+        Ok(t)
+    }
+}
+
+/// A TOML basic string: quotes, backslashes and control characters escaped.
+pub fn toml_string(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\t' => o.push_str("\\t"),
+            c if c.is_control() => o.push_str(&format!("\\u{:04X}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// Labels of every hole a move sowed, in order (relay laps concatenated).
+fn sown_labels(r: &Rules, rep: &Report) -> Vec<String> {
+    rep.laps
+        .iter()
+        .flat_map(|l| l.sown.iter().map(|&h| r.label(h).to_string()))
+        .collect()
+}
+
+/// The legal moves of `g` in notation form.
+fn legal(r: &Rules, g: &Game) -> Vec<String> {
+    g.legal_moves()
+        .into_iter()
+        .map(|m| notation::format_move(r, m))
+        .collect()
+}
+
+/// The ending reason as written in JSON.
+fn reason_key(e: EndReason) -> &'static str {
+    match e {
+        EndReason::SideEmpty => "side-empty",
+        EndReason::Threshold => "threshold",
+        EndReason::Repetition => "repetition",
+        EndReason::NoLegalMove => "no-legal-move",
+        EndReason::NoMovesForBoth => "no-moves-for-both",
+    }
+}
+
+/// The ending reason in words.
+fn reason_words(e: EndReason) -> &'static str {
+    match e {
+        EndReason::SideEmpty => "a row of pits is empty",
+        EndReason::Threshold => "a store reached the winning count",
+        EndReason::Repetition => "the position repeated",
+        EndReason::NoLegalMove => "the player to move has no legal move",
+        EndReason::NoMovesForBoth => "neither player can move",
+    }
+}
+
+/// What a move did, one sentence a line.
+fn happened(r: &Rules, rep: &Report) -> Vec<String> {
+    let mut v = Vec::new();
+    for (i, lap) in rep.laps.iter().enumerate() {
+        let sown: Vec<&str> = lap.sown.iter().map(|&h| r.label(h)).collect();
+        v.push(format!(
+            "{} {} seed{} from {} {}: {}",
+            if i == 0 { "lifts" } else { "relay: lifts" },
+            lap.lifted,
+            if lap.lifted == 1 { "" } else { "s" },
+            r.label(lap.from),
+            match lap.dir {
+                Dir::Ccw => "counter-clockwise",
+                Dir::Cw => "clockwise",
+            },
+            sown.join(" ")
+        ));
+    }
+    v.push(format!("last seed in {}", r.label(rep.last)));
+    if rep.captured > 0 {
+        let from: Vec<String> = rep
+            .captures
+            .iter()
+            .map(|&(h, n)| format!("{n} from {}", r.label(h)))
+            .collect();
+        v.push(format!(
+            "captures {} seed{} ({})",
+            rep.captured,
+            if rep.captured == 1 { "" } else { "s" },
+            from.join(", ")
+        ));
+    }
+    if rep.grand_slam {
+        v.push("grand slam".to_string());
+    }
+    if rep.extra_turn {
+        v.push(format!("extra turn for {}", r.player_name(rep.player)));
+    }
+    for &p in &rep.passed {
+        v.push(format!("{} cannot move and passes", r.player_name(p)));
+    }
+    if let Some(end) = &rep.ending {
+        v.push(format!("game over: {}", reason_words(end.reason)));
+        if end.swept != [0, 0] {
+            v.push(format!(
+                "sweep: {} to {}'s store, {} to {}'s store",
+                end.swept[0],
+                r.player_name(0),
+                end.swept[1],
+                r.player_name(1)
+            ));
+        }
+    }
+    v
+}
+
+/// The line after a board: who moves, or the final score.
+fn next_line(r: &Rules, g: &Game) -> String {
+    match g.ending() {
+        None => format!(
+            "next: {} (legal: {})\n",
+            r.player_name(g.to_move()),
+            legal(r, g).join(" ")
+        ),
+        Some(end) => {
+            let (a, b) = (end.scores[0], end.scores[1]);
+            let verdict = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => format!("{} wins", r.player_name(0)),
+                std::cmp::Ordering::Less => format!("{} wins", r.player_name(1)),
+                std::cmp::Ordering::Equal => "a draw".to_string(),
+            };
+            format!(
+                "game over ({}): {} {a}, {} {b}: {verdict}\n",
+                reason_words(end.reason),
+                r.player_name(0),
+                r.player_name(1)
+            )
+        }
+    }
+}
+
+/// A text board: side 1's pits on top (right to left, so each pit faces its opposite), side
+/// 0's below (left to right), store 1 on the left and store 0 on the right, labels outside.
+pub fn board_text(r: &Rules, p: &Position) -> String {
+    let n = r.pits_per_side();
+    let w = (0..2 * n)
+        .map(|h| {
+            r.label(h as u8)
+                .chars()
+                .count()
+                .max(p.holes[h].to_string().len())
+        })
+        .max()
+        .unwrap_or(2)
+        + 1;
+    let cell = |s: &str| format!("{s:>w$}");
+    let store = |side: usize| format!("[{}]", p.holes[2 * n + side]);
+    let s1 = store(1);
+    let pad = " ".repeat(s1.chars().count() + 1);
+    let top: Vec<usize> = (n..2 * n).rev().collect();
+    let bottom: Vec<usize> = (0..n).collect();
+    let row = |holes: &[usize], f: &dyn Fn(usize) -> String| {
+        holes.iter().map(|&h| cell(&f(h))).collect::<String>()
+    };
+    let label = |h: usize| r.label(h as u8).to_string();
+    let count = |h: usize| p.holes[h].to_string();
+    format!(
+        "{pad}{}\n{s1} {}\n{pad}{}  {}   ({}: {}, {}: {})\n{pad}{}\n",
+        row(&top, &label),
+        row(&top, &count),
+        row(&bottom, &count),
+        store(0),
+        r.label(r.store(1)),
+        p.holes[2 * n + 1],
+        r.label(r.store(0)),
+        p.holes[2 * n],
+        row(&bottom, &label),
+    )
+}
+
+/// The JSON document of a replay (module docs).
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplayJson {
+    /// Always `sowkit-replay`.
+    pub format: &'static str,
+    /// [`JSON_VERSION`].
+    pub version: u32,
+    /// Which ruleset.
+    pub ruleset: RulesetJson,
+    /// Player names, side 0 first.
+    pub players: [String; 2],
+    /// Pit labels of each side in sowing order.
+    pub pit_labels: [Vec<String>; 2],
+    /// Store labels, side 0 first.
+    pub store_labels: [String; 2],
+    /// Whether moves choose a direction (`>` / `<`).
+    pub direction_choice: bool,
+    /// The start.
+    pub start: StateJson,
+    /// One entry per move.
+    pub plies: Vec<PlyJson>,
+    /// The state after the last move.
+    #[serde(rename = "final")]
+    pub final_state: StateJson,
+}
+
+/// The ruleset named in a replay.
+#[derive(Clone, Debug, Serialize)]
+pub struct RulesetJson {
+    /// Id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+/// A position and what follows from it (module docs, STATE).
+#[derive(Clone, Debug, Serialize)]
+pub struct StateJson {
+    /// Notation form, with the player to move.
+    pub position: String,
+    /// Seeds in each side's pits, in that side's sowing order.
+    pub pits: [Vec<u16>; 2],
+    /// Seeds in each store.
+    pub stores: [u16; 2],
+    /// Who moves next; `None` once over.
+    pub next: Option<String>,
+    /// Legal moves of `next`, notation form.
+    pub legal: Vec<String>,
+    /// Whether the game is over.
+    pub game_over: bool,
+    /// How it ended.
+    pub end: Option<EndJson>,
+    /// Final scores once over.
+    pub scores: Option<[u16; 2]>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct EndJson {
+    /// `side-empty`, `threshold`, `repetition`, `no-legal-move`, `no-moves-for-both`.
+    pub reason: &'static str,
+    /// Seeds swept into each store at the end.
+    pub swept: [u16; 2],
+    /// Final scores.
+    pub scores: [u16; 2],
+}
+
+/// One handful of a move.
+#[derive(Clone, Debug, Serialize)]
+pub struct LapJson {
+    /// Pit lifted from.
+    pub from: String,
+    /// `ccw` or `cw`.
+    pub direction: &'static str,
+    /// Seeds lifted.
+    pub lifted: u16,
+    /// Holes sown, in order.
+    pub sown: Vec<String>,
+}
+
+/// Seeds taken from one hole.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaptureJson {
+    /// The hole.
+    pub hole: String,
+    /// Seeds taken.
+    pub seeds: u16,
+}
+
+/// One ply (module docs, PLY).
+#[derive(Clone, Debug, Serialize)]
+pub struct PlyJson {
+    /// 1-based ply number.
+    pub ply: usize,
+    /// Who moved.
+    pub player: String,
+    /// The move, notation form.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The handfuls.
+    pub laps: Vec<LapJson>,
+    /// Every hole sown, in order.
+    pub sown: Vec<String>,
+    /// Hole of the last seed.
+    pub last: String,
+    /// Captures in order.
+    pub captures: Vec<CaptureJson>,
+    /// Seeds captured in all.
+    pub captured: u16,
+    /// Grand slam.
+    pub grand_slam: bool,
+    /// The mover moves again.
+    pub extra_turn: bool,
+    /// Players who passed after this move.
+    pub passed: Vec<String>,
+    /// The state after the move.
+    #[serde(flatten)]
+    pub after: StateJson,
+}
+
+fn state(r: &Rules, g: &Game) -> StateJson {
+    let n = r.pits_per_side();
+    let h = &g.position().holes;
+    StateJson {
+        position: notation::format_position(r, g.position()),
+        pits: [h[..n].to_vec(), h[n..2 * n].to_vec()],
+        stores: [h[2 * n], h[2 * n + 1]],
+        next: (!g.is_over()).then(|| r.player_name(g.to_move()).to_string()),
+        legal: legal(r, g),
+        game_over: g.is_over(),
+        end: g.ending().map(|e| EndJson {
+            reason: reason_key(e.reason),
+            swept: e.swept,
+            scores: e.scores,
+        }),
+        scores: g.ending().map(|e| e.scores),
+    }
+}
+
+fn ply_json(r: &Rules, ply: usize, mv: &str, rep: &Report, g: &Game) -> PlyJson {
+    PlyJson {
+        ply,
+        player: r.player_name(rep.player).to_string(),
+        mv: mv.to_string(),
+        laps: rep
+            .laps
+            .iter()
+            .map(|l| LapJson {
+                from: r.label(l.from).to_string(),
+                direction: match l.dir {
+                    Dir::Ccw => "ccw",
+                    Dir::Cw => "cw",
+                },
+                lifted: l.lifted,
+                sown: l.sown.iter().map(|&h| r.label(h).to_string()).collect(),
+            })
+            .collect(),
+        sown: sown_labels(r, rep),
+        last: r.label(rep.last).to_string(),
+        captures: rep
+            .captures
+            .iter()
+            .map(|&(h, s)| CaptureJson {
+                hole: r.label(h).to_string(),
+                seeds: s,
+            })
+            .collect(),
+        captured: rep.captured,
+        grand_slam: rep.grand_slam,
+        extra_turn: rep.extra_turn,
+        passed: rep
+            .passed
+            .iter()
+            .map(|&p| r.player_name(p).to_string())
+            .collect(),
+        after: state(r, g),
+    }
+}

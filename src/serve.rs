@@ -1,0 +1,475 @@
+//! `sowkit serve`: a local preview and play-test server (a small blocking HTTP/1.1 server on
+//! `std::net`, one thread per connection).
+//!
+//! Safety on a shared machine:
+//! * binds `127.0.0.1` only (a free port unless one is asked for);
+//! * answers only requests whose `Host` header is the bound `127.0.0.1:PORT` or
+//!   `localhost:PORT` (421 otherwise), so a web page from another origin that rebinds its DNS
+//!   name to 127.0.0.1 gets nothing;
+//! * serves only the kits built in memory and its own embedded assets: no part of a request
+//!   path reaches the file system; it never writes a file;
+//! * bounded requests (16 KiB of headers, 64 KiB of body, 10 s to send them) and at most
+//!   [`MAX_CONNECTIONS`] connections at once.
+//!
+//! Routes: `/` (kits, or the located diagnostic of a failing check above the last good kit),
+//! `/kit/ID/` (the sheets at true size), `/kit/ID/FILE` (a kit file), `/play/ID` (the play-test
+//! page), `/api/ID/info` (worked examples' starts), `POST /api/ID/play` (the engine's answer, a
+//! [`crate::replay`] JSON document), `/events` (server-sent events: the kit generation).
+
+use crate::engine::Rules;
+use crate::live::Built;
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// Connections served at once; more wait in the listen queue.
+pub const MAX_CONNECTIONS: usize = 64;
+
+/// What the server shows: the last good kits, the current failure (if the last rebuild failed),
+/// and a generation number bumped on every rebuild (pages reload when it changes).
+#[derive(Debug, Default)]
+pub struct State {
+    /// Bumped on every rebuild, good or bad.
+    pub generation: u64,
+    /// The last kits that built.
+    pub kits: Vec<Built>,
+    /// The diagnostic of the last rebuild, if it failed.
+    pub error: Option<String>,
+}
+
+/// The shared state plus a condition variable that wakes event streams on a rebuild.
+#[derive(Debug, Default)]
+pub struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+impl Shared {
+    /// A new shared state holding `kits` (generation 1).
+    pub fn new(kits: Vec<Built>, error: Option<String>) -> Arc<Shared> {
+        Arc::new(Shared {
+            state: Mutex::new(State {
+                generation: 1,
+                kits,
+                error,
+            }),
+            changed: Condvar::new(),
+        })
+    }
+
+    /// Records a rebuild: new kits, or a failure that keeps the last good kits.
+    pub fn update(&self, result: Result<Vec<Built>, String>) {
+        let mut s = self.lock();
+        match result {
+            Ok(k) => {
+                s.kits = k;
+                s.error = None;
+            }
+            Err(e) => s.error = Some(e),
+        }
+        s.generation += 1;
+        self.changed.notify_all();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Binds `127.0.0.1:port` (0: a free port). Errors: the port is taken or not allowed.
+pub fn bind(port: u16) -> std::io::Result<TcpListener> {
+    TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))
+}
+
+/// Serves forever on `listener`. Each connection gets a thread, at most [`MAX_CONNECTIONS`].
+pub fn run(listener: TcpListener, shared: Arc<Shared>) -> std::io::Result<()> {
+    let addr = listener.local_addr()?;
+    let live = Arc::new(AtomicUsize::new(0));
+    for conn in listener.incoming() {
+        let Ok(stream) = conn else { continue };
+        while live.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        live.fetch_add(1, Ordering::SeqCst);
+        let shared = shared.clone();
+        let live2 = live.clone();
+        std::thread::spawn(move || {
+            let _ = handle(stream, addr, &shared);
+            live2.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+    Ok(())
+}
+
+/// A parsed request.
+struct Request {
+    method: String,
+    path: String,
+    host: Option<String>,
+    body: Vec<u8>,
+}
+
+/// Reads one request; `None` if it is malformed or over the limits.
+fn read_request(stream: &TcpStream) -> Option<Request> {
+    const HEAD_LIMIT: u64 = 16 * 1024;
+    const BODY_LIMIT: usize = 64 * 1024;
+    let mut r = BufReader::new(stream.try_clone().ok()?.take(HEAD_LIMIT));
+    let mut line = String::new();
+    r.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let path = parts.next()?.to_string();
+    let mut host = None;
+    let mut len = 0usize;
+    loop {
+        let mut h = String::new();
+        if r.read_line(&mut h).ok()? == 0 {
+            return None;
+        }
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        let (k, v) = h.split_once(':')?;
+        let v = v.trim();
+        if k.eq_ignore_ascii_case("host") {
+            host = Some(v.to_string());
+        } else if k.eq_ignore_ascii_case("content-length") {
+            len = v.parse().ok()?;
+        }
+    }
+    if len > BODY_LIMIT {
+        return None;
+    }
+    let mut body = vec![0; len];
+    // Bytes the header reader already buffered come first.
+    let buffered = r.buffer().len().min(len);
+    body[..buffered].copy_from_slice(&r.buffer()[..buffered]);
+    r.consume(buffered);
+    r.into_inner()
+        .into_inner()
+        .read_exact(&mut body[buffered..])
+        .ok()?;
+    Some(Request {
+        method,
+        path,
+        host,
+        body,
+    })
+}
+
+fn respond(mut s: &TcpStream, status: &str, ctype: &str, body: &[u8]) -> std::io::Result<()> {
+    write!(
+        s,
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    s.write_all(body)?;
+    s.flush()
+}
+
+/// Whether `host` names the address this server bound.
+pub fn host_allowed(host: Option<&str>, addr: SocketAddr) -> bool {
+    let port = addr.port();
+    host.is_some_and(|h| h == format!("127.0.0.1:{port}") || h == format!("localhost:{port}"))
+}
+
+fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let Some(req) = read_request(&stream) else {
+        return respond(&stream, "400 Bad Request", "text/plain", b"bad request\n");
+    };
+    if !host_allowed(req.host.as_deref(), addr) {
+        return respond(
+            &stream,
+            "421 Misdirected Request",
+            "text/plain",
+            format!(
+                "this server answers only to http://127.0.0.1:{}/\n",
+                addr.port()
+            )
+            .as_bytes(),
+        );
+    }
+    let path = req.path.split('?').next().unwrap_or("").to_string();
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let html = "text/html; charset=utf-8";
+    match (req.method.as_str(), segs.as_slice()) {
+        ("GET", []) => respond(&stream, "200 OK", html, index_page(shared).as_bytes()),
+        ("GET", ["events"]) => events(&stream, shared),
+        ("GET", ["assets", "play.js"]) => respond(
+            &stream,
+            "200 OK",
+            "text/javascript; charset=utf-8",
+            PLAY_JS.as_bytes(),
+        ),
+        ("GET", ["assets", "live.js"]) => respond(
+            &stream,
+            "200 OK",
+            "text/javascript; charset=utf-8",
+            LIVE_JS.as_bytes(),
+        ),
+        ("GET", ["assets", "style.css"]) => respond(
+            &stream,
+            "200 OK",
+            "text/css; charset=utf-8",
+            STYLE_CSS.as_bytes(),
+        ),
+        ("GET", ["kit", id]) => match sheets_page(shared, id) {
+            Some(p) => respond(&stream, "200 OK", html, p.as_bytes()),
+            None => not_found(&stream),
+        },
+        ("GET", ["kit", id, file]) => {
+            let s = shared.lock();
+            let f = s
+                .kits
+                .iter()
+                .find(|b| b.kit.id == *id)
+                .and_then(|b| b.kit.files.iter().find(|f| f.name == *file));
+            match f {
+                Some(f) => respond(&stream, "200 OK", content_type(&f.name), &f.bytes),
+                None => {
+                    drop(s);
+                    not_found(&stream)
+                }
+            }
+        }
+        ("GET", ["play", id]) => {
+            let known = shared.lock().kits.iter().any(|b| b.kit.id == *id);
+            if known {
+                respond(&stream, "200 OK", html, play_page(id).as_bytes())
+            } else {
+                not_found(&stream)
+            }
+        }
+        ("GET", ["api", id, "info"]) => match info(shared, id) {
+            Some(j) => respond(&stream, "200 OK", "application/json", j.as_bytes()),
+            None => not_found(&stream),
+        },
+        ("POST", ["api", id, "play"]) => {
+            let (status, body) = play(shared, id, &req.body);
+            respond(&stream, status, "application/json", body.as_bytes())
+        }
+        ("GET" | "POST", _) => not_found(&stream),
+        _ => respond(
+            &stream,
+            "405 Method Not Allowed",
+            "text/plain",
+            b"method not allowed\n",
+        ),
+    }
+}
+
+fn not_found(s: &TcpStream) -> std::io::Result<()> {
+    respond(s, "404 Not Found", "text/plain", b"not found\n")
+}
+
+fn content_type(name: &str) -> &'static str {
+    match name.rsplit('.').next() {
+        Some("svg") => "image/svg+xml",
+        Some("pdf") => "application/pdf",
+        Some("html") => "text/html; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    }
+}
+
+/// Server-sent events: `data: GENERATION` now and on every rebuild; a comment every 15 s keeps
+/// the connection open. Ends when the browser goes away.
+fn events(mut s: &TcpStream, shared: &Shared) -> std::io::Result<()> {
+    s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n")?;
+    let mut seen = 0;
+    loop {
+        let generation = {
+            let st = shared.lock();
+            let (st, _) = shared
+                .changed
+                .wait_timeout_while(st, Duration::from_secs(15), |st| st.generation == seen)
+                .unwrap_or_else(|p| p.into_inner());
+            st.generation
+        };
+        if generation != seen {
+            seen = generation;
+            write!(s, "data: {generation}\n\n")?;
+        } else {
+            s.write_all(b": keep-alive\n\n")?;
+        }
+        s.flush()?;
+    }
+}
+
+/// Escapes text for HTML.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn head(title: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<link rel=\"stylesheet\" href=\"/assets/style.css\">\n<script src=\"/assets/live.js\" defer></script>\n</head>\n<body>\n",
+        esc(title)
+    )
+}
+
+fn error_banner(st: &State) -> String {
+    match &st.error {
+        None => String::new(),
+        Some(e) => format!(
+            "<section id=\"diagnostic\" class=\"error\"><h2>The last save did not pass <code>check</code>; showing the last good kit</h2>\n<pre>{}</pre></section>\n",
+            esc(e)
+        ),
+    }
+}
+
+fn index_page(shared: &Shared) -> String {
+    let st = shared.lock();
+    let mut h = head("sowkit serve");
+    h.push_str("<h1>sowkit serve</h1>\n");
+    h.push_str(&error_banner(&st));
+    h.push_str("<p>This page follows your ruleset files: save one and it rebuilds.</p>\n<ul id=\"kits\">\n");
+    for b in &st.kits {
+        let id = esc(&b.kit.id);
+        h.push_str(&format!(
+            "<li><strong>{}</strong> — <a href=\"/kit/{id}/\">sheets</a> · <a href=\"/play/{id}\">play-test</a> · <a href=\"/kit/{id}/kit.pdf\">kit.pdf</a></li>\n",
+            esc(&b.ruleset.name)
+        ));
+    }
+    h.push_str("</ul>\n</body>\n</html>\n");
+    h
+}
+
+fn sheets_page(shared: &Shared, id: &str) -> Option<String> {
+    let st = shared.lock();
+    let b = st.kits.iter().find(|b| b.kit.id == id)?;
+    let mut h = head(&format!("{}: sheets", b.ruleset.name));
+    h.push_str(&format!(
+        "<nav><a href=\"/\">all kits</a> · <a href=\"/play/{0}\">play-test</a> · <a href=\"/kit/{0}/kit.pdf\">kit.pdf</a></nav>\n<h1>{1}</h1>\n",
+        esc(id),
+        esc(&b.ruleset.name)
+    ));
+    h.push_str(&error_banner(&st));
+    h.push_str("<p>Each sheet below is shown at its true size (CSS millimetres; a screen's idea of a millimetre may differ from a ruler's). Print <code>kit.pdf</code> at 100%.</p>\n");
+    for f in b.kit.files.iter().filter(|f| f.name.ends_with(".svg")) {
+        let n = esc(&f.name);
+        h.push_str(&format!(
+            "<figure><figcaption>{n}</figcaption><img class=\"sheet\" src=\"/kit/{}/{n}?g={}\" alt=\"{n}\"></figure>\n",
+            esc(id),
+            st.generation
+        ));
+    }
+    h.push_str("</body>\n</html>\n");
+    Some(h)
+}
+
+fn play_page(id: &str) -> String {
+    PLAY_HTML.replace("{{ID}}", &esc(id))
+}
+
+/// `/api/ID/info`: the ruleset's name and its worked examples' starts.
+fn info(shared: &Shared, id: &str) -> Option<String> {
+    #[derive(Serialize)]
+    struct Ex<'a> {
+        title: &'a str,
+        start: Option<&'a str>,
+    }
+    #[derive(Serialize)]
+    struct Info<'a> {
+        id: &'a str,
+        name: &'a str,
+        examples: Vec<Ex<'a>>,
+    }
+    let st = shared.lock();
+    let b = st.kits.iter().find(|b| b.kit.id == id)?;
+    let info = Info {
+        id,
+        name: &b.ruleset.name,
+        examples: b
+            .ruleset
+            .examples
+            .iter()
+            .map(|e| Ex {
+                title: &e.title,
+                start: match &e.start {
+                    crate::ruleset::Start::Initial => None,
+                    crate::ruleset::Start::Position(p) => Some(p),
+                },
+            })
+            .collect(),
+    };
+    serde_json::to_string(&info).ok()
+}
+
+/// The body of `POST /api/ID/play`.
+#[derive(Deserialize)]
+struct PlayRequest {
+    /// Start position in notation form; `null` for the ruleset's start.
+    #[serde(default)]
+    from: Option<String>,
+    /// Moves so far, notation form.
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// The answer of `POST /api/ID/play`: the replay (JSON shape version 1) and the TOML of a
+/// worked example of these moves (`null` before the first move).
+#[derive(Serialize)]
+struct PlayResponse {
+    replay: crate::replay::ReplayJson,
+    example: Option<String>,
+}
+
+/// Plays `from` + `moves` with the engine; returns the HTTP status and JSON body.
+pub fn play_json(b: &Built, body: &[u8]) -> (&'static str, String) {
+    let err = |status, msg: String| (status, serde_json::json!({ "error": msg }).to_string());
+    let req: PlayRequest = match serde_json::from_slice(body) {
+        Ok(r) => r,
+        Err(e) => {
+            return err(
+                "400 Bad Request",
+                format!("the request is not {{\"from\", \"moves\"}} JSON: {e}"),
+            )
+        }
+    };
+    if req.moves.len() > 10_000 {
+        return err("400 Bad Request", "more than 10 000 moves".to_string());
+    }
+    let rules = match Rules::try_new(&b.ruleset) {
+        Ok(r) => r,
+        Err(e) => return err("422 Unprocessable Entity", e),
+    };
+    match crate::replay::run(&rules, req.from.as_deref(), &req.moves) {
+        Err(e) => err("422 Unprocessable Entity", e.message),
+        Ok(r) => {
+            let example = r.example_toml("Play-test").ok();
+            let resp = PlayResponse {
+                replay: r.json(),
+                example,
+            };
+            match serde_json::to_string(&resp) {
+                Ok(s) => ("200 OK", s),
+                Err(e) => err("500 Internal Server Error", e.to_string()),
+            }
+        }
+    }
+}
+
+fn play(shared: &Shared, id: &str, body: &[u8]) -> (&'static str, String) {
+    let built = shared.lock().kits.iter().find(|b| b.kit.id == id).cloned();
+    match built {
+        Some(b) => play_json(&b, body),
+        None => (
+            "404 Not Found",
+            serde_json::json!({ "error": format!("no kit {id:?}") }).to_string(),
+        ),
+    }
+}
+
+const PLAY_HTML: &str = include_str!("serve/play.html");
+const PLAY_JS: &str = include_str!("serve/play.js");
+const LIVE_JS: &str = include_str!("serve/live.js");
+const STYLE_CSS: &str = include_str!("serve/style.css");

@@ -1,0 +1,172 @@
+// The play-test page. It holds only the start and the list of moves; every position, legal
+// move, capture and score comes from the engine on the server (POST /api/ID/play). No rules
+// here.
+(function () {
+  'use strict';
+  var id = document.body.dataset.kit;
+  var game = { from: null, moves: [] };
+  var last = null; // the last good answer
+  var $ = function (s) { return document.getElementById(s); };
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function ask(moves) {
+    return fetch('/api/' + encodeURIComponent(id) + '/play', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ from: game.from, moves: moves })
+    }).then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); });
+  }
+
+  function showError(msg) {
+    var e = $('error');
+    if (msg) { e.textContent = msg; e.hidden = false; } else { e.hidden = true; }
+  }
+
+  function refresh() {
+    return ask(game.moves).then(function (a) {
+      if (!a.ok) { showError(a.body.error || 'the server refused the moves'); return; }
+      showError(null);
+      last = a.body;
+      render(a.body);
+    });
+  }
+
+  function play(mv) {
+    return ask(game.moves.concat([mv])).then(function (a) {
+      if (!a.ok) { showError(a.body.error); return; }
+      showError(null);
+      game.moves.push(mv);
+      last = a.body;
+      render(a.body);
+    });
+  }
+
+  function render(ans) {
+    var r = ans.replay;
+    $('title').textContent = 'Play-test: ' + r.ruleset.name;
+    document.title = 'Play-test: ' + r.ruleset.name;
+    var st = r.final;
+    var ply = r.plies.length ? r.plies[r.plies.length - 1] : null;
+    var order = {}, captured = {};
+    if (ply) {
+      ply.sown.forEach(function (h, i) { (order[h] = order[h] || []).push(i + 1); });
+      ply.captures.forEach(function (c) { captured[c.hole] = c.seeds; });
+    }
+    var legal = {};
+    st.legal.forEach(function (m) {
+      var pit = m.replace(/[<>]$/, '');
+      (legal[pit] = legal[pit] || []).push(m);
+    });
+    function hole(label, count, isStore) {
+      var moves = legal[label];
+      var single = moves && moves.length === 1 && !r.direction_choice;
+      var h = el(single ? 'button' : 'div', 'hole' + (isStore ? ' store' : ''));
+      h.dataset.label = label;
+      h.dataset.count = count;
+      h.appendChild(el('span', 'label', label));
+      h.appendChild(el('span', 'count', String(count)));
+      if (order[label]) { h.classList.add('sown'); h.appendChild(el('span', 'order', order[label].join(','))); }
+      if (ply && ply.last === label) h.classList.add('last');
+      if (ply && ply.laps.some(function (l) { return l.from === label; })) h.classList.add('from');
+      if (captured[label] !== undefined) { h.classList.add('captured'); h.title = 'captured ' + captured[label]; }
+      if (single) {
+        h.classList.add('legal');
+        h.dataset.move = moves[0];
+        h.title = 'play ' + moves[0];
+        h.onclick = function () { play(moves[0]); };
+      } else if (moves) {
+        h.classList.add('legal-either');
+        var d = el('span', 'dirs');
+        moves.forEach(function (m) {
+          var cw = /<$/.test(m);
+          var b = el('button', 'dir', cw ? '\u21bb' : '\u21ba');
+          b.dataset.move = m;
+          b.title = 'play ' + m + (cw ? ' (clockwise)' : ' (counter-clockwise)');
+          b.onclick = function () { play(m); };
+          d.appendChild(b);
+        });
+        h.appendChild(d);
+      }
+      return h;
+    }
+    var board = $('board');
+    board.textContent = '';
+    var n = st.pits[0].length;
+    board.appendChild(hole(r.store_labels[1], st.stores[1], true));
+    var rows = el('div', 'rows');
+    var top = el('div', 'row top'), bottom = el('div', 'row bottom');
+    for (var i = n - 1; i >= 0; i--) top.appendChild(hole(r.pit_labels[1][i], st.pits[1][i], false));
+    for (var j = 0; j < n; j++) bottom.appendChild(hole(r.pit_labels[0][j], st.pits[0][j], false));
+    rows.appendChild(top); rows.appendChild(bottom);
+    board.appendChild(rows);
+    board.appendChild(hole(r.store_labels[0], st.stores[0], true));
+
+    var hap = $('happened');
+    hap.textContent = '';
+    function say(t, cls) { var li = el('li', cls, t); hap.appendChild(li); }
+    if (ply) {
+      say(ply.player + ' played ' + ply.move + ': sowed ' + ply.sown.join(', ') + '; last seed in ' + ply.last + '.', 'sowed');
+      if (ply.laps.length > 1) say('Relay sowing: ' + ply.laps.length + ' handfuls.', 'relay');
+      if (ply.captured) say(ply.player + ' captured ' + ply.captured + ' (' + ply.captures.map(function (c) { return c.seeds + ' from ' + c.hole; }).join(', ') + ').', 'capture');
+      if (ply.grand_slam) say('Grand slam.', 'grand-slam');
+      if (ply.extra_turn && !st.game_over) say(ply.player + ' moves again (extra turn).', 'extra-turn');
+      ply.passed.forEach(function (p) { say(p + ' cannot move and passes.', 'pass'); });
+    }
+    var res = $('result');
+    if (st.game_over) {
+      var e = st.end, p = r.players;
+      if (e.swept[0] || e.swept[1]) say('Sweep: ' + e.swept[0] + ' to ' + p[0] + ', ' + e.swept[1] + ' to ' + p[1] + '.', 'sweep');
+      var verdict = e.scores[0] === e.scores[1] ? 'a draw' : (e.scores[0] > e.scores[1] ? p[0] : p[1]) + ' wins';
+      res.textContent = 'Game over (' + e.reason.replace(/-/g, ' ') + '): ' + p[0] + ' ' + e.scores[0] + ', ' + p[1] + ' ' + e.scores[1] + ': ' + verdict + '.';
+      res.dataset.scores = e.scores.join(',');
+      res.hidden = false;
+      $('status').textContent = 'The game is over.';
+    } else {
+      res.hidden = true;
+      delete res.dataset.scores;
+      $('status').textContent = st.next + ' to move.';
+    }
+    $('status').dataset.next = st.next || '';
+    $('moves').textContent = game.moves.join(' ') || '(none yet)';
+    $('undo').disabled = game.moves.length === 0;
+    $('copy').disabled = !ans.example;
+    $('example-box').hidden = true;
+  }
+
+  function loadInfo() {
+    return fetch('/api/' + encodeURIComponent(id) + '/info').then(function (r) { return r.json(); }).then(function (info) {
+      var sel = $('start');
+      while (sel.options.length > 1) sel.remove(1);
+      info.examples.forEach(function (ex) {
+        if (!ex.start) return;
+        var o = el('option', null, 'worked example: ' + ex.title);
+        o.value = ex.start;
+        sel.appendChild(o);
+      });
+    });
+  }
+
+  $('restart').onclick = function () {
+    game.from = $('start').value || null;
+    game.moves = [];
+    refresh();
+  };
+  $('undo').onclick = function () { game.moves.pop(); refresh(); };
+  $('copy').onclick = function () {
+    if (!last || !last.example) return;
+    $('example').value = last.example;
+    $('example-box').hidden = false;
+    $('example').select();
+    if (navigator.clipboard) navigator.clipboard.writeText(last.example).catch(function () {});
+  };
+  // A saved ruleset was rebuilt: replay the same moves under the new rules.
+  window.sowkitRebuilt = function () { loadInfo(); refresh(); };
+  loadInfo();
+  refresh();
+})();

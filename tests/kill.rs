@@ -1,0 +1,237 @@
+//! Builds killed with SIGKILL at every step of writing (and at spread-out moments): every kit
+//! folder must be the complete old kit or the complete new one, the next build must succeed
+//! and leave nothing behind. The binary's test hook `SOWKIT_TEST_PAUSE_AT=<step>` makes it stop
+//! at a step (see `src/kitdir.rs`); the test then kills it.
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const IDS: [&str; 2] = ["six-pit-sowing", "kalah-6x3"];
+
+fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sowkit-kill-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `sowkit build <both rulesets> -o out --paper <paper>`.
+fn build(out: &Path, paper: &str) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_sowkit"));
+    c.arg("build");
+    for id in IDS {
+        c.arg(repo(&format!("rulesets/{id}.toml")));
+    }
+    c.arg("-o").arg(out).arg("--paper").arg(paper);
+    c.stdout(Stdio::null()).stderr(Stdio::piped());
+    c
+}
+
+type Tree = BTreeMap<String, Vec<u8>>;
+
+/// Every entry of `dir` (recursively) with file contents; folders end in `/`.
+fn tree(dir: &Path) -> Tree {
+    let mut out = Tree::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(dir).unwrap().display().to_string();
+            if p.is_dir() {
+                out.insert(rel + "/", Vec::new());
+                stack.push(p);
+            } else {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for (rel, bytes) in tree(from) {
+        if let Some(d) = rel.strip_suffix('/') {
+            std::fs::create_dir_all(to.join(d)).unwrap();
+        } else {
+            std::fs::write(to.join(rel), bytes).unwrap();
+        }
+    }
+}
+
+/// References: the A4 kits (old) and the Letter kits (new).
+fn references(base: &Path) -> (PathBuf, PathBuf) {
+    let (old, new) = (base.join("ref-old"), base.join("ref-new"));
+    for (dir, paper) in [(&old, "a4"), (&new, "letter")] {
+        let r = build(dir, paper).output().unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    }
+    assert_ne!(tree(&old.join(IDS[0])), tree(&new.join(IDS[0])));
+    (old, new)
+}
+
+/// Every kit folder is complete, old or new; returns how many are new.
+fn each_kit_old_or_new(out: &Path, old: &Path, new: &Path, when: &str) -> usize {
+    let mut n_new = 0;
+    for id in IDS {
+        if !out.join(id).exists() {
+            // Only the portable switch (no atomic exchange) has this instant: the old kit is
+            // moved aside, complete, and the next run puts it back.
+            assert!(
+                when.contains("exchange: false"),
+                "{when}: kit {id} is missing"
+            );
+            assert!(
+                tree(&out.join(format!(".sowkit-old.{id}"))) == tree(&old.join(id)),
+                "{when}: the old kit {id} moved aside is not complete"
+            );
+            continue;
+        }
+        let got = tree(&out.join(id));
+        if got == tree(&new.join(id)) {
+            n_new += 1;
+        } else {
+            assert!(
+                got == tree(&old.join(id)),
+                "{when}: kit {id} is neither the complete old nor the complete new kit: {:?}",
+                got.keys().collect::<Vec<_>>()
+            );
+        }
+    }
+    n_new
+}
+
+/// After a normal build: exactly the new kits, nothing hidden left over.
+fn next_build_finishes_cleanly(out: &Path, new: &Path, when: &str) {
+    let r = build(out, "letter").output().unwrap();
+    assert!(
+        r.status.success(),
+        "{when}: next build failed: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert_eq!(tree(out), tree(new), "{when}: after the next build");
+}
+
+/// Runs the build paused at `step`, waits for it to get there, kills it.
+fn kill_at(out: &Path, step: &str, exchange: bool) {
+    let mut c = build(out, "letter");
+    c.env("SOWKIT_TEST_PAUSE_AT", step);
+    if !exchange {
+        c.env("SOWKIT_TEST_NO_EXCHANGE", "1");
+    }
+    let mut child = c.spawn().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut paused = false;
+    for line in BufReader::new(stderr).lines() {
+        let line = line.unwrap();
+        if line == format!("sowkit: paused at {step}") {
+            paused = true;
+            break;
+        }
+    }
+    assert!(paused, "the build never reached step {step}");
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+}
+
+#[test]
+fn killed_at_every_step_each_kit_is_old_or_new_and_the_next_build_tidies() {
+    let base = scratch("steps");
+    let (old, new) = references(&base);
+    let mut steps = vec!["locked".to_string()];
+    for id in IDS {
+        steps.push(format!("staging:{id}"));
+        steps.push(format!("staged:{id}"));
+    }
+    for id in IDS {
+        steps.push(format!("switched:{id}"));
+    }
+    steps.push("committed".to_string());
+    for exchange in [true, false] {
+        let mut all = steps.clone();
+        if !exchange {
+            for id in IDS {
+                all.push(format!("switching:{id}"));
+            }
+        }
+        for step in &all {
+            let when = format!("killed at {step} (exchange: {exchange})");
+            let out = base.join(format!("out-{exchange}-{}", step.replace(':', "-")));
+            copy_tree(&old, &out);
+            kill_at(&out, step, exchange);
+            let n_new = each_kit_old_or_new(&out, &old, &new, &when);
+            // Before any switch every kit is old; after the last one every kit is new.
+            let expected = match step.as_str() {
+                s if s.starts_with("switched:") => {
+                    1 + IDS.iter().position(|id| s.ends_with(id)).unwrap()
+                }
+                "committed" => IDS.len(),
+                s if s.starts_with("switching:") => {
+                    IDS.iter().position(|id| s.ends_with(id)).unwrap()
+                }
+                _ => 0,
+            };
+            assert_eq!(n_new, expected, "{when}");
+            next_build_finishes_cleanly(&out, &new, &when);
+        }
+    }
+}
+
+#[test]
+fn killed_at_spread_out_moments_each_kit_is_old_or_new() {
+    let base = scratch("moments");
+    let (old, new) = references(&base);
+    // How long a whole build takes here, then kills at fractions of it.
+    let t0 = std::time::Instant::now();
+    let probe = base.join("probe");
+    copy_tree(&old, &probe);
+    assert!(build(&probe, "letter").status().unwrap().success());
+    let full = t0.elapsed();
+    for k in 0..8u32 {
+        let out = base.join(format!("out-{k}"));
+        copy_tree(&old, &out);
+        let mut child = build(&out, "letter").spawn().unwrap();
+        std::thread::sleep(full * k / 6);
+        let _ = child.kill();
+        child.wait().unwrap();
+        let when = format!("killed after {k}/6 of a build");
+        each_kit_old_or_new(&out, &old, &new, &when);
+        next_build_finishes_cleanly(&out, &new, &when);
+    }
+}
+
+#[test]
+fn a_failure_while_switching_puts_every_kit_back() {
+    let base = scratch("fail");
+    let (old, _new) = references(&base);
+    for exchange in [true, false] {
+        let out = base.join(format!("out-{exchange}"));
+        copy_tree(&old, &out);
+        let mut c = build(&out, "letter");
+        c.env("SOWKIT_TEST_FAIL_AT", format!("switched:{}", IDS[1]));
+        if !exchange {
+            c.env("SOWKIT_TEST_NO_EXCHANGE", "1");
+        }
+        let r = c.output().unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(1), "{err}");
+        assert!(err.contains("nothing was changed"), "{err}");
+        assert_eq!(tree(&out), tree(&old), "exchange: {exchange}");
+    }
+}
+
+#[test]
+fn a_disk_full_build_into_a_missing_folder_leaves_no_folder() {
+    let base = scratch("full");
+    let out = base.join("new/kits");
+    let mut c = build(&out, "a4");
+    c.env("SOWKIT_TEST_FAIL_AT", format!("staged:{}", IDS[1]));
+    let r = c.output().unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert!(!base.join("new").exists());
+}

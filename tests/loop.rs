@@ -1,0 +1,529 @@
+//! The designer's loop from the command line: `build --check` (and the example repository's CI
+//! workflow), `replay`, `new`, `list`, bundled rulesets.
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn sowkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sowkit"))
+}
+
+fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+/// A fresh empty folder under the system temp dir, unique per test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sowkit-loop-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), t).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir` with its bytes and modification time, sorted by path.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let m = std::fs::metadata(&p).unwrap().modified().unwrap();
+                out.push((p.clone(), std::fs::read(&p).unwrap(), m));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The `run:` command of the example repository's workflow that calls sowkit.
+fn workflow_command() -> Vec<String> {
+    let wf = std::fs::read_to_string(repo("examples/.github/workflows/kits.yml")).unwrap();
+    let line = wf
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("run: sowkit "))
+        .expect("the workflow runs a sowkit command");
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn workflow_and_pre_commit_hooks_run_the_same_check() {
+    let cmd = format!("sowkit {}", workflow_command().join(" "));
+    assert_eq!(cmd, "sowkit build --check -o kits rulesets");
+    for f in ["examples/.pre-commit-config.yaml", ".pre-commit-hooks.yaml"] {
+        let y = std::fs::read_to_string(repo(f)).unwrap();
+        assert!(
+            y.contains(&format!("entry: {cmd}\n")),
+            "{f} runs another command"
+        );
+    }
+}
+
+#[test]
+fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
+    let d = scratch("workflow");
+    copy_tree(&repo("examples"), &d);
+    let args = workflow_command();
+
+    // No kits committed yet: everything is missing, nothing gets written.
+    let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert_eq!(out, "missing: kits/garden-kalah\n");
+    assert!(!d.join("kits").exists(), "--check wrote something");
+
+    // Build as the README says, then the workflow's check passes.
+    let o = sowkit()
+        .args(["build", "-o", "kits", "rulesets"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert_eq!(out, "");
+    assert!(err.contains("up to date"), "{err}");
+
+    // Change the game's name without rebuilding, and add a file by hand: the check fails and
+    // lists the changed files and the stale one; nothing is written.
+    let rs = d.join("rulesets/garden-kalah.toml");
+    let src = std::fs::read_to_string(&rs).unwrap();
+    let changed = src.replacen("name = \"Garden Kalah\"", "name = \"Garden Kalah II\"", 1);
+    assert_ne!(src, changed);
+    std::fs::write(&rs, changed).unwrap();
+    std::fs::write(d.join("kits/garden-kalah/notes.txt"), "hand-made").unwrap();
+    let before = tree(&d.join("kits"));
+    let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    for must in [
+        "would change: kits/garden-kalah/kit.pdf",
+        "would change: kits/garden-kalah/index.html",
+        "would change: kits/garden-kalah/manifest.txt",
+        "stale: kits/garden-kalah/notes.txt",
+    ] {
+        assert!(lines.contains(&must), "{must} not listed in:\n{out}");
+    }
+    // Only files of that kit, each listed once.
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("would change: kits/garden-kalah/")
+            || *l == "stale: kits/garden-kalah/notes.txt"));
+    let mut dedup = lines.clone();
+    dedup.dedup();
+    assert_eq!(dedup, lines);
+    assert_eq!(before, tree(&d.join("kits")), "--check changed the kits");
+
+    // A kit whose ruleset was removed is stale as a whole folder.
+    copy_tree(&d.join("kits/garden-kalah"), &d.join("kits/old-game"));
+    let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+    assert!(text(&o).0.lines().any(|l| l == "stale: kits/old-game"));
+}
+
+#[test]
+fn build_bundled_works_in_an_empty_folder() {
+    let d = scratch("bundled");
+    let o = sowkit()
+        .args(["build", "--bundled", "six-pit-sowing", "-o", "k"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let kit = std::fs::read(d.join("k/six-pit-sowing/kit.pdf")).unwrap();
+    assert!(kit.starts_with(b"%PDF-"));
+    let o = sowkit()
+        .args(["build", "--bundled", "no-such-game"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("kalah-6x4"), "{:?}", text(&o));
+}
+
+#[test]
+fn list_names_every_bundled_ruleset() {
+    let o = sowkit().arg("list").output().unwrap();
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    let mut files: Vec<String> = std::fs::read_dir(repo("rulesets"))
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".toml").map(str::to_string)
+        })
+        .collect();
+    files.sort();
+    let ids: Vec<&str> = out
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(ids, files, "every file in rulesets/ is bundled, once");
+    assert!(out.contains("Six-pit sowing (3 pits a side, 3 seeds a pit"));
+}
+
+#[test]
+fn new_writes_a_ruleset_that_passes_check_and_never_overwrites() {
+    let d = scratch("new");
+    let o = sowkit()
+        .args(["new", "My Oware", "--from", "oware-abapa"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let src = std::fs::read_to_string(d.join("my-oware.toml")).unwrap();
+    assert!(src.starts_with("# My Oware: a new sowkit ruleset"));
+    assert!(src.contains("\nid = \"my-oware\"\n"));
+    assert!(src.contains("\nname = \"My Oware\"\n"));
+    let o = sowkit()
+        .args(["check", "my-oware.toml"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    // Again: refused, file untouched.
+    std::fs::write(d.join("my-oware.toml"), "mine").unwrap();
+    let o = sowkit()
+        .args(["new", "My Oware"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("already exists"));
+    assert_eq!(
+        std::fs::read_to_string(d.join("my-oware.toml")).unwrap(),
+        "mine"
+    );
+}
+
+/// Six-pit sowing (3 pits, 3 seeds), worked by hand:
+/// A1 lifts 3 → A2 4, A3 4, store A 1; last in own store: A again.
+/// A2 lifts 4 → A3 5, store A 2, B1 4, B2 4; last in B2: B moves.
+/// B1 lifts 4 → B2 5, B3 4, store B 1, A1 1; last in A's pit: no capture (own side only).
+const MOVES: &str = "A1 A2 B1";
+
+#[test]
+fn replay_text_shows_each_ply() {
+    let o = sowkit()
+        .arg("replay")
+        .arg(repo("rulesets/six-pit-sowing.toml"))
+        .args(["--moves", MOVES])
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("ply 1: A plays A1\n  lifts 3 seeds from A1 counter-clockwise: A2 A3 store A\n  last seed in store A\n  extra turn for A\n"), "{out}");
+    assert!(out.contains(
+        "ply 3: B plays B1\n  lifts 4 seeds from B1 counter-clockwise: B2 B3 store B A1\n"
+    ));
+    // The last board: B's pits right to left on top, store B left, store A right.
+    let last_board = "     B3 B2 B1\n[1]   4  5  0\n      1  0  5  [2]";
+    assert!(out.contains(last_board), "{out}");
+    assert!(out.ends_with("next: A (legal: A1 A3)\n"), "{out}");
+}
+
+#[test]
+fn replay_json_has_the_documented_shape() {
+    let o = sowkit()
+        .args(["replay", "--bundled", "six-pit-sowing", "--format", "json"])
+        .args(["--moves", MOVES])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["format"], "sowkit-replay");
+    assert_eq!(v["version"], 1);
+    assert_eq!(
+        v["start"]["pits"],
+        serde_json::json!([[3, 3, 3], [3, 3, 3]])
+    );
+    let p = &v["plies"];
+    assert_eq!(p.as_array().unwrap().len(), 3);
+    assert_eq!(p[0]["move"], "A1");
+    assert_eq!(p[0]["extra_turn"], true);
+    assert_eq!(p[0]["next"], "A");
+    assert_eq!(p[0]["sown"], serde_json::json!(["A2", "A3", "store A"]));
+    assert_eq!(p[1]["last"], "B2");
+    assert_eq!(p[1]["next"], "B");
+    assert_eq!(p[2]["pits"], serde_json::json!([[1, 0, 5], [0, 5, 4]]));
+    assert_eq!(p[2]["stores"], serde_json::json!([2, 1]));
+    assert_eq!(p[2]["captured"], 0);
+    assert_eq!(p[2]["game_over"], false);
+    assert_eq!(v["final"]["legal"], serde_json::json!(["A1", "A3"]));
+    assert_eq!(v["final"]["scores"], serde_json::Value::Null);
+}
+
+#[test]
+fn replay_json_reports_capture_and_end() {
+    // From "A 1 0 2 (4) / B 3 3 2 (3); A", A1 ends in empty A2 opposite B2's 3: captures 4
+    // (bundled example "Capture from the opposite pit"). Then from
+    // "A 0 0 1 (8) / B 1 0 0 (8); A": A3's seed goes to store A (9), A's row is empty: game over, B's last seed swept to store B
+    // (A 9, B 9 — a draw).
+    let o = sowkit()
+        .args(["replay", "--bundled", "six-pit-sowing", "--format", "json"])
+        .args(["--from", "A 1 0 2 (4) / B 3 3 2 (3); A", "--moves", "A1"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["plies"][0]["captured"], 4);
+    assert_eq!(
+        v["plies"][0]["pits"],
+        serde_json::json!([[0, 0, 2], [3, 0, 2]])
+    );
+    assert_eq!(v["plies"][0]["stores"], serde_json::json!([8, 3]));
+    let o = sowkit()
+        .args(["replay", "--bundled", "six-pit-sowing", "--format", "json"])
+        .args(["--from", "A 0 0 1 (8) / B 1 0 0 (8); A", "--moves", "A3"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert_eq!(v["final"]["game_over"], true);
+    assert_eq!(v["final"]["next"], serde_json::Value::Null);
+    assert_eq!(v["final"]["scores"], serde_json::json!([9, 9]));
+    assert_eq!(v["final"]["end"]["swept"], serde_json::json!([0, 1]));
+}
+
+#[test]
+fn replay_rejects_an_illegal_move_naming_it() {
+    let o = sowkit()
+        .args(["replay", "--bundled", "six-pit-sowing", "--moves", "A1 A1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let (_, err) = text(&o);
+    assert!(err.contains("move 2 \"A1\""), "{err}");
+}
+
+/// Appends `example` to the six-pit-sowing ruleset in a scratch folder; runs `check` on it.
+fn check_with(name: &str, example: &str) -> Output {
+    let d = scratch(name);
+    let mut src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    src.push('\n');
+    src.push_str(example);
+    let f = d.join("six-pit-sowing.toml");
+    std::fs::write(&f, src).unwrap();
+    sowkit().arg("check").arg(&f).output().unwrap()
+}
+
+#[test]
+fn emitted_example_round_trips_through_check() {
+    for (from, moves) in [
+        (None, MOVES),
+        (Some("A 1 0 2 (4) / B 3 3 2 (3); A"), "A1"),
+        (Some("A 0 0 1 (8) / B 1 0 0 (8); A"), "A3"),
+    ] {
+        let mut c = sowkit();
+        c.args(["replay", "--bundled", "six-pit-sowing", "--emit-example"])
+            .args(["--moves", moves, "--title", "Round trip"]);
+        if let Some(f) = from {
+            c.args(["--from", f]);
+        }
+        let o = c.output().unwrap();
+        let (ex, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            ex.starts_with("[[example]]\ntitle = \"Round trip\"\n"),
+            "{ex}"
+        );
+        let o = check_with("roundtrip", &ex);
+        assert!(o.status.success(), "{ex}\n{:?}", text(&o));
+        assert!(text(&o).1.contains("9 worked examples agree"));
+        // A wrong expectation in the same example is caught.
+        let wrong = ex.replacen("extra_turn = ", "extra_turn = !", 1);
+        let wrong = wrong
+            .replace("extra_turn = !true", "extra_turn = false")
+            .replace("extra_turn = !false", "extra_turn = true");
+        let o = check_with("roundtrip-wrong", &wrong);
+        assert_eq!(o.status.code(), Some(1), "{wrong}");
+    }
+}
+
+#[test]
+fn stdin_ruleset_is_read_with_dash() {
+    let src = std::fs::read(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    let mut child = sowkit()
+        .args(["replay", "-", "--moves", "A1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &src).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).0.contains("ply 1: A plays A1"));
+}
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let o = sowkit().arg("--help").output().unwrap();
+    let (out, _) = text(&o);
+    assert!(
+        out.contains("Examples:") && out.contains("Exit codes:\n  0  success"),
+        "{out}"
+    );
+    for cmd in ["build", "check", "replay", "new", "watch", "serve"] {
+        let o = sowkit().args([cmd, "--help"]).output().unwrap();
+        let (out, _) = text(&o);
+        assert!(o.status.success());
+        assert!(out.contains("Example"), "{cmd}: {out}");
+        assert!(out.contains("Exit codes"), "{cmd}: {out}");
+    }
+}
+
+#[test]
+fn completions_and_man_page_cover_every_command() {
+    let o = sowkit().args(["completions", "bash"]).output().unwrap();
+    let (bash, _) = text(&o);
+    assert!(o.status.success());
+    assert!(
+        bash.starts_with("_sowkit()"),
+        "{}",
+        &bash[..80.min(bash.len())]
+    );
+    let o = sowkit().args(["completions", "fish"]).output().unwrap();
+    let (fish, _) = text(&o);
+    let o = sowkit().arg("man").output().unwrap();
+    let (man, _) = text(&o);
+    assert!(
+        man.contains(".TH sowkit 1"),
+        "{}",
+        &man[..200.min(man.len())]
+    );
+    for cmd in ["build", "check", "replay", "new", "list", "watch", "serve"] {
+        assert!(bash.contains(&format!("sowkit,{cmd})")), "bash lacks {cmd}");
+        assert!(fish.contains(&format!("-a \"{cmd}\"")), "fish lacks {cmd}");
+        assert!(man.contains(&format!("sowkit\\-{cmd}")), "man lacks {cmd}");
+    }
+    assert!(
+        sowkit()
+            .args(["completions", "tcsh"])
+            .output()
+            .unwrap()
+            .status
+            .code()
+            == Some(2)
+    );
+}
+
+#[test]
+fn check_reads_a_ruleset_from_stdin() {
+    let mut child = sowkit()
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"id = \"x\"\nname = 5\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("<stdin>:2"), "{:?}", text(&o));
+}
+
+/// six-pit-sowing with `seeds_per_pit` made a string, in a scratch folder; returns the file and
+/// the 1-based line of the broken key.
+fn broken_ruleset(name: &str) -> (PathBuf, usize) {
+    let d = scratch(name);
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    let bad = src.replacen("seeds_per_pit = 3", "seeds_per_pit = \"x\"", 1);
+    assert_ne!(bad, src);
+    let line = bad
+        .lines()
+        .position(|l| l.starts_with("seeds_per_pit"))
+        .unwrap()
+        + 1;
+    let f = d.join("bad.toml");
+    std::fs::write(&f, bad).unwrap();
+    (f, line)
+}
+
+#[test]
+fn diagnostics_in_short_and_json_form() {
+    let (f, line) = broken_ruleset("diag-forms");
+    let o = sowkit()
+        .args(["check", "--format", "short"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let (_, err) = text(&o);
+    let first = err.lines().next().unwrap();
+    let want = format!("{}:{line}:17: board.seeds_per_pit: ", f.display());
+    assert!(first.starts_with(&want), "{first}");
+
+    let o = sowkit()
+        .args(["check", "--format", "json"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let (_, err) = text(&o);
+    let objs: Vec<serde_json::Value> = err
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(objs.len(), 1, "{err}");
+    assert_eq!(objs[0]["line"], line);
+    assert_eq!(objs[0]["field"], "board.seeds_per_pit");
+    assert_eq!(objs[0]["severity"], "error");
+}
+
+#[test]
+fn color_follows_the_flag_and_no_color() {
+    let (f, _) = broken_ruleset("diag-color");
+    let run = |color: &str, no_color: bool| {
+        let mut c = sowkit();
+        c.args(["check", "--color", color]).arg(&f);
+        if no_color {
+            c.env("NO_COLOR", "1");
+        } else {
+            c.env_remove("NO_COLOR");
+        }
+        text(&c.output().unwrap()).1
+    };
+    assert!(run("always", true).contains("\x1b[1;31merror"));
+    assert!(!run("never", false).contains('\x1b'));
+    // auto: standard error is a pipe here, so no colour either way.
+    assert!(!run("auto", false).contains('\x1b'));
+}
+
+#[test]
+fn quiet_and_verbose() {
+    let f = repo("rulesets/six-pit-sowing.toml");
+    let o = sowkit().args(["-q", "check"]).arg(&f).output().unwrap();
+    assert!(o.status.success());
+    assert_eq!(text(&o).1, "");
+    let o = sowkit().args(["check", "-v"]).arg(&f).output().unwrap();
+    let (_, err) = text(&o);
+    assert!(
+        err.contains("  agrees: \"Opening demonstration\"\n"),
+        "{err}"
+    );
+    assert!(err.contains("ok: "));
+}

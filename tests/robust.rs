@@ -1,0 +1,320 @@
+//! Issue 8: text that prints as it reads, clear messages for misleading cases, portable ids,
+//! never-playable rulesets, manifests that name the ruleset by file name and content hash, and
+//! parallel builds that write the same bytes as one thread.
+use sowkit::ruleset::load::{self, Diagnostic};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const GOOD: &str = include_str!("../rulesets/six-pit-sowing.toml");
+const LABELS: &str = "pit_labels = [[\"A1\", \"A2\", \"A3\"], [\"B1\", \"B2\", \"B3\"]]";
+
+fn errors(src: &str) -> Vec<Diagnostic> {
+    load::load_str("x.toml", src).expect_err("must be refused")
+}
+
+fn one_error(src: &str) -> Diagnostic {
+    let e = errors(src);
+    assert_eq!(
+        e.len(),
+        1,
+        "{:?}",
+        e.iter().map(|d| d.short()).collect::<Vec<_>>()
+    );
+    e.into_iter().next().unwrap()
+}
+
+fn line_of(src: &str, prefix: &str) -> usize {
+    src.lines().position(|l| l.starts_with(prefix)).unwrap() + 1
+}
+
+#[test]
+fn invisible_and_bidi_characters_in_labels_are_refused_at_their_character() {
+    for (labels, code, k) in [
+        // "B1" + U+200B beside a real "B1" would print two pits "B1".
+        (
+            "[\"A1\", \"A2\", \"A3\"], [\"B1\", \"B2\\u200B\", \"B3\"]",
+            "U+200B",
+            3,
+        ),
+        // A label made only of U+200B prints blank.
+        (
+            "[\"A1\", \"\\u200B\", \"A3\"], [\"B1\", \"B2\", \"B3\"]",
+            "U+200B",
+            1,
+        ),
+        // Right-to-left override before a label.
+        (
+            "[\"\\u202EA1\", \"A2\", \"A3\"], [\"B1\", \"B2\", \"B3\"]",
+            "U+202E",
+            1,
+        ),
+        // Written literally, not as an escape.
+        (
+            "[\"A1\", \"A2\", \"A3\u{2066}\"], [\"B1\", \"B2\", \"B3\"]",
+            "U+2066",
+            3,
+        ),
+    ] {
+        let src = GOOD.replace(LABELS, &format!("pit_labels = [{labels}]"));
+        let d = one_error(&src);
+        assert_eq!(d.field, "board.pit_labels");
+        assert_eq!(d.line, line_of(&src, "pit_labels"));
+        assert!(d.message.contains(code), "{}", d.message);
+        assert!(
+            d.message.contains(&format!("character {k} of")),
+            "{}",
+            d.message
+        );
+        // The caret points at the escape or the character itself, not at the list.
+        let col_of_char = src.lines().nth(d.line - 1).unwrap()[..]
+            .char_indices()
+            .position(|(i, _)| {
+                let rest = &src.lines().nth(d.line - 1).unwrap()[i..];
+                rest.starts_with("\\u2")
+                    || rest.starts_with('\u{2066}')
+                    || rest.starts_with('\u{202E}')
+            })
+            .unwrap()
+            + 1;
+        assert_eq!(d.column, col_of_char, "{}", d.rendered);
+    }
+}
+
+#[test]
+fn invisible_names_and_control_characters_in_texts_are_located_at_their_field() {
+    let src = GOOD.replace("name = \"Six-pit sowing\"", "name = \"\\u200B\"");
+    let d = one_error(&src);
+    assert_eq!(
+        (d.field.as_str(), d.line),
+        ("name", line_of(&src, "name ="))
+    );
+    assert!(d.message.contains("U+200B"), "{}", d.message);
+
+    // A bell character in the second example's note, as an escape: field, line and character.
+    let first_note = GOOD.find("note = \"").unwrap();
+    let second = first_note + 1 + GOOD[first_note + 1..].find("note = \"").unwrap();
+    let src = format!(
+        "{}note = \"ab\\u0007{}",
+        &GOOD[..second],
+        &GOOD[second + 8..]
+    );
+    let d = one_error(&src);
+    assert_eq!(d.field, "example[2].note");
+    let line = src[..second].lines().count() + 1;
+    assert_eq!(d.line, line);
+    assert_eq!(d.column, "note = \"ab".len() + 1);
+    assert!(
+        d.message.contains("character 3 of") && d.message.contains("control character"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn labels_equal_after_normalisation_and_case_folding_are_refused() {
+    // "É1" precomposed and "e" + combining acute + "1": the same label to a reader.
+    let src = GOOD.replace(
+        LABELS,
+        "pit_labels = [[\"\u{C9}1\", \"A2\", \"A3\"], [\"B1\", \"e\u{301}1\", \"B3\"]]",
+    );
+    let d = one_error(&src);
+    assert_eq!(d.field, "board.pit_labels");
+    assert!(d.message.contains("used twice"), "{}", d.message);
+    assert_eq!(load::fold("\u{C9}1"), load::fold("e\u{301}1"));
+    assert_ne!(load::fold("E1"), load::fold("E2"));
+}
+
+#[test]
+fn windows_device_names_are_not_ids() {
+    for id in ["con", "nul", "aux", "prn", "com1", "lpt9"] {
+        let src = GOOD.replace("id = \"six-pit-sowing\"", &format!("id = \"{id}\""));
+        let d = one_error(&src);
+        assert_eq!((d.field.as_str(), d.line), ("id", 3));
+        assert!(d.message.contains("Windows"), "{}", d.message);
+    }
+    for id in ["console", "com", "com10", "lpt-1", "nul1x"] {
+        assert!(!load::windows_reserved(id), "{id}");
+    }
+}
+
+#[test]
+fn a_ruleset_where_no_move_is_ever_possible_is_an_error() {
+    let src = GOOD
+        .replace("seeds_per_pit = 3", "seeds_per_pit = 1")
+        .replace("min_seeds = 1", "min_seeds = 2");
+    let e = errors(&src);
+    let d = e.iter().find(|d| d.field == "sowing.min_seeds").unwrap();
+    assert_eq!(d.line, line_of(&src, "min_seeds"));
+    assert!(
+        d.message.contains("no move is ever possible"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
+fn misleading_toml_messages_say_what_is_right() {
+    // A number past 64 bits: the range of the field.
+    let src = GOOD.replace("seeds_per_pit = 3", "seeds_per_pit = 18446744073709551615");
+    let d = one_error(&src);
+    assert_eq!(d.field, "board.seeds_per_pit");
+    assert!(d.message.contains("from 1 to 50"), "{}", d.message);
+    // A float where a count goes: no Rust type names.
+    let src = GOOD.replacen("captured = 0", "captured = 1e20", 1);
+    let d = one_error(&src);
+    assert!(d.field.ends_with("expect.captured"), "{}", d.field);
+    for rust in ["i128", "i64", "f64", "u64"] {
+        assert!(!d.message.contains(rust), "{}", d.message);
+    }
+    assert!(d.message.contains("whole number"), "{}", d.message);
+    // An unquoted date is a date, not "a table".
+    let src = GOOD.replace("name = \"Six-pit sowing\"", "name = 1979-05-27T07:32:00Z");
+    let d = one_error(&src);
+    assert_eq!(d.field, "name");
+    assert!(
+        d.message.contains("a date or time") && !d.message.contains("table"),
+        "{}",
+        d.message
+    );
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sowkit"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sowkit-robust-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_dangling_outputs_and_io_errors_name_their_paths() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("links");
+    symlink(dir.join("loop-b"), dir.join("loop-a")).unwrap();
+    symlink(dir.join("loop-a"), dir.join("loop-b")).unwrap();
+    let r = bin().arg("check").arg(dir.join("loop-a")).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(err.contains("loop-a") && err.contains("loop"), "{err}");
+    assert!(!err.contains("does not exist"), "{err}");
+
+    symlink(dir.join("gone/kits"), dir.join("dangling")).unwrap();
+    let six = repo("rulesets/six-pit-sowing.toml");
+    let r = bin()
+        .arg("build")
+        .arg(&six)
+        .arg("-o")
+        .arg(dir.join("dangling"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        err.contains("symbolic link to")
+            && err.contains("gone/kits")
+            && !err.contains("os error 17"),
+        "{err}"
+    );
+
+    // A file in the middle of -o: the error names the folder it could not create.
+    std::fs::write(dir.join("plain"), b"").unwrap();
+    let r = bin()
+        .arg("build")
+        .arg(&six)
+        .arg("-o")
+        .arg(dir.join("plain/kits"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        err.contains(&format!("{}", dir.join("plain/kits").display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn manifest_names_the_file_and_its_sha256_never_the_path_typed() {
+    let dir = scratch("manifest");
+    let six = repo("rulesets/six-pit-sowing.toml");
+    // The same file given by absolute path and by a relative one.
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    assert!(bin()
+        .arg("build")
+        .arg(&six)
+        .arg("-o")
+        .arg(&a)
+        .status()
+        .unwrap()
+        .success());
+    assert!(bin()
+        .current_dir(repo(""))
+        .args(["build", "rulesets/six-pit-sowing.toml", "-o"])
+        .arg(&b)
+        .status()
+        .unwrap()
+        .success());
+    let ma = std::fs::read_to_string(a.join("six-pit-sowing/manifest.txt")).unwrap();
+    let mb = std::fs::read_to_string(b.join("six-pit-sowing/manifest.txt")).unwrap();
+    assert_eq!(ma, mb);
+    assert!(!ma.contains(env!("CARGO_MANIFEST_DIR")), "{ma}");
+    assert!(!ma.contains("rulesets/"), "{ma}");
+    let hash = load::sha256_hex(&std::fs::read(&six).unwrap());
+    assert!(
+        ma.contains(&format!("source file: six-pit-sowing.toml (sha256 {hash})")),
+        "{ma}"
+    );
+    // FIPS 180-2 test vector, so the hash is SHA-256 and not something else.
+    assert_eq!(
+        load::sha256_hex(b"abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+}
+
+/// Every file under `dir`, with its bytes, sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn parallel_builds_write_the_same_bytes_as_one_thread() {
+    let dir = scratch("parallel");
+    let mut trees = Vec::new();
+    for threads in ["1", "4"] {
+        let out = dir.join(format!("t{threads}"));
+        let r = bin()
+            .env("RAYON_NUM_THREADS", threads)
+            .arg("build")
+            .arg(repo("rulesets"))
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        trees.push(tree(&out));
+    }
+    assert!(trees[0].len() >= 5 * 10);
+    assert!(trees[0] == trees[1], "1 and 4 threads wrote different kits");
+}

@@ -1,0 +1,299 @@
+//! `sowkit serve` and `sowkit watch` as processes: the server's safety rules and JSON API, and
+//! watch rewriting only what changed. (The browser side is tools/e2e/play.mjs.)
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn sowkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sowkit"))
+}
+
+fn repo(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sowkit-serve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A child process killed (by its own handle) when dropped.
+struct Running(Child);
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Lines of a child's pipe, read on a thread.
+fn lines(r: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(r).lines() {
+            let Ok(l) = l else { break };
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Waits (at most 120 s: a debug build lays out slowly) for a line containing `what`.
+fn wait_for(rx: &mpsc::Receiver<String>, what: &str) -> String {
+    loop {
+        match rx.recv_timeout(Duration::from_secs(120)) {
+            Ok(l) if l.contains(what) => return l,
+            Ok(_) => {}
+            Err(e) => panic!("no line with {what:?}: {e}"),
+        }
+    }
+}
+
+/// One raw HTTP/1.1 request; returns (status code, body).
+fn request(port: u16, method: &str, path: &str, host: Option<&str>, body: &str) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut req = format!("{method} {path} HTTP/1.1\r\n");
+    if let Some(h) = host {
+        req.push_str(&format!("Host: {h}\r\n"));
+    }
+    req.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    s.write_all(req.as_bytes()).unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).unwrap();
+    let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&resp[..split]).into_owned();
+    let code = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (code, resp[split + 4..].to_vec())
+}
+
+fn start_server() -> (Running, u16) {
+    let mut child = sowkit()
+        .args(["serve", "--bundled", "six-pit-sowing"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = lines(child.stdout.take().unwrap());
+    let running = Running(child);
+    let line = wait_for(&out, "serving http://127.0.0.1:");
+    let port = line
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (running, port)
+}
+
+#[test]
+fn serve_is_loopback_only_checks_host_and_serves_only_the_kit() {
+    let (_server, port) = start_server();
+    let good = format!("127.0.0.1:{port}");
+    assert_eq!(request(port, "GET", "/", Some(&good), "").0, 200);
+    assert_eq!(
+        request(port, "GET", "/", Some(&format!("localhost:{port}")), "").0,
+        200
+    );
+    // DNS rebinding: a page from another name that resolves to 127.0.0.1 sends its own Host.
+    for bad in [
+        format!("attacker.example:{port}"),
+        "127.0.0.1".to_string(),
+        format!("127.0.0.1:{}", port.wrapping_add(1)),
+    ] {
+        assert_eq!(request(port, "GET", "/", Some(&bad), "").0, 421, "{bad}");
+    }
+    assert_eq!(request(port, "GET", "/", None, "").0, 421);
+    // No request path reaches the file system.
+    for p in [
+        "/kit/six-pit-sowing/../../Cargo.toml",
+        "/kit/six-pit-sowing/..%2f..%2fCargo.toml",
+        "/kit/..%2fCargo.toml/x",
+        "/assets/../Cargo.toml",
+        "/Cargo.toml",
+        "//etc/passwd",
+    ] {
+        assert_eq!(request(port, "GET", p, Some(&good), "").0, 404, "{p}");
+    }
+    assert_eq!(request(port, "DELETE", "/", Some(&good), "").0, 405);
+    // The kit served is the kit `build` writes.
+    let d = scratch("same-kit");
+    let o = sowkit()
+        .args(["build", "--bundled", "six-pit-sowing", "-o"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let built = d.join("six-pit-sowing");
+    let names: Vec<String> = std::fs::read_dir(&built)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.len() > 5 && names.iter().any(|n| n == "kit.pdf"));
+    for f in &names {
+        let (code, body) = request(
+            port,
+            "GET",
+            &format!("/kit/six-pit-sowing/{f}"),
+            Some(&good),
+            "",
+        );
+        assert_eq!(code, 200);
+        assert_eq!(
+            body,
+            std::fs::read(d.join("six-pit-sowing").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn play_api_answers_with_the_engine() {
+    let (_server, port) = start_server();
+    let host = format!("127.0.0.1:{port}");
+    // Worked by hand (tests/loop.rs, MOVES): A1 A2 B1 → A 1 0 5 (2) / B 0 5 4 (1), A to move.
+    let (code, body) = request(
+        port,
+        "POST",
+        "/api/six-pit-sowing/play",
+        Some(&host),
+        r#"{"from": null, "moves": ["A1", "A2", "B1"]}"#,
+    );
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&body));
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let f = &v["replay"]["final"];
+    assert_eq!(f["pits"], serde_json::json!([[1, 0, 5], [0, 5, 4]]));
+    assert_eq!(f["stores"], serde_json::json!([2, 1]));
+    assert_eq!(f["next"], "A");
+    assert_eq!(f["legal"], serde_json::json!(["A1", "A3"]));
+    let ex = v["example"].as_str().unwrap();
+    assert!(
+        ex.contains("position = \"A 1 0 5 (2) / B 0 5 4 (1)\"\n"),
+        "{ex}"
+    );
+    // An illegal move is refused with the engine's reason; nothing else changes.
+    let (code, body) = request(
+        port,
+        "POST",
+        "/api/six-pit-sowing/play",
+        Some(&host),
+        r#"{"moves": ["A1", "A1"]}"#,
+    );
+    assert_eq!(code, 422);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(
+        v["error"].as_str().unwrap().contains("move 2 \"A1\""),
+        "{v}"
+    );
+    assert_eq!(
+        request(
+            port,
+            "POST",
+            "/api/six-pit-sowing/play",
+            Some(&host),
+            "not json"
+        )
+        .0,
+        400
+    );
+    assert_eq!(
+        request(port, "POST", "/api/no-such-kit/play", Some(&host), "{}").0,
+        404
+    );
+}
+
+/// Every file of `dir` with its bytes and modification time.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+                std::fs::metadata(&p).unwrap().modified().unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn watch_rewrites_only_changed_files_and_keeps_the_kit_on_a_failing_check() {
+    let d = scratch("watch");
+    let file = d.join("six-pit-sowing.toml");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    std::fs::write(&file, &src).unwrap();
+    let mut child = sowkit()
+        .args(["watch", "six-pit-sowing.toml", "-o", "out"])
+        .current_dir(&d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = lines(child.stdout.take().unwrap());
+    let err = lines(child.stderr.take().unwrap());
+    let _running = Running(child);
+    wait_for(&out, "rebuilt 1 kit(s)");
+    wait_for(&err, "watching 1 file(s)");
+    let kit = d.join("out/six-pit-sowing");
+    let before = tree(&kit);
+    // Different modification times need a visible gap on coarse file systems.
+    std::thread::sleep(Duration::from_millis(1100));
+
+    // A new playing time: printed on some sheets, not on others.
+    let edited = src.replacen(
+        "duration = \"15–25 minutes\"",
+        "duration = \"20 minutes\"",
+        1,
+    );
+    assert_ne!(edited, src);
+    std::fs::write(&file, &edited).unwrap();
+    wait_for(&out, "rebuilt 1 kit(s)");
+    let after = tree(&kit);
+    assert_eq!(
+        before.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        after.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    let (mut same, mut changed) = (0, 0);
+    for (b, a) in before.iter().zip(&after) {
+        if b.1 == a.1 {
+            assert_eq!(b.2, a.2, "{} has the same bytes but was rewritten", b.0);
+            same += 1;
+        } else {
+            assert_ne!(b.2, a.2, "{}", b.0);
+            changed += 1;
+        }
+    }
+    assert!(changed > 0 && same > 0, "changed {changed}, same {same}");
+    let o = sowkit()
+        .args(["build", "--check", "-o", "out", "six-pit-sowing.toml"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "the watched kit is what build writes");
+
+    // A failing check: the diagnostic names the line; the kit stays as it was.
+    let broken = edited.replacen("seeds_per_pit = 3", "seeds_per_pit = \"three\"", 1);
+    assert_ne!(broken, edited);
+    std::fs::write(&file, &broken).unwrap();
+    let line = broken
+        .lines()
+        .position(|l| l.starts_with("seeds_per_pit"))
+        .unwrap()
+        + 1;
+    wait_for(&err, &format!("six-pit-sowing.toml:{line}:"));
+    wait_for(&err, "left untouched");
+    assert_eq!(tree(&kit), after);
+}

@@ -1,0 +1,565 @@
+//! Boards at true size: tiling, sizes, --fit, --child-safe and papers, checked on the page
+//! model. Expected values come from the ruleset sizes and paper sizes worked by hand (see the
+//! comments), or from the board drawn once untiled.
+mod common;
+
+use sowkit::doc::{bounds, leaves, Color, Document, Item, Page, Shape};
+use sowkit::geometry::{self, BoardGeometry};
+use sowkit::layout::{self, board, tile, KitOptions, Paper, A3, A4, LEGAL, LETTER, TABLOID};
+use sowkit::ruleset::Ruleset;
+use sowkit::text;
+
+/// A printed feature: centre and size, mm.
+type Feature = ((f64, f64), (f64, f64));
+
+fn bundled(id: &str) -> Ruleset {
+    common::bundled()
+        .into_iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no bundled {id}"))
+}
+
+fn kit(rs: &Ruleset, opts: &KitOptions) -> Document {
+    layout::kit(rs, opts).unwrap_or_else(|e| panic!("{}: {e}", rs.id))
+}
+
+fn tile_pages(doc: &Document) -> Vec<&Page> {
+    doc.pages
+        .iter()
+        .filter(|p| {
+            p.name
+                .strip_prefix("board-")
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+        })
+        .collect()
+}
+
+/// The one clip of a tile page.
+fn clip(p: &Page) -> &sowkit::doc::Clip {
+    let clips: Vec<_> = p
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Clip(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(clips.len(), 1, "{}", p.name);
+    clips[0]
+}
+
+/// Centre of a shape's control-point box.
+fn centre(s: &Shape) -> (f64, f64) {
+    let (a, b, c, d) = bounds(&s.segs).unwrap();
+    ((a + c) / 2.0, (b + d) / 2.0)
+}
+
+fn size(s: &Shape) -> (f64, f64) {
+    let (a, b, c, d) = bounds(&s.segs).unwrap();
+    (c - a, d - b)
+}
+
+/// Registration marks: unfilled circles of radius `tile::MARK_R` (their box is 2R square).
+fn marks(items: &[Item]) -> Vec<(f64, f64)> {
+    leaves(items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Shape(s)
+                if s.fill.is_none()
+                    && (size(s).0 - 2.0 * tile::MARK_R).abs() < 1e-6
+                    && (size(s).1 - 2.0 * tile::MARK_R).abs() < 1e-6 =>
+            {
+                Some(centre(s))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Pits, stores and arrow numbers: white-filled shapes, as (centre, size).
+fn features(items: &[Item]) -> Vec<Feature> {
+    leaves(items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Shape(s) if s.fill == Some(Color::WHITE) => Some((centre(s), size(s))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tiles of a kit put back together by their registration marks: each feature of each
+/// tile (whose centre is printed, inside the tile's clip) in the frame of tile 1's page.
+fn assemble(doc: &Document, cols: usize) -> Vec<Feature> {
+    let tiles = tile_pages(doc);
+    // Offset of each tile's page frame in tile 1's frame.
+    let mut off = vec![(0.0, 0.0); tiles.len()];
+    for k in 1..tiles.len() {
+        let (prev, dir) = if k % cols != 0 {
+            (k - 1, 0)
+        } else {
+            (k - cols, 1)
+        };
+        let a = marks(&clip(tiles[prev]).items);
+        let b = marks(&clip(tiles[k]).items);
+        // The marks of the seam between them: the last ones across (or down) on the earlier
+        // tile, the first ones on the later.
+        let key = |m: &(f64, f64)| if dir == 0 { m.0 } else { m.1 };
+        let amax = a.iter().map(key).fold(f64::MIN, f64::max);
+        let bmin = b.iter().map(key).fold(f64::MAX, f64::min);
+        let mut sa: Vec<_> = a.iter().filter(|m| (key(m) - amax).abs() < 1e-6).collect();
+        let mut sb: Vec<_> = b.iter().filter(|m| (key(m) - bmin).abs() < 1e-6).collect();
+        let other = |m: &&(f64, f64)| if dir == 0 { m.1 } else { m.0 };
+        sa.sort_by(|x, y| other(x).total_cmp(&other(y)));
+        sb.sort_by(|x, y| other(x).total_cmp(&other(y)));
+        assert_eq!(sa.len(), 2, "two marks per seam");
+        assert_eq!(sb.len(), 2, "two marks per seam");
+        let d0 = (sa[0].0 - sb[0].0, sa[0].1 - sb[0].1);
+        let d1 = (sa[1].0 - sb[1].0, sa[1].1 - sb[1].1);
+        // Both marks agree on the shift: the tile is not turned.
+        assert!((d0.0 - d1.0).abs() < 1e-6 && (d0.1 - d1.1).abs() < 1e-6);
+        off[k] = (off[prev].0 + d0.0, off[prev].1 + d0.1);
+    }
+    let mut out = Vec::new();
+    for (k, t) in tiles.iter().enumerate() {
+        let c = clip(t);
+        for ((x, y), s) in features(&c.items) {
+            if x > c.x && x < c.x + c.w && y > c.y && y < c.y + c.h {
+                out.push(((x + off[k].0, y + off[k].1), s));
+            }
+        }
+    }
+    out
+}
+
+/// Tiles put back by their registration marks give every pit, store and arrow number where
+/// the board drawn once untiled has it, within 0.1 mm, and the pits sit the ruleset's pitch
+/// apart.
+#[test]
+fn tiles_reassemble_by_their_registration_marks() {
+    let ph = layout::phrases::Phrases::load("en").unwrap();
+    for rs in common::bundled() {
+        for (paper, child_safe) in [(A4, false), (LETTER, false), (A4, true), (A3, true)] {
+            let opts = KitOptions {
+                child_safe,
+                ..KitOptions::new(paper)
+            };
+            let doc = kit(&rs, &opts);
+            if tile_pages(&doc).is_empty() {
+                continue;
+            }
+            let prs = layout::as_printed(&rs, &opts);
+            let (d, plan) = board::plan(&prs, paper, &ph).unwrap();
+            assert_eq!(tile_pages(&doc).len(), plan.count());
+            let got = assemble(&doc, plan.cols());
+            let want = features(&d.items);
+            // The untiled drawing and the assembly differ by one translation: tile 1's.
+            let first = |v: &[Feature]| {
+                v.iter()
+                    .map(|f| f.0)
+                    .min_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)))
+                    .unwrap()
+            };
+            let (g0, w0) = (first(&got), first(&want));
+            let (dx, dy) = (g0.0 - w0.0, g0.1 - w0.1);
+            for (c, s) in &want {
+                let hit = got.iter().any(|(gc, gs)| {
+                    (gc.0 - dx - c.0).abs() < 0.1
+                        && (gc.1 - dy - c.1).abs() < 0.1
+                        && (gs.0 - s.0).abs() < 0.1
+                        && (gs.1 - s.1).abs() < 0.1
+                });
+                assert!(
+                    hit,
+                    "{} {} cs={child_safe}: feature at {c:?} lost",
+                    rs.id, paper.name
+                );
+            }
+            for (gc, _) in &got {
+                assert!(
+                    want.iter().any(
+                        |(c, _)| (gc.0 - dx - c.0).abs() < 0.1 && (gc.1 - dy - c.1).abs() < 0.1
+                    ),
+                    "{} {}: stray feature at {gc:?}",
+                    rs.id,
+                    paper.name
+                );
+            }
+            // Pits in the assembly: circles the printed pit diameter across; each row's
+            // centres are pit diameter + gap apart (hand: 45 + 12 = 57 mm for Oware).
+            let pd = prs.layout.pit_diameter;
+            let mut pits: Vec<(f64, f64)> = got
+                .iter()
+                .filter(|(_, s)| (s.0 - pd).abs() < 1e-6 && (s.1 - pd).abs() < 1e-6)
+                .map(|(c, _)| *c)
+                .collect();
+            pits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0)));
+            pits.dedup_by(|a, b| (a.0 - b.0).abs() < 0.1 && (a.1 - b.1).abs() < 0.1);
+            let n = rs.board.pits_per_side;
+            assert_eq!(pits.len(), 2 * n, "{} {}", rs.id, paper.name);
+            for row in pits.chunks(n) {
+                for w in row.windows(2) {
+                    let pitch = w[1].0 - w[0].0;
+                    assert!((pitch - (pd + prs.layout.pit_gap)).abs() < 0.1, "{pitch}");
+                }
+            }
+            let across = pits[n].1 - pits[0].1;
+            let row_gap = prs.layout.pit_gap.max(8.0);
+            assert!((across - (pd + row_gap)).abs() < 0.1, "{across}");
+        }
+    }
+}
+
+/// No seam crosses a pit, a store, an arrow number or a line of text: checked against the
+/// board geometry (pit circles, store rectangles, number circles at the arrow midpoints) and
+/// the drawing's text boxes.
+#[test]
+fn seams_fall_between_pits_and_labels() {
+    let ph = layout::phrases::Phrases::load("en").unwrap();
+    for rs in common::bundled() {
+        for (paper, child_safe) in [(A4, false), (LETTER, false), (A3, false), (A4, true)] {
+            let opts = KitOptions {
+                child_safe,
+                ..KitOptions::new(paper)
+            };
+            let prs = layout::as_printed(&rs, &opts);
+            let (d, plan) = board::plan(&prs, paper, &ph).unwrap();
+            let (_, g) = board::drawing(&prs, &ph).unwrap();
+            let mut spans: Vec<(f64, f64, String)> = Vec::new();
+            let r = g.d / 2.0;
+            for h in 0..2 * g.n {
+                let c = g.pit_centre(h);
+                spans.push((c.x - r, c.x + r, format!("pit {h}")));
+            }
+            for side in 0..2 {
+                let (x, _, w, _) = g.store_rect(side);
+                spans.push((x, x + w, format!("store {side}")));
+            }
+            for (i, hp) in g.circuit_hops(&prs).iter().enumerate() {
+                let m = hp.mid();
+                spans.push((
+                    m.x - geometry::NUM_R,
+                    m.x + geometry::NUM_R,
+                    format!("arrow {}", i + 1),
+                ));
+            }
+            for t in leaves(&d.items).into_iter().filter_map(|i| match i {
+                Item::Text(t) => Some(t),
+                _ => None,
+            }) {
+                let w = text::width_mm(&t.text, t.size_pt, t.weight);
+                spans.push((t.x, t.x + w, format!("text {:?}", t.text)));
+            }
+            for s in &plan.seams_x {
+                for (a, b, what) in &spans {
+                    assert!(
+                        *s < *a || *s > *b,
+                        "{} {}: seam at {s} crosses {what} ({a:.1}..{b:.1})",
+                        rs.id,
+                        paper.name
+                    );
+                }
+            }
+            // Every seam has at least 10 mm of overlap, and each tile fits its page area.
+            for c in 0..plan.cols() {
+                let (x0, y0, x1, y1) = plan.region(&d, c, 0);
+                assert!(x1 - x0 <= plan.area.2 + 1e-9 && y1 - y0 <= plan.area.3 + 1e-9);
+                if c + 1 < plan.cols() {
+                    // The next tile starts at the seam; this one runs 10 mm or more past it.
+                    let (nx0, _, _, _) = plan.region(&d, c + 1, 0);
+                    assert_eq!(nx0, plan.seams_x[c]);
+                    assert!(x1 - nx0 >= 10.0, "overlap {}", x1 - nx0);
+                }
+            }
+        }
+    }
+}
+
+/// Tile counts for each bundled board on each paper, worked out by hand.
+///
+/// Board widths (cut outline, mm; `W = 5·(d + gap) + d + 2·(end gap + store) + 2·4` pad):
+/// * Oware, Giuthi (capture stores, end gap 14): `5·57 + 45 + 2·(14 + 45) + 8 = 456`;
+/// * Kalah 6×4 (a store passed by, end gap 10): `285 + 45 + 110 + 8 = 448`;
+/// * Kalah 6×3 (40 mm pits): `5·52 + 40 + 2·(10 + 40) + 8 = 408`;
+/// * Six-pit (3 pits of 40): `2·52 + 40 + 100 + 8 = 252`.
+///
+/// Printable width (landscape, 10 mm margins): A4 277, Letter 259.4, A3 400, Tabloid 411.8;
+/// the board sheet needs the board plus 1 mm. So six-pit fits one sheet everywhere (252), and
+/// Kalah 6×3 fits Tabloid (408 ≤ 410.8) but not A3 (408 > 399). Every other board is tiled; the
+/// drawing adds an 11 mm band each side (Oware 478, Kalah 6×4 470, Kalah 6×3 430), and two tiles
+/// cover up to `2·width − 12` (A4 542, Letter 506.8, A3 788, Tabloid 811.6), each seam in the
+/// free band of a gap between pit columns: e.g. Oware on Letter needs a seam in
+/// `[478 − 259.4, 259.4 − 12] = [218.6, 247.4]`, and the gap between its 3rd and 4th columns
+/// spans 233–245 (number circle 236.5–241.5 in its middle). So two tiles each.
+#[test]
+fn tile_counts_per_board_and_paper() {
+    let want: [(&str, [usize; 4]); 5] = [
+        ("giuthi", [2, 2, 2, 2]),
+        ("kalah-6x3", [2, 2, 2, 0]),
+        ("kalah-6x4", [2, 2, 2, 2]),
+        ("oware-abapa", [2, 2, 2, 2]),
+        ("six-pit-sowing", [0, 0, 0, 0]),
+    ];
+    let widths = [
+        ("giuthi", 456.0),
+        ("kalah-6x3", 408.0),
+        ("kalah-6x4", 448.0),
+        ("oware-abapa", 456.0),
+        ("six-pit-sowing", 252.0),
+    ];
+    for (id, counts) in want {
+        let rs = bundled(id);
+        let g = BoardGeometry::new(&rs, false);
+        let w = widths.iter().find(|(i, _)| *i == id).unwrap().1;
+        assert!(
+            (g.cut_size().0 - w).abs() < 1e-6,
+            "{id}: {}",
+            g.cut_size().0
+        );
+        for (paper, n) in [A4, LETTER, A3, TABLOID].into_iter().zip(counts) {
+            let doc = kit(&rs, &KitOptions::new(paper));
+            assert_eq!(tile_pages(&doc).len(), n, "{id} on {}", paper.name);
+            let names: Vec<&str> = doc.pages.iter().map(|p| p.name.as_str()).collect();
+            if n == 0 {
+                // A board that fits is never split.
+                assert!(names.contains(&"board") && !names.contains(&"board-map"));
+            } else {
+                assert!(names.contains(&"board-map") && !names.contains(&"board"));
+            }
+        }
+    }
+}
+
+/// Each tile page names itself, shows the join arrows and the glue strip, and carries the
+/// calibration bar.
+#[test]
+fn tiles_are_named_and_carry_the_bar() {
+    let rs = bundled("oware-abapa");
+    let doc = kit(&rs, &KitOptions::new(A4));
+    let tiles = tile_pages(&doc);
+    assert_eq!(tiles.len(), 2);
+    let all = |p: &Page| -> String {
+        leaves(&p.items)
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Text(t) => Some(t.text.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let t1 = all(tiles[0]);
+    let t2 = all(tiles[1]);
+    assert!(t1.contains("tile 1 of 2, left"), "{t1}");
+    assert!(t2.contains("tile 2 of 2, right"), "{t2}");
+    assert!(t1.contains("tile 2 ▶") && t1.contains("glue"), "{t1}");
+    assert!(t2.contains("◀ tile 1"), "{t2}");
+    for t in &tiles {
+        let bar = t.shapes().any(|s| {
+            s.fill == Some(Color::BLACK)
+                && bounds(&s.segs).is_some_and(|(a, b, c, d)| {
+                    ((c - a) - 100.0).abs() < 1e-6 && ((d - b) - 3.0).abs() < 1e-6
+                })
+        });
+        assert!(bar, "{}: no calibration bar", t.name);
+    }
+    // The glue strip: a grey rectangle OVERLAP wide on tile 1 only.
+    let grey = |p: &Page| {
+        leaves(&clip(p).items)
+            .into_iter()
+            .filter(|i| matches!(i, Item::Shape(s) if s.fill.is_some_and(|c| c != Color::WHITE && c != Color::BLACK) && (size(s).0 - tile::OVERLAP).abs() < 1e-6))
+            .count()
+    };
+    assert_eq!(grey(tiles[0]), 1);
+    assert_eq!(grey(tiles[1]), 0);
+    // The how-to sheet opens the kit and lists the tiles; the map page names them.
+    assert_eq!(doc.pages[0].name, "howto");
+    let howto = all(&doc.pages[0]);
+    assert!(howto.contains("2 tiles"), "{howto}");
+    assert!(howto.contains("A4"), "{howto}");
+}
+
+/// The ruleset's sizes are printed exactly, and --fit shrinks the board onto one sheet and
+/// says so.
+#[test]
+fn fit_shrinks_onto_one_sheet_and_says_so() {
+    let rs = bundled("oware-abapa");
+    let doc = kit(
+        &rs,
+        &KitOptions {
+            fit: true,
+            ..KitOptions::new(A4)
+        },
+    );
+    let b = doc
+        .pages
+        .iter()
+        .find(|p| p.name == "board")
+        .expect("one board sheet");
+    assert!(tile_pages(&doc).is_empty());
+    let pits: Vec<f64> = b
+        .shapes()
+        .filter(|s| s.fill == Some(Color::WHITE))
+        .map(size)
+        .filter(|(w, h)| (w - h).abs() < 1e-6 && *w > 10.0)
+        .map(|(w, _)| w)
+        .collect();
+    assert_eq!(pits.len(), 12);
+    // A4 landscape holds 276 mm of board: 456 mm at 45 mm pits shrinks by about 276/456, so
+    // the pits are near 27 mm and certainly under the 45 asked.
+    assert!(pits.iter().all(|d| *d < 30.0 && *d > 20.0), "{pits:?}");
+    let all: String = b
+        .texts()
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(all.contains("--fit") && all.contains("45 mm"), "{all}");
+}
+
+/// Child-safe counters: at least 32 mm, pits grown to hold three of them (73 mm), and the
+/// counters sheet reads the flag from the ruleset it is given.
+#[test]
+fn child_safe_grows_counters_and_pits() {
+    let rs = bundled("kalah-6x4");
+    let opts = KitOptions {
+        child_safe: true,
+        ..KitOptions::new(A3)
+    };
+    let prs = layout::as_printed(&rs, &opts);
+    assert!(prs.layout.child_safe);
+    assert_eq!(prs.layout.counter_diameter, 32.0);
+    assert_eq!(prs.layout.pit_diameter, 73.0);
+    // Store: both rows, 2·73 + 12 = 158 mm.
+    assert_eq!(prs.layout.store_length, 158.0);
+    let g = BoardGeometry::new(&rs, true);
+    assert_eq!(g.d, 73.0);
+    assert!(g.child_safe && g.counter_d >= geometry::CHILD_SAFE_COUNTER);
+    kit(&rs, &opts);
+}
+
+/// The play-size formulas against values worked by hand.
+#[test]
+fn play_sizes_match_hand_values() {
+    // 4 seeds: 12 seeds of 10 mm at 0.7 packing: 10·√(12/0.7) = 41.40, + 4 = 45.4 → 45.
+    assert_eq!(geometry::play_pit_diameter(4), 45.0);
+    // 3 seeds: 10·√(9/0.7) = 35.86, + 4 = 39.86 → 40.
+    assert_eq!(geometry::play_pit_diameter(3), 40.0);
+    // 2 seeds: 10·√(6/0.7) + 4 = 33.3 → 33, raised to the 35 mm floor.
+    assert_eq!(geometry::play_pit_diameter(2), 35.0);
+    // 6 seeds: 10·√(18/0.7) + 4 = 54.7 → 55.
+    assert_eq!(geometry::play_pit_diameter(6), 55.0);
+    // Oware store: half of 48 seeds = 24·78.54/0.7 = 2692.8 mm² over 45 mm = 59.8 → 60, but
+    // both rows need 2·45 + 12 = 102.
+    assert_eq!(geometry::play_store_length(48, 45.0, 12.0), 102.0);
+    // A 200-seed game on 45 mm pits: 100·78.54/0.7/45 = 249.3 → 250 (more than both rows).
+    assert_eq!(geometry::play_store_length(200, 45.0, 12.0), 250.0);
+    // Counters: (45 − 4)/3 = 13.67 → 13; (40 − 4)/3 = 12.
+    assert_eq!(geometry::play_counter_diameter(45.0), 13.0);
+    assert_eq!(geometry::play_counter_diameter(40.0), 12.0);
+    // Three 32 mm counters: 16·(1 + 2/√3) = 34.48 radius → 68.95 + 4 = 72.95 → 73.
+    assert_eq!(geometry::pit_for_counters(32.0), 73.0);
+    // The bundled rulesets print these sizes.
+    for rs in common::bundled() {
+        let d = geometry::play_pit_diameter(rs.board.seeds_per_pit);
+        assert_eq!(rs.layout.pit_diameter, d, "{}", rs.id);
+        assert_eq!(
+            rs.layout.counter_diameter,
+            geometry::play_counter_diameter(d)
+        );
+    }
+}
+
+#[test]
+fn papers_parse_by_name_and_size() {
+    assert_eq!(Paper::parse("a4").unwrap(), A4);
+    assert_eq!(Paper::parse("Letter").unwrap(), LETTER);
+    assert_eq!(Paper::parse("A3").unwrap(), A3);
+    assert_eq!(Paper::parse("tabloid").unwrap(), TABLOID);
+    assert_eq!(Paper::parse("LEGAL").unwrap(), LEGAL);
+    // Hand values: A3 is 297 × 420 mm; Tabloid 11 × 17 in = 279.4 × 431.8 mm; Legal 8.5 × 14 in
+    // = 215.9 × 355.6 mm.
+    assert_eq!((A3.width, A3.height), (297.0, 420.0));
+    assert_eq!((TABLOID.width, TABLOID.height), (279.4, 431.8));
+    assert_eq!((LEGAL.width, LEGAL.height), (215.9, 355.6));
+    let p = Paper::parse("420x594mm").unwrap();
+    assert_eq!((p.width, p.height), (420.0, 594.0));
+    assert_eq!(&*p.name, "420x594mm");
+    // Landscape-written sizes are stored portrait.
+    let p = Paper::parse("594x420mm").unwrap();
+    assert_eq!((p.width, p.height), (420.0, 594.0));
+    let p = Paper::parse("11x17in").unwrap();
+    assert_eq!((p.width, p.height), (279.4, 431.8));
+    let p = Paper::parse("8.5×14in").unwrap();
+    assert_eq!((p.width, p.height), (215.9, 355.6));
+    let err = |s: &str| Paper::parse(s).unwrap_err();
+    assert!(err("b5").contains("unknown paper"), "{}", err("b5"));
+    assert!(err("b5").contains("a4, letter, a3, tabloid or legal"));
+    assert!(err("420x594").contains("no unit"), "{}", err("420x594"));
+    assert!(err("420mm").contains("WIDTHxHEIGHT"), "{}", err("420mm"));
+    assert!(
+        err("axbmm").contains("positive numbers"),
+        "{}",
+        err("axbmm")
+    );
+    assert!(err("0x300mm").contains("positive numbers"));
+    assert!(
+        err("100x300mm").contains("at least 140 mm"),
+        "{}",
+        err("100x300mm")
+    );
+    assert!(err("300x3000mm").contains("at most 2000 mm"));
+}
+
+/// A ruleset may name its paper; a bad one is a located error.
+#[test]
+fn ruleset_names_its_paper() {
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/kalah-6x4.toml"),
+    )
+    .unwrap();
+    let with = src.replace(
+        "counter_diameter = 13",
+        "counter_diameter = 13\npaper = \"a3\"",
+    );
+    assert_ne!(with, src);
+    let rs = sowkit::ruleset::load_str("k.toml", &with).unwrap();
+    assert_eq!(rs.layout.paper, Some(A3));
+    let bad = src.replace(
+        "counter_diameter = 13",
+        "counter_diameter = 13\npaper = \"b5\"",
+    );
+    let d = sowkit::ruleset::load_str("k.toml", &bad).unwrap_err();
+    let msg = &d[0].rendered;
+    assert!(
+        msg.contains("layout.paper") && msg.contains("unknown paper"),
+        "{msg}"
+    );
+    assert!(msg.contains("k.toml"), "{msg}");
+}
+
+/// Custom and named papers all lay out, every tile page the paper's size either way round.
+#[test]
+fn every_paper_lays_out() {
+    let rs = bundled("oware-abapa");
+    for paper in [
+        A4,
+        LETTER,
+        A3,
+        TABLOID,
+        LEGAL,
+        Paper::parse("420x594mm").unwrap(),
+    ] {
+        let doc = kit(&rs, &KitOptions::new(paper));
+        for p in &doc.pages {
+            let turn = (p.width, p.height);
+            assert!(
+                turn == (paper.width, paper.height) || turn == (paper.height, paper.width),
+                "{} {}: {turn:?}",
+                paper.name,
+                p.name
+            );
+        }
+    }
+    // A2 (420 × 594) holds the 456 mm Oware board on one landscape sheet (574 mm across).
+    let doc = kit(&rs, &KitOptions::new(Paper::parse("420x594mm").unwrap()));
+    assert!(doc.pages.iter().any(|p| p.name == "board"));
+}

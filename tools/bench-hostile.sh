@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Hostile-input bench (issue 8): time and peak memory of `sowkit check` and `sowkit build` on
+# inputs up to the 1 MiB file cap, measured with /usr/bin/time -v on the release binary.
+# Targets: every case under 2 s and 256 MB peak; building N rulesets must not grow memory with N.
+# Usage: bash tools/bench-hostile.sh [WORKDIR]   (prints one line per case; exit 1 if a target
+# is missed). Needs GNU time (apt-get install -y time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-$(mktemp -d)}
+mkdir -p "$work"
+cargo build --release -q
+bin=$PWD/target/release/sowkit
+six=rulesets/six-pit-sowing.toml
+head_of() { sed '/^\[\[example\]\]/,$d' "$1"; }
+cap=$((1 << 20))
+
+# 1. ~10,876 minimal worked examples just under the cap.
+{
+  head_of "$six"
+  ex=$'[[example]]\ntitle = "t"\nstart = "initial"\nmoves = ["A1"]\n[example.expect]\nnext = "A"\n'
+  n=$(( (cap - $(head_of "$six" | wc -c)) / ${#ex} ))
+  for ((i = 0; i < n; i++)); do printf '%s' "$ex"; done
+} > "$work/many-examples.toml"
+
+# 2. A 750 KB note.
+{
+  head_of "$six"
+  printf '[[example]]\ntitle = "t"\nnote = "'
+  head -c 750000 /dev/zero | tr '\0' 'x'
+  printf '"\nstart = "initial"\nmoves = ["A1"]\n[example.expect]\nnext = "A"\n'
+} > "$work/big-note.toml"
+
+# 3. The heaviest valid ruleset: 12 pits of 50 seeds (16 do not fit Letter), 40 examples with 100-character titles
+#    and 600-character notes (every limit at its value).
+{
+  head_of "$six" | sed -e 's/^pits_per_side = 3/pits_per_side = 12/' \
+    -e 's/^seeds_per_pit = 3/seeds_per_pit = 50/' -e '/^pit_labels/d'
+  title=$(printf 't%.0s' $(seq 100))
+  note=$(printf 'seeds move on %.0s' $(seq 43))
+  note=${note:0:600}
+  for ((i = 0; i < 40; i++)); do
+    printf '[[example]]\ntitle = "%s"\nnote = "%s"\nstart = "initial"\nmoves = ["A1"]\n[example.expect]\ngame_over = false\n' "$title" "$note"
+  done
+} > "$work/heaviest-valid.toml"
+
+# 4. Many rulesets: N copies of the bundled ones with their own ids.
+many() {
+  local n=$1 d="$work/many-$1"
+  rm -rf "$d"; mkdir -p "$d"
+  for ((i = 0; i < n; i++)); do
+    for f in rulesets/*.toml; do
+      id=$(basename "$f" .toml)
+      sed "s/^id = \"$id\"/id = \"$id-$i\"/" "$f" > "$d/$id-$i.toml"
+    done
+  done
+  echo "$d"
+}
+
+fail=0
+measure() { # name, then the command
+  local name=$1; shift
+  local log="$work/time.log"
+  /usr/bin/time -v "$@" > /dev/null 2> "$log" || true
+  local secs kb
+  secs=$(grep 'Elapsed (wall clock)' "$log" | awk '{print $NF}' | awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+  kb=$(grep 'Maximum resident set size' "$log" | awk '{print $NF}')
+  printf '%-34s %6.2f s %7.1f MB\n' "$name" "$secs" "$(awk -v k="$kb" 'BEGIN { print k / 1024 }')"
+  local limit=2
+  [ -n "${notime:-}" ] && limit=1000000
+  if awk -v s="$secs" -v k="$kb" -v l="$limit" 'BEGIN { exit !(s >= l || k >= 256 * 1024) }'; then
+    echo "  MISSED the target (2 s, 256 MB)"; fail=1
+  fi
+  echo "$kb" > "$work/last-kb"
+}
+
+for f in many-examples big-note heaviest-valid; do
+  measure "check $f" "$bin" check "$work/$f.toml"
+  rm -rf "$work/out"
+  measure "build $f" "$bin" build "$work/$f.toml" -o "$work/out"
+done
+d10=$(many 2)
+notime=1 measure "build 10 rulesets" "$bin" build "$d10" -o "$work/out10"
+kb10=$(cat "$work/last-kb")
+d200=$(many 40)
+secs_before=$SECONDS
+notime=1 measure "build 200 rulesets (time: no target)" "$bin" build "$d200" -o "$work/out200"
+kb200=$(cat "$work/last-kb")
+# Memory must not grow with the number of rulesets: 200 within 1.5x of 10.
+if [ "$kb200" -gt $((kb10 * 3 / 2)) ]; then
+  echo "  MISSED: 200 rulesets used ${kb200} kB against ${kb10} kB for 10"; fail=1
+fi
+echo "(200-ruleset build took $((SECONDS - secs_before)) s on $(nproc) cores)"
+exit $fail

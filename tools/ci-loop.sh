@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The designer's loop in a real browser: `sowkit serve` driven by headless Chromium
+# (tools/e2e/play.mjs: plays a bundled game to its end by clicks, checks the score against
+# `sowkit replay`, live refresh, a failing save's diagnostic, copy as worked example).
+# Installs Chromium and playwright-core itself. Screenshots: $SHOTS (default /tmp/sowkit-e2e).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+if [ ${#need[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+cargo build --quiet
+(cd tools/e2e && npm ci --no-audit --no-fund --silent)
+CHROMIUM="$(command -v chromium)" node tools/e2e/play.mjs "$PWD/target/debug/sowkit"

@@ -1,0 +1,148 @@
+// End-to-end test of `sowkit serve` in headless Chromium: plays a bundled game to its end by
+// clicks and checks the score shown against the engine (`sowkit replay --format json` of the
+// same moves); checks live refresh on save, the located diagnostic of a failing save, the
+// direction buttons of an either-direction game, and that "copy as worked example" gives a
+// table `sowkit check` accepts. Screenshots go to $SHOTS (default /tmp/sowkit-e2e).
+//
+// Usage: node play.mjs PATH/TO/sowkit
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+
+const sowkit = path.resolve(process.argv[2] || '../../target/debug/sowkit');
+const shots = process.env.SHOTS || '/tmp/sowkit-e2e';
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+fs.mkdirSync(shots, { recursive: true });
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sowkit-e2e-'));
+const rulesetFile = path.join(work, 'kalah-6x4.toml');
+const original = fs.readFileSync(path.join(repo, 'rulesets/kalah-6x4.toml'), 'utf8');
+fs.writeFileSync(rulesetFile, original);
+
+function fail(msg) { console.error('FAIL: ' + msg); process.exitCode = 1; throw new Error(msg); }
+function ok(cond, msg) { if (!cond) fail(msg); console.log('ok: ' + msg); }
+
+const server = spawn(sowkit, ['serve', rulesetFile, '--bundled', 'giuthi'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+let stderr = '';
+server.stderr.on('data', (d) => { stderr += d; });
+const base = await new Promise((resolve, reject) => {
+  let out = '';
+  const t = setTimeout(() => reject(new Error('serve printed no address: ' + stderr)), 60000);
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = out.match(/serving (http:\/\/127\.0\.0\.1:\d+\/)/);
+    if (m) { clearTimeout(t); resolve(m[1]); }
+  });
+  server.on('exit', (c) => reject(new Error('serve exited ' + c + ': ' + stderr)));
+});
+console.log('server at ' + base);
+
+function rawGet(host) {
+  const u = new URL(base);
+  return new Promise((resolve) => {
+    http.get({ host: '127.0.0.1', port: u.port, path: '/', headers: { Host: host } }, (r) => { r.resume(); resolve(r.statusCode); });
+  });
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  ok(await rawGet('attacker.example:' + new URL(base).port) === 421, 'a foreign Host header is refused (DNS rebinding)');
+
+  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  await page.goto(base);
+  await page.screenshot({ path: path.join(shots, '01-index.png'), fullPage: true });
+  await page.goto(base + 'kit/kalah-6x4/');
+  // Every sheet at true size: its SVG's width in mm, at 96 CSS px per inch (the 1 px border
+  // on each side aside).
+  const sizes = await page.$$eval('img.sheet', (imgs) => Promise.all(imgs.map(async (img) => {
+    const svg = await (await fetch(img.src)).text();
+    const mm = parseFloat(svg.match(/<svg[^>]*\swidth="([0-9.]+)mm"/)[1]);
+    return { name: img.alt, mm, px: img.getBoundingClientRect().width - 2 };
+  })));
+  ok(sizes.length > 3, sizes.length + ' sheets shown');
+  for (const s of sizes) {
+    if (Math.abs(s.px - s.mm / 25.4 * 96) > 0.5) fail(s.name + ' is ' + s.px + ' CSS px wide for ' + s.mm + ' mm');
+  }
+  ok(true, 'every sheet is shown at true size (e.g. ' + sizes[0].name + ': ' + sizes[0].mm + ' mm = ' + sizes[0].px.toFixed(1) + ' CSS px)');
+  await page.screenshot({ path: path.join(shots, '02-sheets.png') });
+
+  // Play kalah-6x4 to its end: always the first legal pit.
+  await page.goto(base + 'play/kalah-6x4');
+  await page.waitForSelector('button.hole.legal');
+  let plies = 0;
+  for (; plies < 400; plies++) {
+    if (await page.isVisible('#result')) break;
+    const before = await page.textContent('#moves');
+    await page.click('button.hole.legal >> nth=0');
+    await page.waitForFunction((b) => document.getElementById('moves').textContent !== b, before);
+    if (plies === 6) await page.screenshot({ path: path.join(shots, '03-play-midgame.png') });
+  }
+  ok(await page.isVisible('#result'), 'the game ended after ' + plies + ' clicks');
+  const moves = (await page.textContent('#moves')).trim();
+  const shown = (await page.getAttribute('#result', 'data-scores')).split(',').map(Number);
+  const resultText = await page.textContent('#result');
+  await page.screenshot({ path: path.join(shots, '04-play-end.png'), fullPage: true });
+  const engine = JSON.parse(execFileSync(sowkit, ['replay', '--bundled', 'kalah-6x4', '--format', 'json', '--moves', moves], { encoding: 'utf8' }));
+  ok(engine.final.game_over === true, 'the engine agrees the game is over after ' + moves.split(' ').length + ' moves');
+  ok(JSON.stringify(engine.final.scores) === JSON.stringify(shown), 'score shown ' + shown + ' = engine ' + engine.final.scores + ' (' + resultText + ')');
+  ok(resultText.includes(String(engine.final.scores[0])) && resultText.includes(String(engine.final.scores[1])), 'the result sentence names both scores');
+
+  // Undo goes back one move.
+  await page.click('#undo');
+  await page.waitForFunction(() => document.getElementById('result').hidden);
+  ok((await page.textContent('#moves')).trim() === moves.split(' ').slice(0, -1).join(' '), 'undo removes the last move');
+  await page.click('button.hole.legal >> nth=0');
+  await page.waitForSelector('#result:not([hidden])');
+
+  // Copy as worked example; the table passes `check` appended to the ruleset.
+  await page.click('#copy');
+  const example = await page.inputValue('#example');
+  ok(example.startsWith('[[example]]') && example.includes('game_over = true') && example.includes('scores = ['), 'copy as worked example gives a filled-in [[example]]');
+  await page.screenshot({ path: path.join(shots, '05-play-example.png'), fullPage: true });
+  const checked = path.join(work, 'with-example.toml');
+  fs.writeFileSync(checked, original + '\n' + example);
+  execFileSync(sowkit, ['check', checked], { stdio: 'inherit' });
+  ok(true, 'sowkit check accepts the copied example');
+
+  // Live refresh: rename the game on disk; the open play page follows within a moment.
+  await page.click('#restart');
+  await page.waitForSelector('button.hole.legal');
+  fs.writeFileSync(rulesetFile, original.replace(/^name = .*$/m, 'name = "Renamed Kalah"'));
+  const t0 = Date.now();
+  await page.waitForFunction(() => document.getElementById('title').textContent.includes('Renamed Kalah'), null, { timeout: 10000 });
+  ok(true, 'the open play page followed the save in ' + (Date.now() - t0) + ' ms');
+
+  // A failing save: the index page shows the located diagnostic and keeps the last good kit.
+  const index = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  await index.goto(base);
+  const broken = original.replace(/^pits_per_side = .*$/m, 'pits_per_side = "six"');
+  fs.writeFileSync(rulesetFile, broken);
+  await index.waitForSelector('#diagnostic', { timeout: 10000 });
+  const diag = await index.textContent('#diagnostic');
+  const line = broken.split('\n').findIndex((l) => l.startsWith('pits_per_side')) + 1;
+  ok(diag.includes('kalah-6x4.toml:' + line), 'the diagnostic names the file and line ' + line);
+  ok(await index.isVisible('a[href="/play/kalah-6x4"]'), 'the last good kit stays listed');
+  await index.screenshot({ path: path.join(shots, '06-failing-save.png'), fullPage: true });
+  fs.writeFileSync(rulesetFile, original);
+  await index.waitForFunction(() => !document.getElementById('diagnostic'), null, { timeout: 10000 });
+  ok(true, 'fixing the file clears the diagnostic');
+
+  // Either direction (Giuthi): each legal pit offers both directions.
+  await page.goto(base + 'play/giuthi');
+  await page.waitForSelector('.dirs button');
+  const dirs = await page.$$eval('.dirs button', (bs) => bs.map((b) => b.dataset.move));
+  ok(dirs.some((m) => m.endsWith('<')) && dirs.some((m) => m.endsWith('>')), 'giuthi offers both directions: ' + dirs.slice(0, 4).join(' ') + ' …');
+  await page.click('.dirs button >> nth=1');
+  await page.waitForSelector('.hole.sown');
+  await page.screenshot({ path: path.join(shots, '07-giuthi.png'), fullPage: true });
+  console.log('screenshots in ' + shots);
+} finally {
+  await browser.close();
+  server.kill();
+  fs.rmSync(work, { recursive: true, force: true });
+}

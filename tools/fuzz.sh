@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs one cargo-fuzz target (or `all`) for a set time, starting from the seed corpus and every
+# input that ever found a bug (tests/fuzz-regressions/<target>/), and reports execs and findings.
+# A finding (crash, timeout, out-of-memory) is copied into tests/fuzz-regressions/<target>/ so
+# `cargo test --test fuzz_regressions` replays it for ever; the script then exits 1.
+# Usage: bash tools/fuzz.sh TARGET SECONDS    TARGET: loader | notation | engine | kit | all
+# Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: tools/fuzz.sh TARGET SECONDS}
+secs=${2:?usage: tools/fuzz.sh TARGET SECONDS}
+if [ "$target" = all ]; then
+  rc=0
+  for t in loader notation engine kit; do bash "$0" "$t" "$secs" || rc=1; done
+  exit $rc
+fi
+root=$PWD
+corpus=$root/fuzz/corpus/$target
+mkdir -p "$corpus" "$root/fuzz/artifacts/$target"
+cp -n "$root/tests/fuzz-regressions/$target/"* "$corpus/" 2>/dev/null || true
+log=$root/fuzz/artifacts/$target.log
+before=$(ls "$root/fuzz/artifacts/$target" | wc -l)
+(cd fuzz && cargo +nightly fuzz run -O "$target" "$corpus" -- \
+  -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
+  -print_final_stats=1 >"$log" 2>&1) || true
+execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
+new=()
+for f in "$root/fuzz/artifacts/$target"/*; do
+  [ -e "$f" ] || continue
+  b=$(basename "$f")
+  [ -e "$root/tests/fuzz-regressions/$target/$b" ] && continue
+  cp "$f" "$root/tests/fuzz-regressions/$target/$b"
+  new+=("$b")
+done
+echo "$target: ${execs:-0} execs in ${secs} s, ${#new[@]} new finding(s) ${new[*]:-}"
+if [ ${#new[@]} -gt 0 ] || ! grep -q 'Done [0-9]* runs' "$log"; then
+  tail -40 "$log"
+  exit 1
+fi
