@@ -34,44 +34,69 @@ fn hundredths(v: f64) -> i64 {
 /// before it unless the previous character already separates it (`-`, or a `.` that cannot
 /// continue a number that already has one). `sep` says whether a number precedes it.
 fn push_h(out: &mut String, v: i64, sep: bool) {
-    let neg = v < 0;
     let a = v.unsigned_abs();
     let (int, frac) = (a / 100, a % 100);
-    let mut s = String::with_capacity(8);
-    if neg {
-        s.push('-');
+    let first = if v < 0 {
+        '-'
+    } else if int == 0 && frac != 0 {
+        '.'
+    } else {
+        '0'
+    };
+    push_sep(out, first, sep);
+    if v < 0 {
+        out.push('-');
     }
     if int != 0 || frac == 0 {
-        let _ = write!(s, "{int}");
+        push_u(out, int);
     }
     if frac != 0 {
-        if frac % 10 == 0 {
-            let _ = write!(s, ".{}", frac / 10);
-        } else {
-            let _ = write!(s, ".{frac:02}");
+        out.push('.');
+        out.push(char::from(b'0' + (frac / 10) as u8));
+        if frac % 10 != 0 {
+            out.push(char::from(b'0' + (frac % 10) as u8));
         }
     }
-    push_sep(out, &s, sep);
 }
 
 /// Appends an integer with the same separator rule as [`push_h`].
 fn push_i(out: &mut String, v: i64, sep: bool) {
-    let mut s = String::with_capacity(8);
-    let _ = write!(s, "{v}");
-    push_sep(out, &s, sep);
+    push_sep(out, if v < 0 { '-' } else { '0' }, sep);
+    if v < 0 {
+        out.push('-');
+    }
+    push_u(out, v.unsigned_abs());
 }
 
-fn push_sep(out: &mut String, s: &str, sep: bool) {
-    if sep && !s.starts_with('-') {
+/// Appends the decimal digits of `v` (no allocation).
+fn push_u(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(char::from(b));
+    }
+}
+
+/// Writes the space before a number whose first character is `first`, when one is needed.
+fn push_sep(out: &mut String, first: char, sep: bool) {
+    if sep && first != '-' {
         let prev_has_dot = out
-            .rsplit(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .next()
-            .is_some_and(|p| p.contains('.'));
-        if !(s.starts_with('.') && prev_has_dot) {
+            .bytes()
+            .rev()
+            .take_while(|c| c.is_ascii_digit() || *c == b'.')
+            .any(|c| c == b'.');
+        if !(first == '.' && prev_has_dot) {
             out.push(' ');
         }
     }
-    out.push_str(s);
 }
 
 /// A length for an attribute, rounded to 0.01 mm, shortest form.
@@ -254,6 +279,26 @@ fn glyph_data(weight: Weight, gid: u16, grid: i64) -> String {
     w.d
 }
 
+/// [`glyph_data`], computed once per process for each (weight, glyph, lattice step): every
+/// page of a kit draws mostly the same glyphs.
+fn cached_glyph_data(weight: Weight, gid: u16, grid: i64) -> std::sync::Arc<str> {
+    type Cache = std::sync::Mutex<HashMap<(Weight, u16, i64), std::sync::Arc<str>>>;
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(d) = cache
+        .lock()
+        .ok()
+        .and_then(|c| c.get(&(weight, gid, grid)).cloned())
+    {
+        return d;
+    }
+    let d: std::sync::Arc<str> = glyph_data(weight, gid, grid).into();
+    if let Ok(mut c) = cache.lock() {
+        c.insert((weight, gid, grid), d.clone());
+    }
+    d
+}
+
 /// The lattice step (font units) for a glyph drawn at most `size_pt`: the largest whole
 /// number of units that is at most 0.01 mm at that size, so rounding moves a point by at most
 /// 0.005 mm.
@@ -308,7 +353,7 @@ impl Defs {
         let upem = f64::from(text::units_per_em(weight).max(1));
         let size = self.max_size.get(&(weight, gid)).copied().unwrap_or(72.0);
         let grid = glyph_grid(size, upem);
-        let d = glyph_data(weight, gid, grid);
+        let d = cached_glyph_data(weight, gid, grid);
         let id = if d.is_empty() {
             None
         } else {
