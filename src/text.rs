@@ -30,6 +30,11 @@ pub(crate) struct Face {
     descender: i16,
     /// Advance of every glyph in thousandths of an em, truncated (see the module docs).
     advances_milli: Vec<u16>,
+    /// The Unicode cmap, selected once (selecting it per character was a seventh of a kit
+    /// build's instructions).
+    charmap: skrifa::charmap::Charmap<'static>,
+    /// Glyph ids of U+0000–U+00FF, the characters of nearly all text, looked up once.
+    latin1: [u16; 256],
 }
 
 impl Face {
@@ -46,6 +51,14 @@ impl Face {
                 milli_em(units.max(0.0) as u32, upem)
             })
             .collect();
+        let charmap = font.charmap();
+        let mut latin1 = [0u16; 256];
+        for (i, g) in latin1.iter_mut().enumerate() {
+            *g = char::from_u32(i as u32)
+                .and_then(|c| charmap.map(c))
+                .and_then(|g| u16::try_from(g.to_u32()).ok())
+                .unwrap_or(0);
+        }
         Some(Face {
             bytes,
             font,
@@ -53,13 +66,17 @@ impl Face {
             ascender,
             descender,
             advances_milli,
+            charmap,
+            latin1,
         })
     }
 
     /// Glyph id of `c`, 0 (`.notdef`) if the font lacks it.
     pub(crate) fn gid(&self, c: char) -> u16 {
-        self.font
-            .charmap()
+        if let Some(g) = self.latin1.get(c as usize) {
+            return *g;
+        }
+        self.charmap
             .map(c)
             .and_then(|g| u16::try_from(g.to_u32()).ok())
             .unwrap_or(0)

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Issue 10's figures against their targets, from a release build of this checkout:
+#   kit build time (whole process, median of RUNS), SVG page and PDF sizes of every bundled kit,
+#   engine speed (cargo bench --bench engine, with the C-loop ratio when ../shared and gcc
+#   exist), and a scaling table (time and peak memory for boards of 3–16 pits a side and for
+#   1, 10 and 100 rulesets). A clean release build is timed only with BENCH_CLEAN_BUILD=1 (it
+#   takes minutes and, on a shared machine, CPU from everyone else).
+# Usage: tools/bench.sh [RUNS]   (default 11). State the machine's load when you quote figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-11}
+cargo build --release -q
+bin=$PWD/target/release/sowkit
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores, $(date -u +%FT%TZ)"
+
+# Median wall time (ms) of RUNS runs of a command.
+median_ms() {
+  local ts=()
+  for _ in $(seq "$runs"); do
+    local a b
+    a=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    b=$(date +%s%N)
+    ts+=($(((b - a) / 1000)))
+  done
+  printf '%s\n' "${ts[@]}" | sort -n | awk '{v[NR]=$1} END {printf "%.1f", v[int((NR+1)/2)]/1000}'
+}
+# Peak resident memory (KB) of one run, or "?" without GNU time.
+peak_kb() {
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident/ {print $2}'
+  else
+    echo "?"
+  fi
+}
+verdict() { # value target (lower is better)
+  awk -v v="$1" -v t="$2" 'BEGIN {print (v <= t) ? "OK" : "ABOVE TARGET"}'
+}
+
+echo
+echo "== kit build, whole process, release (median of $runs)"
+one=$(median_ms "$bin" build rulesets/kalah-6x4.toml --out "$tmp/one")
+all=$(median_ms "$bin" build rulesets --out "$tmp/all")
+printf '%-44s %9s ms  target <= 15 ms  %s\n' "kalah-6x4 (one kit, all its files)" "$one" "$(verdict "$one" 15)"
+printf '%-44s %9s ms  target <= 60 ms  %s\n' "all five bundled kits" "$all" "$(verdict "$all" 60)"
+
+echo
+echo "== output sizes (KB = 1000 bytes)"
+printf '%-16s %14s %12s %10s %14s\n' kit "largest SVG" "all SVGs" kit.pdf host-key.pdf
+for k in "$tmp"/all/*/; do
+  id=$(basename "$k")
+  big=$(find "$k" -name '*.svg' -printf '%s\n' | sort -n | tail -1)
+  sum=$(find "$k" -name '*.svg' -printf '%s\n' | awk '{s+=$1} END {print s}')
+  kp=$(stat -c %s "$k/kit.pdf")
+  hp=$(stat -c %s "$k/host-key.pdf")
+  printf '%-16s %11.1f KB %9.1f KB %7.1f KB %11.1f KB   %s / %s / %s\n' "$id" \
+    "$(echo "$big/1000" | bc -l)" "$(echo "$sum/1000" | bc -l)" \
+    "$(echo "$kp/1000" | bc -l)" "$(echo "$hp/1000" | bc -l)" \
+    "SVG page <= 40 KB $(verdict "$big" 40000)" "kit.pdf <= 60 KB $(verdict "$kp" 60000)" \
+    "host key <= 30 KB $(verdict "$hp" 30000)"
+done
+
+echo
+echo "== engine (cargo bench --bench engine)"
+cargo bench -q --bench engine 2>/dev/null | grep -v '^$' || echo "engine bench failed"
+
+echo
+echo "== scaling: one kit per board size (Kalah rules, 4 seeds a pit, no worked examples)"
+printf '%-28s %10s %12s\n' "input" "time (ms)" "peak (KB)"
+for n in 3 6 9 12 16; do
+  awk -v n="$n" '/^\[\[example\]\]/ {exit} /^pit_labels/ {next}
+    /^players/ {print "players = [\"S\", \"N\"]"; next}
+    /^pits_per_side/ {print "pits_per_side = " n; next}
+    /^id = / {print "id = \"kalah-" n "x4\""; next} {print}' rulesets/kalah-6x4.toml >"$tmp/k$n.toml"
+  t=$(median_ms "$bin" build "$tmp/k$n.toml" --out "$tmp/s$n")
+  m=$(peak_kb "$bin" build "$tmp/k$n.toml" --out "$tmp/s$n")
+  printf '%-28s %10s %12s\n' "$n pits a side" "$t" "$m"
+done
+for count in 1 10 100; do
+  mkdir -p "$tmp/r$count"
+  for i in $(seq "$count"); do
+    sed "s/^id = \"kalah-6x4\"/id = \"kalah-6x4-$i\"/" rulesets/kalah-6x4.toml >"$tmp/r$count/k$i.toml"
+  done
+  t=$(runs=3 median_ms "$bin" build "$tmp/r$count" --out "$tmp/o$count")
+  m=$(peak_kb "$bin" build "$tmp/r$count" --out "$tmp/o$count")
+  printf '%-28s %10s %12s\n' "$count rulesets (kalah-6x4)" "$t" "$m"
+done
+
+echo
+echo "== build of the project"
+if [ "${BENCH_CLEAN_BUILD:-0}" = 1 ]; then
+  dir=$(mktemp -d /tmp/sowkit-clean-XXXX)
+  a=$(date +%s)
+  CARGO_TARGET_DIR=$dir cargo build --release -q
+  b=$(date +%s)
+  echo "clean release build: $((b - a)) s (target <= 180 s on 2 cores)"
+  rm -rf "$dir"
+else
+  echo "clean release build: not timed (BENCH_CLEAN_BUILD=1 times one in a separate target dir; target <= 180 s)"
+fi
