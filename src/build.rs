@@ -76,11 +76,21 @@ pub fn build_all_with(
                 paper: opts.paper.name.to_string(),
                 message,
             })?;
-            kit.files
-                .extend(extra(rs).map_err(|message| BuildError::Extra {
-                    path: rs.path.clone(),
-                    message,
-                })?);
+            let more = extra(rs).map_err(|message| BuildError::Extra {
+                path: rs.path.clone(),
+                message,
+            })?;
+            if !more.is_empty() {
+                // The manifest names every file of the kit: list the extra ones too.
+                let mut lines = String::from("extra files:\n");
+                for f in &more {
+                    lines.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
+                }
+                if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
+                    m.bytes.extend_from_slice(lines.as_bytes());
+                }
+                kit.files.extend(more);
+            }
             o.stage(&kit.id, &kit.files).map_err(BuildError::Io)?;
             Ok(Built {
                 dir: out.join(&kit.id),

@@ -114,18 +114,18 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
             let line = ex.field_lines.get(field).copied().unwrap_or(ex.line);
             line_span(src, line)
         };
+        // Every independent problem in one run: a name the ruleset lacks does not stop the
+        // replay (a wrong start or move is reported too), nor the other fields' comparison.
         let unknown = unknown_names(&rules, ex);
-        if !unknown.is_empty() {
-            for (field, msg) in unknown {
-                out.push(Diagnostic::at(
-                    &rs.path,
-                    src,
-                    at(&field),
-                    &format!("example[{}].expect.{field}", i + 1),
-                    &format!("{tag}: {msg}"),
-                ));
-            }
-            continue;
+        let unknown_fields: Vec<String> = unknown.iter().map(|(f, _)| f.clone()).collect();
+        for (field, msg) in unknown {
+            out.push(Diagnostic::at(
+                &rs.path,
+                src,
+                at(&field),
+                &format!("example[{}].expect.{field}", i + 1),
+                &format!("{tag}: {msg}"),
+            ));
         }
         let (replay, game) = match replay(&rules, ex) {
             Ok(r) => r,
@@ -140,7 +140,10 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 continue;
             }
         };
-        for (field, expected, actual) in compare(&rules, ex, &replay, &game) {
+        for (field, expected, actual) in compare(&rules, ex, &replay, &game)
+            .into_iter()
+            .filter(|(f, _, _)| !unknown_fields.contains(f))
+        {
             let msg =
                 format!("{tag}: expected {field} = {expected}, but the engine gives {actual}");
             out.push(Diagnostic::at(

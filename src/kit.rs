@@ -38,8 +38,10 @@ pub struct Kit {
 /// Errors: the layout cannot place the board or text (message says what).
 pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
     let paper = opts.paper;
-    let document = layout::kit(rs, opts)?;
-    let host_key = layout::host_key(rs, opts)?;
+    // The kit and its host key, then each one's PDF and SVGs, are made side by side on the
+    // machine's cores (rayon); each depends only on its input, so the bytes are the same.
+    let (document, host_key) = rayon::join(|| layout::kit(rs, opts), || layout::host_key(rs, opts));
+    let (document, host_key) = (document?, host_key?);
     // The PDF backend returns no bytes only if serialising failed; never write an empty PDF.
     let pdf = |d: &Document, what: &str| {
         let bytes = render::pdf::render(d);
@@ -49,17 +51,28 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
             Ok(bytes)
         }
     };
+    let ((kit_pdf, kit_svgs), (key_pdf, key_svgs)) = rayon::join(
+        || {
+            rayon::join(
+                || pdf(&document, "kit"),
+                || render::svg::render_all(&document),
+            )
+        },
+        || {
+            rayon::join(
+                || pdf(&host_key, "host key"),
+                || render::svg::render_all(&host_key),
+            )
+        },
+    );
     let mut files = Vec::new();
     files.push(File {
         name: "kit.pdf".to_string(),
-        bytes: pdf(&document, "kit")?,
+        bytes: kit_pdf?,
     });
     // (svg file, width, height) of each kit page, for the preview.
     let mut sheets: Vec<(String, f64, f64)> = Vec::new();
-    for ((name, svg), p) in render::svg::render_all(&document)
-        .into_iter()
-        .zip(&document.pages)
-    {
+    for ((name, svg), p) in kit_svgs.into_iter().zip(&document.pages) {
         sheets.push((name.clone(), p.width, p.height));
         files.push(File {
             name,
@@ -68,9 +81,9 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
     }
     files.push(File {
         name: "host-key.pdf".to_string(),
-        bytes: pdf(&host_key, "host key")?,
+        bytes: key_pdf?,
     });
-    for (name, svg) in render::svg::render_all(&host_key) {
+    for (name, svg) in key_svgs {
         files.push(File {
             name: format!("key-{name}"),
             bytes: svg.into_bytes(),

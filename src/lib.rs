@@ -28,4 +28,5 @@ pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod serve;
+pub mod solve;
 pub mod text;

@@ -1,7 +1,7 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
 use std::path::{Path, PathBuf};
@@ -166,6 +166,11 @@ enum Command {
     /// Print the man page (roff), generated from these definitions.
     #[command(after_help = "Example:\n  sowkit man > ~/.local/share/man/man1/sowkit.1")]
     Man,
+    /// Print the JSON Schema of the ruleset format (for editors: Taplo, Even Better TOML).
+    #[command(
+        after_help = "Example:\n  sowkit schema > sowkit.schema.json\n  then put `#:schema ./sowkit.schema.json` on the first line of a ruleset"
+    )]
+    Schema,
     /// Validate rulesets and replay their worked examples; write nothing.
     #[command(
         after_help = "Examples:\n  sowkit check                               every ruleset in ./rulesets\n  sowkit check my.toml --paper letter\n  sowkit check - < my.toml                   the ruleset from standard input\n\nExit codes: 0 every ruleset passes; 1 a ruleset, example or layout is wrong; 2 bad command line."
@@ -182,6 +187,40 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         format: cli::diag::DiagFormat,
     },
+    /// Exact game value under perfect play and every best move (or, with --balance, whether
+    /// going first is an advantage). See README "Solving".
+    Solve {
+        /// Ruleset file
+        file: PathBuf,
+        /// Position to solve, e.g. "South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0); South"
+        /// [default: the start]
+        #[arg(long)]
+        from: Option<String>,
+        /// Output format
+        #[arg(long, value_enum, default_value = "text", ignore_case = true)]
+        format: FormatArg,
+        /// Stop after this many seconds and print the proven bounds
+        #[arg(long)]
+        budget: Option<f64>,
+        /// Stop after visiting this many positions (deterministic)
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Largest transposition table, in MiB
+        #[arg(long, default_value_t = 4096)]
+        memory: usize,
+        /// Balance report of the start: exact value if provable within the budget (default
+        /// 5 000 000 positions), and random and greedy playout rates with 95% intervals
+        #[arg(long)]
+        balance: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum FormatArg {
+    /// Plain text.
+    Text,
+    /// One JSON object (README "Solving").
+    Json,
 }
 
 /// Expands folders into their `*.toml` files, sorted; keeps files as given.
@@ -355,6 +394,16 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "sowkit", &mut std::io::stdout());
             ExitCode::SUCCESS
         }
+        Command::Schema => match serde_json::to_string_pretty(&ruleset::load::json_schema()) {
+            Ok(s) => {
+                println!("{s}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: cannot write the schema: {e}");
+                ExitCode::from(1)
+            }
+        },
         Command::Man => {
             use clap::CommandFactory;
             let mut out = Vec::new();
@@ -400,6 +449,33 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Solve {
+            file,
+            from,
+            format,
+            budget,
+            nodes,
+            memory,
+            balance,
+        } => sowkit::solve::report::run(&sowkit::solve::report::Args {
+            file,
+            from,
+            json: format == FormatArg::Json,
+            seconds: budget,
+            nodes,
+            memory_mb: memory,
+            balance,
+        })
+        .map_or_else(
+            |e| {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            },
+            |out| {
+                print!("{out}");
+                ExitCode::SUCCESS
+            },
+        ),
         Command::Check {
             rulesets,
             paper,
@@ -488,7 +564,7 @@ fn main() -> ExitCode {
             };
             let extra = |rs: &Ruleset| {
                 if three_d {
-                    sowkit::mesh::kit_files(rs, bed)
+                    sowkit::mesh::kit_files(rs, child_safe, bed)
                 } else {
                     Ok(Vec::new())
                 }

@@ -527,3 +527,36 @@ fn quiet_and_verbose() {
     );
     assert!(err.contains("ok: "));
 }
+
+#[test]
+fn independent_problems_of_one_example_are_all_reported_at_once() {
+    // Example 1 of six-pit-sowing names a label that does not exist (`last`) and claims a wrong
+    // capture; example 2 starts from a position with the wrong number of seeds. One run
+    // reports all three.
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    let bad = src
+        .replacen("last = \"store A\"", "last = \"store Z\"", 1)
+        .replacen("captured = 0", "captured = 2", 1)
+        .replacen(
+            "start = \"A 0 2 1 (5) / B 2 3 1 (4); A\"",
+            "start = \"A 0 2 1 (5) / B 2 3 1 (9); A\"",
+            1,
+        );
+    let d = scratch("independent-2");
+    let f = d.join("six.toml");
+    std::fs::write(&f, &bad).unwrap();
+    let o = sowkit()
+        .args(["check", "--format", "short"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    for must in [
+        "example[1].expect.last: ",
+        "example[1].expect.captured: ",
+        "example[2].start: ",
+    ] {
+        assert!(err.contains(must), "{must} missing:\n{err}");
+    }
+}

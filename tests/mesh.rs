@@ -30,7 +30,7 @@ fn sound(m: &Mesh, what: &str) -> sowkit::mesh::Stats {
 }
 
 fn parts(id: &str, bed: Bed) -> (Design, Vec<Part>) {
-    let d = Design::new(&load(id)).unwrap();
+    let d = Design::new(&load(id), false).unwrap();
     let p = board::parts(&d, bed).unwrap();
     (d, p)
 }
@@ -80,7 +80,7 @@ fn a_small_bed_gets_more_parts_and_a_tiny_one_a_clear_error() {
         let (_, hi) = p.mesh.bbox();
         assert!(hi[0] <= 150.0 && hi[1] <= 150.0, "{hi:?}");
     }
-    let d = Design::new(&load("giuthi")).unwrap();
+    let d = Design::new(&load("giuthi"), false).unwrap();
     let e = board::parts(&d, Bed { w: 80.0, h: 80.0 }).unwrap_err();
     assert!(e.contains("--bed"), "{e}");
 }
@@ -379,7 +379,7 @@ fn the_intersection_check_finds_two_crossing_boxes() {
 
 #[test]
 fn seeds_joiner_and_a_seed_plate_do_not_intersect_themselves() {
-    let d = Design::new(&load("giuthi")).unwrap();
+    let d = Design::new(&load("giuthi"), false).unwrap();
     let j = board::joiner(&d);
     assert_eq!(self_intersections(&j), 0);
     let s = seed::lens(12.0);
@@ -432,8 +432,8 @@ fn seed_plates_hold_what_the_game_needs_and_fit_the_bed() {
 #[test]
 fn the_3d_files_are_deterministic_and_complete() {
     let rs = load("kalah-6x4");
-    let a = sowkit::mesh::kit_files(&rs, Bed::DEFAULT).unwrap();
-    let b = sowkit::mesh::kit_files(&rs, Bed::DEFAULT).unwrap();
+    let a = sowkit::mesh::kit_files(&rs, false, Bed::DEFAULT).unwrap();
+    let b = sowkit::mesh::kit_files(&rs, false, Bed::DEFAULT).unwrap();
     assert_eq!(a, b);
     let names: Vec<&str> = a.iter().map(|f| f.name.as_str()).collect();
     for want in [

@@ -15,6 +15,7 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-cargo build --quiet
+# Release: the kit rebuilds on save fast enough to see the page follow (CI built it already).
+cargo build --release --quiet
 (cd tools/e2e && npm ci --no-audit --no-fund --silent)
-CHROMIUM="$(command -v chromium)" node tools/e2e/play.mjs "$PWD/target/debug/sowkit"
+CHROMIUM="$(command -v chromium)" node tools/e2e/play.mjs "$PWD/target/release/sowkit"

@@ -5,7 +5,7 @@
 //! by the bowls. The labels share their cut lines (research print-and-play §5.3).
 use super::board::{capitalise, store_sown_by};
 use super::cut::{self, MARK_ROOM};
-use super::page::{self, MARGIN};
+use super::page::{self, CUT_W, MARGIN};
 use super::phrases::Phrases;
 use super::{para, Paper};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Stroke, Weight};
@@ -224,7 +224,9 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         }
         let top = y + 2.0;
         let bottom = page::content_bottom(h);
-        let cols = ((cw - 2.0 * MARK_ROOM) / LABEL_W).floor().max(0.0) as usize;
+        let cols = ((cw - 2.0 * (MARK_ROOM + CUT_W)) / LABEL_W)
+            .floor()
+            .max(0.0) as usize;
         let rows = ((bottom - top - 2.0 * MARK_ROOM) / LABEL_H)
             .floor()
             .max(0.0) as usize;

@@ -450,6 +450,7 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
                 ],
             ));
         }
+        caption.extend(best_play(&rules, &e.start, ph));
         let cap_h: f64 = caption
             .iter()
             .map(|c| lines_h(c, CAPTION_PT, Weight::Regular, w))
@@ -472,4 +473,37 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
         }
     }
     Ok(f.pages)
+}
+
+/// The host key's line on perfect play from `start`: the best move(s) and the value, when
+/// the solver proves them within its small node budget ([`crate::solve::proven_best`]).
+fn best_play(rules: &Rules, start: &Position, ph: &Phrases) -> Option<String> {
+    let (v, best) = crate::solve::proven_best(rules, start)?;
+    let moves: Vec<String> = best
+        .iter()
+        .map(|&m| crate::notation::format_move(rules, m))
+        .collect();
+    let result = match v {
+        0 => ph.get("key.result_draw"),
+        _ => ph.fmt(
+            "key.result_win",
+            &[
+                ("player", rules.player_name(if v > 0 { 0 } else { 1 })),
+                ("n", &v.abs().to_string()),
+            ],
+        ),
+    };
+    let key = if moves.len() == 1 {
+        "key.best_one"
+    } else {
+        "key.best"
+    };
+    Some(ph.fmt(
+        key,
+        &[
+            ("player", rules.player_name(start.to_move)),
+            ("moves", &join_and(ph, &moves)),
+            ("result", &result),
+        ],
+    ))
 }

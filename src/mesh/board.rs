@@ -1,6 +1,5 @@
 //! The 3D board: a solid block with bowl-shaped pits and stores, raised rims that tell the
-//! sides apart by touch (side 0 single, side 1 double, as the paper board's single and double
-//! rings), engraved pit and store labels and engraved circuit arrows; split at seams between
+//! sides apart by touch (single, and double on the side with the paper board's double ring), engraved pit and store labels and engraved circuit arrows; split at seams between
 //! pit columns into parts that fit the bed, joined from below by [`joiner`]s.
 //!
 //! Axes: x to the right along the rows, y away from side 0's player (side 0's row is at
@@ -99,6 +98,10 @@ pub struct Design {
     pub store_depth: f64,
     /// Board thickness, mm.
     pub thick: f64,
+    /// Counter (seed) diameter for this board, mm.
+    pub counter_d: f64,
+    /// The side whose pits and store have a double rim (the paper board's double ring).
+    pub ring_side: usize,
     /// Grid step along x and y, mm (pit centres and seams lie on grid lines).
     pub sx: f64,
     /// Grid step along y, mm.
@@ -323,9 +326,11 @@ fn superellipse(x: f64, y: f64, a: f64, b: f64) -> (f64, f64) {
     (u, (u - 1.0) / grad.max(1e-9))
 }
 
-fn bead(sdf: f64, side: usize) -> f64 {
+/// Height of the rim bead(s) at signed distance `sdf` outside a bowl: one bead, or two on the
+/// side with the paper board's double ring.
+fn bead(sdf: f64, double: bool) -> f64 {
     let mut b: f64 = 0.0;
-    for &e in &BEADS[..=side.min(1)] {
+    for &e in &BEADS[..if double { 2 } else { 1 }] {
         let t = (sdf - e) / BEAD_HW;
         if t.abs() < 1.0 {
             b = b.max(BEAD_H * (1.0 - t * t).sqrt());
@@ -335,10 +340,11 @@ fn bead(sdf: f64, side: usize) -> f64 {
 }
 
 impl Design {
-    /// Lays out the board of `rs` at its own sizes. Errors: sizes that leave no room for a
-    /// label or a bowl (message names the field).
-    pub fn new(rs: &Ruleset) -> Result<Design, String> {
-        let g = BoardGeometry::new(rs, false).centred_at(0.0, 0.0);
+    /// Lays out the board of `rs` at its own sizes (grown for child-safe counters with
+    /// `child_safe`, as the paper board). Errors: sizes that leave no room for a label or a
+    /// bowl (message names the field).
+    pub fn new(rs: &Ruleset, child_safe: bool) -> Result<Design, String> {
+        let g = BoardGeometry::new(rs, child_safe).centred_at(0.0, 0.0);
         let n = g.n;
         if n == 0 {
             return Err("the board has no pits".into());
@@ -476,6 +482,8 @@ impl Design {
             stores,
             store_depth,
             thick,
+            counter_d: g.counter_d,
+            ring_side: g.ring_side,
             sx,
             sy,
             ix,
@@ -504,7 +512,7 @@ impl Design {
             if sdf < 6.0 {
                 let zb = t - bowl_depth(sdf, self.r, self.pit_depth);
                 z = z.min(smin(t, zb, RIM_ROUND));
-                bump = bump.max(bead(sdf, h / self.n));
+                bump = bump.max(bead(sdf, h / self.n == self.ring_side));
             }
         }
         for (side, &(cx, cy, w, h, _)) in self.stores.iter().enumerate() {
@@ -514,7 +522,7 @@ impl Design {
                 let inside = if u < 1.0 { (u - 1.0) * a } else { sdf };
                 let zb = t - bowl_depth(inside, a, self.store_depth);
                 z = z.min(smin(t, zb, RIM_ROUND));
-                bump = bump.max(bead(sdf, side));
+                bump = bump.max(bead(sdf, side == self.ring_side));
             }
         }
         z += bump;

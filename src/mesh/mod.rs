@@ -325,10 +325,12 @@ impl Bed {
 
 /// Every 3D file of a ruleset's kit: `board-N.stl` parts, `joiner.stl`, `seed.stl`,
 /// `seeds-N.stl` plates, a `board-N.png`/`seeds-N.png` preview of each, and `3d.txt` (what to
-/// print and how the parts join). Errors: the board or a part cannot fit `bed` (message says
-/// which measurement), or a mesh fails its check.
-pub fn kit_files(rs: &Ruleset, bed: Bed) -> Result<Vec<File>, String> {
-    let design = board::Design::new(rs)?;
+/// print and how the parts join). Sizes are the paper board's ([`crate::geometry::BoardGeometry`]
+/// with `child_safe` as for the paper kit). Errors: the board or a part cannot fit `bed`
+/// (message says which measurement), or a mesh fails its check.
+pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, String> {
+    let design = board::Design::new(rs, child_safe)?;
+    let counter = design.counter_d;
     let parts = board::parts(&design, bed)?;
     let mut files = Vec::new();
     let mut notes = String::new();
@@ -379,7 +381,7 @@ pub fn kit_files(rs: &Ruleset, bed: Bed) -> Result<Vec<File>, String> {
             bytes: j.to_stl(&format!("{} joiner", rs.id)),
         });
     }
-    let mut s = seed::lens(rs.layout.counter_diameter);
+    let mut s = seed::lens(counter);
     s.to_origin();
     s.check().map_err(|e| format!("seed: {e}"))?;
     files.push(File {
@@ -387,10 +389,9 @@ pub fn kit_files(rs: &Ruleset, bed: Bed) -> Result<Vec<File>, String> {
         bytes: s.to_stl(&format!("{} seed", rs.id)),
     });
     let need = seed::needed(rs);
-    let plates = seed::plates(rs.layout.counter_diameter, need, bed)?;
+    let plates = seed::plates(counter, need, bed)?;
     notes.push_str(&format!(
-        "seed.stl  one lens-shaped seed, {} mm across\n",
-        rs.layout.counter_diameter
+        "seed.stl  one lens-shaped seed, {counter} mm across\n",
     ));
     for (i, pl) in plates.iter().enumerate() {
         pl.mesh
@@ -410,8 +411,8 @@ pub fn kit_files(rs: &Ruleset, bed: Bed) -> Result<Vec<File>, String> {
         "\n{} seeds in all: the game needs {} (the most seeds a pit may start with, in every pit), the rest are spares.\nPrint the seeds in a colour that contrasts with the board.\nSide {} has single rims round its pits and store, side {} double rims; pit labels and the sowing circuit are engraved.\n",
         plates.iter().map(|p| p.count).sum::<usize>(),
         seed::game_needs(rs),
-        rs.board.players[0],
-        rs.board.players[1],
+        rs.board.players[1 - design.ring_side.min(1)],
+        rs.board.players[design.ring_side.min(1)],
     ));
     files.push(File {
         name: "3d.txt".into(),

@@ -254,8 +254,10 @@ pub fn render_page(page: &Page, title: &str) -> String {
 /// `NN-<page name>.svg` with `NN` the 1-based page number zero-padded to two digits
 /// (`01-board.svg`). Each page's `<title>` is the document title.
 pub fn render_all(doc: &Document) -> Vec<(String, String)> {
+    use rayon::prelude::*;
+    // Pages render independently, in parallel; `collect` keeps their order.
     doc.pages
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(i, p)| {
             (

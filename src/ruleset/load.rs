@@ -627,6 +627,12 @@ pub fn read_source(path: &std::path::Path) -> Result<String, Diagnostic> {
     })
 }
 
+/// The JSON Schema of the ruleset format, traced from the loader's own types (see
+/// [`super::schema`]): what `sowkit schema` prints, for Taplo / Even Better TOML.
+pub fn json_schema() -> serde_json::Value {
+    super::schema::of::<RawRuleset>("sowkit ruleset")
+}
+
 /// Reads and validates a ruleset file (see [`read_source`] and [`load_str`]).
 pub fn load_file(path: &std::path::Path) -> Result<Ruleset, Vec<Diagnostic>> {
     let src = read_source(path).map_err(|d| vec![d])?;

@@ -3,6 +3,7 @@
 pub mod load;
 pub mod locate;
 mod model;
+pub mod schema;
 
 pub use load::{load_file, load_str, Diagnostic};
 pub use model::*;

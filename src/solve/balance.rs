@@ -1,0 +1,163 @@
+//! The balance report: is going first an advantage? The exact value of the start when the
+//! solver proves it within a node budget, and in any case the first player's win/draw/loss
+//! rates over seeded random playouts and over greedy playouts, each with a 95% Wilson interval.
+
+use crate::engine::{EngineError, Game, Move, MoveList, Rules};
+use crate::rng::XorShift;
+
+/// How the playouts choose moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Any legal move, uniformly.
+    Random,
+    /// The move that most increases the mover's store margin at once (an extra turn breaks
+    /// ties, then a seeded random choice).
+    Greedy,
+}
+
+/// A rate with its 95% Wilson score interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Games counted.
+    pub count: u32,
+    /// `count / games`.
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials (z = 1.959964).
+pub fn wilson(k: u32, n: u32) -> Rate {
+    if n == 0 {
+        return Rate {
+            count: k,
+            rate: 0.0,
+            lo: 0.0,
+            hi: 1.0,
+        };
+    }
+    let z = 1.959_964f64;
+    let nf = n as f64;
+    let p = k as f64 / nf;
+    let den = 1.0 + z * z / nf;
+    let centre = (p + z * z / (2.0 * nf)) / den;
+    let half = z * ((p * (1.0 - p) / nf) + z * z / (4.0 * nf * nf)).sqrt() / den;
+    Rate {
+        count: k,
+        rate: p,
+        lo: (centre - half).max(0.0),
+        hi: (centre + half).min(1.0),
+    }
+}
+
+/// First player's results over playouts from the start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Playouts {
+    /// The policy both players used.
+    pub policy: Policy,
+    /// Games played.
+    pub games: u32,
+    /// First player (side 0) won, drew, lost.
+    pub win: Rate,
+    /// Draws.
+    pub draw: Rate,
+    /// Losses.
+    pub loss: Rate,
+    /// Games stopped unfinished at the move cap (counted in none of the rates' numerators).
+    pub unfinished: u32,
+}
+
+/// Largest number of moves in one playout; a game still going is counted unfinished.
+pub const MOVE_CAP: u32 = 10_000;
+
+/// Plays `games` playouts from the start of `rules` with `policy` for both sides, the generator
+/// seeded from the ruleset id and the policy (so the report is the same on every run).
+pub fn playouts(rules: &Rules, policy: Policy, games: u32) -> Playouts {
+    let seed = format!("{}/{:?}", rules.ruleset().id, policy);
+    let mut rng = XorShift::seeded(&seed);
+    let (mut w, mut d, mut l, mut unf) = (0u32, 0u32, 0u32, 0u32);
+    let start = rules.initial();
+    let mut g = Game::new(rules, start.clone());
+    let mut list = MoveList::new();
+    for _ in 0..games {
+        if g.reset(&start).is_err() {
+            unf += 1;
+            continue;
+        }
+        let mut moves = 0;
+        while !g.is_over() && moves < MOVE_CAP {
+            g.legal_moves_into(&mut list);
+            let mv = match pick(rules, &g, &list, policy, &mut rng) {
+                Some(m) => m,
+                None => break,
+            };
+            match g.play_fast(mv) {
+                Ok(_) => {}
+                Err(EngineError::NonTerminating(_)) => break,
+                Err(_) => break,
+            }
+            moves += 1;
+        }
+        match g.ending() {
+            Some(e) => match e.scores[0].cmp(&e.scores[1]) {
+                std::cmp::Ordering::Greater => w += 1,
+                std::cmp::Ordering::Equal => d += 1,
+                std::cmp::Ordering::Less => l += 1,
+            },
+            None => unf += 1,
+        }
+    }
+    let n = w + d + l;
+    Playouts {
+        policy,
+        games,
+        win: wilson(w, n),
+        draw: wilson(d, n),
+        loss: wilson(l, n),
+        unfinished: unf,
+    }
+}
+
+fn pick(
+    rules: &Rules,
+    g: &Game,
+    list: &MoveList,
+    policy: Policy,
+    rng: &mut XorShift,
+) -> Option<Move> {
+    let moves = list.as_slice();
+    if moves.is_empty() {
+        return None;
+    }
+    match policy {
+        Policy::Random => Some(moves[rng.below(moves.len())]),
+        Policy::Greedy => {
+            let me = g.to_move();
+            let margin = |p: &crate::engine::Position| {
+                p.holes[rules.store(me) as usize] as i32
+                    - p.holes[rules.store(1 - me) as usize] as i32
+            };
+            let mut best: Vec<Move> = Vec::new();
+            let mut best_score = (i32::MIN, false);
+            for &mv in moves {
+                let mut c = g.clone();
+                let Ok(o) = c.play_fast(mv) else { continue };
+                let s = (margin(c.position()), o.extra_turn);
+                if s > best_score {
+                    best_score = s;
+                    best.clear();
+                }
+                if s == best_score {
+                    best.push(mv);
+                }
+            }
+            if best.is_empty() {
+                Some(moves[rng.below(moves.len())])
+            } else {
+                Some(best[rng.below(best.len())])
+            }
+        }
+    }
+}

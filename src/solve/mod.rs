@@ -1,0 +1,507 @@
+//! Exact game values under perfect play, every best move, and a balance report.
+//!
+//! The solver reads nothing but the engine's public API ([`Game::legal_moves_into`],
+//! [`Game::play_fast`], [`Game::ending`]), so every rule the engine plays (capture kinds, relay
+//! sowing, grand-slam policies, feeding, passes, thresholds, repetition ends, sweeps) is solved
+//! as played, never by game name.
+//!
+//! **Value.** The value of a position is side 0's final total minus side 1's (stores after the
+//! end-of-game sweep) when both play perfectly, side 0 maximising it. Internally the search
+//! works on the *future gain* of the side to move (its final margin minus its margin now), which
+//! lies in `[-R, R]` for `R` the seeds still in the pits (stores only ever grow): that bound
+//! cuts the search as soon as the window is out of reach ("seeds remaining" trick).
+//!
+//! **Technique** (measured, see `benches/solve.rs` and README "Solving"): MTD(f) — a sequence of
+//! null-window fail-soft alpha-beta searches — over a transposition table of proven `[lo, hi]`
+//! bounds on the future gain (no depth: every stored bound is a bound on the true value), with
+//! move ordering "table move, extra-turn moves, then largest immediate gain". The table is keyed
+//! by a lossless compact key (each pit in unary, the side to move, the stores only when a
+//! threshold rule makes them matter), grows by doubling up to the memory cap, and replaces the
+//! entry with the smallest searched subtree.
+//!
+//! **History.** A position's value may depend on how it was reached:
+//! * Rulesets with a repetition end (`end.repetition`): the engine ends the game when a position
+//!   recurs since the last capture, so the value depends on the positions seen since then. The
+//!   solver searches every line with the full history ([`Game`] carries it) and uses the
+//!   transposition table **only at positions reached by a capture** (and the root), whose
+//!   history is just themselves; elsewhere it searches without the table. Exact, but slower.
+//!   The root is taken as having no earlier history, as [`Game::new`] does.
+//! * Rulesets without a repetition end in which play can return to an earlier position (e.g. no
+//!   store is sown and nothing is captured): such a game need not end and has no value under
+//!   perfect play as defined here. The solver keeps the line of play since the last change of the
+//!   stores; when a position recurs on it, it stops with [`SolveError::EndlessPlay`] naming the
+//!   position, rather than invent an outcome. (Kalah-like rules cannot recur: every seed moves
+//!   towards its owner's store, and crossing to the other row passes the mover's store.)
+//! * A move whose relay sowing never ends ([`crate::engine::EngineError::NonTerminating`]) cannot
+//!   be completed, so the solver does not count it as a move (as [`crate::engine::perft`] does).
+//!
+//! **Budgets.** A node budget (deterministic) and a time budget; when either runs out the solver
+//! says so and returns the bounds proven so far.
+
+pub mod balance;
+pub mod report;
+mod table;
+
+use crate::engine::{EngineError, Game, Move, MoveList, Position, Rules};
+use std::time::Instant;
+use table::{Key, Table};
+
+/// Limits of one solve.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Stop after visiting this many positions (deterministic); `None` for no limit.
+    pub nodes: Option<u64>,
+    /// Stop after this many seconds of wall time (not deterministic); `None` for no limit.
+    pub seconds: Option<f64>,
+    /// Largest transposition table, in mebibytes (the table starts small and doubles up to
+    /// this). 0 disables the table.
+    pub memory_mb: usize,
+}
+
+impl Default for Limits {
+    /// No node or time limit, a 4096 MiB table cap (a sixth of a 24 GB machine).
+    fn default() -> Limits {
+        Limits {
+            nodes: None,
+            seconds: None,
+            memory_mb: 4096,
+        }
+    }
+}
+
+/// Why a solve stopped before proving the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The node budget ran out.
+    Nodes,
+    /// The time budget ran out.
+    Time,
+}
+
+/// What a solve proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Proven bounds `[lo, hi]` on the value (side 0's final total minus side 1's); equal when
+    /// the value is proven.
+    pub bounds: (i32, i32),
+    /// Every move of the side to move that reaches the value, in legal-move order; filled only
+    /// when the value and all best moves are proven (empty when the game is over).
+    pub best_moves: Vec<Move>,
+    /// Whether the value and the best-move list are proven.
+    pub proven: bool,
+    /// Why the solve stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Transposition-table entries in use at the end, and its size in bytes.
+    pub table_entries: usize,
+    /// Bytes allocated for the transposition table at the end.
+    pub table_bytes: usize,
+}
+
+impl Solution {
+    /// The value if proven.
+    pub fn value(&self) -> Option<i32> {
+        (self.bounds.0 == self.bounds.1).then_some(self.bounds.0)
+    }
+}
+
+/// Errors: the position does not fit the rules, or the game has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The position is not valid for these rules.
+    Engine(EngineError),
+    /// Play can return to an earlier position and the rules have no repetition end, so the game
+    /// need not end; the string names the position (notation form).
+    EndlessPlay(String),
+    /// Every legal move of the side to move has a relay sowing that never ends; the string
+    /// names the position.
+    NoPlayableMove(String),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Engine(e) => write!(f, "{e}"),
+            SolveError::EndlessPlay(p) => write!(
+                f,
+                "play can come back to {p} and these rules have no repetition end \
+                 (end.when has no \"repetition\"), so the game need not end and has no value; \
+                 add the repetition end to solve it"
+            ),
+            SolveError::NoPlayableMove(p) => write!(
+                f,
+                "at {p} every legal move's relay sowing never ends, so the game cannot go on"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Aborts a search: budget gone, or an error.
+enum Abort {
+    Budget(Stop),
+    Error(SolveError),
+}
+
+/// The solver: rules, limits, table and counters. Reuse one for several positions of the same
+/// rules to share the table.
+pub struct Solver<'r> {
+    rules: &'r Rules,
+    limits: Limits,
+    table: Table,
+    nodes: u64,
+    start: Instant,
+    repetition: bool,
+    stores_in_key: bool,
+    /// Line of play since the stores last changed (rules without a repetition end).
+    path: Vec<PathKey>,
+}
+
+/// A position on the line of play: its compact key, or the whole position when the key does
+/// not fit.
+#[derive(PartialEq, Eq)]
+enum PathKey {
+    Compact(Key),
+    Full(Position),
+}
+
+/// A legal move with the position it leads to.
+struct Child<'r> {
+    mv: Move,
+    game: Game<'r>,
+    /// Change of the mover's margin (own store minus the other's) made by the move.
+    gain: i32,
+    /// The mover moves again (extra turn, or the other side passed).
+    again: bool,
+    /// The move captured (repetition history starts afresh).
+    captured: bool,
+}
+
+/// Stores of `g`: (side to move's store minus the other's).
+fn margin(rules: &Rules, g: &Game, side: u8) -> i32 {
+    let h = &g.position().holes;
+    h[rules.store(side) as usize] as i32 - h[rules.store(1 - side) as usize] as i32
+}
+
+fn pit_seeds(rules: &Rules, g: &Game) -> i32 {
+    let n = 2 * rules.pits_per_side();
+    g.position().holes[..n].iter().map(|&x| x as i32).sum()
+}
+
+impl<'r> Solver<'r> {
+    /// A solver for `rules` within `limits`.
+    pub fn new(rules: &'r Rules, limits: Limits) -> Solver<'r> {
+        let end = &rules.ruleset().end;
+        Solver {
+            rules,
+            limits,
+            table: Table::new(limits.memory_mb),
+            nodes: 0,
+            start: Instant::now(),
+            repetition: end.repetition,
+            stores_in_key: end.threshold.is_some(),
+            path: Vec::new(),
+        }
+    }
+
+    /// Solves `pos` (taken as having no earlier history, as [`Game::new`]): the proven value
+    /// bounds and, when proven, every best move. Budgets count from this call.
+    pub fn solve(&mut self, pos: &Position) -> Result<Solution, SolveError> {
+        let rules = self.rules;
+        let root = Game::try_new(rules, pos.clone()).map_err(SolveError::Engine)?;
+        self.nodes = 0;
+        self.start = Instant::now();
+        self.path.clear();
+        // Everything below is in the root mover's terms; `sign` turns it into side 0's.
+        let side = root.to_move();
+        let sign = if side == 0 { 1 } else { -1 };
+        let base = margin(rules, &root, side);
+        let done = |s: &Self, lo: i32, hi: i32, best: Vec<Move>, stop: Option<Stop>| {
+            let (a, b) = if sign == 1 {
+                (base + lo, base + hi)
+            } else {
+                (-(base + hi), -(base + lo))
+            };
+            Solution {
+                bounds: (a, b),
+                proven: lo == hi && stop.is_none(),
+                best_moves: best,
+                stopped: stop,
+                nodes: s.nodes,
+                table_entries: s.table.used(),
+                table_bytes: s.table.bytes(),
+            }
+        };
+        if root.is_over() {
+            return Ok(done(self, 0, 0, Vec::new(), None));
+        }
+        let r = pit_seeds(rules, &root);
+        let (mut lo, mut hi) = (-r, r);
+        let mut guess = 0;
+        while lo < hi {
+            let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
+            match self.search(&root, beta - 1, beta, true) {
+                Ok(v) => {
+                    if v < beta {
+                        hi = v;
+                    } else {
+                        lo = v;
+                    }
+                    guess = v;
+                }
+                Err(Abort::Budget(s)) => return Ok(done(self, lo, hi, Vec::new(), Some(s))),
+                Err(Abort::Error(e)) => return Err(e),
+            }
+        }
+        let v = lo;
+        // Every best move: a move is best when its value reaches v (it cannot exceed it).
+        let mut best = Vec::new();
+        let children = self.children(&root).map_err(|e| match e {
+            Abort::Error(e) => e,
+            Abort::Budget(_) => unreachable!("children() never spends the budget"),
+        })?;
+        for c in &children {
+            match self.child_value(c, v - 1, v) {
+                Ok(x) if x >= v => best.push(c.mv),
+                Ok(_) => {}
+                Err(Abort::Budget(s)) => return Ok(done(self, v, v, Vec::new(), Some(s))),
+                Err(Abort::Error(e)) => return Err(e),
+            }
+        }
+        let order = |m: &Move| (m.pit, m.dir as u8);
+        best.sort_by_key(order);
+        Ok(done(self, v, v, best, None))
+    }
+
+    fn key(&self, g: &Game) -> Option<Key> {
+        table::key(
+            self.rules,
+            &g.position().holes,
+            g.to_move(),
+            self.stores_in_key,
+        )
+    }
+
+    fn tick(&mut self) -> Result<(), Abort> {
+        self.nodes += 1;
+        if let Some(n) = self.limits.nodes {
+            if self.nodes > n {
+                return Err(Abort::Budget(Stop::Nodes));
+            }
+        }
+        if self.nodes & 0xFFF == 0 {
+            if let Some(s) = self.limits.seconds {
+                if self.start.elapsed().as_secs_f64() > s {
+                    return Err(Abort::Budget(Stop::Time));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The playable moves of `g` with their positions, best-first for ordering.
+    fn children(&self, g: &Game<'r>) -> Result<Vec<Child<'r>>, Abort> {
+        let rules = self.rules;
+        let mover = g.to_move();
+        let before = margin(rules, g, mover);
+        let mut list = MoveList::new();
+        g.legal_moves_into(&mut list);
+        let mut out = Vec::with_capacity(list.len());
+        for &mv in list.as_slice() {
+            let mut c = g.clone();
+            match c.play_fast(mv) {
+                Ok(o) => {
+                    let gain = margin(rules, &c, mover) - before;
+                    let again = !c.is_over() && c.to_move() == mover;
+                    out.push(Child {
+                        mv,
+                        game: c,
+                        gain,
+                        again,
+                        captured: o.captured > 0,
+                    });
+                }
+                Err(EngineError::NonTerminating(_)) => {}
+                Err(e) => return Err(Abort::Error(SolveError::Engine(e))),
+            }
+        }
+        if out.is_empty() && !list.is_empty() {
+            return Err(Abort::Error(SolveError::NoPlayableMove(
+                crate::notation::format_position(rules, g.position()),
+            )));
+        }
+        Ok(out)
+    }
+
+    /// The value of child `c` for the mover at its parent (gain included), fail-soft in the
+    /// window `(alpha, beta)` of the parent's mover.
+    fn child_value(&mut self, c: &Child<'r>, alpha: i32, beta: i32) -> Result<i32, Abort> {
+        if c.game.is_over() {
+            return Ok(c.gain);
+        }
+        // Under a repetition end a position's history is only itself right after a capture.
+        let clean = !self.repetition || c.captured;
+        let d = c.gain;
+        if c.again {
+            Ok(d + self.search(&c.game, alpha - d, beta - d, clean)?)
+        } else {
+            Ok(d - self.search(&c.game, d - beta, d - alpha, clean)?)
+        }
+    }
+
+    /// Future gain of the side to move at `g` (final margin minus margin now), fail-soft in
+    /// `(alpha, beta)`. `clean`: the value does not depend on the history (table allowed).
+    fn search(&mut self, g: &Game<'r>, alpha: i32, beta: i32, clean: bool) -> Result<i32, Abort> {
+        self.tick()?;
+        let r = pit_seeds(self.rules, g);
+        if r <= alpha {
+            return Ok(r);
+        }
+        if -r >= beta {
+            return Ok(-r);
+        }
+        let key = if clean { self.key(g) } else { None };
+        // Rules without a repetition end: a position recurring on the line is endless play.
+        let mut pushed = false;
+        if !self.repetition {
+            let k = match key.or_else(|| self.key(g)) {
+                Some(k) => PathKey::Compact(k),
+                None => PathKey::Full(g.position().clone()),
+            };
+            if self.path.contains(&k) {
+                return Err(Abort::Error(SolveError::EndlessPlay(
+                    crate::notation::format_position(self.rules, g.position()),
+                )));
+            }
+            self.path.push(k);
+            pushed = true;
+        }
+        let res = self.search_inner(g, alpha, beta, key, r);
+        if pushed {
+            self.path.pop();
+        }
+        res
+    }
+
+    fn search_inner(
+        &mut self,
+        g: &Game<'r>,
+        alpha0: i32,
+        beta0: i32,
+        key: Option<Key>,
+        r: i32,
+    ) -> Result<i32, Abort> {
+        let (mut lo, mut hi, mut tt_move) = (-r, r, None);
+        if let Some(k) = key {
+            if let Some(e) = self.table.probe(k) {
+                lo = lo.max(e.lo as i32);
+                hi = hi.min(e.hi as i32);
+                tt_move = e.mv;
+                if lo >= beta0 || lo == hi {
+                    return Ok(lo);
+                }
+                if hi <= alpha0 {
+                    return Ok(hi);
+                }
+            }
+        }
+        let alpha = alpha0.max(lo);
+        let beta = beta0.min(hi);
+        let start_nodes = self.nodes;
+        let mut kids = self.children(g)?;
+        kids.sort_by_key(|c| {
+            (
+                std::cmp::Reverse(tt_move == Some(c.mv.pit * 2 + c.mv.dir as u8)),
+                std::cmp::Reverse(c.again),
+                std::cmp::Reverse(c.gain),
+            )
+        });
+        // The side-to-move's store changed in every line that leaves the path: clear the
+        // repetition line when the stores change (a position with other stores cannot recur).
+        let mut best = i32::MIN;
+        let mut best_mv = None;
+        let mut a = alpha;
+        for c in &kids {
+            let saved = if !self.repetition && (c.gain != 0 || c.captured) {
+                Some(std::mem::take(&mut self.path))
+            } else {
+                None
+            };
+            let v = self.child_value(c, a, beta);
+            if let Some(p) = saved {
+                self.path = p;
+            }
+            let v = v?;
+            if v > best {
+                best = v;
+                best_mv = Some(c.mv);
+            }
+            if v > a {
+                a = v;
+            }
+            if a >= beta {
+                break;
+            }
+        }
+        if kids.is_empty() {
+            // No legal move yet the game is not over cannot happen (the engine ends or passes).
+            best = 0;
+        }
+        let best = best.clamp(lo, hi);
+        if let Some(k) = key {
+            let (nlo, nhi) = if best <= alpha {
+                (lo, best)
+            } else if best >= beta {
+                (best, hi)
+            } else {
+                (best, best)
+            };
+            let work = self.nodes - start_nodes;
+            self.table
+                .store(k, nlo, nhi, best_mv.map(|m| m.pit * 2 + m.dir as u8), work);
+        }
+        Ok(best)
+    }
+}
+
+/// Stack for the search thread: lines of play can be thousands of moves long.
+const STACK_BYTES: usize = 1 << 30;
+
+/// Solves `pos` under `rules` within `limits` (a fresh table), on a thread with a large stack
+/// (1 GiB reserved; only what the deepest line uses is touched).
+pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, SolveError> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, || Solver::new(rules, limits).solve(pos))
+            .map_err(|e| {
+                SolveError::Engine(EngineError::InvalidPosition(format!(
+                    "cannot start the solver thread: {e}"
+                )))
+            })?
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// Node budget of [`proven_best`]: small enough for kit builds, and counted in positions so
+/// that the host key is the same on every run.
+pub const HINT_NODES: u64 = 100_000;
+
+/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 16 MiB
+/// table (deterministic), or `None` when not proven in that budget or the game has no value.
+/// Used by the host key.
+pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
+    let limits = Limits {
+        nodes: Some(HINT_NODES),
+        seconds: None,
+        memory_mb: 16,
+    };
+    let s = solve(rules, pos, limits).ok()?;
+    if !s.proven || s.best_moves.is_empty() {
+        return None;
+    }
+    Some((s.bounds.0, s.best_moves))
+}

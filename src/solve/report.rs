@@ -1,0 +1,264 @@
+//! What `sowkit solve` prints: the solve and balance reports, as text or JSON.
+
+use super::balance::{playouts, Playouts, Policy, Rate};
+use super::{solve, Limits, SolveError, Stop};
+use crate::engine::{Position, Rules};
+use crate::notation::{format_move, format_position};
+
+/// Playouts per policy in the balance report.
+pub const BALANCE_GAMES: u32 = 2000;
+
+/// Node budget of the balance report's exact value when no time budget is given.
+pub const BALANCE_NODES: u64 = 5_000_000;
+
+fn value_words(rules: &Rules, v: i32) -> String {
+    let (a, b) = (rules.player_name(0), rules.player_name(1));
+    match v.cmp(&0) {
+        std::cmp::Ordering::Greater => format!("{a} (first player) wins by {v}"),
+        std::cmp::Ordering::Less => format!("{b} (second player) wins by {}", -v),
+        std::cmp::Ordering::Equal => "a draw".to_string(),
+    }
+}
+
+fn stop_words(s: Option<Stop>, limits: &Limits) -> String {
+    match s {
+        Some(Stop::Nodes) => format!(
+            "the node budget ({} positions) ran out",
+            limits.nodes.unwrap_or(0)
+        ),
+        Some(Stop::Time) => format!(
+            "the time budget ({} s) ran out",
+            limits.seconds.unwrap_or(0.0)
+        ),
+        None => String::new(),
+    }
+}
+
+/// The solve report for `pos`: text, or JSON (`json`). `Err` when the game has no value.
+pub fn solve_report(
+    rules: &Rules,
+    pos: &Position,
+    limits: Limits,
+    json: bool,
+) -> Result<String, SolveError> {
+    let t = std::time::Instant::now();
+    let s = solve(rules, pos, limits)?;
+    let secs = t.elapsed().as_secs_f64();
+    let best: Vec<String> = s
+        .best_moves
+        .iter()
+        .map(|&m| format_move(rules, m))
+        .collect();
+    if json {
+        let v = serde_json::json!({
+            "value": s.value().filter(|_| s.proven),
+            "best_moves": best,
+            "proven": s.proven,
+            "bounds": [s.bounds.0, s.bounds.1],
+            "nodes": s.nodes,
+            "seconds": (secs * 1000.0).round() / 1000.0,
+        });
+        return Ok(format!("{v}\n"));
+    }
+    let mut out = format!("Position: {}\n", format_position(rules, pos));
+    if s.proven {
+        let v = s.bounds.0;
+        out += &format!(
+            "Value: {v:+} ({}) with perfect play, proven\n",
+            value_words(rules, v)
+        );
+        if best.is_empty() {
+            out += "Best moves: none (the game is over)\n";
+        } else {
+            out += &format!(
+                "Best move{} for {}: {}\n",
+                if best.len() == 1 { "" } else { "s" },
+                rules.player_name(pos.to_move),
+                best.join(", ")
+            );
+        }
+    } else {
+        out += &format!(
+            "Not proven: {}. Proven bounds on the value: [{:+}, {:+}]\n",
+            stop_words(s.stopped, &limits),
+            s.bounds.0,
+            s.bounds.1
+        );
+    }
+    out += &format!(
+        "Searched {} positions in {:.2} s (table: {} entries, {} MiB)\n",
+        s.nodes,
+        secs,
+        s.table_entries,
+        s.table_bytes >> 20
+    );
+    Ok(out)
+}
+
+fn rate_json(r: &Rate) -> serde_json::Value {
+    serde_json::json!({"count": r.count, "rate": r.rate, "lo": r.lo, "hi": r.hi})
+}
+
+fn playouts_json(p: &Playouts) -> serde_json::Value {
+    serde_json::json!({
+        "games": p.games,
+        "win": rate_json(&p.win),
+        "draw": rate_json(&p.draw),
+        "loss": rate_json(&p.loss),
+        "unfinished": p.unfinished,
+    })
+}
+
+fn pct(r: &Rate) -> String {
+    format!(
+        "{:5.1}% [{:.1}, {:.1}]",
+        100.0 * r.rate,
+        100.0 * r.lo,
+        100.0 * r.hi
+    )
+}
+
+/// The balance report of the start position: exact value when the solver proves it within
+/// `limits`, and the playout rates. Deterministic under a node budget (no `seconds` field is
+/// printed in text; JSON carries none either).
+pub fn balance_report(rules: &Rules, limits: Limits, json: bool) -> Result<String, String> {
+    let start = rules.initial();
+    let solved = solve(rules, &start, limits);
+    let random = playouts(rules, Policy::Random, BALANCE_GAMES);
+    let greedy = playouts(rules, Policy::Greedy, BALANCE_GAMES);
+    if json {
+        let (value, proven, bounds, nodes, note) = match &solved {
+            Ok(s) => (
+                s.value().filter(|_| s.proven),
+                s.proven,
+                Some([s.bounds.0, s.bounds.1]),
+                Some(s.nodes),
+                None,
+            ),
+            Err(e) => (None, false, None, None, Some(e.to_string())),
+        };
+        let v = serde_json::json!({
+            "ruleset": rules.ruleset().id,
+            "value": value,
+            "proven": proven,
+            "bounds": bounds,
+            "nodes": nodes,
+            "note": note,
+            "random": playouts_json(&random),
+            "greedy": playouts_json(&greedy),
+        });
+        return Ok(format!("{v}\n"));
+    }
+    let rs = rules.ruleset();
+    let first = rules.player_name(0);
+    let mut out = format!("Balance of {} ({}): {first} moves first\n", rs.name, rs.id);
+    match &solved {
+        Ok(s) if s.proven => {
+            out += &format!(
+                "Exact value of the start: {:+} ({}), proven in {} positions\n",
+                s.bounds.0,
+                value_words(rules, s.bounds.0),
+                s.nodes
+            );
+        }
+        Ok(s) => {
+            out += &format!(
+                "Exact value: not proven ({}); proven bounds [{:+}, {:+}]\n",
+                stop_words(s.stopped, &limits),
+                s.bounds.0,
+                s.bounds.1
+            );
+        }
+        Err(e) => out += &format!("Exact value: none ({e})\n"),
+    }
+    for p in [&random, &greedy] {
+        out += &format!(
+            "{} playouts ({} games, 95% Wilson intervals): {first} wins {}, draws {}, loses {}{}\n",
+            match p.policy {
+                Policy::Random => "Random",
+                Policy::Greedy => "Greedy",
+            },
+            p.games,
+            pct(&p.win),
+            pct(&p.draw),
+            pct(&p.loss),
+            if p.unfinished > 0 {
+                format!(
+                    "; {} unfinished after {} moves",
+                    p.unfinished,
+                    super::balance::MOVE_CAP
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(out)
+}
+
+/// The options of `sowkit solve`.
+#[derive(Clone, Debug)]
+pub struct Args {
+    /// Ruleset file.
+    pub file: std::path::PathBuf,
+    /// Position (notation form); `None` for the start.
+    pub from: Option<String>,
+    /// JSON output.
+    pub json: bool,
+    /// Time budget in seconds.
+    pub seconds: Option<f64>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Table cap in MiB.
+    pub memory_mb: usize,
+    /// Balance report instead of a solve.
+    pub balance: bool,
+}
+
+/// Runs `sowkit solve`: loads the ruleset, reads the position, and returns the report, or an
+/// error message naming the file and what is wrong.
+pub fn run(a: &Args) -> Result<String, String> {
+    let rs = crate::ruleset::load::load_file(&a.file).map_err(|d| {
+        d.iter()
+            .map(|d| d.rendered.clone())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    })?;
+    let rules = Rules::try_new(&rs).map_err(|e| format!("error: {}: {e}", a.file.display()))?;
+    if let Some(s) = a.seconds {
+        if !(s.is_finite() && s > 0.0) {
+            return Err(format!(
+                "error: --budget is {s}; give a number of seconds above 0"
+            ));
+        }
+    }
+    let mut limits = Limits {
+        nodes: a.nodes,
+        seconds: a.seconds,
+        memory_mb: a.memory_mb,
+    };
+    if a.balance {
+        if a.from.is_some() {
+            return Err("error: --balance reports on the start position; drop --from".into());
+        }
+        if limits.nodes.is_none() && limits.seconds.is_none() {
+            limits.nodes = Some(BALANCE_NODES);
+        }
+        return balance_report(&rules, limits, a.json);
+    }
+    let pos = match &a.from {
+        None => rules.initial(),
+        Some(s) => {
+            let (p, _) = crate::notation::parse_position(&rules, s).map_err(|e| {
+                format!(
+                    "error: --from {s:?} is not a position of {}: {e} (write it like \"{}\")",
+                    a.file.display(),
+                    format_position(&rules, &rules.initial())
+                )
+            })?;
+            p
+        }
+    };
+    solve_report(&rules, &pos, limits, a.json)
+        .map_err(|e| format!("error: {}: cannot solve: {e}", a.file.display()))
+}

@@ -1,0 +1,185 @@
+//! The transposition table: proven `[lo, hi]` bounds on a position's future gain, keyed by a
+//! lossless compact key, in 4-entry buckets; grows by doubling up to a memory cap.
+
+use crate::engine::Rules;
+
+/// A compact, lossless position key: a leading 1 bit, then each pit's count in unary (that
+/// many 1 bits and a 0), the side to move, and (when `stores` is asked for) both stores in 16
+/// bits each. Never 0.
+pub(crate) type Key = u128;
+
+/// The key of a position (`holes` as in [`crate::engine::Position`]), or `None` when it needs
+/// more than 128 bits (more than about `125 - 2n` seeds in the pits, fewer with stores).
+pub(crate) fn key(rules: &Rules, holes: &[u16], to_move: u8, stores: bool) -> Option<Key> {
+    let pits = 2 * rules.pits_per_side();
+    let sum: u32 = holes[..pits].iter().map(|&x| x as u32).sum();
+    let bits = 1 + sum + pits as u32 + 1 + if stores { 32 } else { 0 };
+    if bits > 128 {
+        return None;
+    }
+    let mut k: u128 = 1;
+    for &c in &holes[..pits] {
+        let c = c as u32;
+        // c ones then a zero.
+        k = ((k << c) | ((1u128 << c) - 1)) << 1;
+    }
+    k = (k << 1) | to_move as u128;
+    if stores {
+        k = (k << 16) | holes[pits] as u128;
+        k = (k << 16) | holes[pits + 1] as u128;
+    }
+    Some(k)
+}
+
+/// What the table holds for a position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    /// Proven lower bound on the future gain.
+    pub lo: i16,
+    /// Proven upper bound.
+    pub hi: i16,
+    /// Best move found (`pit * 2 + dir`), if any.
+    pub mv: Option<u8>,
+}
+
+const WAYS: usize = 4;
+const ENTRY_BYTES: usize = 24;
+
+/// Slots: `[key low, key high, data]`; data packs lo (16 bits), hi (16), move+1 (8), work (8).
+pub(crate) struct Table {
+    slots: Vec<[u64; 3]>,
+    used: usize,
+    cap_slots: usize,
+}
+
+fn index(k: Key, buckets: usize) -> usize {
+    let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let x = x ^ (x >> 32);
+    (x as usize) & (buckets - 1)
+}
+
+impl Table {
+    /// A table that may grow to `memory_mb` mebibytes (0: no table).
+    pub fn new(memory_mb: usize) -> Table {
+        let max = memory_mb.saturating_mul(1 << 20) / ENTRY_BYTES;
+        // Largest power-of-two number of buckets within the cap.
+        let mut cap = 0usize;
+        if max >= WAYS {
+            cap = WAYS;
+            while cap * 2 <= max {
+                cap *= 2;
+            }
+        }
+        let start = cap.min(1 << 16);
+        Table {
+            slots: vec![[0u64; 3]; start],
+            used: 0,
+            cap_slots: cap,
+        }
+    }
+
+    /// Entries in use.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    /// Bytes allocated.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES
+    }
+
+    fn buckets(&self) -> usize {
+        self.slots.len() / WAYS
+    }
+
+    pub fn probe(&self, k: Key) -> Option<Entry> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let b = index(k, self.buckets()) * WAYS;
+        let (klo, khi) = (k as u64, (k >> 64) as u64);
+        for s in &self.slots[b..b + WAYS] {
+            if s[0] == klo && s[1] == khi {
+                let d = s[2];
+                let mv = ((d >> 32) & 0xFF) as u8;
+                return Some(Entry {
+                    lo: d as u16 as i16,
+                    hi: (d >> 16) as u16 as i16,
+                    mv: mv.checked_sub(1),
+                });
+            }
+        }
+        None
+    }
+
+    /// Records bounds `[lo, hi]` (intersected with what is there) and the best move; `work`
+    /// (positions searched) decides which entry of a full bucket to replace.
+    pub fn store(&mut self, k: Key, lo: i32, hi: i32, mv: Option<u8>, work: u64) {
+        if self.slots.is_empty() {
+            return;
+        }
+        if self.used * 4 >= self.slots.len() * 3 && self.slots.len() < self.cap_slots {
+            self.grow();
+        }
+        let w = (64 - work.leading_zeros()) as u64;
+        let b = index(k, self.buckets()) * WAYS;
+        let (klo, khi) = (k as u64, (k >> 64) as u64);
+        let pack = |lo: i32, hi: i32, mv: Option<u8>, w: u64| -> u64 {
+            (lo as i16 as u16 as u64)
+                | ((hi as i16 as u16 as u64) << 16)
+                | ((mv.map_or(0, |m| m + 1) as u64) << 32)
+                | (w.min(255) << 40)
+        };
+        let mut victim = b;
+        let mut victim_w = u64::MAX;
+        for i in b..b + WAYS {
+            let s = self.slots[i];
+            if s[0] == klo && s[1] == khi {
+                let d = s[2];
+                let olo = d as u16 as i16 as i32;
+                let ohi = (d >> 16) as u16 as i16 as i32;
+                let ow = (d >> 40) & 0xFF;
+                let (nlo, nhi) = (lo.max(olo), hi.min(ohi));
+                let omv = (((d >> 32) & 0xFF) as u8).checked_sub(1);
+                self.slots[i][2] = pack(nlo, nhi.max(nlo), mv.or(omv), w.max(ow));
+                return;
+            }
+            if s[0] == 0 && s[1] == 0 {
+                if victim_w != 0 {
+                    victim = i;
+                    victim_w = 0;
+                }
+                continue;
+            }
+            let sw = (s[2] >> 40) & 0xFF;
+            if sw < victim_w {
+                victim = i;
+                victim_w = sw;
+            }
+        }
+        if self.slots[victim] == [0, 0, 0] {
+            self.used += 1;
+        }
+        self.slots[victim] = [klo, khi, pack(lo, hi, mv, w)];
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![[0u64; 3]; old.len() * 2];
+        self.used = 0;
+        let buckets = self.buckets();
+        for s in old {
+            if s[0] == 0 && s[1] == 0 {
+                continue;
+            }
+            let k = (s[0] as u128) | ((s[1] as u128) << 64);
+            let b = index(k, buckets) * WAYS;
+            if let Some(i) = (b..b + WAYS).find(|&i| self.slots[i][0] == 0 && self.slots[i][1] == 0)
+            {
+                self.slots[i] = s;
+                self.used += 1;
+            }
+        }
+    }
+}

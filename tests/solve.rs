@@ -1,0 +1,354 @@
+//! The solver against positions worked by hand and against an independent, plain memoised
+//! minimax (written here from the engine's `Game::play`, with none of the solver's code: no
+//! windows, no bounds, no ordering, absolute scores rather than future gains).
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::*;
+use sowkit::engine::{EngineError, Game, Move, Position, Rules};
+use sowkit::notation::{format_move, parse_position};
+use sowkit::ruleset::{Include, NoLegalMove, Remaining, Ruleset};
+use sowkit::solve::{solve, Limits, SolveError, Stop};
+
+/// Side 0's final score minus side 1's under perfect play, by plain minimax memoised on the
+/// whole position together with the positions seen since the last capture (kept here, from
+/// each move's report), so that it is exact under a repetition end as well.
+fn minimax(g: &Game, memo: &mut HashMap<(Position, Vec<Position>), i32>) -> i32 {
+    minimax_from(g, Vec::new(), memo)
+}
+
+/// [`minimax`] of `g` when the positions `seen` came before it since the last capture.
+fn minimax_from(
+    g: &Game,
+    mut seen: Vec<Position>,
+    memo: &mut HashMap<(Position, Vec<Position>), i32>,
+) -> i32 {
+    fn go(
+        g: &Game,
+        seen: &mut Vec<Position>,
+        memo: &mut HashMap<(Position, Vec<Position>), i32>,
+    ) -> i32 {
+        if let Some(e) = g.ending() {
+            return e.scores[0] as i32 - e.scores[1] as i32;
+        }
+        let repetition = g.rules().ruleset().end.repetition;
+        let key = {
+            let mut h = if repetition { seen.clone() } else { Vec::new() };
+            h.sort_by(|a, b| (&a.holes, a.to_move).cmp(&(&b.holes, b.to_move)));
+            (g.position().clone(), h)
+        };
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let maxing = g.to_move() == 0;
+        let mut best: Option<i32> = None;
+        for mv in g.legal_moves() {
+            let mut c = g.clone();
+            let r = match c.play(mv) {
+                Ok(r) => r,
+                Err(EngineError::NonTerminating(_)) => continue,
+                Err(e) => panic!("{e}"),
+            };
+            let mut next_seen = if r.captured > 0 {
+                Vec::new()
+            } else {
+                seen.clone()
+            };
+            next_seen.push(g.position().clone());
+            let v = go(&c, &mut next_seen, memo);
+            best = Some(match best {
+                None => v,
+                Some(b) if maxing => b.max(v),
+                Some(b) => b.min(v),
+            });
+        }
+        let v = best.expect("a position not over has a playable move");
+        memo.insert(key, v);
+        v
+    }
+    go(g, &mut seen, memo)
+}
+
+/// Value and best moves by the independent minimax.
+fn reference(rules: &Rules, pos: &Position) -> (i32, Vec<Move>) {
+    let mut table = HashMap::new();
+    let g = Game::new(rules, pos.clone());
+    let v = minimax(&g, &mut table);
+    let mut best = Vec::new();
+    for mv in g.legal_moves() {
+        let mut c = g.clone();
+        let Ok(r) = c.play(mv) else { continue };
+        // The child's history: the root (unless the move captured), then the child.
+        let seen = if r.captured > 0 {
+            Vec::new()
+        } else {
+            vec![pos.clone()]
+        };
+        let cv = minimax_from(&c, seen, &mut table);
+        if cv == v {
+            best.push(mv);
+        }
+    }
+    (v, best)
+}
+
+fn solved(rules: &Rules, pos: &Position) -> (i32, Vec<Move>) {
+    let s = solve(rules, pos, Limits::default()).unwrap();
+    assert!(s.proven, "{s:?}");
+    (s.value().unwrap(), s.best_moves)
+}
+
+fn pos(rules: &Rules, s: &str) -> Position {
+    parse_position(rules, s).unwrap().0
+}
+
+fn names(rules: &Rules, m: &[Move]) -> Vec<String> {
+    m.iter().map(|&m| format_move(rules, m)).collect()
+}
+
+// ---- positions worked by hand --------------------------------------------------------------
+
+#[test]
+fn kalah_2_pits_hand_worked_capture_line_wins_by_four() {
+    // A 1 1 (0) / B 2 0 (0); A. Opposites: A1-B2, A2-B1.
+    // A2: its seed reaches store A (extra turn): A 1 0 (1). Then A1: one seed into the empty A2,
+    //   opposite B1 holds 2: A takes 2 + 1, store A = 4. Both rows are empty: 4 - 0 = +4.
+    // A1 instead: A 0 2 (0) / B 2 0, B to move. B1 (its only move): B2, store B (extra turn);
+    //   B2: store B, B's row empty, game over, A sweeps 2: 2 - 2 = 0.
+    // So the value is +4 and A2 is the only best move.
+    let rules = Rules::new(&kalah(2, 1));
+    let p = pos(&rules, "A 1 1 (0) / B 2 0 (0); A");
+    let (v, best) = solved(&rules, &p);
+    assert_eq!(v, 4);
+    assert_eq!(names(&rules, &best), ["A2"]);
+}
+
+#[test]
+fn value_is_side_0_minus_side_1_when_side_1_moves() {
+    // The mirror of the position above with B to move: B wins by 4 (value -4), B2 best; the
+    // stores already held (3 for A) count in the value: 3 - 4 = -1.
+    let rules = Rules::new(&kalah(2, 1));
+    let p = pos(&rules, "A 2 0 (3) / B 1 1 (0); B");
+    let (v, best) = solved(&rules, &p);
+    assert_eq!(v, 3 - 4);
+    assert_eq!(names(&rules, &best), ["B2"]);
+}
+
+#[test]
+fn kalah_1_pit_last_seed_in_store_ends_the_game_with_the_sweep() {
+    // A 1 (0) / B 1 (0); A: A1 sows store A; A's row is empty, so the game ends before the
+    // extra turn and B sweeps its seed: 1 - 1 = 0. One move, value 0.
+    let rules = Rules::new(&kalah(1, 1));
+    let (v, best) = solved(&rules, &rules.initial());
+    assert_eq!(v, 0);
+    assert_eq!(names(&rules, &best), ["A1"]);
+}
+
+#[test]
+fn a_finished_position_has_its_stores_as_value_and_no_best_move() {
+    let rules = Rules::new(&kalah(2, 1));
+    let p = pos(&rules, "A 0 0 (1) / B 0 2 (1); A");
+    // A's row is empty at the start: B sweeps 2: 1 - 3 = -2.
+    let (v, best) = solved(&rules, &p);
+    assert_eq!(v, -2);
+    assert!(best.is_empty());
+}
+
+#[test]
+fn empty_capture_takes_the_lone_seed() {
+    // A 1 0 (0) / B 0 1 (0); A, Kalah(2, ·). A1 sows into the empty A2; opposite B1 is empty.
+    // Standard rule: no capture; B moves B2 -> store B, B's row empty, A sweeps 1: 1 - 1 = 0.
+    // Empty capture: A takes the lone seed (store A 1), A's row is empty, game over, B sweeps
+    // 1: 1 - 1 = 0 as well, so use a position where it matters:
+    // A 1 0 (0) / B 0 2 (0); A. Standard: A1 -> A2, B to move: B2 (2 seeds): store B, A1;
+    //   B's row is empty: A sweeps 2 (A1 1 + A2 1): 2 - 1 = +1.
+    // Empty capture: A1 -> A2 captured alone (store A 1); A's row empty: B sweeps 2: 1 - 2 = -1.
+    let std_rules = Rules::new(&kalah(2, 1));
+    let p = pos(&std_rules, "A 1 0 (0) / B 0 2 (0); A");
+    assert_eq!(solved(&std_rules, &p).0, 1);
+    let empty = Rules::new(&kalah_empty_capture(2, 1));
+    assert_eq!(solved(&empty, &p).0, -1);
+}
+
+/// One pit a side, stores never sown, no capture: seeds only go round.
+fn ring_game(repetition: bool) -> Ruleset {
+    let mut r = kalah(1, 1);
+    r.sowing.own_store = Include::Skip;
+    r.sowing.opponent_store = Include::Skip;
+    r.extra_turn.last_in_own_store = false;
+    r.capture.kind = sowkit::ruleset::CaptureKind::None;
+    r.end.either_side_empty = false;
+    r.end.repetition = repetition;
+    r.end.no_legal_move = NoLegalMove::Pass;
+    r.end.remaining_seeds = Remaining::Owner;
+    r
+}
+
+#[test]
+fn repetition_end_is_solved_with_the_history() {
+    // A 1 (0) / B 0 (0); A, pass rule, repetition end. A1 -> B1 (A 0 / B 1; B). B1 -> A1: back
+    // to the start, which is in the history (the root counts), so the game ends by repetition
+    // and each side keeps its own pits: A 1, B 0, value +1.
+    let rules = Rules::new(&ring_game(true));
+    let p = pos(&rules, "A 1 (0) / B 0 (0); A");
+    assert_eq!(solved(&rules, &p).0, 1);
+    // From B's turn with the seed on B's side the same loop gives B the seed: value -1.
+    let p = pos(&rules, "A 0 (0) / B 1 (0); B");
+    assert_eq!(solved(&rules, &p).0, -1);
+}
+
+#[test]
+fn endless_play_without_a_repetition_end_is_refused() {
+    let rules = Rules::new(&ring_game(false));
+    let p = pos(&rules, "A 1 (0) / B 0 (0); A");
+    match solve(&rules, &p, Limits::default()) {
+        Err(SolveError::EndlessPlay(at)) => assert!(at.contains("A 1 (0) / B 0 (0)"), "{at}"),
+        other => panic!("expected EndlessPlay, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_node_budget_stops_with_sound_bounds() {
+    let rules = Rules::new(&kalah(4, 3));
+    let s = solve(
+        &rules,
+        &rules.initial(),
+        Limits {
+            nodes: Some(500),
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    assert!(!s.proven);
+    assert_eq!(s.stopped, Some(Stop::Nodes));
+    assert!(s.best_moves.is_empty());
+    // The exact value (README table, checked by the release test below) lies in the bounds.
+    let full = solve(&rules, &rules.initial(), Limits::default()).unwrap();
+    let v = full.value().unwrap();
+    assert!(s.bounds.0 <= v && v <= s.bounds.1, "{:?} vs {v}", s.bounds);
+    // Deterministic: the same budget gives the same answer.
+    let again = solve(
+        &rules,
+        &rules.initial(),
+        Limits {
+            nodes: Some(500),
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(s, again);
+}
+
+#[test]
+fn no_table_gives_the_same_values() {
+    let rules = Rules::new(&kalah(3, 2));
+    let with = solve(&rules, &rules.initial(), Limits::default()).unwrap();
+    let without = solve(
+        &rules,
+        &rules.initial(),
+        Limits {
+            memory_mb: 0,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(with.value(), without.value());
+    assert_eq!(with.best_moves, without.best_moves);
+}
+
+// ---- against the independent minimax -------------------------------------------------------
+
+fn agree(rs: &Ruleset) -> i32 {
+    let rules = Rules::new(rs);
+    let start = rules.initial();
+    let (v, best) = solved(&rules, &start);
+    let (rv, rbest) = reference(&rules, &start);
+    assert_eq!(
+        (v, &best),
+        (rv, &rbest),
+        "{} pits {} seeds",
+        rs.board.pits_per_side,
+        rs.board.seeds_per_pit
+    );
+    v
+}
+
+#[test]
+fn small_kalah_boards_agree_with_plain_minimax_both_capture_rules() {
+    for (m, n) in [
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 1),
+        (2, 2),
+        (2, 3),
+        (3, 1),
+        (3, 2),
+        (4, 1),
+    ] {
+        agree(&kalah(m, n));
+        agree(&kalah_empty_capture(m, n));
+    }
+}
+
+#[test]
+fn solver_and_minimax_agree_on_reachable_midgame_positions() {
+    // Positions along a seeded random game of Kalah(3,3) (sides to move both ways).
+    let rules = Rules::new(&kalah(3, 3));
+    let mut g = Game::new(&rules, rules.initial());
+    let mut rng = sowkit::rng::XorShift::new(7);
+    let mut table = HashMap::new();
+    while !g.is_over() {
+        let p = g.position().clone();
+        let (v, _) = solved(&rules, &p);
+        assert_eq!(v, minimax(&g, &mut table), "{p:?}");
+        let moves = g.legal_moves();
+        g.play(moves[rng.below(moves.len())]).unwrap();
+    }
+}
+
+/// Oware-like rules on a tiny board (repetition end, feeding, grand slam, count capture),
+/// checked against the minimax memoised on the position and its history.
+#[test]
+fn repetition_rules_agree_with_minimax() {
+    for (n, seeds, threshold) in [(2, 1, 3), (1, 2, 3), (1, 3, 4)] {
+        let mut rs = oware_with_threshold(threshold);
+        rs.board.pits_per_side = n;
+        rs.board.seeds_per_pit = seeds;
+        rs.board.pit_labels = [
+            (1..=n).map(|i| format!("A{i}")).collect(),
+            (1..=n).map(|i| format!("B{i}")).collect(),
+        ];
+        agree(&rs);
+    }
+}
+
+/// Giuthi's rules (either direction, relay sowing in reverse, extra turn before crossing,
+/// pass rule, repetition end) on a tiny board, against the minimax.
+#[test]
+fn relay_and_pass_rules_agree_with_minimax() {
+    for (n, seeds) in [(2, 1), (2, 2)] {
+        let mut rs = giuthi();
+        rs.board.pits_per_side = n;
+        rs.board.seeds_per_pit = seeds;
+        rs.board.pit_labels = [
+            (1..=n).map(|i| format!("A{i}")).collect(),
+            (1..=n).map(|i| format!("B{i}")).collect(),
+        ];
+        agree(&rs);
+    }
+}
+
+/// The larger boards of the README table, both checks (release only: `cargo test --release
+/// -- --ignored`, run by .ci/run through tools/ci-solve.sh).
+#[test]
+#[ignore]
+fn readme_table_boards_agree_with_minimax() {
+    for (m, n) in [(2, 4), (3, 3), (3, 4), (4, 2), (4, 3), (5, 1), (6, 1)] {
+        agree(&kalah(m, n));
+        agree(&kalah_empty_capture(m, n));
+    }
+}
