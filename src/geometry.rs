@@ -233,6 +233,27 @@ impl BoardGeometry {
         g
     }
 
+    /// The same board drawn small (or large): every length, and the centre, multiplied by `k`
+    /// (`k > 0`), so every pit centre is the full board's scaled about the origin. Used for the
+    /// mini boards of worked examples, practice sheets and host keys. The counter size is
+    /// kept (it is what is cut, not drawn).
+    pub fn uniformly_scaled(&self, k: f64) -> BoardGeometry {
+        BoardGeometry {
+            d: self.d * k,
+            gap: self.gap * k,
+            row_gap: self.row_gap * k,
+            store_w: self.store_w * k,
+            store_h: self.store_h * k,
+            store_radius: self.store_radius * k,
+            end_gap: self.end_gap * k,
+            ring: self.ring * k,
+            cx: self.cx * k,
+            cy: self.cy * k,
+            scale: self.scale * k,
+            ..self.clone()
+        }
+    }
+
     /// The same board moved so its centre is at (`cx`, `cy`).
     pub fn centred_at(&self, cx: f64, cy: f64) -> BoardGeometry {
         BoardGeometry {

@@ -250,7 +250,13 @@ fn preview_gives_each_sheet_a_page_of_its_own_size() {
         }
         assert_eq!(sheets, kit.document.pages.len());
         // Landscape and portrait sheets get different named pages.
-        let first = &kit.document.pages[0];
+        // (Page 1 is the portrait "how to make this kit" sheet; the board sheets follow.)
+        let first = kit
+            .document
+            .pages
+            .iter()
+            .find(|p| p.name.starts_with("board"))
+            .unwrap();
         assert!(
             first.width > first.height,
             "{id}: the board sheet is landscape"

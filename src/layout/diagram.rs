@@ -10,6 +10,7 @@ use super::phrases::{join_and, Phrases};
 use super::{centred, centred_mid};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
 use crate::engine::{Dir, EndReason, Game, Report, Rules};
+use crate::geometry::BoardGeometry;
 use crate::notation;
 use crate::ruleset::{Example, GrandSlam, Ruleset, Start};
 use crate::text;
@@ -26,17 +27,12 @@ const MIN_D: f64 = 12.0;
 /// Largest mini-board pit, mm (stacked boards get this size).
 const MAX_D: f64 = 13.0;
 /// Radius of the dashed ring round a captured pit, beyond the pit's own radius, mm; with
-/// [`GAP`] it leaves neighbouring rings (and a store) clear of each other.
+/// the scaled pit gap it leaves neighbouring rings (and a store) clear of each other.
 const CAPTURE_RING: f64 = 0.6;
 /// Offset of a second-side pit's inner ring from its outline, mm.
 const INNER_RING: f64 = 0.9;
 /// Gap between the two boards (holds the "→" arrow), mm.
 const MID_GAP: f64 = 12.0;
-/// Gap between pits, and between a pit and a store, mm: room for two capture rings with
-/// 0.65 mm of paper between them.
-const GAP: f64 = 2.2;
-/// Gap between the rows (holds the sowing numbers), mm.
-const ROW_GAP: f64 = 7.0;
 
 /// One worked example, replayed and ready to draw.
 #[derive(Clone, Debug, PartialEq)]
@@ -275,56 +271,52 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
     parts.join(" ")
 }
 
-/// Mini-board measurements for `n` pits a row fitting `width` mm per board.
-#[derive(Clone, Copy, Debug)]
+/// Mini-board measurements: the full board of the ruleset ([`BoardGeometry::new`]) drawn
+/// small with [`BoardGeometry::uniformly_scaled`], so pit centres, pit and store sizes come
+/// from the one board geometry (every length times the same factor).
+#[derive(Clone, Debug)]
 struct Mini {
     n: usize,
+    /// Pit diameter, mm.
     d: f64,
-    sw: f64,
+    /// The scaled board, centred on (0, 0).
+    g: BoardGeometry,
 }
 
 impl Mini {
-    fn fit(n: usize, width: f64) -> Mini {
-        // width = n d + (n-1) GAP + 2 (GAP + d): a store is as wide as a pit, so its name
-        // fits at the smallest type size.
-        let d = ((width - (n as f64 + 1.0) * GAP) / (n as f64 + 2.0)).clamp(4.0, MAX_D);
-        Mini { n, d, sw: d }
+    /// The full board of `rs` scaled to fit `width` mm, its pits at most [`MAX_D`] across.
+    fn fit(full: &BoardGeometry, width: f64) -> Mini {
+        let k = (width / full.core_w())
+            .min(MAX_D / full.d)
+            .max(4.0 / full.d);
+        let g = full.uniformly_scaled(k).centred_at(0.0, 0.0);
+        Mini { n: g.n, d: g.d, g }
     }
     fn width(&self) -> f64 {
-        self.n as f64 * self.d + (self.n as f64 + 1.0) * GAP + 2.0 * self.sw
+        self.g.core_w()
     }
     fn label_h(&self) -> f64 {
         text::line_height_mm(SMALL_PT) + 1.0
     }
     fn height(&self) -> f64 {
-        2.0 * self.label_h() + 2.0 * self.d + ROW_GAP
+        2.0 * self.label_h() + self.g.core_h()
+    }
+    /// The board centre for a board whose top-left is (`x`, `y`).
+    fn centre(&self, x: f64, y: f64) -> Pt {
+        p(
+            x + self.g.core_w() / 2.0,
+            y + self.label_h() + self.g.core_h() / 2.0,
+        )
     }
     /// Centre of pit `h` for a board whose top-left is (`x`, `y`).
     fn pit(&self, x: f64, y: f64, h: usize) -> Pt {
-        let n = self.n;
-        let (side, i) = (h / n, h % n);
-        let col = if side == 0 { i } else { n - 1 - i };
-        let px = x + self.sw + GAP + self.d / 2.0 + col as f64 * (self.d + GAP);
-        let top = y + self.label_h() + self.d / 2.0;
-        p(
-            px,
-            if side == 0 {
-                top + self.d + ROW_GAP
-            } else {
-                top
-            },
-        )
+        let c = self.centre(x, y);
+        self.g.centred_at(c.x, c.y).pit_centre(h)
     }
     /// Store rectangle of `side`: (x, y, w, h).
     fn store(&self, x: f64, y: f64, side: usize) -> (f64, f64, f64, f64) {
-        let sy = y + self.label_h();
-        let sh = 2.0 * self.d + ROW_GAP;
-        let sx = if side == 0 {
-            x + self.width() - self.sw
-        } else {
-            x
-        };
-        (sx, sy, self.sw, sh)
+        let c = self.centre(x, y);
+        self.g.centred_at(c.x, c.y).store_rect(side)
     }
 }
 
@@ -334,25 +326,26 @@ const STACK_GAP: f64 = 2.0;
 /// The mini-board size for `n` pits across `width` mm, and whether the before and after boards
 /// are stacked (a wide board whose two copies do not fit side by side even at the smallest
 /// pit size).
-fn arrange(n: usize, width: f64) -> (Mini, bool) {
+fn arrange(rs: &Ruleset, width: f64) -> (Mini, bool) {
+    let full = BoardGeometry::new(rs, false);
     // One millimetre clear of the box each side, so strokes stay inside it.
-    let half = Mini::fit(n, (width - 2.0 - MID_GAP) / 2.0);
+    let half = Mini::fit(&full, (width - 2.0 - MID_GAP) / 2.0);
     if half.d >= MIN_D && 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
         (half, false)
     } else {
-        (Mini::fit(n, width - 2.0), true)
+        (Mini::fit(&full, width - 2.0), true)
     }
 }
 
 /// Whether the before and after boards of `rs` are stacked across `width` mm (see
 /// [`draw_boards`]); otherwise they stand side by side, each in half the width.
 pub fn stacked(rs: &Ruleset, width: f64) -> bool {
-    arrange(rs.board.pits_per_side.max(1), width).1
+    arrange(rs, width).1
 }
 
 /// Height of the drawing part (two boards and their headings), mm.
 pub fn board_height(rs: &Ruleset, width: f64) -> f64 {
-    let (m, stacked) = arrange(rs.board.pits_per_side.max(1), width);
+    let (m, stacked) = arrange(rs, width);
     let one = text::line_height_mm(8.0) + m.height();
     if stacked {
         2.0 * one + STACK_GAP + 1.0
@@ -373,8 +366,7 @@ pub fn draw_boards(
     y: f64,
     width: f64,
 ) -> f64 {
-    let n = rs.board.pits_per_side.max(1);
-    let (m, stacked) = arrange(n, width);
+    let (m, stacked) = arrange(rs, width);
     let head = text::line_height_mm(8.0);
     // One board with its heading ("Before", "Start", "After") above it, top-left at (bx, top).
     let labelled = |pg: &mut Page, bx: f64, top: f64, heading: &str, board: Board<'_>| {
@@ -421,7 +413,7 @@ pub fn draw_boards(
     if let Some(after) = after {
         let bx1 = bx0 + m.width() + MID_GAP;
         labelled(pg, bx1, y, &ph.get("example.after"), after);
-        let ay = y + head + m.label_h() + m.d + ROW_GAP / 2.0;
+        let ay = m.centre(bx1, y + head).y;
         let ax0 = bx0 + m.width() + 2.0;
         let ax1 = bx1 - 2.0;
         pg.shape(
@@ -498,7 +490,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         .pit_labels
         .iter()
         .flatten()
-        .map(|l| fit_pt(l, SMALL_PT, Weight::Regular, m.d + GAP - 0.6))
+        .map(|l| fit_pt(l, SMALL_PT, Weight::Regular, m.d + m.g.gap - 0.6))
         .fold(SMALL_PT, f64::min);
     for h in 0..2 * n {
         let c = m.pit(x, y, h);
@@ -601,6 +593,46 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         super::set_lines_centred(pg, cx, sy + 2.0, &lines, name_pt, Weight::Regular);
         if let Some((s, pt)) = sow_marks(sown, h, sw - 1.0) {
             centred(pg, cx, cy + 2.5 + text::ascent_mm(pt), pt, Weight::Bold, &s);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mini board's pit centres are the full board's centres scaled about the board centre,
+    /// with the full board worked out here from the ruleset's layout sizes (Kalah 6×4: pits
+    /// 45 mm, gap 12 mm, so neighbouring centres are 57 mm apart and the rows 45 + 12 = 57 mm
+    /// apart).
+    #[test]
+    fn mini_pit_centres_are_the_full_board_scaled() {
+        let rs = crate::ruleset::load_str(
+            "kalah-6x4.toml",
+            include_str!("../../rulesets/kalah-6x4.toml"),
+        )
+        .expect("bundled ruleset");
+        let l = &rs.layout;
+        let n = rs.board.pits_per_side;
+        let (d, gap) = (l.pit_diameter, l.pit_gap);
+        let row_gap = gap.max(8.0);
+        // Full-board centre of hole h relative to the board centre, worked by hand.
+        let full = |h: usize| {
+            let (side, i) = (h / n, h % n);
+            let col = if side == 0 { i } else { n - 1 - i } as f64;
+            let x = (col - (n as f64 - 1.0) / 2.0) * (d + gap);
+            let y = (d + row_gap) / 2.0 * if side == 0 { 1.0 } else { -1.0 };
+            (x, y)
+        };
+        let (m, _) = arrange(&rs, 180.0);
+        let k = m.d / d;
+        assert!(k > 0.1 && k < 0.5, "a mini board is small: k = {k}");
+        let c = m.centre(10.0, 20.0);
+        for h in 0..2 * n {
+            let got = m.pit(10.0, 20.0, h);
+            let (fx, fy) = full(h);
+            assert!((got.x - c.x - k * fx).abs() < 1e-9, "hole {h} x");
+            assert!((got.y - c.y - k * fy).abs() < 1e-9, "hole {h} y");
         }
     }
 }
