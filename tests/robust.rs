@@ -91,8 +91,11 @@ fn invisible_names_and_control_characters_in_texts_are_located_at_their_field() 
     assert!(d.message.contains("U+200B"), "{}", d.message);
 
     // A bell character in the second example's note, as an escape: field, line and character.
-    let first_note = GOOD.find("note = \"").unwrap();
-    let second = first_note + 1 + GOOD[first_note + 1..].find("note = \"").unwrap();
+    // The second example's own note: the first `note = "` after the second `[[example]]`
+    // (each example also carries a Spanish note in its `[example.text.es]` table).
+    let ex1 = GOOD.find("[[example]]").unwrap();
+    let ex2 = ex1 + 1 + GOOD[ex1 + 1..].find("[[example]]").unwrap();
+    let second = ex2 + GOOD[ex2..].find("note = \"").unwrap();
     let src = format!(
         "{}note = \"ab\\u0007{}",
         &GOOD[..second],
