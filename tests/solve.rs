@@ -428,3 +428,30 @@ fn six_pit_sowing_start_is_solved_in_the_balance_report() {
     assert_eq!(j["value"], v);
     assert_eq!(j["random"]["games"], 50);
 }
+
+/// A repetition end without captures lets lines of play run for thousands of moves, each
+/// position carrying the game's history: the solver stops at its depth limit with sound
+/// bounds instead of growing memory with the square of the depth (a fuzz input once took
+/// 24 GB here through the host key's hints).
+#[test]
+fn endless_lines_stop_at_the_depth_limit_with_sound_bounds() {
+    let mut r = kalah(8, 4);
+    r.sowing.own_store = Include::Skip;
+    r.sowing.opponent_store = Include::Skip;
+    r.extra_turn.last_in_own_store = false;
+    r.capture.kind = sowkit::ruleset::CaptureKind::None;
+    r.end.either_side_empty = true;
+    r.end.repetition = true;
+    r.end.no_legal_move = NoLegalMove::Pass;
+    r.end.remaining_seeds = Remaining::Owner;
+    let rules = Rules::try_new(&r).unwrap();
+    let limits = Limits {
+        nodes: Some(30_000),
+        ..Limits::default()
+    };
+    let s = solve(&rules, &rules.initial(), limits).unwrap();
+    assert!(!s.proven);
+    assert_eq!(s.stopped, Some(Stop::Depth));
+    // 64 seeds in all: the value lies in [-64, 64].
+    assert!(s.bounds.0 >= -64 && s.bounds.1 <= 64, "{:?}", s.bounds);
+}

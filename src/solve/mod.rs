@@ -76,7 +76,15 @@ pub enum Stop {
     Nodes,
     /// The time budget ran out.
     Time,
+    /// A line of play grew longer than [`MAX_DEPTH`] moves (each position on it carries the
+    /// game's history, so memory grows with the square of the depth).
+    Depth,
 }
+
+/// Longest line of play the solver follows, in moves. A deeper line stops the solve like a
+/// budget (the proven bounds are reported), so memory stays bounded on any ruleset, e.g. one
+/// with a repetition end and no captures, where lines run for thousands of moves.
+pub const MAX_DEPTH: usize = 400;
 
 /// What a solve proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,6 +165,8 @@ pub struct Solver<'r> {
     stores_in_key: bool,
     /// Line of play since the stores last changed (rules without a repetition end).
     path: Vec<PathKey>,
+    /// Moves on the current line from the root.
+    depth: usize,
 }
 
 /// A position on the line of play: its compact key, or the whole position when the key does
@@ -199,6 +209,7 @@ impl<'r> Solver<'r> {
             limits,
             table: Table::new(limits.memory_mb),
             nodes: 0,
+            depth: 0,
             start: Instant::now(),
             repetition: end.repetition,
             stores_in_key: end.threshold.is_some(),
@@ -378,7 +389,15 @@ impl<'r> Solver<'r> {
             self.path.push(k);
             pushed = true;
         }
+        if self.depth >= MAX_DEPTH {
+            if pushed {
+                self.path.pop();
+            }
+            return Err(Abort::Budget(Stop::Depth));
+        }
+        self.depth += 1;
         let res = self.search_inner(g, alpha, beta, key, r);
+        self.depth -= 1;
         if pushed {
             self.path.pop();
         }

@@ -30,6 +30,7 @@ fn stop_words(s: Option<Stop>, limits: &Limits) -> String {
             "the time budget ({} s) ran out",
             limits.seconds.unwrap_or(0.0)
         ),
+        Some(Stop::Depth) => format!("a line of play grew past {} moves", super::MAX_DEPTH),
         None => String::new(),
     }
 }
