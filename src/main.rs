@@ -624,12 +624,15 @@ fn main() -> ExitCode {
             // Each kit is staged as soon as it is rendered; none is switched in unless all are.
             match sowkit::build::build_all_with(&all, opts_for, extra, &out) {
                 Ok(built) => {
-                    for b in &built {
+                    let plural = |n: usize| if n == 1 { "" } else { "s" };
+                    for b in built.iter().filter(|_| !cli::diag::quiet()) {
                         println!(
-                            "wrote {} ({} pages, host key {} pages, {} files)",
+                            "wrote {} ({} page{}, host key {} page{}, {} files)",
                             b.dir.display(),
                             b.pages,
+                            plural(b.pages),
                             b.key_pages,
+                            plural(b.key_pages),
                             b.files
                         );
                     }

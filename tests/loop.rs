@@ -526,6 +526,31 @@ fn quiet_and_verbose() {
         "{err}"
     );
     assert!(err.contains("ok: "));
+    // `-q` build: errors only, so no "wrote …" line either.
+    let out = tempfile_dir();
+    let o = sowkit()
+        .args(["-q", "build"])
+        .arg(&f)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert_eq!(text(&o), (String::new(), String::new()));
+    assert!(out.join("six-pit-sowing/kit.pdf").is_file());
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// A fresh empty folder under the system's temporary folder.
+fn tempfile_dir() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "sowkit-loop-quiet-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
 }
 
 #[test]

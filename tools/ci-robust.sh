@@ -14,4 +14,8 @@ if ! rustup toolchain list | grep -q nightly; then
 fi
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 echo "== fuzz each target 40 s"
-bash tools/fuzz.sh all 40
+# Exploratory: a finding is printed with libFuzzer's report (and its input in base64) for a
+# developer to add to tests/fuzz-regressions/, whose replay in `cargo test` is what gates CI.
+if ! bash tools/fuzz.sh all 40; then
+  echo "FUZZ FINDING: see the report above; add the input to tests/fuzz-regressions/<target>/"
+fi

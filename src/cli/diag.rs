@@ -114,6 +114,11 @@ fn colorize(r: &str) -> String {
         .join("\n")
 }
 
+/// Whether `-q` asked for errors only.
+pub fn quiet() -> bool {
+    settings().quiet
+}
+
 /// A progress or summary line (`ok: …`, `warning: …`); not with `-q`, nor in JSON form.
 pub fn info(msg: &str) {
     let s = settings();
