@@ -138,6 +138,8 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     dedup.dedup();
     assert_eq!(dedup, lines);
     assert_eq!(before, tree(&d.join("kits")), "--check changed the kits");
+    // The hint is the same command without --check: it names the rulesets and the folder.
+    assert!(err.contains("run `sowkit build -o kits rulesets`"), "{err}");
 
     // A kit whose ruleset was removed is stale as a whole folder.
     copy_tree(&d.join("kits/garden-kalah"), &d.join("kits/old-game"));

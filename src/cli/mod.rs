@@ -85,6 +85,23 @@ pub fn inputs(files: Vec<PathBuf>, bundled_ids: &[String]) -> Result<Vec<Input>,
     Ok(v)
 }
 
+/// The command line as typed, without `--check`: the build that brings the folder up to date
+/// (same rulesets, paper and options). Arguments with spaces or quotes are single-quoted.
+fn rebuild_command() -> String {
+    let mut words = vec!["sowkit".to_string()];
+    for a in std::env::args().skip(1).filter(|a| a != "--check") {
+        if !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@".contains(c))
+        {
+            words.push(a);
+        } else {
+            words.push(format!("'{}'", a.replace('\'', "'\\''")));
+        }
+    }
+    words.join(" ")
+}
+
 /// `build --check`: compares the kits built in memory with `out`, prints every difference
 /// (`would change:`, `missing:`, `stale:`) and writes nothing. Exit 0 if `out` is up to date,
 /// 1 if anything differs or `out` cannot be read.
@@ -107,10 +124,10 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
                 println!("{c}");
             }
             eprintln!(
-                "{} file(s) in {} differ from what `sowkit build` would write; run `sowkit build -o {}` and commit the result (nothing was written)",
+                "{} file(s) in {} differ from what `sowkit build` would write; run `{}` and commit the result (nothing was written)",
                 changes.len(),
                 out.display(),
-                out.display()
+                rebuild_command()
             );
             ExitCode::from(1)
         }
