@@ -52,7 +52,8 @@ fn random_mutations_of_the_corpus() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    let targets: [(&str, fn(&[u8])); 4] = [
+    type Harness = fn(&[u8]);
+    let targets: [(&str, Harness); 4] = [
         ("loader", sowkit::fuzzing::loader),
         ("notation", sowkit::fuzzing::notation),
         ("engine", sowkit::fuzzing::engine),

@@ -22,20 +22,20 @@ fn minimax(g: &Game, memo: &mut HashMap<(Position, Vec<Position>), i32>) -> i32 
 /// [`minimax`] of `g` when the positions `seen` came before it since the last capture.
 fn minimax_from(
     g: &Game,
-    mut seen: Vec<Position>,
+    seen: Vec<Position>,
     memo: &mut HashMap<(Position, Vec<Position>), i32>,
 ) -> i32 {
-    fn go(
-        g: &Game,
-        seen: &mut Vec<Position>,
-        memo: &mut HashMap<(Position, Vec<Position>), i32>,
-    ) -> i32 {
+    fn go(g: &Game, seen: &[Position], memo: &mut HashMap<(Position, Vec<Position>), i32>) -> i32 {
         if let Some(e) = g.ending() {
             return e.scores[0] as i32 - e.scores[1] as i32;
         }
         let repetition = g.rules().ruleset().end.repetition;
         let key = {
-            let mut h = if repetition { seen.clone() } else { Vec::new() };
+            let mut h = if repetition {
+                seen.to_vec()
+            } else {
+                Vec::new()
+            };
             h.sort_by(|a, b| (&a.holes, a.to_move).cmp(&(&b.holes, b.to_move)));
             (g.position().clone(), h)
         };
@@ -54,10 +54,10 @@ fn minimax_from(
             let mut next_seen = if r.captured > 0 {
                 Vec::new()
             } else {
-                seen.clone()
+                seen.to_vec()
             };
             next_seen.push(g.position().clone());
-            let v = go(&c, &mut next_seen, memo);
+            let v = go(&c, &next_seen, memo);
             best = Some(match best {
                 None => v,
                 Some(b) if maxing => b.max(v),
@@ -68,7 +68,7 @@ fn minimax_from(
         memo.insert(key, v);
         v
     }
-    go(g, &mut seen, memo)
+    go(g, &seen, memo)
 }
 
 /// Value and best moves by the independent minimax.

@@ -53,17 +53,12 @@ pub fn plural_category(lang: &str, value: &str) -> Option<&'static str> {
     let has_frac = !frac.is_empty();
     let i: u128 = int.parse().ok()?;
     Some(match lang {
-        "en" => {
-            if i == 1 && !has_frac {
-                "one"
-            } else {
-                "other"
-            }
-        }
+        "en" if i == 1 && !has_frac => "one",
+        "en" => "other",
         "es" => {
             if i == 1 && !has_frac {
                 "one"
-            } else if !has_frac && i != 0 && i % 1_000_000 == 0 {
+            } else if !has_frac && i != 0 && i.is_multiple_of(1_000_000) {
                 "many"
             } else {
                 "other"
@@ -264,7 +259,7 @@ impl Phrases {
             .unwrap_or(",");
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push_str(sep);
             }
             out.push(c);
