@@ -117,7 +117,31 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
         // Every independent problem in one run: a name the ruleset lacks does not stop the
         // replay (a wrong start or move is reported too), nor the other fields' comparison.
         let unknown = unknown_names(&rules, ex);
-        let unknown_fields: Vec<String> = unknown.iter().map(|(f, _)| f.clone()).collect();
+        let mut unknown_fields: Vec<String> = unknown.iter().map(|(f, _)| f.clone()).collect();
+        // Sowing moves seeds and never adds or removes one: an expected position with another
+        // total is miscounted, whatever the moves do. Say that, not just "it differs".
+        if let Some(Ok((pos, _))) = ex
+            .expect
+            .position
+            .as_ref()
+            .map(|p| notation::parse_position(&rules, p))
+        {
+            let found: u32 = pos.holes.iter().map(|&h| u32::from(h)).sum();
+            let want = rs.total_seeds();
+            if found != want {
+                out.push(Diagnostic::at(
+                    &rs.path,
+                    src,
+                    at("position"),
+                    &format!("example[{}].expect.position", i + 1),
+                    &format!(
+                        "{tag}: the seed total is wrong: expected {want} seeds ({} pits × 2 × {} seeds; no move adds or removes one), found {found}; recount the pits and stores",
+                        rs.board.pits_per_side, rs.board.seeds_per_pit
+                    ),
+                ));
+                unknown_fields.push("position".to_string());
+            }
+        }
         for (field, msg) in unknown {
             out.push(Diagnostic::at(
                 &rs.path,

@@ -31,19 +31,11 @@ pub fn build_sources(
     let mut out: Vec<Built> = Vec::new();
     let mut problems: Vec<String> = Vec::new();
     for (name, src) in sources {
-        let rs = match ruleset::load_str(name, src) {
-            Ok(rs) => rs,
-            Err(ds) => {
-                problems.extend(ds.into_iter().map(|d| d.rendered));
-                continue;
-            }
-        };
-        let mut ds = crate::examples::check(&rs, src);
-        ds.extend(crate::examples::sanity(&rs, src));
-        if !ds.is_empty() {
-            problems.extend(ds.into_iter().map(|d| d.rendered));
+        let checked = ruleset::check_source(name, src);
+        let Some(rs) = checked.ruleset else {
+            problems.extend(checked.errors.into_iter().map(|d| d.rendered));
             continue;
-        }
+        };
         if let Some(other) = out.iter().find(|b| b.ruleset.id == rs.id) {
             problems.push(format!(
                 "error: {} and {} both have id {:?}: kits would overwrite each other",

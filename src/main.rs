@@ -289,41 +289,42 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
         let f = input.display();
         let diags: Vec<Diagnostic> = match input.read() {
             Err(d) => vec![d],
-            Ok(src) => match ruleset::load_str(&f, &src) {
-                Err(d) => d,
-                Ok(rs) => {
-                    let mut d = sowkit::examples::check(&rs, &src);
-                    d.extend(sowkit::examples::sanity(&rs, &src));
-                    if d.is_empty() {
-                        if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
-                            eprintln!(
-                                "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
-                                other,
-                                f,
-                                rs.id
-                            );
-                            failed += 1;
-                            continue;
-                        }
-                        ids.push((rs.id.clone(), f.clone()));
-                        let n = rs.examples.len();
-                        if n == 0 {
-                            cli::diag::info(&format!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f));
-                        }
-                        for ex in &rs.examples {
-                            cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
-                        }
-                        cli::diag::info(&format!(
-                            "ok: {} ({n} worked example{} agree{} with the engine)",
-                            f,
-                            if n == 1 { "" } else { "s" },
-                            if n == 1 { "s" } else { "" },
-                        ));
-                        ok.push(rs);
-                    }
-                    d
+            Ok(src) => {
+                // Errors and warnings in file order, the same for check and build.
+                let checked = ruleset::check_source(&f, &src);
+                for w in &checked.warnings {
+                    cli::diag::warning(w);
                 }
-            },
+                let d = checked.errors;
+                if let Some(rs) = checked.ruleset {
+                    if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
+                        eprintln!(
+                            "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
+                            other,
+                            f,
+                            rs.id
+                        );
+                        failed += 1;
+                        continue;
+                    }
+                    ids.push((rs.id.clone(), f.clone()));
+                    let n = rs.examples.len();
+                    if n == 0 {
+                        cli::diag::info(&format!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f));
+                    }
+                    for ex in &rs.examples {
+                        cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
+                    }
+                    cli::diag::info(&format!(
+                        "ok: {} ({n} worked example{} agree{} with the engine)",
+                        f,
+                        if n == 1 { "" } else { "s" },
+                        if n == 1 { "s" } else { "" },
+                    ));
+                    ok.push(rs);
+                }
+                d
+            }
         };
         if !diags.is_empty() {
             failed += 1;
@@ -521,14 +522,6 @@ fn main() -> ExitCode {
                     }
                 }
             };
-            // An incomplete translation is not a layout problem: say so; `build --lang` refuses it.
-            for rs in &all {
-                for lang in rs.languages() {
-                    if let Err(e) = rs.in_lang(&lang) {
-                        eprintln!("warning: {e}; `build --lang {lang}` will refuse this ruleset");
-                    }
-                }
-            }
             let problems = sowkit::build::check_layout(&all, papers_for);
             for (path, paper, e) in &problems {
                 eprintln!("error: {path}: {}", layout_problem(e, paper));

@@ -73,13 +73,21 @@ pub fn error(d: &Diagnostic) {
     eprintln!("{}", format(d, &settings()));
 }
 
+/// Prints one warning in the chosen form; not with `-q`.
+pub fn warning(d: &Diagnostic) {
+    let s = settings();
+    if !s.quiet {
+        eprintln!("{}", format(d, &s));
+    }
+}
+
 /// One diagnostic in the form `s` asks for (no trailing newline except the human form's
 /// blank separator line).
 pub fn format(d: &Diagnostic, s: &Settings) -> String {
     match s.format {
         DiagFormat::Short => d.short(),
         DiagFormat::Json => serde_json::json!({
-            "severity": "error",
+            "severity": if d.warning { "warning" } else { "error" },
             "path": d.path,
             "line": d.line,
             "column": d.column,
@@ -95,6 +103,7 @@ pub fn format(d: &Diagnostic, s: &Settings) -> String {
 /// ANSI colour for the human form: `error` red and bold, the `-->` location and the gutter blue.
 fn colorize(r: &str) -> String {
     const RED: &str = "\x1b[1;31m";
+    const YELLOW: &str = "\x1b[1;33m";
     const BLUE: &str = "\x1b[1;34m";
     const BOLD: &str = "\x1b[1m";
     const RESET: &str = "\x1b[0m";
@@ -102,6 +111,8 @@ fn colorize(r: &str) -> String {
         .map(|l| {
             if let Some(rest) = l.strip_prefix("error") {
                 format!("{RED}error{RESET}{BOLD}{rest}{RESET}")
+            } else if let Some(rest) = l.strip_prefix("warning") {
+                format!("{YELLOW}warning{RESET}{BOLD}{rest}{RESET}")
             } else if let Some((gutter, code)) = l.split_once('|') {
                 format!("{BLUE}{gutter}|{RESET}{code}")
             } else if l.trim_start().starts_with("-->") {

@@ -138,13 +138,13 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
 fn load_checked(input: &Input) -> Option<(sowkit::ruleset::Ruleset, String)> {
     let name = input.display();
     let res = input.read().map_err(|d| vec![d]).and_then(|src| {
-        let rs = ruleset::load_str(&name, &src)?;
-        let mut d = sowkit::examples::check(&rs, &src);
-        d.extend(sowkit::examples::sanity(&rs, &src));
-        if d.is_empty() {
-            Ok((rs, src))
-        } else {
-            Err(d)
+        let checked = ruleset::check_source(&name, &src);
+        for w in &checked.warnings {
+            diag::warning(w);
+        }
+        match checked.ruleset {
+            Some(rs) => Ok((rs, src)),
+            None => Err(checked.errors),
         }
     });
     match res {

@@ -50,6 +50,8 @@ pub struct Diagnostic {
     pub message: String,
     /// The rendered report with a source snippet (what the CLI prints).
     pub rendered: String,
+    /// A warning (the ruleset still builds) rather than an error.
+    pub warning: bool,
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -68,7 +70,7 @@ impl Diagnostic {
         } else {
             format!("{field}: {message}")
         };
-        let rendered = render_snippet(path, src, span, &title);
+        let rendered = render_snippet(path, src, span, &title, false);
         Diagnostic {
             path: path.to_string(),
             line,
@@ -76,7 +78,24 @@ impl Diagnostic {
             field: field.to_string(),
             message: message.to_string(),
             rendered,
+            warning: false,
         }
+    }
+
+    /// A warning for the byte range `span` of `src`: the ruleset still builds, but something
+    /// probably needs the author's attention (rendered as `warning: …`).
+    pub fn warning_at(
+        path: &str,
+        src: &str,
+        span: Range<usize>,
+        field: &str,
+        message: &str,
+    ) -> Diagnostic {
+        let span = clamp_span(src, span);
+        let mut d = Diagnostic::at(path, src, span.clone(), field, message);
+        d.rendered = render_snippet(path, src, span, &format!("{field}: {message}"), true);
+        d.warning = true;
+        d
     }
 
     /// A diagnostic with no position in the file (e.g. the file cannot be read).
@@ -88,16 +107,21 @@ impl Diagnostic {
             field: String::new(),
             message: message.to_string(),
             rendered: format!("error: {path}: {message}"),
+            warning: false,
         }
     }
 
-    /// One-line form: `path:line:column: field: message`.
+    /// One-line form: `path:line:column: field: message` (`…: warning: field: …` for a
+    /// warning).
     pub fn short(&self) -> String {
-        let field = if self.field.is_empty() {
+        let mut field = if self.field.is_empty() {
             String::new()
         } else {
             format!("{}: ", self.field)
         };
+        if self.warning {
+            field.insert_str(0, "warning: ");
+        }
         if self.line == 0 {
             format!("{}: {}{}", self.path, field, self.message)
         } else {
@@ -281,7 +305,7 @@ pub fn line_span(src: &str, line: usize) -> Range<usize> {
     s..e
 }
 
-fn render_snippet(path: &str, src: &str, span: Range<usize>, title: &str) -> String {
+fn render_snippet(path: &str, src: &str, span: Range<usize>, title: &str, warning: bool) -> String {
     use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
     // An empty span still needs something to point at: widen to one character when possible.
     let span = if span.is_empty() && span.end < src.len() {
@@ -290,7 +314,12 @@ fn render_snippet(path: &str, src: &str, span: Range<usize>, title: &str) -> Str
     } else {
         span
     };
-    let report = &[Level::ERROR.primary_title(title).element(
+    let level = if warning {
+        Level::WARNING
+    } else {
+        Level::ERROR
+    };
+    let report = &[level.primary_title(title).element(
         Snippet::source(src)
             .path(path)
             .annotation(AnnotationKind::Primary.span(span).label("here")),
@@ -676,8 +705,79 @@ pub fn load_file(path: &std::path::Path) -> Result<Ruleset, Vec<Diagnostic>> {
 }
 
 /// Parses and validates a ruleset from `src`; `path` is used in messages only.
-/// Returns every problem found (at least one) on failure.
+/// Returns every problem found (at least one) on failure, in file order.
 pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
+    let p = load_partial(path, src);
+    match p.ruleset {
+        Some(rs) if p.errors.is_empty() => Ok(rs),
+        _ => Err(p.errors),
+    }
+}
+
+/// What loading a ruleset text found: the ruleset when its rules can be played, even if some
+/// of its words, labels or sizes are wrong (so the worked examples can still be checked in the
+/// same run), every error, and the warnings.
+#[derive(Debug)]
+pub struct Partial {
+    /// The ruleset, `None` when the text does not parse or a rule (board size, sowing,
+    /// capture, end …) is wrong. With errors, labels and sizes in error are the defaults.
+    pub ruleset: Option<Ruleset>,
+    /// Every problem, sorted by place in the file ([`sort_by_place`]).
+    pub errors: Vec<Diagnostic>,
+    /// Warnings (the ruleset still builds), sorted by place.
+    pub warnings: Vec<Diagnostic>,
+    /// The worked examples (1-based) that have a problem of their own: replaying them would
+    /// only repeat it.
+    pub examples_in_error: Vec<usize>,
+}
+
+/// Sorts diagnostics by place in the file (line, then column); those with no place (the whole
+/// file, or the "more problems" count) last. Stable, so one place keeps its order.
+pub fn sort_by_place(d: &mut [Diagnostic]) {
+    d.sort_by_key(|d| (d.line == 0, d.line, d.column));
+}
+
+/// Whether an error in `field` leaves the rules playable: a word, label, citation, size or a
+/// worked example's own problem (the engine's defaults stand in for what is wrong).
+fn leaves_rules_playable(field: &str) -> bool {
+    let top = field.split(['.', '[']).next().unwrap_or("");
+    matches!(
+        top,
+        "id" | "name" | "source" | "duration" | "lang" | "text" | "layout" | "support" | "example"
+    ) || field.ends_with(".source")
+        || matches!(field, "board.players" | "board.pit_labels" | "board.stores")
+}
+
+/// Parses and validates a ruleset from `src` (see [`Partial`]); `path` is used in messages.
+pub fn load_partial(path: &str, src: &str) -> Partial {
+    let (ruleset, errors, warnings) = match load_unsorted(path, src) {
+        Err(e) => (None, e, Vec::new()),
+        Ok(x) => x,
+    };
+    let mut errors = errors;
+    let mut warnings = warnings;
+    let mut examples_in_error: Vec<usize> = errors
+        .iter()
+        .filter_map(|d| {
+            let rest = d.field.strip_prefix("example[")?;
+            rest.split(']').next()?.parse().ok()
+        })
+        .collect();
+    examples_in_error.dedup();
+    let playable = errors.iter().all(|d| leaves_rules_playable(&d.field));
+    sort_by_place(&mut errors);
+    sort_by_place(&mut warnings);
+    Partial {
+        ruleset: ruleset.filter(|_| playable),
+        errors,
+        warnings,
+        examples_in_error,
+    }
+}
+
+type Loaded = (Option<Ruleset>, Vec<Diagnostic>, Vec<Diagnostic>);
+
+fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
     if src.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err(vec![Diagnostic::whole_file(
             path,
@@ -686,6 +786,25 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
     }
     let raw: RawRuleset = toml::from_str(src).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
+        // A list or inline table left open: the parser stops where the text stops making sense
+        // (often the next table header, read as an item); point at where it was opened.
+        if let Some(open) = super::locate::unclosed_bracket(src).filter(|&o| o <= span.start) {
+            let field = field_at(src, open);
+            let what = if src[open..].starts_with('{') {
+                ("inline table { … }", '}')
+            } else {
+                ("list [ … ]", ']')
+            };
+            let (stop, _) = line_col(src, span.start);
+            let (opened, _) = line_col(src, open);
+            let msg = format!(
+                "this {} is never closed: add `{}` after its last item on line {opened} (the TOML parser read on to line {stop}: {})",
+                what.0,
+                what.1,
+                e.message().trim()
+            );
+            return vec![Diagnostic::at(path, src, open..open + 1, &field, &msg)];
+        }
         // The parser's own spans first; the line scan only for a document that does not parse.
         let field =
             super::locate::field_at(src, span.start).unwrap_or_else(|| field_at(src, span.start));
@@ -698,6 +817,16 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
         if msg.contains("invalid value: integer") {
             msg = format!("{msg}: {}", whole_number_range(&field));
         }
+        if let Some(better) = did_you_mean(e.message()) {
+            // "unknown field `x`; did you mean `y`? (expected one of …)"
+            msg = match msg.split_once(", expected") {
+                Some((head, tail)) => {
+                    let tail = tail.split(" (unknown keys").next().unwrap_or(tail);
+                    format!("{head}; did you mean `{better}`? (expected{tail})")
+                }
+                None => format!("{msg}; did you mean `{better}`?"),
+            };
+        }
         vec![Diagnostic::at(path, src, span, &field, &msg)]
     })?;
     let mut v = Validator {
@@ -707,6 +836,7 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
         errs: Vec::new(),
         more: 0,
         texts: Vec::new(),
+        warns: Vec::new(),
     };
     let mut rs = v.ruleset(raw);
     rs.sha256 = sha256_hex(src.as_bytes());
@@ -721,11 +851,53 @@ pub fn load_str(path: &str, src: &str) -> Result<Ruleset, Vec<Diagnostic>> {
             ),
         ));
     }
-    if v.errs.is_empty() {
-        Ok(rs)
-    } else {
-        Err(v.errs)
+    Ok((Some(rs), v.errs, v.warns))
+}
+
+/// Edit distance between `a` and `b` (Levenshtein, with a swap of two neighbours counting
+/// as one edit), in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut x = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                x = x.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = x;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// For serde's "unknown field `x`, expected one of `a`, `b`" (or "unknown variant"): the known
+/// name nearest to `x` when it is a likely slip (at most a third of its letters differ, at least
+/// one edit allowed), else `None`. Keys and values are compared ignoring case, `-` and `_`.
+fn did_you_mean(msg: &str) -> Option<String> {
+    let rest = msg
+        .strip_prefix("unknown field `")
+        .or_else(|| msg.strip_prefix("unknown variant `"))?;
+    let (given, rest) = rest.split_once('`')?;
+    let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+    let norm = |s: &str| s.to_lowercase().replace(['-', '_'], "");
+    let g = norm(given);
+    known
+        .iter()
+        .map(|k| (edit_distance(&g, &norm(k)), *k))
+        .filter(|&(d, k)| d <= (k.chars().count() / 3).max(1))
+        .min()
+        .map(|(_, k)| k.to_string())
 }
 
 /// Whether TOML text is a date, time or date-time literal (`1979-05-27`, `07:32:00`, …).
@@ -785,6 +957,8 @@ struct Validator<'a> {
     more: usize,
     /// Every printed text read so far: field, byte range of its value, value.
     texts: Vec<(String, Range<usize>, String)>,
+    /// Warnings: the ruleset still builds.
+    warns: Vec<Diagnostic>,
 }
 
 impl Validator<'_> {
@@ -824,6 +998,13 @@ impl Validator<'_> {
             }
         }
         self.texts = texts;
+    }
+
+    fn warn(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
+        if self.warns.len() < MAX_DIAGNOSTICS {
+            let d = Diagnostic::warning_at(self.path, self.src, span, field, &msg.into());
+            self.warns.push(d);
+        }
     }
 
     fn err(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
@@ -1036,14 +1217,19 @@ impl Validator<'_> {
                     let labels = &pl.get_ref()[side];
                     if board_ok && labels.len() != n {
                         self.err(pl.span(), &f_labels, format!("side {} has {} labels but board.pits_per_side is {n}: give exactly {n}", players[side], labels.len()));
-                        continue;
                     }
                     let mut all_ok = true;
                     for l in labels {
                         all_ok &= self.label_ok(l, pl.span(), &f_labels, false);
                     }
                     if all_ok {
-                        pit_labels[side] = labels.clone();
+                        // With a wrong count the worked examples are still checked: with the
+                        // labels given as far as they go, then the defaults.
+                        let mut v: Vec<String> = labels.iter().take(n).cloned().collect();
+                        while v.len() < n {
+                            v.push(format!("{}{}", players[side], v.len() + 1));
+                        }
+                        pit_labels[side] = v;
                     }
                 }
             }
@@ -1593,6 +1779,21 @@ impl Validator<'_> {
                 }
             },
         };
+        // Sizes copied from another ruleset (`sowkit new --from`) may no longer hold the seeds.
+        if board_ok {
+            let play_pit = crate::geometry::play_pit_diameter(board.seeds_per_pit);
+            if let Some(p) = lay.as_ref().and_then(|l| l.pit_diameter.as_ref()) {
+                if pit_diameter < play_pit {
+                    self.warn(p.span(), "layout.pit_diameter", format!("{} mm pits are smaller than the play size for {} seeds a pit ({} mm, README \"Sizes\"): the seeds will not lie flat; use pit_diameter = {}, or remove the key to get play sizes", short_number(pit_diameter), board.seeds_per_pit, short_number(play_pit), short_number(play_pit)));
+                }
+            }
+            let play_store = crate::geometry::play_store_length(total_seeds, pit_diameter, pit_gap);
+            if let Some(st) = lay.as_ref().and_then(|l| l.store_length.as_ref()) {
+                if store_length < play_store {
+                    self.warn(st.span(), "layout.store_length", format!("{} mm stores are shorter than the play size for {total_seeds} seeds in play ({} mm, README \"Sizes\"): half the seeds will not fit in a store; use store_length = {}, or remove the key to get play sizes", short_number(store_length), short_number(play_store), short_number(play_store)));
+                }
+            }
+        }
         let layout = LayoutPrefs {
             pit_diameter,
             pit_gap,
@@ -1628,6 +1829,20 @@ impl Validator<'_> {
                     let f = format!("{table}.sources.{k}");
                     self.bad_chars(v, ss.span(), &f, &['\n', '\t', '\r']);
                     self.texts.push((f, ss.span(), v.clone()));
+                }
+            }
+            // A translated name copied with a bundled ruleset (`sowkit new --from`) names that
+            // game, not this one.
+            let quoted = format!("name = {:?}", t.name.get_ref());
+            if let Some(b) = crate::bundled::ALL
+                .iter()
+                .find(|b| b.id != id && b.source.contains(&quoted))
+            {
+                if !b
+                    .source
+                    .contains(&format!("name = {:?}", raw.name.get_ref()))
+                {
+                    self.warn(t.name.span(), &format!("{table}.name"), format!("this is the {code:?} name of the bundled ruleset {:?}, copied with it: give this ruleset's own name ({:?}) in {code:?}", b.id, raw.name.get_ref()));
                 }
             }
             if t.name.get_ref().trim().is_empty() {

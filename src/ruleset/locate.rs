@@ -63,9 +63,85 @@ fn find(table: &DeTable<'_>, offset: usize, prefix: &str) -> Option<String> {
     None
 }
 
+/// Byte offset of the first array `[` or inline table `{` of a value that is never closed in
+/// `src` (a scan that knows strings, comments and table headers). `None` when every bracket of
+/// every value is closed. The TOML parser stops only where the text stops making sense, often
+/// at the next table header, which reads as an array item; this is where the user must look.
+pub fn unclosed_bracket(src: &str) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    // Open brackets of the value being read: (offset, byte).
+    let mut stack: Vec<(usize, u8)> = Vec::new();
+    // At the start of a line outside a value, `[` begins a table header.
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                let triple = b[i..].starts_with(if c == b'"' { b"\"\"\"" } else { b"\'\'\'" });
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if c == b'"' && b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if !triple && b[i] == b'\n' {
+                        break;
+                    }
+                    if b[i] == c && (!triple || b[i..].starts_with(&[c, c, c])) {
+                        i += if triple { 3 } else { 1 };
+                        // A closing triple quote may be followed by up to two more quotes.
+                        while triple && i < b.len() && b[i] == c {
+                            i += 1;
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'[' if stack.is_empty() && line_start => {
+                // A table header: skip the line.
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                stack.push((i, c));
+                i += 1;
+            }
+            b']' | b'}' => {
+                let want = if c == b']' { b'[' } else { b'{' };
+                if stack.last().is_some_and(|&(_, o)| o == want) {
+                    stack.pop();
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+        line_start = false;
+    }
+    stack.first().map(|&(at, _)| at)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::field_at;
+    use super::{field_at, unclosed_bracket};
 
     fn at(src: &str, needle: &str) -> Option<String> {
         field_at(src, src.find(needle).unwrap())
@@ -94,5 +170,15 @@ mod tests {
     fn comments_and_syntax_errors_have_no_field() {
         assert_eq!(field_at("# a comment\nid = \"g\"\n", 3), None);
         assert_eq!(field_at("id = \n", 2), None);
+    }
+
+    #[test]
+    fn an_unclosed_array_is_found_where_it_opens() {
+        let src =
+            "[[example]]\nmoves = [\"S1\",\n[example.expect]\nnext = \"A\"\nsown = [\"x\"] # ]\n";
+        assert_eq!(unclosed_bracket(src), src.find("[\"S1"));
+        let closed = "a = [ # [\n  \"]\", '[', \"\"\"[\"\"\" ]\n[t]\nb = { c = [1] }\n";
+        assert_eq!(unclosed_bracket(closed), None);
+        assert_eq!(unclosed_bracket("a = { b = 1\n"), Some(4));
     }
 }

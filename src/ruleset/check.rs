@@ -1,0 +1,76 @@
+//! Everything sowkit says about one ruleset text, in one run and in file order: the loader's
+//! errors, the worked examples replayed by the engine (even when only words, labels or sizes
+//! are wrong), the sanity playouts, and the warnings. `check`, `build`, `serve`, `watch` and
+//! `replay` all use [`check_source`], so they report the same problems and warnings.
+
+use super::load::{self, line_span, Diagnostic};
+use super::Ruleset;
+
+/// The result of checking one ruleset text.
+#[derive(Debug)]
+pub struct Checked {
+    /// The ruleset, when it has no error at all.
+    pub ruleset: Option<Ruleset>,
+    /// Every error, sorted by place in the file.
+    pub errors: Vec<Diagnostic>,
+    /// Every warning (the ruleset still builds), sorted by place in the file.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The 1-based example number a diagnostic's field names (`example[3].expect.next` → 3).
+fn example_of(field: &str) -> Option<usize> {
+    field
+        .strip_prefix("example[")?
+        .split(']')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Loads `src` (`path` is for messages), replays its worked examples when its rules can be
+/// played, and collects every error and warning (see [`Checked`]).
+pub fn check_source(path: &str, src: &str) -> Checked {
+    let p = load::load_partial(path, src);
+    let mut errors = p.errors;
+    let mut warnings = p.warnings;
+    if let Some(rs) = &p.ruleset {
+        if crate::engine::Rules::try_new(rs).is_ok() {
+            // An example with a problem of its own is not replayed: that would only repeat it.
+            errors.extend(crate::examples::check(rs, src).into_iter().filter(|d| {
+                example_of(&d.field).is_none_or(|n| !p.examples_in_error.contains(&n))
+            }));
+            errors.extend(crate::examples::sanity(rs, src));
+        }
+        warnings.extend(translation_warnings(rs, src));
+    }
+    load::sort_by_place(&mut errors);
+    load::sort_by_place(&mut warnings);
+    let ruleset = p.ruleset.filter(|_| errors.is_empty());
+    Checked {
+        ruleset,
+        errors,
+        warnings,
+    }
+}
+
+/// A worked example without words in one of the ruleset's other languages: `build --lang`
+/// refuses the ruleset in that language (`Ruleset::in_lang`), so say so at the example.
+fn translation_warnings(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for lang in rs.languages().into_iter().filter(|l| *l != rs.lang) {
+        for (i, ex) in rs.examples.iter().enumerate() {
+            if !ex.texts.contains_key(&lang) {
+                out.push(Diagnostic::warning_at(
+                    &rs.path,
+                    src,
+                    line_span(src, ex.line),
+                    &format!("example[{}].text.{lang}", i + 1),
+                    &format!(
+                        "this example has no [example.text.{lang}] title: `build --lang {lang}` will refuse this ruleset; add the table after [example.expect] with title (and note) in {lang:?} (README, \"Languages\")"
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
