@@ -225,3 +225,40 @@ fn check_and_build_print_the_same_warnings() {
     assert_eq!(checked, built);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn new_from_marks_what_to_update_and_check_warns_until_it_is() {
+    let dir = std::env::temp_dir().join(format!("sowkit-diagnose-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sowkit = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sowkit"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    assert!(sowkit(&["new", "My Game", "--from", "kalah-6x4"])
+        .status
+        .success());
+    let file = dir.join("my-game.toml");
+    let src = std::fs::read_to_string(&file).unwrap();
+    assert!(src.contains(
+        "# UPDATE when you change the board: these sizes were chosen for \"kalah-6x4\". `check` warns\n"
+    ));
+    assert!(src.contains("(`check` warns about a copied name).\n[text.es]\n"));
+    // Six seeds a pit: the copied 45 mm pits are below the 55 mm play size.
+    std::fs::write(&file, src.replace("seeds_per_pit = 4", "seeds_per_pit = 6")).unwrap();
+    let o = sowkit(&["check", "--format", "short", "my-game.toml"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains(": warning: ")).collect();
+    assert_eq!(warnings.len(), 2, "{err}");
+    assert!(warnings[0].contains(": warning: layout.pit_diameter: 45 mm pits are smaller than the play size for 6 seeds a pit (55 mm"), "{err}");
+    assert!(
+        warnings[1].contains(
+            ": warning: text.es.name: this is the \"es\" name of the bundled ruleset \"kalah-6x4\""
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

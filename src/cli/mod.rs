@@ -280,6 +280,20 @@ pub fn new_text(id: &str, name: &str, from: &Bundled) -> String {
             out.push_str(&format!("name = {}\n", sowkit::replay::toml_string(name)));
             name_done = true;
         } else {
+            if t.starts_with("[layout]") {
+                out.push_str(&format!(
+                    "# UPDATE when you change the board: these sizes were chosen for \"{}\". `check` warns\n\
+                     # when a pit or store is smaller than the play size for your seeds; remove a key to\n\
+                     # get play sizes (README \"Sizes\").\n",
+                    from.id
+                ));
+            } else if t.starts_with("[text.") {
+                out.push_str(&format!(
+                    "# UPDATE: this translation was copied from \"{}\": give your game's own name here,\n\
+                     # and fix any word that no longer fits your rules (`check` warns about a copied name).\n",
+                    from.id
+                ));
+            }
             out.push_str(line);
             out.push('\n');
         }
