@@ -405,7 +405,9 @@ fn main() -> ExitCode {
         }
         Command::Schema => match serde_json::to_string_pretty(&ruleset::load::json_schema()) {
             Ok(s) => {
-                println!("{s}");
+                // A closed pipe (`sowkit schema | head`) is not an error worth a panic.
+                use std::io::Write;
+                let _ = writeln!(std::io::stdout(), "{s}");
                 ExitCode::SUCCESS
             }
             Err(e) => {

@@ -150,3 +150,59 @@ fn a_schema_comment_line_is_accepted() {
     let with = format!("#:schema ./sowkit.schema.json\n{src}");
     assert!(sowkit::ruleset::load_str("x.toml", &with).is_ok());
 }
+
+/// Every property of the schema, by dotted path (`example[].expect.next`), with its schema.
+fn properties(s: &Value, at: &str, out: &mut Vec<(String, Value)>) {
+    if let Some(props) = s.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            let p = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            out.push((p.clone(), v.clone()));
+            properties(v, &p, out);
+        }
+    }
+    if let Some(items) = s.get("items") {
+        properties(items, &format!("{at}[]"), out);
+    }
+}
+
+#[test]
+fn every_field_has_the_readme_description_for_editors() {
+    let s = schema();
+    let mut props = Vec::new();
+    properties(&s, "", &mut props);
+    assert!(props.len() > 70, "{}", props.len());
+    let missing: Vec<&String> = props
+        .iter()
+        .filter(|(_, v)| {
+            v.get("description")
+                .and_then(Value::as_str)
+                .is_none_or(|d| d.trim().is_empty())
+        })
+        .map(|(p, _)| p)
+        .collect();
+    assert!(missing.is_empty(), "no description: {missing:?}");
+    let desc = |path: &str| {
+        props.iter().find(|(p, _)| p == path).unwrap().1["description"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // The README row "| `[board]` `pits_per_side` (1–16), … | board size, starting seeds, … |".
+    assert_eq!(desc("board.pits_per_side"), "[board] pits_per_side (1–16), seeds_per_pit (1–50), seeds_per_pit_options: board size, starting seeds, other starting counts offered");
+    assert!(desc("example[].expect.next")
+        .ends_with(": who moves next: a player name, or \"none\" once the game is over"));
+    assert!(desc("capture.source")
+        .ends_with(": which source that table's choices follow (for disputed rules)"));
+    // No README row describes a key the loader does not have.
+    let docs = sowkit::ruleset::schema::readme_docs();
+    for k in docs.keys().filter(|k| *k != "*.source") {
+        assert!(
+            props.iter().any(|(p, _)| p == k),
+            "README describes {k:?}, not a field"
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! by hand): their `Deserialize` implementations are run against a tracing deserializer that
 //! records each field's name and shape, every enum's (renamed) variants, which fields may be
 //! left out (a run without the field still succeeds) and which tables refuse unknown keys (a
-//! run with an extra key fails). `toml::Spanned` wrappers are transparent.
+//! run with an extra key fails). `toml::Spanned` wrappers are transparent. Each field carries
+//! a `description` from the README's "Ruleset format" table ([`readme_docs`]), for editor hovers.
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
@@ -329,6 +330,83 @@ fn run<T: for<'de> Deserialize<'de>>(
     (ok, rec)
 }
 
+/// The README's "Ruleset format" table, the one place the format's keys are described:
+/// schema path (`board.pits_per_side`, `example[].expect.next`; `*.source` for "any table's
+/// `source`") → the row's meaning. A row's first cell names an optional table in backticks
+/// (`[board]`, `[[example]]`, `[example.expect]`) then the keys it describes.
+pub fn readme_docs() -> BTreeMap<String, String> {
+    let readme = include_str!("../../README.md");
+    let mut docs = BTreeMap::new();
+    let Some(start) = readme.find("## Ruleset format") else {
+        return docs;
+    };
+    for line in readme[start..].lines().skip(1) {
+        if line.starts_with("## ") || line.starts_with("### ") {
+            break;
+        }
+        let cells: Vec<&str> = line
+            .trim()
+            .trim_matches('|')
+            .split(" | ")
+            .map(str::trim)
+            .collect();
+        if cells.len() != 2 || cells[0] == "key" || cells[0].starts_with("---") {
+            continue;
+        }
+        // The key cell too: it holds the ranges and examples (`pits_per_side` (1–16)).
+        let meaning = format!(
+            "{}: {}",
+            cells[0].replace('`', ""),
+            cells[1].replace('`', "")
+        );
+        let mut table = String::new();
+        let ticked: Vec<&str> = cells[0].split('`').skip(1).step_by(2).collect();
+        if cells[0].starts_with("any table's") {
+            docs.insert("*.source".to_string(), meaning.clone());
+            continue;
+        }
+        for t in ticked {
+            if let Some(name) = t.strip_prefix("[[").and_then(|t| t.strip_suffix("]]")) {
+                table = format!("{name}[]");
+            } else if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+                table = name.replacen("example.", "example[].", 1);
+            } else {
+                let key = t.split(['=', ' ']).next().unwrap_or("");
+                if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                    continue;
+                }
+                let path = if table.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{table}.{key}")
+                };
+                docs.entry(path).or_insert_with(|| meaning.clone());
+            }
+        }
+    }
+    docs
+}
+
+/// The description of the field at schema path `path` (README "Ruleset format"); a table
+/// without its own row is described by name.
+fn describe(path: &str, is_table: bool, docs: &BTreeMap<String, String>) -> Option<String> {
+    if let Some(d) = docs.get(path) {
+        return Some(d.clone());
+    }
+    if path.ends_with(".source") {
+        return docs.get("*.source").cloned();
+    }
+    is_table.then(|| {
+        let shown = path.replace("[]", "");
+        let brackets = if path.ends_with("[]") || path == "example" {
+            format!("[[{shown}]]")
+        } else {
+            format!("[{shown}]")
+        };
+        format!("the {brackets} table (README \"Ruleset format\")")
+    })
+}
+
 /// The JSON Schema (draft 2020-12) of the TOML documents `T` deserializes from.
 /// Panics only if `T` cannot be traced at all (a bug in the types, found by the tests).
 pub fn of<T: for<'de> Deserialize<'de>>(title: &str) -> Value {
@@ -356,7 +434,8 @@ pub fn of<T: for<'de> Deserialize<'de>>(title: &str) -> Value {
             }
         }
     }
-    let mut root = build("", &kinds, &optional, &open);
+    let docs = readme_docs();
+    let mut root = build("", &kinds, &optional, &open, &docs);
     if let Value::Object(m) = &mut root {
         let mut head = Map::new();
         head.insert(
@@ -375,6 +454,7 @@ fn build(
     kinds: &BTreeMap<String, Kind>,
     optional: &BTreeSet<String>,
     open: &BTreeSet<String>,
+    docs: &BTreeMap<String, String>,
 ) -> Value {
     match kinds.get(path) {
         None | Some(Kind::Any) => json!({}),
@@ -384,7 +464,7 @@ fn build(
         Some(Kind::Str) => json!({"type": "string"}),
         Some(Kind::Enum(v)) => json!({"type": "string", "enum": v}),
         Some(Kind::Seq) => {
-            json!({"type": "array", "items": build(&format!("{path}[]"), kinds, optional, open)})
+            json!({"type": "array", "items": build(&format!("{path}[]"), kinds, optional, open, docs)})
         }
         Some(Kind::Struct(fields)) => {
             let mut props = Map::new();
@@ -395,7 +475,13 @@ fn build(
                 } else {
                     format!("{path}.{f}")
                 };
-                props.insert(f.clone(), build(&fp, kinds, optional, open));
+                let mut v = build(&fp, kinds, optional, open, docs);
+                let is_table = matches!(kinds.get(&fp), Some(Kind::Struct(_)))
+                    || matches!(kinds.get(&format!("{fp}[]")), Some(Kind::Struct(_)));
+                if let (Value::Object(m), Some(d)) = (&mut v, describe(&fp, is_table, docs)) {
+                    m.insert("description".into(), json!(d));
+                }
+                props.insert(f.clone(), v);
                 if !optional.contains(&fp) {
                     required.push(f.clone());
                 }
