@@ -18,4 +18,9 @@ fi
 # Release: the kit rebuilds on save fast enough to see the page follow (CI built it already).
 cargo build --release --quiet
 (cd tools/e2e && npm ci --no-audit --no-fund --silent)
+# Every bundled ruleset validates against `sowkit schema` in Taplo (what Even Better TOML uses),
+# offline: the schema is a local file. A ruleset Taplo rejects fails this step.
+schema="$(mktemp -d)/sowkit.schema.json"
+target/release/sowkit schema > "$schema"
+tools/e2e/node_modules/.bin/taplo lint --schema "file://$schema" rulesets/*.toml examples/rulesets/*.toml
 CHROMIUM="$(command -v chromium)" node tools/e2e/play.mjs "$PWD/target/release/sowkit"
