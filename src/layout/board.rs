@@ -229,17 +229,21 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
         ),
     );
     y += 3.0;
-    let map_h = tile::draw_map(
-        &mut pg,
-        &d,
-        &plan,
-        MARGIN,
-        y,
-        content_w,
-        (h * 0.4).min(90.0),
-    );
-    y += map_h + 3.0;
+    // The map takes the room the legend and the size note leave (measured first).
     let legend_pt = 8.5;
+    let lh = text::line_height_mm(legend_pt);
+    let below: usize = legend_lines(rs, ph)
+        .iter()
+        .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w).len())
+        .sum::<usize>()
+        + 3;
+    let room = page::content_bottom(h) - y - 3.0 - below as f64 * lh - 2.0;
+    let room = room.max(30.0);
+    // Centred across the page when the height limits it.
+    let k = (content_w / d.w).min(room / d.h).min(1.0);
+    let mx = MARGIN + (content_w - d.w * k) / 2.0;
+    let map_h = tile::draw_map(&mut pg, &d, &plan, mx, y, content_w, room);
+    y += map_h + 3.0;
     for l in legend_lines(rs, ph) {
         y = para(
             &mut pg,
