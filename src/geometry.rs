@@ -336,8 +336,8 @@ impl BoardGeometry {
     /// Free bands across the board between pit columns, where a vertical seam may fall without
     /// crossing a pit, store, label or arrow number: (x from, x to), mm, left to right. They are
     /// the gaps between neighbouring pit columns and between the end columns and the stores,
-    /// each narrowed by the outline stroke and, where a row arrow's number circle sits over the
-    /// gap, split round it.
+    /// each narrowed by the outline stroke plus 0.5 mm. A row arrow's number circle may sit over
+    /// a gap: the tiler moves it aside ([`Hop::number_at`]) for the gap a seam falls in.
     pub fn free_columns(&self) -> Vec<(f64, f64)> {
         let n = self.n;
         let r = self.d / 2.0;

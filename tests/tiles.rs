@@ -446,9 +446,9 @@ fn seams_balance_the_tiles() {
 /// Kalah 6×3 fits Tabloid (408 ≤ 410.8) but not A3 (408 > 399). Every other board is tiled; the
 /// drawing adds an 11 mm band each side (Oware 478, Kalah 6×4 470, Kalah 6×3 430), and two tiles
 /// cover up to `2·width − 12` (A4 542, Letter 506.8, A3 788, Tabloid 811.6), each seam in the
-/// free band of a gap between pit columns: e.g. Oware on Letter needs a seam in
+/// middle of a gap between pit columns: e.g. Oware on Letter needs a seam in
 /// `[478 − 259.4, 259.4 − 12] = [218.6, 247.4]`, and the gap between its 3rd and 4th columns
-/// spans 233–245 (number circle 236.5–241.5 in its middle). So two tiles each.
+/// spans 233–245 (middle 239; its arrow numbers move aside). So two tiles each.
 #[test]
 fn tile_counts_per_board_and_paper() {
     let want: [(&str, [usize; 4]); 5] = [
@@ -767,4 +767,35 @@ fn every_paper_lays_out() {
     // A2 (420 × 594) holds the 456 mm Oware board on one landscape sheet (574 mm across).
     let doc = kit(&rs, &KitOptions::new(Paper::parse("420x594mm").unwrap()));
     assert!(doc.pages.iter().any(|p| p.name == "board"));
+}
+
+/// The word on the glue strip stays on the strip in every language (Spanish "pegamento" was
+/// 13.5 mm even at 6 pt, wider than the 12 mm strip; the sheet says "pegar"). A longer word
+/// is set smaller, never under 6 pt.
+#[test]
+fn the_glue_word_stays_on_the_strip() {
+    for (id, word) in [("kalah-6x4", "glue"), ("kalah-6x3", "pegar")] {
+        let rs = bundled(id);
+        let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+        let doc = kit(&rs, &KitOptions::new(A4));
+        let (d, plan) = board::plan(&rs, A4, &ph).unwrap();
+        let (dx, _) = plan.offset(&d, 0, 0);
+        let s = plan.seams_x[0] + dx;
+        let t = leaves(&clip(tile_pages(&doc)[0]).items)
+            .into_iter()
+            .find_map(|i| match i {
+                Item::Text(t) if t.text == word => Some(t.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{id}: no {word:?} on tile 1"));
+        let w = text::width_mm(&t.text, t.size_pt, t.weight);
+        assert!(t.size_pt >= 6.0);
+        assert!(
+            t.x >= s && t.x + w <= s + tile::OVERLAP,
+            "{id}: {word:?} at {:.2}..{:.2}, strip {s:.2}..{:.2}",
+            t.x,
+            t.x + w,
+            s + tile::OVERLAP
+        );
+    }
 }

@@ -562,13 +562,18 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
                 );
                 let tw = text::width_mm(&t, label_pt, Weight::Bold);
                 say(&mut items, s - 2.0 - tw, band_mid_top, &t);
-                let gw = text::width_mm(&glue_word, label_pt, Weight::Bold);
-                say(
-                    &mut items,
-                    s + (OVERLAP - gw) / 2.0,
-                    py + phh / 2.0,
-                    &glue_word,
-                );
+                // Smaller type (not under 6 pt) for a long word, to keep it on the strip.
+                let gpt =
+                    super::size_for_words(&glue_word, label_pt, 6.0, Weight::Bold, OVERLAP - 1.5);
+                let gw = text::width_mm(&glue_word, gpt, Weight::Bold);
+                items.push(Item::Text(doc::Text {
+                    x: s + (OVERLAP - gw) / 2.0,
+                    y: py + phh / 2.0 + (text::ascent_mm(gpt) - text::descent_mm(gpt)) / 2.0,
+                    size_pt: gpt,
+                    weight: Weight::Bold,
+                    color: Color::BLACK,
+                    text: glue_word.clone(),
+                }));
             }
             if col > 0 {
                 let s = plan.seams_x[col - 1];
