@@ -336,8 +336,8 @@ impl BoardGeometry {
     /// Free bands across the board between pit columns, where a vertical seam may fall without
     /// crossing a pit, store, label or arrow number: (x from, x to), mm, left to right. They are
     /// the gaps between neighbouring pit columns and between the end columns and the stores,
-    /// each narrowed by the outline stroke and, where a row arrow's number circle sits over the
-    /// gap, split round it.
+    /// each narrowed by the outline stroke plus 0.5 mm. A row arrow's number circle may sit over
+    /// a gap: the tiler moves it aside ([`Hop::number_at`]) for the gap a seam falls in.
     pub fn free_columns(&self) -> Vec<(f64, f64)> {
         let n = self.n;
         let r = self.d / 2.0;
@@ -441,5 +441,36 @@ impl Hop {
             (self.a.x + 3.0 * self.c1.x + 3.0 * self.c2.x + self.b.x) / 8.0,
             (self.a.y + 3.0 * self.c1.y + 3.0 * self.c2.y + self.b.y) / 8.0,
         )
+    }
+
+    /// The point at parameter `t` (0 at `a`, 1 at `b`) of the curve.
+    pub fn at(&self, t: f64) -> Pt {
+        let u = 1.0 - t;
+        let (k0, k1, k2, k3) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+        p(
+            k0 * self.a.x + k1 * self.c1.x + k2 * self.c2.x + k3 * self.b.x,
+            k0 * self.a.y + k1 * self.c1.y + k2 * self.c2.y + k3 * self.b.y,
+        )
+    }
+
+    /// Where the arrow's number circle sits: the midpoint, or, when that circle would reach
+    /// into one of the `keep_clear` x intervals (the free band round a tile seam), the point
+    /// along the curve nearest the middle whose circle (radius [`NUM_R`] plus 0.5 mm) stays out
+    /// of all of them; the midpoint again if there is none.
+    pub fn number_at(&self, keep_clear: &[(f64, f64)]) -> Pt {
+        let out = |q: Pt| {
+            keep_clear
+                .iter()
+                .all(|(a, b)| q.x + NUM_R + 0.5 <= *a || q.x - NUM_R - 0.5 >= *b)
+        };
+        for k in 0..=45 {
+            for t in [0.5 - 0.01 * k as f64, 0.5 + 0.01 * k as f64] {
+                let q = self.at(t);
+                if out(q) {
+                    return q;
+                }
+            }
+        }
+        self.mid()
     }
 }

@@ -243,25 +243,38 @@ fn counters_cover_every_seed_with_spares() {
             paper.name
         );
         if times == 1 {
-            // The last page is filled with spares: all the seeds and spares are printed, the
-            // pages before the last hold fewer, and the title counts what is printed.
-            let last = pages_named(kit, "counters").last().unwrap();
-            let on_last = shapes(last)
-                .filter(|s| {
-                    s.fill.is_none()
-                        && bounds(&s.segs).is_some_and(|(a, b, c, e)| {
-                            ((c - a) - d).abs() < 1e-6 && ((e - b) - d).abs() < 1e-6
-                        })
-                })
-                .count() as u32;
+            // Exactly the seeds and the spares are black (the ones to cut); the rest of the
+            // last page is grey extras, only on the last page, and the page says so. The title
+            // counts what to cut.
+            let ink = |p: &Page, black: bool| {
+                shapes(p)
+                    .filter(|s| {
+                        s.fill.is_none()
+                            && s.stroke
+                                .as_ref()
+                                .is_some_and(|st| (st.color == Color::BLACK) == black)
+                            && bounds(&s.segs).is_some_and(|(a, b, c, e)| {
+                                ((c - a) - d).abs() < 1e-6 && ((e - b) - d).abs() < 1e-6
+                            })
+                    })
+                    .count() as u32
+            };
+            let pages: Vec<&Page> = pages_named(kit, "counters").collect();
+            let black: u32 = pages.iter().map(|p| ink(p, true)).sum();
+            assert_eq!(black, play + spare, "{} {}", rs.id, paper.name);
+            let (last, before) = pages.split_last().unwrap();
+            assert!(before.iter().all(|p| ink(p, false) == 0));
+            let grey = ink(last, false);
             assert!(printed >= play + spare, "{} {}", rs.id, paper.name);
-            assert!(printed - on_last < play + spare, "{} {}", rs.id, paper.name);
             assert!(
-                title.contains(&format!("{printed} in all")),
+                title.contains(&format!("{} to cut", play + spare)),
                 "{} {}: {title}",
                 rs.id,
                 paper.name
             );
+            if grey > 0 {
+                assert!(title.contains("grey ones only fill"), "{title}");
+            }
         } else {
             assert_eq!(pages_named(kit, "counters").count(), 1);
             // Not one print more than needed.

@@ -142,7 +142,7 @@ fn board_page(rs: &Ruleset, doc: &Document) -> Page {
         return p.clone();
     }
     let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
-    let (d, _) = board::drawing(rs, &ph).unwrap();
+    let (d, _) = board::drawing(rs, &ph, &[]).unwrap();
     Page {
         width: d.w,
         height: d.h,

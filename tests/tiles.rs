@@ -209,57 +209,104 @@ fn tiles_reassemble_by_their_registration_marks() {
     }
 }
 
-/// No seam crosses a pit, a store, an arrow number or a line of text: checked against the
-/// board geometry (pit circles, store rectangles, number circles at the arrow midpoints) and
-/// the drawing's text boxes.
+/// Spans across the board (x from, x to, what) that no seam may come near, in the drawing's
+/// mm: pit circles and store rectangles from the geometry (plus half the 0.5 mm outline), and
+/// from the drawing itself the arrow number circles (wherever they were put), the filled
+/// arrowheads and every line of text.
+fn solid_spans(d: &tile::Drawing, g: &BoardGeometry) -> Vec<(f64, f64, String)> {
+    let mut spans: Vec<(f64, f64, String)> = Vec::new();
+    let r = g.d / 2.0 + geometry::OUTLINE / 2.0;
+    for h in 0..2 * g.n {
+        let c = g.pit_centre(h);
+        spans.push((c.x - r, c.x + r, format!("pit {h}")));
+    }
+    for side in 0..2 {
+        let (x, _, w, _) = g.store_rect(side);
+        let o = geometry::OUTLINE / 2.0;
+        spans.push((x - o, x + w + o, format!("store {side}")));
+    }
+    for i in leaves(&d.items) {
+        match i {
+            Item::Shape(s) if s.fill == Some(Color::WHITE) => {
+                let (w, h) = size(s);
+                if (w - 2.0 * geometry::NUM_R).abs() < 1e-6 && (h - w).abs() < 1e-6 {
+                    // Ink reaches half the circle's stroke past its radius.
+                    let (cx, _) = centre(s);
+                    let o = w / 2.0 + s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+                    spans.push((cx - o, cx + o, "arrow number".into()));
+                }
+            }
+            Item::Shape(s) if s.fill == Some(Color::BLACK) => {
+                let (a, _, c, _) = bounds(&s.segs).unwrap();
+                spans.push((a, c, "arrowhead".into()));
+            }
+            Item::Text(t) => {
+                let w = text::width_mm(&t.text, t.size_pt, t.weight);
+                spans.push((t.x, t.x + w, format!("text {:?}", t.text)));
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
+/// Every seam (the cut line) lies in the middle of a free band (play-size boards), at least
+/// `tile::SEAM_CLEAR` (2 mm) from every pit rim, store, arrow number, arrowhead and line of text, checked against
+/// the board geometry and the drawing the tiles show; every overlap is at least 10 mm and
+/// every tile fits its page area.
 #[test]
-fn seams_fall_between_pits_and_labels() {
+fn seams_run_mid_band_clear_of_pits_and_labels() {
     let ph = layout::phrases::Phrases::load("en").unwrap();
     for rs in common::bundled() {
-        for (paper, child_safe) in [(A4, false), (LETTER, false), (A3, false), (A4, true)] {
+        for (paper, child_safe) in [
+            (A4, false),
+            (LETTER, false),
+            (A3, false),
+            (TABLOID, false),
+            (A4, true),
+            (A3, true),
+        ] {
             let opts = KitOptions {
                 child_safe,
                 ..KitOptions::new(paper)
             };
             let prs = layout::as_printed(&rs, &opts);
+            if tile_pages(&kit(&rs, &opts)).is_empty() {
+                continue;
+            }
             let (d, plan) = board::plan(&prs, paper, &ph).unwrap();
-            let (_, g) = board::drawing(&prs, &ph).unwrap();
-            let mut spans: Vec<(f64, f64, String)> = Vec::new();
-            let r = g.d / 2.0;
-            for h in 0..2 * g.n {
-                let c = g.pit_centre(h);
-                spans.push((c.x - r, c.x + r, format!("pit {h}")));
-            }
-            for side in 0..2 {
-                let (x, _, w, _) = g.store_rect(side);
-                spans.push((x, x + w, format!("store {side}")));
-            }
-            for (i, hp) in g.circuit_hops(&prs).iter().enumerate() {
-                let m = hp.mid();
-                spans.push((
-                    m.x - geometry::NUM_R,
-                    m.x + geometry::NUM_R,
-                    format!("arrow {}", i + 1),
-                ));
-            }
-            for t in leaves(&d.items).into_iter().filter_map(|i| match i {
-                Item::Text(t) => Some(t),
-                _ => None,
-            }) {
-                let w = text::width_mm(&t.text, t.size_pt, t.weight);
-                spans.push((t.x, t.x + w, format!("text {:?}", t.text)));
-            }
+            let (_, g) = board::drawing(&prs, &ph, &[]).unwrap();
+            let spans = solid_spans(&d, &g);
             for s in &plan.seams_x {
+                let left = spans
+                    .iter()
+                    .filter(|(_, b, _)| b <= s)
+                    .map(|(_, b, _)| s - b)
+                    .fold(f64::INFINITY, f64::min);
+                let right = spans
+                    .iter()
+                    .filter(|(a, _, _)| a >= s)
+                    .map(|(a, _, _)| a - s)
+                    .fold(f64::INFINITY, f64::min);
                 for (a, b, what) in &spans {
                     assert!(
-                        *s < *a || *s > *b,
-                        "{} {}: seam at {s} crosses {what} ({a:.1}..{b:.1})",
+                        *s <= a - tile::SEAM_CLEAR || *s >= b + tile::SEAM_CLEAR,
+                        "{} {} cs={child_safe}: seam at {s} within {} mm of {what} ({a:.2}..{b:.2})",
                         rs.id,
-                        paper.name
+                        paper.name,
+                        tile::SEAM_CLEAR
                     );
                 }
+                // In the middle of its band: as far from the nearest item on the left as on
+                // the right (0.1 mm rounding). Child-safe boards (73 mm pits, 85 mm pitch) on A4
+                // may need a seam off the middle to keep to four tiles: 2 mm is then the floor.
+                assert!(
+                    child_safe || (left - right).abs() <= 0.1 + 1e-9,
+                    "{} {} cs={child_safe}: seam at {s} is {left:.2} mm from the left, {right:.2} mm from the right",
+                    rs.id,
+                    paper.name
+                );
             }
-            // Every seam has at least 10 mm of overlap, and each tile fits its page area.
             for c in 0..plan.cols() {
                 let (x0, y0, x1, y1) = plan.region(&d, c, 0);
                 assert!(x1 - x0 <= plan.area.2 + 1e-9 && y1 - y0 <= plan.area.3 + 1e-9);
@@ -270,6 +317,118 @@ fn seams_fall_between_pits_and_labels() {
                     assert!(x1 - nx0 >= 10.0, "overlap {}", x1 - nx0);
                 }
             }
+        }
+    }
+}
+
+/// Tile widths along the board, mm: each tile runs from the seam before it to the overlap past
+/// the seam after it (the last to the drawing's end).
+fn widths(len: f64, seams: &[f64]) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut start = 0.0;
+    for s in seams {
+        out.push(s + tile::OVERLAP - start);
+        start = *s;
+    }
+    out.push(len - start);
+    out
+}
+
+/// At the fewest tiles, the seams make the tiles as even as the free bands allow: no other
+/// choice of seams (each in the middle of a gap between pit columns, or between an end column
+/// and a store, 2 mm clear of everything) with the same count and every tile fitting the page
+/// has a narrower widest tile. Checked by trying every choice, on every bundled board × A4,
+/// Letter, A3 and Tabloid, plus hand-worked seams:
+///
+/// * Kalah 6×4 (drawing 470 mm wide: 11 mm band, 4 mm pad, store 15–60, end gap 60–70, pit
+///   columns at 70 + 57·i … 115 + 57·i): the gaps' middles are 121, 178, 235, 292, 349 (and
+///   65, 405 at the ends). Two tiles need `s + 12 ≤ area` and `470 − s ≤ area`: on A4 (area
+///   277) 193 ≤ s ≤ 265, so s = 235 (tiles 247 and 235 mm); on Tabloid (411.8) 58.2 ≤ s ≤
+///   399.8, and even tiles want s + 12 = 470 − s, s = 229: the nearest gap is 235 again, where
+///   178 would give 190 and 292 mm. (The old greedy seam sat by the rim of a pit.)
+/// * Oware (drawing 478: end gaps 14 mm, columns at 74 + 57·i): gaps' middles 125, 182, 239,
+///   296, 353; even tiles want s = 233, so s = 239 (tiles 251 and 239 mm) on A4 and Tabloid.
+#[test]
+fn seams_balance_the_tiles() {
+    let ph = layout::phrases::Phrases::load("en").unwrap();
+    let hand = [
+        ("kalah-6x4", A4, 235.0),
+        ("kalah-6x4", TABLOID, 235.0),
+        ("oware-abapa", A4, 239.0),
+        ("oware-abapa", TABLOID, 239.0),
+    ];
+    for (id, paper, s) in hand {
+        let (d, plan) = board::plan(&bundled(id), paper, &ph).unwrap();
+        assert_eq!(plan.seams_x, vec![s], "{id} on {}", paper.name);
+        let w = widths(d.w, &plan.seams_x);
+        assert!((w[0] - (s + 12.0)).abs() < 1e-9 && (w[1] - (d.w - s)).abs() < 1e-9);
+    }
+    for rs in common::bundled() {
+        for paper in [A4, LETTER, A3, TABLOID] {
+            if tile_pages(&kit(&rs, &KitOptions::new(paper))).is_empty() {
+                continue;
+            }
+            let (d, plan) = board::plan(&rs, paper, &ph).unwrap();
+            // Candidate seams by hand: the middle of each gap between neighbouring columns
+            // (pits, stores), kept when 2 mm clear of everything in the board drawn with the
+            // arrow numbers moved out of the gaps.
+            let (_, g) = board::drawing(&rs, &ph, &[]).unwrap();
+            let (open, _) = board::drawing(&rs, &ph, &g.free_columns()).unwrap();
+            let spans = solid_spans(&open, &g);
+            let r = g.d / 2.0;
+            let mut cols: Vec<(f64, f64)> = (0..g.n)
+                .map(|i| (g.pit_centre(i).x - r, g.pit_centre(i).x + r))
+                .collect();
+            for side in 0..2 {
+                let (x, _, w, _) = g.store_rect(side);
+                cols.push((x, x + w));
+            }
+            cols.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let cands: Vec<f64> = cols
+                .windows(2)
+                .map(|w| ((w[0].1 + w[1].0) / 2.0 * 10.0).round() / 10.0)
+                .filter(|s| {
+                    spans
+                        .iter()
+                        .all(|(a, b, _)| *s <= a - tile::SEAM_CLEAR || *s >= b + tile::SEAM_CLEAR)
+                })
+                .collect();
+            let k = plan.cols() - 1;
+            let span = plan.area.2;
+            let mut best = f64::INFINITY;
+            let mut tried = 0;
+            // Every increasing choice of k candidates (k ≤ 3 here; at most 7 candidates).
+            let m = cands.len();
+            for mask in 0u32..(1 << m) {
+                if mask.count_ones() as usize != k {
+                    continue;
+                }
+                let pick: Vec<f64> = (0..m)
+                    .filter(|i| mask & (1 << i) != 0)
+                    .map(|i| cands[i])
+                    .collect();
+                let w = widths(d.w, &pick);
+                if w.iter().all(|w| *w <= span + 1e-9) {
+                    tried += 1;
+                    best = best.min(w.iter().cloned().fold(0.0, f64::max));
+                }
+            }
+            assert!(tried > 0, "{} {}", rs.id, paper.name);
+            for s in &plan.seams_x {
+                assert!(
+                    cands.iter().any(|c| (c - s).abs() < 1e-9),
+                    "{} {}: seam {s} is not the middle of a free gap {cands:?}",
+                    rs.id,
+                    paper.name
+                );
+            }
+            let got = widths(d.w, &plan.seams_x).into_iter().fold(0.0, f64::max);
+            assert!(
+                (got - best).abs() < 1e-9,
+                "{} {}: widest tile {got} mm, {best} mm possible",
+                rs.id,
+                paper.name
+            );
         }
     }
 }
@@ -287,9 +446,9 @@ fn seams_fall_between_pits_and_labels() {
 /// Kalah 6×3 fits Tabloid (408 ≤ 410.8) but not A3 (408 > 399). Every other board is tiled; the
 /// drawing adds an 11 mm band each side (Oware 478, Kalah 6×4 470, Kalah 6×3 430), and two tiles
 /// cover up to `2·width − 12` (A4 542, Letter 506.8, A3 788, Tabloid 811.6), each seam in the
-/// free band of a gap between pit columns: e.g. Oware on Letter needs a seam in
+/// middle of a gap between pit columns: e.g. Oware on Letter needs a seam in
 /// `[478 − 259.4, 259.4 − 12] = [218.6, 247.4]`, and the gap between its 3rd and 4th columns
-/// spans 233–245 (number circle 236.5–241.5 in its middle). So two tiles each.
+/// spans 233–245 (middle 239; its arrow numbers move aside). So two tiles each.
 #[test]
 fn tile_counts_per_board_and_paper() {
     let want: [(&str, [usize; 4]); 5] = [
@@ -371,6 +530,52 @@ fn tiles_are_named_and_carry_the_bar() {
     };
     assert_eq!(grey(tiles[0]), 1);
     assert_eq!(grey(tiles[1]), 0);
+    // Where the glue strip lies, and why: tile 2 is cut at the seam and laid over the strip,
+    // so the strip must be (a) at least 10 mm wide, (b) wholly on paper tile 2 covers (from
+    // the seam to the end of tile 1, inside tile 2's part), and (c) plain: drawn over the
+    // board, so no pit, store, number or word of the board shows on it (nothing is printed
+    // twice, and glue goes on grey, not on a pit rim). The registration marks sit on it, in
+    // the band outside the board.
+    let ph = layout::phrases::Phrases::load("en").unwrap();
+    let (d, plan) = board::plan(&rs, A4, &ph).unwrap();
+    let c1 = clip(tiles[0]);
+    let items = leaves(&c1.items);
+    let at = items
+        .iter()
+        .position(|i| matches!(i, Item::Shape(s) if s.fill.is_some_and(|c| c != Color::WHITE && c != Color::BLACK)))
+        .unwrap();
+    let Item::Shape(strip) = items[at] else {
+        unreachable!()
+    };
+    let (sx0, _, sx1, _) = bounds(&strip.segs).unwrap();
+    assert!(sx1 - sx0 >= 10.0);
+    let (dx, _) = plan.offset(&d, 0, 0);
+    let s = plan.seams_x[0];
+    assert!((sx0 - dx - s).abs() < 1e-6, "strip starts at the seam");
+    let (t2x0, _, t2x1, _) = plan.region(&d, 1, 0);
+    assert!(s >= t2x0 - 1e-9 && sx1 - dx <= t2x1 + 1e-9);
+    for i in &items[at + 1..] {
+        match i {
+            Item::Shape(sh) => {
+                // Only the marks and the cut line: nothing filled.
+                assert!(sh.fill.is_none(), "a filled shape over the glue strip");
+            }
+            Item::Text(t) => {
+                assert!(
+                    t.text == "glue" || t.text.contains("tile 2"),
+                    "{:?}",
+                    t.text
+                );
+            }
+            _ => {}
+        }
+    }
+    let (_, py, _, phh) = d.part;
+    let (_, dy) = plan.offset(&d, 0, 0);
+    for (mx, my) in marks(&c1.items) {
+        assert!(mx > sx0 && mx < sx1, "mark off the strip");
+        assert!(my < py + dy || my > py + phh + dy, "mark on the board");
+    }
     // The how-to sheet opens the kit and lists the tiles; the map page names them.
     assert_eq!(doc.pages[0].name, "howto");
     let howto = all(&doc.pages[0]);
@@ -562,4 +767,35 @@ fn every_paper_lays_out() {
     // A2 (420 × 594) holds the 456 mm Oware board on one landscape sheet (574 mm across).
     let doc = kit(&rs, &KitOptions::new(Paper::parse("420x594mm").unwrap()));
     assert!(doc.pages.iter().any(|p| p.name == "board"));
+}
+
+/// The word on the glue strip stays on the strip in every language (Spanish "pegamento" was
+/// 13.5 mm even at 6 pt, wider than the 12 mm strip; the sheet says "pegar"). A longer word
+/// is set smaller, never under 6 pt.
+#[test]
+fn the_glue_word_stays_on_the_strip() {
+    for (id, word) in [("kalah-6x4", "glue"), ("kalah-6x3", "pegar")] {
+        let rs = bundled(id);
+        let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+        let doc = kit(&rs, &KitOptions::new(A4));
+        let (d, plan) = board::plan(&rs, A4, &ph).unwrap();
+        let (dx, _) = plan.offset(&d, 0, 0);
+        let s = plan.seams_x[0] + dx;
+        let t = leaves(&clip(tile_pages(&doc)[0]).items)
+            .into_iter()
+            .find_map(|i| match i {
+                Item::Text(t) if t.text == word => Some(t.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{id}: no {word:?} on tile 1"));
+        let w = text::width_mm(&t.text, t.size_pt, t.weight);
+        assert!(t.size_pt >= 6.0);
+        assert!(
+            t.x >= s && t.x + w <= s + tile::OVERLAP,
+            "{id}: {word:?} at {:.2}..{:.2}, strip {s:.2}..{:.2}",
+            t.x,
+            t.x + w,
+            s + tile::OVERLAP
+        );
+    }
 }

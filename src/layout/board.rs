@@ -109,14 +109,20 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
 }
 
 /// The board drawn once at 1:1 for tiling: the cut-out board with a [`tile::BAND`] round it
-/// for registration marks, and its geometry (board-local plus the band).
-pub fn drawing(rs: &Ruleset, ph: &Phrases) -> Result<(tile::Drawing, Geometry), String> {
+/// for registration marks, and its geometry (board-local plus the band). Arrow numbers are
+/// moved along their arrows out of the `keep_clear` x intervals (drawing mm), so a seam there
+/// has its band free.
+pub fn drawing(
+    rs: &Ruleset,
+    ph: &Phrases,
+    keep_clear: &[(f64, f64)],
+) -> Result<(tile::Drawing, Geometry), String> {
     let g = Geometry::new(rs, rs.layout.child_safe);
     let (w, h) = g.cut_size();
     let b = tile::BAND;
     let g = g.centred_at(b + w / 2.0, b + h / 2.0);
     let mut pg = Page::new("board", w + 2.0 * b, h + 2.0 * b);
-    draw_board(&mut pg, rs, ph, &g, &circuit(rs))?;
+    draw_board(&mut pg, rs, ph, &g, &circuit(rs), keep_clear)?;
     Ok((
         tile::Drawing {
             w: w + 2.0 * b,
@@ -128,13 +134,20 @@ pub fn drawing(rs: &Ruleset, ph: &Phrases) -> Result<(tile::Drawing, Geometry), 
     ))
 }
 
-/// The tiling plan of the board of `rs` on `paper` (see [`pages`]).
+/// The tiling plan of the board of `rs` on `paper` (see [`pages`]) and the drawing the tiles
+/// show. Seams are chosen by [`tile::plan`] on the board drawn with every arrow number moved
+/// out of the gaps between pit columns (and between the end columns and the stores), so each
+/// gap's whole width counts as its free band; the board is then drawn again with only the
+/// numbers at the chosen seams moved. Errors when a seam would come within
+/// [`tile::SEAM_CLEAR`] of a solid item in that drawing.
 pub fn plan(
     rs: &Ruleset,
     paper: Paper,
     ph: &Phrases,
 ) -> Result<(tile::Drawing, tile::Plan), String> {
-    let (d, _) = drawing(rs, ph)?;
+    let (_, g) = drawing(rs, ph, &[])?;
+    let gaps = g.free_columns();
+    let (open, _) = drawing(rs, ph, &gaps)?;
     let title = ph.fmt("tile.board", &[("name", &rs.name)]);
     let sample = ph.fmt(
         "tile.title",
@@ -150,7 +163,28 @@ pub fn plan(
         .len()
         .max(1);
     let head = lines as f64 * text::line_height_mm(TILE_HEAD_PT) + 2.0;
-    let plan = tile::plan(&d, paper, head)?;
+    let plan = tile::plan(&open, paper, head)?;
+    // Keep clear the gap each seam falls in.
+    let keep: Vec<(f64, f64)> = plan
+        .seams_x
+        .iter()
+        .filter_map(|s| gaps.iter().find(|(a, b)| a <= s && s <= b).copied())
+        .collect();
+    let (d, _) = drawing(rs, ph, &keep)?;
+    let solid = tile::solid_boxes(&d.items);
+    let xs: Vec<(f64, f64)> = solid.iter().map(|b| (b.0, b.2)).collect();
+    let ys: Vec<(f64, f64)> = solid.iter().map(|b| (b.1, b.3)).collect();
+    for (seams, blocked) in [(&plan.seams_x, &xs), (&plan.seams_y, &ys)] {
+        for s in seams {
+            if tile::clearance(*s, blocked) < tile::SEAM_CLEAR {
+                return Err(format!(
+                    "the board cannot be split over {} sheets with every seam {} mm clear of the pits, stores and labels: use a larger paper or --fit",
+                    paper.name,
+                    tile::SEAM_CLEAR
+                ));
+            }
+        }
+    }
     Ok((d, plan))
 }
 
@@ -195,17 +229,21 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
         ),
     );
     y += 3.0;
-    let map_h = tile::draw_map(
-        &mut pg,
-        &d,
-        &plan,
-        MARGIN,
-        y,
-        content_w,
-        (h * 0.4).min(90.0),
-    );
-    y += map_h + 3.0;
+    // The map takes the room the legend and the size note leave (measured first).
     let legend_pt = 8.5;
+    let lh = text::line_height_mm(legend_pt);
+    let below: usize = legend_lines(rs, ph)
+        .iter()
+        .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w).len())
+        .sum::<usize>()
+        + 3;
+    let room = page::content_bottom(h) - y - 3.0 - below as f64 * lh - 2.0;
+    let room = room.max(30.0);
+    // Centred across the page when the height limits it.
+    let k = (content_w / d.w).min(room / d.h).min(1.0);
+    let mx = MARGIN + (content_w - d.w * k) / 2.0;
+    let map_h = tile::draw_map(&mut pg, &d, &plan, mx, y, content_w, room);
+    y += map_h + 3.0;
     for l in legend_lines(rs, ph) {
         y = para(
             &mut pg,
@@ -320,7 +358,7 @@ fn single(
     let (_, ch) = g.cut_size();
     let g = g.centred_at(w / 2.0, y + ch / 2.0);
 
-    draw_board(&mut pg, rs, ph, &g, &circ)?;
+    draw_board(&mut pg, rs, ph, &g, &circ, &[])?;
 
     // Legend.
     let (_, cy0, _, chh) = g.cut_rect();
@@ -369,6 +407,7 @@ fn draw_board(
     ph: &Phrases,
     g: &Geometry,
     circ: &[u8],
+    keep_clear: &[(f64, f64)],
 ) -> Result<(), String> {
     let n = g.n;
     let r = g.d / 2.0;
@@ -525,7 +564,7 @@ fn draw_board(
         let ccw_from = if cwise { b } else { a };
         let hp = g.hop(a, b, ccw_from);
         draw_hop(pg, &hp, Stroke::solid(ARROW_W, Color::BLACK), either);
-        let m = hp.mid();
+        let m = hp.number_at(keep_clear);
         pg.shape(
             circle(m, NUM_R),
             Some(Color::WHITE),

@@ -17,6 +17,8 @@ use crate::ruleset::Ruleset;
 const TITLE_PT: f64 = 14.0;
 /// Note size, pt.
 const NOTE_PT: f64 = 8.5;
+/// Outline of the extra counters that fill the last page beyond what the game needs.
+pub const EXTRA_GREY: Color = Color::grey(150);
 
 /// Counters `rs` needs at least: (for play, spare). Spares are a tenth of the seeds, rounded
 /// up, at least two. The sheets print more spares when the last page has room for them.
@@ -35,21 +37,21 @@ pub fn cell(diameter: f64) -> f64 {
 /// with a note to print it as many times as needed (every counter is the same).
 pub const MAX_COUNTER_PAGES: usize = 3;
 
-/// Lays out the counter pages (portrait `paper`). Errors when not even one counter fits.
+/// Lays out the counter pages (portrait `paper`). The counters the game needs (seeds and
+/// spares, [`count`]) are printed in black; the rest of the last page is filled with grey
+/// extras, and a note says they are extras to cut only when some get lost (a user cutting 168
+/// counters for a 48-seed game would be cutting for an hour for nothing). Errors when not even
+/// one counter fits.
 pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
     let (play, spare) = count(rs);
     let all = lay_out(rs, paper, ph, None, spare, false)?;
     if all.len() <= MAX_COUNTER_PAGES {
-        // Fill the last page with spares. The title gives the numbers, and a longer title can
-        // take a row, so settle them; if they do not settle, print just what is needed.
-        let mut extra = spare;
-        for _ in 0..3 {
-            let filled = lay_out(rs, paper, ph, None, extra, true)?;
-            let held = filled.iter().map(counters_on).sum::<usize>() as u32;
-            if held == play + extra && filled.len() == all.len() {
-                return Ok(filled);
-            }
-            extra = held.saturating_sub(play).max(spare);
+        // Fill the last page with grey extras; the note about them can take a row, so check
+        // that some are still left with it.
+        let filled = lay_out(rs, paper, ph, None, spare, true)?;
+        let held = filled.iter().map(counters_on).sum::<usize>() as u32;
+        if held > play + spare && filled.len() == all.len() {
+            return Ok(filled);
         }
         return Ok(all);
     }
@@ -76,7 +78,8 @@ fn counters_on(pg: &Page) -> usize {
 }
 
 /// The counter pages for `spare` spares; with `repeat = Some(k)`, a single full page titled to
-/// be printed `k` times; with `fill_last`, the last page is filled whatever the count.
+/// be printed `k` times; with `fill_last`, the last page is filled with grey extras (and the
+/// note says what they are).
 fn lay_out(
     rs: &Ruleset,
     paper: Paper,
@@ -120,6 +123,26 @@ fn lay_out(
             };
             y = para(&mut pg, MARGIN, y + 1.0, NOTE_PT, Weight::Bold, cw, &safety);
         }
+        if fill_last && repeat.is_none() {
+            // Said on the page that has the extras: the last, the one the rest fits on.
+            let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
+                .floor()
+                .max(0.0) as usize;
+            let rows = ((page::content_bottom(h) - y - 2.0 - 2.0 * MARK_ROOM) / c)
+                .floor()
+                .max(0.0) as usize;
+            if total - done <= cols * rows {
+                y = para(
+                    &mut pg,
+                    MARGIN,
+                    y + 1.0,
+                    NOTE_PT,
+                    Weight::Regular,
+                    cw,
+                    &ph.fmt("counters.extras", &[("n", &total.to_string())]),
+                );
+            }
+        }
         let top = y + 2.0;
         let bottom = page::content_bottom(h);
         let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
@@ -144,16 +167,17 @@ fn lay_out(
         for k in 0..here {
             let (row, col) = (k / cols, k % cols);
             let centre = p(x0 + (col as f64 + 0.5) * c, y0 + (row as f64 + 0.5) * c);
-            pg.shape(
-                circle(centre, d / 2.0),
-                None,
-                Some(Stroke::solid(0.3, Color::BLACK)),
-            );
-            pg.shape(
-                circle(centre, (d * 0.05).max(0.6)),
-                Some(Color::BLACK),
-                None,
-            );
+            // Past what the game needs: a grey extra, no dot.
+            let extra = done + k >= total;
+            let ink = if extra { EXTRA_GREY } else { Color::BLACK };
+            pg.shape(circle(centre, d / 2.0), None, Some(Stroke::solid(0.3, ink)));
+            if !extra {
+                pg.shape(
+                    circle(centre, (d * 0.05).max(0.6)),
+                    Some(Color::BLACK),
+                    None,
+                );
+            }
         }
         cut::draw(&mut pg, &cut::grid(x0, y0, c, c, cols, here));
         done += here;

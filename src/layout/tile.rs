@@ -8,9 +8,11 @@
 //!
 //! Seams are straight lines across the drawing, chosen in the free bands between its "solid"
 //! items (filled shapes such as pits, stores, arrow numbers and arrowheads, and every line of
-//! text), so no seam cuts through one. Each seam has an overlap of [`OVERLAP`] mm: the tile
-//! before the seam runs on past it over a shaded glue strip; the tile after it starts at the
-//! seam with a solid cut line there. Crosshair registration marks ([`MARK_R`]) sit in the
+//! text), in the middle of a band, so no seam cuts through one or runs close by, and with the
+//! tiles as even as the bands allow. Each seam has an overlap of [`OVERLAP`] mm: the tile
+//! before the seam runs on past it as a plain grey glue strip (the drawing is not printed
+//! there: the later tile covers it); the tile after it starts at the seam with a solid cut
+//! line there. Crosshair registration marks ([`MARK_R`]) sit in the
 //! overlap, in the band outside the cut-out part, on both tiles at the same drawing position:
 //! lay the later tile over the glue strip with its marks on the earlier tile's marks.
 
@@ -32,8 +34,9 @@ pub const MARK_ARM: f64 = 4.5;
 pub const MARK_W: f64 = 0.2;
 /// Width of the band round the cut-out part that holds the registration marks, mm.
 pub const BAND: f64 = 11.0;
-/// Clearance kept between a seam and any solid item, mm.
-const CLEAR: f64 = 1.0;
+/// Least distance between a seam (the cut line) and any solid item (pit rim, store, label,
+/// arrow number, arrowhead), mm. Seams sit in the middle of their free band, so most have more.
+pub const SEAM_CLEAR: f64 = 2.0;
 /// Tile heading size, pt.
 const HEAD_PT: f64 = 11.0;
 /// Grey of the glue strip.
@@ -149,17 +152,20 @@ pub fn solid_boxes(items: &[Item]) -> Vec<(f64, f64, f64, f64)> {
         .collect()
 }
 
-/// Seam positions along one axis of length `len`: the fewest seams such that every tile
-/// (seam before it to [`OVERLAP`] past the seam after it) is at most `span` long, each seam
-/// outside every `blocked` interval. Greedy: each seam as far on as the span allows, which
-/// gives the fewest tiles. `None` if some stretch has no free place for a seam.
-pub fn seams(len: f64, blocked: &[(f64, f64)], span: f64) -> Option<Vec<f64>> {
-    let mut b: Vec<(f64, f64)> = blocked
-        .iter()
-        .map(|(a, c)| (a - CLEAR, c + CLEAR))
-        .collect();
-    b.sort_by(|x, y| x.0.total_cmp(&y.0));
-    // Free intervals of (0, len - OVERLAP).
+/// Free places for a seam along one axis of length `len`, from the free bands between the
+/// `blocked` intervals (and the ends): as (position, clearance), the clearance being the
+/// distance from the position to the nearest blocked interval. With `centres`, only the middle
+/// of each band; otherwise also points across it every 0.5 mm or so, down to [`SEAM_CLEAR`]
+/// from either side. Only positions strictly inside `inside` (from, to) with a clearance of at
+/// least [`SEAM_CLEAR`] count. Positions are whole tenths of a millimetre.
+pub fn seam_places(
+    len: f64,
+    blocked: &[(f64, f64)],
+    inside: (f64, f64),
+    centres: bool,
+) -> Vec<(f64, f64)> {
+    let mut b: Vec<(f64, f64)> = blocked.to_vec();
+    b.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.total_cmp(&y.1)));
     let mut free = Vec::new();
     let mut at = 0.0_f64;
     for (a, c) in &b {
@@ -168,41 +174,200 @@ pub fn seams(len: f64, blocked: &[(f64, f64)], span: f64) -> Option<Vec<f64>> {
         }
         at = at.max(*c);
     }
-    let end = len - OVERLAP;
-    if end > at {
-        free.push((at, end));
+    if len > at {
+        free.push((at, len));
     }
     let mut out = Vec::new();
-    let mut start = 0.0;
-    while len - start > span + 1e-9 {
-        let limit = start + span - OVERLAP;
-        let s = free
-            .iter()
-            .filter(|(a, c)| *a <= limit && *c > start + 1.0)
-            .map(|(a, c)| c.min(limit).max(*a))
-            .filter(|s| *s > start + 1.0 && *s <= end)
-            .fold(f64::NAN, f64::max);
-        if !s.is_finite() {
-            return None;
+    for (a, c) in free {
+        let mid = (((a + c) / 2.0) * 10.0).round() / 10.0;
+        let mut pts = vec![mid];
+        if !centres {
+            let lo = ((a + SEAM_CLEAR) * 10.0).ceil() / 10.0;
+            let hi = ((c - SEAM_CLEAR) * 10.0).floor() / 10.0;
+            if hi >= lo {
+                let steps = (((hi - lo) / 0.5).ceil() as usize).clamp(1, 40);
+                for i in 0..=steps {
+                    let s = lo + (hi - lo) * i as f64 / steps as f64;
+                    pts.push((s * 10.0).round() / 10.0);
+                }
+            }
         }
-        // Whole tenths of a millimetre.
-        let s = (s * 10.0).floor() / 10.0;
-        if s <= start {
-            return None;
+        pts.sort_by(f64::total_cmp);
+        pts.dedup();
+        for s in pts {
+            let clear = (s - a).min(c - s);
+            if s > inside.0 && s < inside.1 && clear >= SEAM_CLEAR - 1e-9 {
+                out.push((s, clear));
+            }
         }
-        out.push(s);
-        start = s;
     }
-    Some(out)
+    out
+}
+
+/// Width of each tile along one axis of length `len` cut at `seams` (each tile runs from the
+/// seam before it to [`OVERLAP`] past the seam after it), mm.
+pub fn tile_widths(len: f64, seams: &[f64]) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut start = 0.0;
+    for s in seams {
+        out.push(s + OVERLAP - start);
+        start = *s;
+    }
+    out.push(len - start);
+    out
+}
+
+/// The best chain of exactly `k` seams chosen from `places` (position, clearance) over an axis
+/// of length `len`: each tile's width `w` is scored by `tile(w)` and each seam by `seam(c)` of
+/// its clearance; a chain's score is the smallest of these (their sum with `sum`), and the chain with the largest
+/// score wins (the first found on a tie, so the result is deterministic). `None` when no chain
+/// scores above −∞. Dynamic programming over (seams used, last seam): O(k·m²) for m places.
+fn best_chain(
+    len: f64,
+    places: &[(f64, f64)],
+    k: usize,
+    tile: &dyn Fn(f64) -> f64,
+    seam: &dyn Fn(f64) -> f64,
+    sum: bool,
+) -> Option<(f64, Vec<f64>)> {
+    let join = |a: f64, b: f64| if sum { a + b } else { a.min(b) };
+    let m = places.len();
+    if k == 0 {
+        let v = tile(len);
+        return (v > f64::NEG_INFINITY).then(|| (v, Vec::new()));
+    }
+    // best[j][i]: score of the best chain of j + 1 seams ending at place i (tiles before it
+    // closed); from[j][i]: the place before it.
+    let mut best = vec![vec![f64::NEG_INFINITY; m]; k];
+    let mut from = vec![vec![usize::MAX; m]; k];
+    for i in 0..m {
+        let (s, c) = places[i];
+        best[0][i] = join(tile(s + OVERLAP), seam(c));
+    }
+    for j in 1..k {
+        for i in 0..m {
+            let (s, c) = places[i];
+            for q in 0..i {
+                let (sq, _) = places[q];
+                if best[j - 1][q] == f64::NEG_INFINITY || s < sq + OVERLAP + 1.0 {
+                    continue;
+                }
+                let v = join(join(best[j - 1][q], tile(s + OVERLAP - sq)), seam(c));
+                if v > best[j][i] {
+                    best[j][i] = v;
+                    from[j][i] = q;
+                }
+            }
+        }
+    }
+    let mut top: Option<(f64, usize)> = None;
+    for i in 0..m {
+        if best[k - 1][i] == f64::NEG_INFINITY {
+            continue;
+        }
+        let v = join(best[k - 1][i], tile(len - places[i].0));
+        if v > f64::NEG_INFINITY && top.is_none_or(|(b, _)| v > b) {
+            top = Some((v, i));
+        }
+    }
+    let (v, mut i) = top?;
+    let mut out = vec![places[i].0];
+    for j in (1..k).rev() {
+        i = from[j][i];
+        out.push(places[i].0);
+    }
+    out.reverse();
+    Some((v, out))
+}
+
+/// Seams along one axis of length `len` so that every tile is at most `span` long, from the
+/// free places of [`seam_places`]: `centres` (the middle of each band) and `anywhere` (points
+/// across each band). Chosen, in order of priority:
+/// 1. the fewest seams (from `anywhere`);
+/// 2. when the middles of the bands give that few, only middles, and among them
+///    a. the narrowest widest tile (tiles as even as the bands allow),
+///    b. the widest narrowest tile (the least spread),
+///    c. the largest smallest clearance;
+/// 3. otherwise the points with the largest total clearance (seams as near the middle of
+///    their bands as the tile count allows).
+///
+/// `None` if no choice keeps every tile within `span`.
+pub fn seams(
+    len: f64,
+    centres: &[(f64, f64)],
+    anywhere: &[(f64, f64)],
+    span: f64,
+) -> Option<Vec<f64>> {
+    let ninf = f64::NEG_INFINITY;
+    let fits = |w: f64| w <= span + 1e-9;
+    let none = |_: f64| f64::INFINITY;
+    let zero = |w: f64| if fits(w) { 0.0 } else { ninf };
+    let fewest = (0..=anywhere.len())
+        .find(|&k| best_chain(len, anywhere, k, &zero, &|_| 0.0, true).is_some())?;
+    let k = fewest;
+    // 2a: maximise −(widest tile), middles only.
+    let tile_a = |w: f64| if fits(w) { -w } else { ninf };
+    let Some((v, _)) = best_chain(len, centres, k, &tile_a, &none, false) else {
+        // 3: most clearance in total.
+        let (_, chain) = best_chain(len, anywhere, k, &zero, &|c| c, true)?;
+        return Some(chain);
+    };
+    let widest = -v + 1e-6;
+    // 2b: with no tile wider than that, maximise the narrowest.
+    let within = |w: f64| fits(w) && w <= widest;
+    let tile_b = |w: f64| if within(w) { w } else { ninf };
+    let (narrowest, _) = best_chain(len, centres, k, &tile_b, &none, false)?;
+    let narrowest = narrowest - 1e-6;
+    // 2c: with the widths so bounded, maximise the smallest clearance.
+    let tile_c = |w: f64| {
+        if within(w) && w >= narrowest {
+            f64::INFINITY
+        } else {
+            ninf
+        }
+    };
+    let (_, chain) = best_chain(len, centres, k, &tile_c, &|c| c, false)?;
+    Some(chain)
+}
+
+/// Distance from a seam at `s` to the nearest of the `blocked` intervals (0 when it lies in
+/// one), mm.
+pub fn clearance(s: f64, blocked: &[(f64, f64)]) -> f64 {
+    blocked
+        .iter()
+        .map(|(a, b)| {
+            if s < *a {
+                a - s
+            } else if s > *b {
+                s - b
+            } else {
+                0.0
+            }
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// The plan with the fewest tiles for `d` on `paper` (both orientations tried; landscape wins
-/// a tie), with `head` mm kept under the top margin for the tile heading. Errors when no seam
+/// a tie), with `head` mm kept under the top margin for the tile heading. Seams fall in the
+/// free bands between the solid items of `d` ([`solid_boxes`]), inside the part, at least
+/// [`SEAM_CLEAR`] mm from any of them and in the middle of the band where the tile count
+/// allows, chosen by [`seams`]. Errors when no seam
 /// can be placed (a solid item wider than a tile).
 pub fn plan(d: &Drawing, paper: Paper, head: f64) -> Result<Plan, String> {
     let solid = solid_boxes(&d.items);
     let xs: Vec<(f64, f64)> = solid.iter().map(|b| (b.0, b.2)).collect();
     let ys: Vec<(f64, f64)> = solid.iter().map(|b| (b.1, b.3)).collect();
+    let (px, py, pw, phh) = d.part;
+    let inx = (px, px + pw - OVERLAP);
+    let iny = (py, py + phh - OVERLAP);
+    let (cx, ax) = (
+        seam_places(d.w, &xs, inx, true),
+        seam_places(d.w, &xs, inx, false),
+    );
+    let (cy, ay) = (
+        seam_places(d.h, &ys, iny, true),
+        seam_places(d.h, &ys, iny, false),
+    );
     let mut best: Option<Plan> = None;
     for landscape in [true, false] {
         let (w, h) = if landscape {
@@ -216,7 +381,8 @@ pub fn plan(d: &Drawing, paper: Paper, head: f64) -> Result<Plan, String> {
             w - 2.0 * MARGIN,
             page::content_bottom(h) - MARGIN - head,
         );
-        let (Some(sx), Some(sy)) = (seams(d.w, &xs, area.2), seams(d.h, &ys, area.3)) else {
+        let (Some(sx), Some(sy)) = (seams(d.w, &cx, &ax, area.2), seams(d.h, &cy, &ay, area.3))
+        else {
             continue;
         };
         let plan = Plan {
@@ -330,7 +496,10 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
             );
             let (x0, y0, x1, y1) = plan.region(d, col, row);
             let mut items: Vec<Item> = Vec::new();
-            // Glue strips under the drawing, past each seam after this tile, over the part.
+            items.extend(d.items.iter().cloned());
+            // Glue strips over the drawing, past each seam after this tile: the later tile covers
+            // them, so nothing of the board is printed there (no pit shows twice) and glue goes on
+            // plain grey.
             let glue = |items: &mut Vec<Item>, r: (f64, f64, f64, f64)| {
                 items.push(Item::Shape(doc::Shape {
                     segs: rect(r.0, r.1, r.2, r.3),
@@ -346,7 +515,6 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
                 let s = plan.seams_y[row];
                 glue(&mut items, (x0, s, x1 - x0, OVERLAP));
             }
-            items.extend(d.items.iter().cloned());
             // Cut lines along the seams before this tile.
             let cut = Stroke::solid(MARK_W * 1.5, Color::BLACK);
             if col > 0 {
@@ -394,13 +562,18 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
                 );
                 let tw = text::width_mm(&t, label_pt, Weight::Bold);
                 say(&mut items, s - 2.0 - tw, band_mid_top, &t);
-                let gw = text::width_mm(&glue_word, label_pt, Weight::Bold);
-                say(
-                    &mut items,
-                    s + (OVERLAP - gw) / 2.0,
-                    py + phh / 2.0,
-                    &glue_word,
-                );
+                // Smaller type (not under 6 pt) for a long word, to keep it on the strip.
+                let gpt =
+                    super::size_for_words(&glue_word, label_pt, 6.0, Weight::Bold, OVERLAP - 1.5);
+                let gw = text::width_mm(&glue_word, gpt, Weight::Bold);
+                items.push(Item::Text(doc::Text {
+                    x: s + (OVERLAP - gw) / 2.0,
+                    y: py + phh / 2.0 + (text::ascent_mm(gpt) - text::descent_mm(gpt)) / 2.0,
+                    size_pt: gpt,
+                    weight: Weight::Bold,
+                    color: Color::BLACK,
+                    text: glue_word.clone(),
+                }));
             }
             if col > 0 {
                 let s = plan.seams_x[col - 1];
