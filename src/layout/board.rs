@@ -23,6 +23,7 @@ use crate::text;
 /// Stroke of circuit arrows, mm.
 const ARROW_W: f64 = 0.45;
 
+use super::style::SIDE_INK;
 pub use crate::geometry::{circuit, hole_label, store_sown_by, BoardGeometry as Geometry};
 use crate::geometry::{Hop, ARC_SPACE, CAPTION_PT, NUM_R, OUTLINE, RING};
 
@@ -448,13 +449,13 @@ fn draw_board(
         pg.shape(
             circle(c, r),
             Some(Color::WHITE),
-            Some(Stroke::solid(OUTLINE, Color::BLACK)),
+            Some(Stroke::solid(OUTLINE, SIDE_INK[h / n])),
         );
         if h >= n {
             pg.shape(
                 circle(c, r - RING),
                 None,
-                Some(Stroke::solid(0.3, Color::BLACK)),
+                Some(Stroke::solid(0.3, SIDE_INK[1])),
             );
         }
         let (base, _) = place(h, pt, inward);
@@ -468,7 +469,7 @@ fn draw_board(
         pg.shape(
             rounded_rect(x, y, w, hh, rad),
             Some(Color::WHITE),
-            Some(Stroke::solid(OUTLINE, Color::BLACK)),
+            Some(Stroke::solid(OUTLINE, SIDE_INK[side])),
         );
         if side == 1 {
             pg.shape(
@@ -480,7 +481,7 @@ fn draw_board(
                     rad - RING,
                 ),
                 None,
-                Some(Stroke::solid(0.3, Color::BLACK)),
+                Some(Stroke::solid(0.3, SIDE_INK[1])),
             );
         }
         let by = store_sown_by(rs, side);
