@@ -597,7 +597,7 @@ fn main() -> ExitCode {
             };
             let extra = |rs: &Ruleset| {
                 if three_d {
-                    sowkit::mesh::kit_files(rs, child_safe, bed)
+                    sowkit::mesh::kit_files_in(rs, child_safe, bed, lang.as_deref())
                 } else {
                     Ok(Vec::new())
                 }
