@@ -463,13 +463,13 @@ fn draw_board(
     }
 
     // Stores.
-    for side in 0..2 {
+    for (side, ink) in SIDE_INK.into_iter().enumerate() {
         let (x, y, w, hh) = g.store_rect(side);
         let rad = (w / 2.0).min(8.0);
         pg.shape(
             rounded_rect(x, y, w, hh, rad),
             Some(Color::WHITE),
-            Some(Stroke::solid(OUTLINE, SIDE_INK[side])),
+            Some(Stroke::solid(OUTLINE, ink)),
         );
         if side == 1 {
             pg.shape(

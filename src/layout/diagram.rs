@@ -554,12 +554,12 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
             centred(pg, c.x, base, lpt, Weight::Regular, label);
         }
     }
-    for side in 0..2 {
+    for (side, ink) in SIDE_INK.into_iter().enumerate() {
         let (sx, sy, sw, sh) = m.store(x, y, side);
         pg.shape(
             rounded_rect(sx, sy, sw, sh, (sw / 2.0).min(3.0)),
             Some(Color::WHITE),
-            Some(Stroke::solid(0.35, SIDE_INK[side])),
+            Some(Stroke::solid(0.35, ink)),
         );
         if side == 1 {
             pg.shape(
