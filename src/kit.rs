@@ -103,28 +103,46 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
         .map(|p| p.name.as_str())
         .collect();
     let sheets = if landscape.is_empty() {
-        "every sheet portrait".to_string()
+        ph.get("manifest.portrait")
     } else {
-        format!(
-            "landscape sheets: {}; every other sheet portrait",
-            landscape.join(", ")
-        )
+        ph.fmt("manifest.landscape", &[("names", &landscape.join(", "))])
     };
-    let mut manifest = format!(
-        "sowkit kit\nruleset: {} ({})\nlanguage: {}\nsource file: {} (sha256 {})\npaper: {} ({} x {} mm); {sheets}\nboard: {}\nprint at 100% (actual size); every page has a 100 mm calibration bar\nstart with page 1, \"how to make this kit\"\nhost-key.pdf holds the answers to the practice page: print it separately\nfiles:\n",
-        lrs.name,
-        rs.id,
-        lrs.lang,
-        file_name(&rs.path),
-        rs.sha256,
-        paper.name,
-        paper.width,
-        paper.height,
-        board_summary(&document, opts)
-    );
+    // In the kit's language, from the catalogue's `manifest` table.
+    let lines = [
+        ph.get("manifest.head"),
+        ph.fmt("manifest.ruleset", &[("name", &lrs.name), ("id", &rs.id)]),
+        ph.fmt("manifest.language", &[("lang", &lrs.lang)]),
+        ph.fmt(
+            "manifest.source",
+            &[("file", file_name(&rs.path)), ("sha", &rs.sha256)],
+        ),
+        ph.fmt(
+            "manifest.paper",
+            &[
+                ("paper", &ph.paper(&paper.name)),
+                ("w", &ph.mm(paper.width)),
+                ("h", &ph.mm(paper.height)),
+                ("sheets", &sheets),
+            ],
+        ),
+        ph.fmt(
+            "manifest.board",
+            &[("how", &board_summary(&document, opts, &ph))],
+        ),
+        ph.get("manifest.print"),
+        ph.get("manifest.start"),
+        ph.get("manifest.key"),
+        ph.get("manifest.files"),
+    ];
+    let mut manifest = lines.join("\n") + "\n";
     for f in &files {
-        manifest.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
+        manifest.push_str(&ph.fmt(
+            "manifest.file",
+            &[("name", &f.name), ("bytes", &f.bytes.len().to_string())],
+        ));
+        manifest.push('\n');
     }
+    ph.check()?;
     files.push(File {
         name: "manifest.txt".to_string(),
         bytes: manifest.into_bytes(),
@@ -138,7 +156,7 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
 }
 
 /// One line on how the board is printed: one sheet, shrunk (`--fit`), or tiles.
-fn board_summary(doc: &Document, opts: &KitOptions) -> String {
+fn board_summary(doc: &Document, opts: &KitOptions, ph: &layout::phrases::Phrases) -> String {
     let tiles = doc
         .pages
         .iter()
@@ -149,11 +167,11 @@ fn board_summary(doc: &Document, opts: &KitOptions) -> String {
         })
         .count();
     if tiles > 0 {
-        format!("true size, in {tiles} tiles (see the assembly map)")
+        ph.fmt("manifest.board_tiles", &[("n", &tiles.to_string())])
     } else if opts.fit {
-        "one sheet (--fit: shrunk if it would not fit at true size)".to_string()
+        ph.get("manifest.board_fit")
     } else {
-        "true size, one sheet".to_string()
+        ph.get("manifest.board_one")
     }
 }
 

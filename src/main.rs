@@ -67,9 +67,11 @@ enum Command {
         #[arg(long)]
         lang: Option<String>,
         /// Print style: default (black on white), contrast (heavier black lines) or low-ink
-        /// (greyscale, no large fills)
-        #[arg(long, default_value = "default", value_parser = sowkit::layout::style::Style::parse)]
-        style: sowkit::layout::style::Style,
+        /// (greyscale, no large fills); add colour (or color) to give the two sides
+        /// colour-blind-safe colours (Okabe–Ito vermillion and blue) on top of their single and
+        /// double rings; join several with commas, e.g. --style contrast,colour
+        #[arg(long, default_value = "default", value_parser = sowkit::layout::style::Look::parse)]
+        style: sowkit::layout::style::Look,
         /// Write nothing: compare what would be written with OUT, list every file that would
         /// change and every stale file, exit 1 if anything differs (for CI)
         #[arg(long)]
@@ -585,11 +587,12 @@ fn main() -> ExitCode {
                 fit,
                 child_safe,
                 lang: lang.clone(),
-                style,
+                style: style.ink,
+                colour: style.colour,
             };
             let extra = |rs: &Ruleset| {
                 if three_d {
-                    sowkit::mesh::kit_files(rs, child_safe, bed)
+                    sowkit::mesh::kit_files_in(rs, child_safe, bed, lang.as_deref())
                 } else {
                     Ok(Vec::new())
                 }

@@ -428,3 +428,57 @@ fn support_notes_come_from_the_ruleset() {
     assert!(text.contains("Help at the table") && text.contains("labels sheet"));
     assert!(!text.contains("A helper may move") && !text.contains("cannot be swallowed"));
 }
+
+/// `manifest.txt` and the 3D kit's `3d.txt` follow the kit's language too: no English word in
+/// a Spanish kit's (file names, page names such as `board-map`, which name the SVG files,
+/// "STL", "sha256" and "bytes", the same in both languages, aside),
+/// and the English ones still say what they said.
+#[test]
+fn manifest_and_3d_notes_are_in_the_kit_language() {
+    let english = english_words();
+    let neutral = ["bytes", "sha", "stl", "sowkit"];
+    let rs = common::bundled()
+        .into_iter()
+        .find(|r| r.id == "oware-abapa")
+        .unwrap();
+    let text_of = |files: &[sowkit::kit::File], name: &str| {
+        let f = files.iter().find(|f| f.name == name).unwrap();
+        String::from_utf8(f.bytes.clone()).unwrap()
+    };
+    let kit = sowkit::kit::make(&rs, &es()).unwrap();
+    let manifest = text_of(&kit.files, "manifest.txt");
+    let three_d =
+        sowkit::mesh::kit_files_in(&rs, false, sowkit::mesh::Bed::DEFAULT, Some("es")).unwrap();
+    let notes = text_of(&three_d, "3d.txt");
+    assert!(manifest.contains("idioma: es") && manifest.contains("archivos:"));
+    assert!(notes.contains("semillas en total"));
+    for text in [&manifest, &notes] {
+        for line in text.lines() {
+            let line: String = line
+                .split(' ')
+                .filter(|w| {
+                    let name = w.trim_end_matches([',', ';']);
+                    !(kit.document.pages.iter().any(|p| p.name == name)
+                        || w.ends_with(".pdf")
+                        || w.ends_with(".svg")
+                        || w.ends_with(".stl")
+                        || w.ends_with(".png")
+                        || w.ends_with(".html")
+                        || w.ends_with(".toml"))
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            for w in words(&line) {
+                assert!(
+                    neutral.contains(&w.as_str()) || !english.contains(&w),
+                    "English {w:?} in {line:?}"
+                );
+            }
+        }
+    }
+    // In English the notes read as before.
+    let en =
+        sowkit::mesh::kit_files_in(&rs, false, sowkit::mesh::Bed::DEFAULT, Some("en")).unwrap();
+    let en_notes = text_of(&en, "3d.txt");
+    assert!(en_notes.contains("seeds in all") && en_notes.contains("bed: 200 x 200 mm"));
+}

@@ -439,7 +439,7 @@ fn score_log_columns_follow_the_rules() {
     let h = layout::log::headers(&six, &ph);
     assert!(h.iter().any(|c| c == "Extra turn?"));
     assert!(h.iter().any(|c| c == "Seeds captured"));
-    assert!(h.iter().any(|c| c == "store A") && h.iter().any(|c| c == "store B"));
+    assert!(h.iter().any(|c| c == "Store A") && h.iter().any(|c| c == "Store B"));
     // 3 pits × 2 × 3 seeds = 18.
     assert!(h.iter().any(|c| c == "Check: pits + stores = 18"));
     let ow = oware_like();

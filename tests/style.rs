@@ -3,8 +3,11 @@
 //! low-ink has only greys and no large fills; contrast has heavy black lines.
 mod common;
 
+use sowkit::doc::Stroke;
 use sowkit::doc::{bounds, leaves, Color, Document, Item};
-use sowkit::layout::style::{contrast_ratio, Style, CONTRAST_MIN_STROKE, LOW_INK_MAX_FILL};
+use sowkit::layout::style::{
+    contrast_ratio, Style, CONTRAST_MIN_STROKE, LOW_INK_MAX_FILL, SIDE_COLOURS, SIDE_INK,
+};
 use sowkit::layout::{self, KitOptions, A4};
 
 const STYLES: [Style; 3] = [Style::Default, Style::Contrast, Style::LowInk];
@@ -54,10 +57,11 @@ fn text_contrast_is_at_least_4_5_in_every_style() {
 
     for rs in common::bundled() {
         for lang in ["en", "es"] {
-            for style in STYLES {
+            for (style, colour) in STYLES.into_iter().flat_map(|s| [(s, false), (s, true)]) {
                 let opts = KitOptions {
                     lang: Some(lang.into()),
                     style,
+                    colour,
                     ..KitOptions::new(A4)
                 };
                 for doc in [
@@ -67,7 +71,7 @@ fn text_contrast_is_at_least_4_5_in_every_style() {
                     let (r, text) = lowest_text_contrast(&doc);
                     assert!(
                         r >= 4.5,
-                        "{} [{lang}] {style:?}: {text:?} has contrast {r:.2}:1",
+                        "{} [{lang}] {style:?} colour {colour}: {text:?} has contrast {r:.2}:1",
                         rs.id
                     );
                 }
@@ -130,12 +134,112 @@ fn low_ink_is_grey_with_no_large_fills_and_contrast_has_heavy_black_lines() {
                 }
             }
         }
+        // Without colour, the side marks are resolved to plain black everywhere.
+        for doc in [&plain, &low, &high] {
+            for page in &doc.pages {
+                for it in leaves(&page.items) {
+                    if let Item::Shape(s) = it {
+                        if let Some(st) = &s.stroke {
+                            assert!(!SIDE_INK.contains(&st.color), "{}", rs.id);
+                        }
+                    }
+                }
+            }
+        }
         for page in &high.pages {
             for it in leaves(&page.items) {
                 if let Item::Shape(s) = it {
                     if let Some(st) = &s.stroke {
                         assert!(st.width >= CONTRAST_MIN_STROKE - 1e-9, "{}", rs.id);
                         assert_eq!(st.color, Color::BLACK);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every shape's outline as drawn (segments, fill present, stroke width and dashes) and every
+/// text, without colours: what a greyscale or colour-blind reader can still tell apart.
+fn without_colour(doc: &Document) -> Vec<String> {
+    let mut out = Vec::new();
+    for page in &doc.pages {
+        for it in leaves(&page.items) {
+            match it {
+                Item::Shape(s) => out.push(format!(
+                    "{:?} {} {:?}",
+                    s.segs,
+                    s.fill.is_some(),
+                    s.stroke
+                        .as_ref()
+                        .map(|st: &Stroke| (st.width, st.dash.clone()))
+                )),
+                Item::Text(t) => out.push(format!("{} {} {} {}", t.x, t.y, t.size_pt, t.text)),
+                Item::Clip(_) => {}
+            }
+        }
+    }
+    out
+}
+
+/// The colour of every stroke of `doc` that has one of `colours`, counted per colour.
+fn strokes_in(doc: &Document, colours: &[Color]) -> Vec<usize> {
+    let mut n = vec![0; colours.len()];
+    for page in &doc.pages {
+        for it in leaves(&page.items) {
+            if let Item::Shape(s) = it {
+                if let Some(st) = &s.stroke {
+                    if let Some(k) = colours.iter().position(|c| *c == st.color) {
+                        n[k] += 1;
+                    }
+                }
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn colour_sides_add_colour_and_take_nothing_away() {
+    for rs in common::bundled() {
+        for style in STYLES {
+            let at = |colour| {
+                let opts = KitOptions {
+                    style,
+                    colour,
+                    ..KitOptions::new(A4)
+                };
+                layout::kit(&rs, &opts).unwrap()
+            };
+            let (plain, coloured) = (at(false), at(true));
+            // No information by colour alone: every shape (rings, dashes, fills) and every
+            // word is where it was without colour; only colours changed.
+            assert_eq!(
+                without_colour(&plain),
+                without_colour(&coloured),
+                "{} {style:?}",
+                rs.id
+            );
+            // Both sides are coloured: 2n pits and 2 stores on the board, and the diagrams
+            // and labels, so each colour outlines at least n + 1 shapes (side 1 has its double
+            // ring too).
+            let n = rs.board.pits_per_side;
+            let per_side = strokes_in(&coloured, &SIDE_COLOURS);
+            assert!(
+                per_side[0] > n && per_side[1] > 2 * n,
+                "{} {style:?}: {per_side:?}",
+                rs.id
+            );
+            assert_eq!(strokes_in(&plain, &SIDE_COLOURS), vec![0, 0]);
+            // Low-ink keeps colour to thin outlines: no coloured fill.
+            if style == Style::LowInk {
+                for page in &coloured.pages {
+                    for it in leaves(&page.items) {
+                        if let Item::Shape(s) = it {
+                            if let Some(f) = s.fill {
+                                assert!(f.r == f.g && f.g == f.b, "{}: colour fill", rs.id);
+                            }
+                        }
                     }
                 }
             }

@@ -23,6 +23,7 @@ use crate::text;
 /// Stroke of circuit arrows, mm.
 const ARROW_W: f64 = 0.45;
 
+use super::style::SIDE_INK;
 pub use crate::geometry::{circuit, hole_label, store_sown_by, BoardGeometry as Geometry};
 use crate::geometry::{Hop, ARC_SPACE, CAPTION_PT, NUM_R, OUTLINE, RING};
 
@@ -487,13 +488,13 @@ fn draw_board(
         pg.shape(
             circle(c, r),
             Some(Color::WHITE),
-            Some(Stroke::solid(OUTLINE, Color::BLACK)),
+            Some(Stroke::solid(OUTLINE, SIDE_INK[h / n])),
         );
         if h >= n {
             pg.shape(
                 circle(c, r - RING),
                 None,
-                Some(Stroke::solid(0.3, Color::BLACK)),
+                Some(Stroke::solid(0.3, SIDE_INK[1])),
             );
         }
         let (base, _) = place(h, pt, inward);
@@ -501,13 +502,13 @@ fn draw_board(
     }
 
     // Stores.
-    for side in 0..2 {
+    for (side, ink) in SIDE_INK.into_iter().enumerate() {
         let (x, y, w, hh) = g.store_rect(side);
         let rad = (w / 2.0).min(8.0);
         pg.shape(
             rounded_rect(x, y, w, hh, rad),
             Some(Color::WHITE),
-            Some(Stroke::solid(OUTLINE, Color::BLACK)),
+            Some(Stroke::solid(OUTLINE, ink)),
         );
         if side == 1 {
             pg.shape(
@@ -519,7 +520,7 @@ fn draw_board(
                     rad - RING,
                 ),
                 None,
-                Some(Stroke::solid(0.3, Color::BLACK)),
+                Some(Stroke::solid(0.3, SIDE_INK[1])),
             );
         }
         let by = store_sown_by(rs, side);

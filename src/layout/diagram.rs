@@ -7,6 +7,7 @@
 //! seed landed, extra turn, captures, grand slam, passes, and the end with the scores.
 //! Exercises show only the starting board and a question; their answers belong to the host key.
 use super::phrases::{join_and, Phrases};
+use super::style::SIDE_INK;
 use super::{centred, centred_mid};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
 use crate::engine::{Dir, EndReason, Game, Report, Rules};
@@ -499,13 +500,13 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         pg.shape(
             circle(c, r),
             Some(Color::WHITE),
-            Some(Stroke::solid(sw, Color::BLACK)),
+            Some(Stroke::solid(sw, SIDE_INK[h / n])),
         );
         if h >= n {
             pg.shape(
                 circle(c, r - INNER_RING),
                 None,
-                Some(Stroke::solid(0.2, Color::BLACK)),
+                Some(Stroke::solid(0.2, SIDE_INK[1])),
             );
         }
         if captured.iter().any(|&o| o as usize == h) {
@@ -553,12 +554,12 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
             centred(pg, c.x, base, lpt, Weight::Regular, label);
         }
     }
-    for side in 0..2 {
+    for (side, ink) in SIDE_INK.into_iter().enumerate() {
         let (sx, sy, sw, sh) = m.store(x, y, side);
         pg.shape(
             rounded_rect(sx, sy, sw, sh, (sw / 2.0).min(3.0)),
             Some(Color::WHITE),
-            Some(Stroke::solid(0.35, Color::BLACK)),
+            Some(Stroke::solid(0.35, ink)),
         );
         if side == 1 {
             pg.shape(
@@ -570,7 +571,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
                     (sw / 2.0).min(3.0) - 0.9,
                 ),
                 None,
-                Some(Stroke::solid(0.2, Color::BLACK)),
+                Some(Stroke::solid(0.2, SIDE_INK[1])),
             );
         }
         let h = 2 * n + side;

@@ -7,8 +7,9 @@ use super::board::{capitalise, store_sown_by};
 use super::cut::{self, MARK_ROOM};
 use super::page::{self, CUT_W, MARGIN};
 use super::phrases::Phrases;
+use super::style::SIDE_INK;
 use super::{para, Paper};
-use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Stroke, Weight};
+use crate::doc::{circle, pt as p, rounded_rect, Page, Stroke, Weight};
 use crate::ruleset::{Direction, Ruleset};
 use crate::text;
 
@@ -126,7 +127,7 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
     // Pattern icon: a pit is a ring, a store a rounded bar; side 1 has the double ring.
     let cx = x + ICON_W / 2.0 + 1.0;
     let cy = y + LABEL_H / 2.0;
-    let line = Stroke::solid(0.4, Color::BLACK);
+    let line = Stroke::solid(0.4, SIDE_INK[l.side]);
     if l.store {
         let (iw, ih) = (9.0, 17.0);
         let (ix, iy) = (cx - iw / 2.0, cy - ih / 2.0);
@@ -141,7 +142,7 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
                     3.0 - RING,
                 ),
                 None,
-                Some(Stroke::solid(0.25, Color::BLACK)),
+                Some(Stroke::solid(0.25, SIDE_INK[1])),
             );
         }
     } else {
@@ -151,7 +152,7 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
             pg.shape(
                 circle(p(cx, cy), r - RING),
                 None,
-                Some(Stroke::solid(0.25, Color::BLACK)),
+                Some(Stroke::solid(0.25, SIDE_INK[1])),
             );
         }
     }

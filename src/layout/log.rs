@@ -68,7 +68,8 @@ fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
     }
     for s in &rs.board.stores {
         c.push(Col {
-            header: s.clone(),
+            // A column head starts with a capital, as the others do ("Almacén Sur").
+            header: super::board::capitalise(s),
             weight: 1.5,
         });
     }

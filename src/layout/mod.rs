@@ -47,6 +47,9 @@ pub struct KitOptions {
     pub lang: Option<String>,
     /// The print style (`--style`): default, contrast or low-ink ([`style::Style`]).
     pub style: style::Style,
+    /// The two sides also differ by colour (`--style colour`, [`style::SIDE_COLOURS`]), on top
+    /// of their single and double rings and their letters.
+    pub colour: bool,
 }
 
 impl KitOptions {
@@ -59,6 +62,7 @@ impl KitOptions {
             child_safe: false,
             lang: None,
             style: style::Style::Default,
+            colour: false,
         }
     }
 
@@ -111,7 +115,7 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     };
     pages.insert(0, howto::page(rs, paper, &ph, &pages, tiles.as_ref()));
     let mut doc = document(rs, paper, &ph, "kit.title", pages)?;
-    style::apply(&mut doc, opts.style);
+    style::apply(&mut doc, opts.style, opts.colour);
     Ok(doc)
 }
 
@@ -126,7 +130,7 @@ pub fn host_key(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     let paper = opts.paper;
     let pages = practice::key_pages(rs, paper, &ph)?;
     let mut doc = document(rs, paper, &ph, "key.doc_title", pages)?;
-    style::apply(&mut doc, opts.style);
+    style::apply(&mut doc, opts.style, opts.colour);
     Ok(doc)
 }
 

@@ -40,6 +40,72 @@ impl Style {
     }
 }
 
+/// The print look as the command line gives it (`--style contrast,colour`, …): one ink style
+/// ([`Style`]), side colours or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Look {
+    /// Default, contrast or low-ink.
+    pub ink: Style,
+    /// The two sides also differ by colour (`colour`, [`SIDE_COLOURS`]).
+    pub colour: bool,
+}
+
+impl Look {
+    /// Reads a comma-separated list of style names (`default`, `contrast`, `low-ink`,
+    /// `colour` or `color`), e.g. `contrast,colour`. Errors: an unknown name, or both `contrast`
+    /// and `low-ink` (a message naming them).
+    pub fn parse(s: &str) -> Result<Look, String> {
+        let mut look = Look::default();
+        for name in s.split(',').map(str::trim) {
+            match name {
+                "colour" | "color" => look.colour = true,
+                _ => {
+                    let ink = Style::parse(name).map_err(|_| {
+                        format!(
+                            "unknown style {name:?}: use default, contrast, low-ink or colour, or several joined by commas (e.g. contrast,colour)"
+                        )
+                    })?;
+                    if ink != Style::Default && look.ink != Style::Default && ink != look.ink {
+                        return Err(format!(
+                            "styles {:?} and {name:?} cannot be combined: choose one ink style (contrast or low-ink)",
+                            look.ink.name()
+                        ));
+                    }
+                    if ink != Style::Default {
+                        look.ink = ink;
+                    }
+                }
+            }
+        }
+        Ok(look)
+    }
+}
+
+impl Style {
+    /// The name as given on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Default => "default",
+            Style::Contrast => "contrast",
+            Style::LowInk => "low-ink",
+        }
+    }
+}
+
+/// How layout draws the outlines and rings of side 0's and side 1's pits and stores: two
+/// near-black marks (indistinguishable from black on paper) that [`apply`] always turns into
+/// black, or, with side colours, into [`SIDE_COLOURS`]. Only finished pages are resolved; the
+/// board drawing before [`apply`] still carries the marks.
+pub const SIDE_INK: [Color; 2] = [Color::rgb(1, 0, 0), Color::rgb(0, 0, 1)];
+/// Side colours (`--style colour`), from the Okabe–Ito colour-blind-safe palette: side 0
+/// vermillion (#D55E00), side 1 blue (#0072B2). Both keep at least 3:1 against white (WCAG
+/// non-text contrast) and are told apart with every common colour-vision deficiency. They are
+/// only ever added to the single/double rings and the letters that already tell the sides apart.
+pub const SIDE_COLOURS: [Color; 2] = [Color::rgb(0xD5, 0x5E, 0x00), Color::rgb(0x00, 0x72, 0xB2)];
+/// Light tints of [`SIDE_COLOURS`] (a quarter of the colour on white) that fill the sides' pits
+/// and stores with side colours, except in low-ink; text on them keeps far above 4.5:1.
+pub const SIDE_TINTS: [Color; 2] = [Color::rgb(245, 215, 191), Color::rgb(191, 220, 236)];
+
 /// Contrast style: strokes are this many times wider …
 pub const CONTRAST_STROKE_FACTOR: f64 = 1.6;
 /// … and at least this wide, mm.
@@ -83,21 +149,36 @@ fn grey_of(c: Color) -> Color {
     Color::grey((s * 255.0).round().clamp(0.0, 255.0) as u8)
 }
 
-/// Gives every page of `doc` the look of `style` (see the module doc). `Default` changes
-/// nothing.
-pub fn apply(doc: &mut Document, style: Style) {
-    if style == Style::Default {
-        return;
-    }
+/// Gives every page of `doc` the look of `style` (see the module doc), and resolves the side
+/// marks [`SIDE_INK`]: black, or with `colour` the side colours ([`SIDE_COLOURS`] on the
+/// outlines, [`SIDE_TINTS`] in white-filled pits and stores unless low-ink). `Default` without
+/// colour changes nothing else.
+pub fn apply(doc: &mut Document, style: Style, colour: bool) {
     for page in &mut doc.pages {
-        restyle(&mut page.items, style);
+        restyle(&mut page.items, style, colour);
     }
 }
 
 /// Restyles `items`, and the items inside clip regions.
-fn restyle(items: &mut [Item], style: Style) {
+fn restyle(items: &mut [Item], style: Style, colour: bool) {
     {
         for item in items.iter_mut() {
+            if let Item::Shape(s) = item {
+                let side = s
+                    .stroke
+                    .as_ref()
+                    .and_then(|st| SIDE_INK.iter().position(|c| *c == st.color));
+                if let (Some(side), Some(st)) = (side, &mut s.stroke) {
+                    st.color = Color::BLACK;
+                    if colour {
+                        st.color = SIDE_COLOURS[side];
+                        if style != Style::LowInk && s.fill == Some(Color::WHITE) {
+                            s.fill = Some(SIDE_TINTS[side]);
+                        }
+                    }
+                }
+            }
+            let side_colour = |c: Color| colour && SIDE_COLOURS.contains(&c);
             match item {
                 Item::Text(t) => {
                     t.color = match style {
@@ -109,7 +190,9 @@ fn restyle(items: &mut [Item], style: Style) {
                     Style::Contrast => {
                         if let Some(st) = &mut s.stroke {
                             st.width = (st.width * CONTRAST_STROKE_FACTOR).max(CONTRAST_MIN_STROKE);
-                            st.color = Color::BLACK;
+                            if !side_colour(st.color) {
+                                st.color = Color::BLACK;
+                            }
                         }
                         // Dark fills become black; light ones (behind text) stay as they are.
                         if let Some(f) = s.fill {
@@ -120,7 +203,9 @@ fn restyle(items: &mut [Item], style: Style) {
                     }
                     Style::LowInk => {
                         if let Some(st) = &mut s.stroke {
-                            st.color = grey_of(st.color);
+                            if !side_colour(st.color) {
+                                st.color = grey_of(st.color);
+                            }
                         }
                         if let Some(f) = s.fill {
                             let f = grey_of(f);
@@ -139,7 +224,7 @@ fn restyle(items: &mut [Item], style: Style) {
                     Style::Default => {}
                 },
                 // A clip region paints nothing itself: its items are restyled.
-                Item::Clip(c) => restyle(&mut c.items, style),
+                Item::Clip(c) => restyle(&mut c.items, style, colour),
             }
         }
     }
@@ -164,5 +249,33 @@ mod tests {
     fn styles_parse() {
         assert_eq!(Style::parse("low-ink"), Ok(Style::LowInk));
         assert!(Style::parse("loud").unwrap_err().contains("contrast"));
+        assert_eq!(
+            Look::parse("contrast,colour"),
+            Ok(Look {
+                ink: Style::Contrast,
+                colour: true
+            })
+        );
+        assert_eq!(
+            Look::parse("color, low-ink").map(|l| (l.ink, l.colour)),
+            Ok((Style::LowInk, true))
+        );
+        assert!(Look::parse("contrast,low-ink")
+            .unwrap_err()
+            .contains("cannot be combined"));
+        assert!(Look::parse("colour,loud").unwrap_err().contains("\"loud\""));
+    }
+
+    #[test]
+    fn side_colours_are_okabe_ito_and_keep_non_text_contrast() {
+        // Okabe & Ito (2008), "Color Universal Design": vermillion (213, 94, 0), blue (0, 114, 178).
+        assert_eq!(SIDE_COLOURS[0], Color::rgb(213, 94, 0));
+        assert_eq!(SIDE_COLOURS[1], Color::rgb(0, 114, 178));
+        for c in SIDE_COLOURS {
+            assert!(contrast_ratio(c, Color::WHITE) >= 3.0);
+        }
+        for t in SIDE_TINTS {
+            assert!(contrast_ratio(Color::BLACK, t) >= 4.5);
+        }
     }
 }

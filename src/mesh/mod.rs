@@ -328,35 +328,56 @@ impl Bed {
 /// print and how the parts join). Sizes are the paper board's ([`crate::geometry::BoardGeometry`]
 /// with `child_safe` as for the paper kit). Errors: the board or a part cannot fit `bed`
 /// (message says which measurement), or a mesh fails its check.
+///
+/// `3d.txt` is in the ruleset's own language; see [`kit_files_in`] for another.
 pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, String> {
+    kit_files_in(rs, child_safe, bed, None)
+}
+
+/// As [`kit_files`], with `3d.txt` in `lang` (`None`: the ruleset's own `lang`), worded from the
+/// catalogue's `three_d` table. Errors: also no catalogue or no ruleset text in that language.
+pub fn kit_files_in(
+    rs: &Ruleset,
+    child_safe: bool,
+    bed: Bed,
+    lang: Option<&str>,
+) -> Result<Vec<File>, String> {
+    let opts = crate::layout::KitOptions {
+        lang: lang.map(str::to_string),
+        ..crate::layout::KitOptions::default()
+    };
+    let (lrs, ph) = opts.localise(rs)?;
+    let dec = ph.get("number.decimal");
+    let d1 = |v: f64| format!("{v:.1}").replace('.', &dec);
     let design = board::Design::new(rs, child_safe)?;
     let counter = design.counter_d;
     let parts = board::parts(&design, bed)?;
     let mut files = Vec::new();
     let mut notes = String::new();
-    notes.push_str(&format!(
-        "sowkit 3D kit: {}\nbed: {} x {} mm; all files in millimetres, binary STL\n\n",
-        rs.name, bed.w, bed.h
-    ));
+    notes.push_str(&ph.fmt("three_d.head", &[("name", &lrs.name)]));
+    notes.push('\n');
+    notes.push_str(&ph.fmt("three_d.bed", &[("w", &ph.mm(bed.w)), ("h", &ph.mm(bed.h))]));
+    notes.push_str("\n\n");
     for (i, p) in parts.iter().enumerate() {
         let st = p
             .mesh
             .check()
             .map_err(|e| format!("board part {}: {e}", i + 1))?;
         let (lo, hi) = p.mesh.bbox();
-        notes.push_str(&format!(
-            "board-{}.stl  {:.1} x {:.1} x {:.1} mm, {} triangles{}\n",
-            i + 1,
-            hi[0] - lo[0],
-            hi[1] - lo[1],
-            hi[2] - lo[2],
-            st.triangles,
-            if p.turned {
-                " (turned a quarter to fit the bed)"
-            } else {
-                ""
-            }
+        notes.push_str(&ph.fmt(
+            "three_d.part",
+            &[
+                ("n", &(i + 1).to_string()),
+                ("x", &d1(hi[0] - lo[0])),
+                ("y", &d1(hi[1] - lo[1])),
+                ("z", &d1(hi[2] - lo[2])),
+                ("tri", &st.triangles.to_string()),
+            ],
         ));
+        if p.turned {
+            notes.push_str(&ph.get("three_d.turned"));
+        }
+        notes.push('\n');
         files.push(File {
             name: format!("board-{}.stl", i + 1),
             bytes: p.mesh.to_stl(&format!("{} board part {}", rs.id, i + 1)),
@@ -371,11 +392,14 @@ pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, 
         j.to_origin();
         j.check().map_err(|e| format!("joiner: {e}"))?;
         let joints = parts.len() - 1;
-        notes.push_str(&format!(
-            "joiner.stl  print {} (two for each of the {joints} seam{}); each joiner sits in the pockets under both parts, its two pegs in their holes, held by two small self-tapping screws (about 2.2 mm, 6 mm long) through its holes into the pilot holes\n",
-            2 * joints,
-            if joints == 1 { "" } else { "s" }
+        notes.push_str(&ph.fmt(
+            "three_d.joiner",
+            &[
+                ("count", &(2 * joints).to_string()),
+                ("joints", &joints.to_string()),
+            ],
         ));
+        notes.push('\n');
         files.push(File {
             name: "joiner.stl".into(),
             bytes: j.to_stl(&format!("{} joiner", rs.id)),
@@ -390,14 +414,20 @@ pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, 
     });
     let need = seed::needed(rs);
     let plates = seed::plates(counter, need, bed)?;
-    notes.push_str(&format!(
-        "seed.stl  one lens-shaped seed, {counter} mm across\n",
-    ));
+    notes.push_str(&ph.fmt("three_d.seed", &[("d", &ph.mm(counter))]));
+    notes.push('\n');
     for (i, pl) in plates.iter().enumerate() {
         pl.mesh
             .check()
             .map_err(|e| format!("seed plate {}: {e}", i + 1))?;
-        notes.push_str(&format!("seeds-{}.stl  {} seeds\n", i + 1, pl.count));
+        notes.push_str(&ph.fmt(
+            "three_d.plate",
+            &[
+                ("n", &(i + 1).to_string()),
+                ("count", &pl.count.to_string()),
+            ],
+        ));
+        notes.push('\n');
         files.push(File {
             name: format!("seeds-{}.stl", i + 1),
             bytes: pl.mesh.to_stl(&format!("{} seeds plate {}", rs.id, i + 1)),
@@ -407,13 +437,31 @@ pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, 
             bytes: preview::png(&pl.mesh),
         });
     }
-    notes.push_str(&format!(
-        "\n{} seeds in all: the game needs {} (the most seeds a pit may start with, in every pit), the rest are spares.\nPrint the seeds in a colour that contrasts with the board.\nSide {} has single rims round its pits and store, side {} double rims; pit labels and the sowing circuit are engraved.\n",
-        plates.iter().map(|p| p.count).sum::<usize>(),
-        seed::game_needs(rs),
-        rs.board.players[1 - design.ring_side.min(1)],
-        rs.board.players[design.ring_side.min(1)],
-    ));
+    notes.push('\n');
+    for line in [
+        ph.fmt(
+            "three_d.total",
+            &[
+                (
+                    "all",
+                    &plates.iter().map(|p| p.count).sum::<usize>().to_string(),
+                ),
+                ("need", &seed::game_needs(rs).to_string()),
+            ],
+        ),
+        ph.get("three_d.colour"),
+        ph.fmt(
+            "three_d.sides",
+            &[
+                ("a", &lrs.board.players[1 - design.ring_side.min(1)]),
+                ("b", &lrs.board.players[design.ring_side.min(1)]),
+            ],
+        ),
+    ] {
+        notes.push_str(&line);
+        notes.push('\n');
+    }
+    ph.check()?;
     files.push(File {
         name: "3d.txt".into(),
         bytes: notes.into_bytes(),
