@@ -21,6 +21,24 @@ pub struct Replay {
     pub end: crate::engine::Position,
 }
 
+/// The board `ex` is played on: `None` for `rules`' own board, or `rules` shortened by the
+/// pits its start position marks closed (`x`, see [`crate::notation`]). Errors (for the
+/// `start` field): the position cannot be read, or the closed pits cannot shorten this board.
+pub fn board_for(rules: &Rules, ex: &Example) -> Result<Option<Rules>, String> {
+    let Start::Position(s) = &ex.start else {
+        return Ok(None);
+    };
+    let closed = notation::closed_pits(rules, s)
+        .map_err(|e| format!("the start position {s:?} cannot be read: {e}"))?;
+    if closed.is_empty() {
+        return Ok(None);
+    }
+    rules
+        .shortened(&closed)
+        .map(Some)
+        .map_err(|e| format!("the start position {s:?} cannot shorten the board: {e}"))
+}
+
 /// Replays `ex` on `rules`. Errors are plain messages with the field they concern
 /// (`start`, `moves[2]`), for [`check`] to place in the file.
 pub fn replay<'r>(rules: &'r Rules, ex: &Example) -> Result<(Replay, Game<'r>), (String, String)> {
@@ -114,9 +132,24 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
             let line = ex.field_lines.get(field).copied().unwrap_or(ex.line);
             line_span(src, line)
         };
+        // A start with closed pits (x) plays on the shortened board.
+        let own = match board_for(&rules, ex) {
+            Ok(o) => o,
+            Err(msg) => {
+                out.push(Diagnostic::at(
+                    &rs.path,
+                    src,
+                    at("start"),
+                    &format!("example[{}].start", i + 1),
+                    &format!("{tag}: {msg}"),
+                ));
+                continue;
+            }
+        };
+        let rules = own.as_ref().unwrap_or(&rules);
         // Every independent problem in one run: a name the ruleset lacks does not stop the
         // replay (a wrong start or move is reported too), nor the other fields' comparison.
-        let unknown = unknown_names(&rules, ex);
+        let unknown = unknown_names(rules, ex);
         let unknown_fields: Vec<String> = unknown.iter().map(|(f, _)| f.clone()).collect();
         for (field, msg) in unknown {
             out.push(Diagnostic::at(
@@ -127,7 +160,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 &format!("{tag}: {msg}"),
             ));
         }
-        let (replay, game) = match replay(&rules, ex) {
+        let (replay, game) = match replay(rules, ex) {
             Ok(r) => r,
             Err((field, msg)) => {
                 out.push(Diagnostic::at(
@@ -140,7 +173,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 continue;
             }
         };
-        for (field, expected, actual) in compare(&rules, ex, &replay, &game)
+        for (field, expected, actual) in compare(rules, ex, &replay, &game)
             .into_iter()
             .filter(|(f, _, _)| !unknown_fields.contains(f))
         {
