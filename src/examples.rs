@@ -33,6 +33,24 @@ pub fn board_for(rules: &Rules, ex: &Example) -> Result<Option<Rules>, String> {
     if closed.is_empty() {
         return Ok(None);
     }
+    let rs = rules.ruleset();
+    let Some(nr) = &rs.next_round else {
+        return Err(format!(
+            "the start position {s:?} closes pits (x), but this ruleset has no [next_round] table that lets the board be shortened"
+        ));
+    };
+    let n = rs.board.pits_per_side;
+    let open = n - closed.iter().filter(|&&h| (h as usize) < n).count();
+    if nr.shorten_below == 0 || open < nr.min_pits {
+        return Err(format!(
+            "the start position {s:?} leaves {open} open pits a row, but [next_round] allows {}",
+            if nr.shorten_below == 0 {
+                "no shortening (shorten_below = 0)".to_string()
+            } else {
+                format!("no fewer than min_pits = {}", nr.min_pits)
+            }
+        ));
+    }
     rules
         .shortened(&closed)
         .map(Some)

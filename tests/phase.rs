@@ -290,3 +290,142 @@ fn notation_marks_closed_pits_and_keeps_the_old_form() {
         .to_string();
     assert!(e.contains("closed pits are A6, B1"), "{e}");
 }
+
+/// The bundled Giuthi text with `from` replaced by `to` (which must be there).
+fn giuthi_with(from: &str, to: &str) -> String {
+    let src = std::fs::read_to_string(common::bundled_path("giuthi")).unwrap();
+    assert!(src.contains(from), "{from}");
+    src.replacen(from, to, 1)
+}
+
+/// The line (1-based) of the first line of `src` containing `needle`.
+fn line_of(src: &str, needle: &str) -> usize {
+    src.lines().position(|l| l.contains(needle)).unwrap() + 1
+}
+
+#[test]
+fn next_round_is_read_from_the_ruleset() {
+    let rs = common::load_path(&common::bundled_path("giuthi"));
+    let nr = rs.next_round.expect("giuthi has [next_round]");
+    use sowkit::ruleset::*;
+    assert_eq!(nr.lays_out, LaysOut::FewerSeeds);
+    assert_eq!(nr.arrangement, Arrangement::Free);
+    assert!(nr.all_seeds);
+    assert_eq!(nr.shorten_below, 50);
+    assert_eq!(nr.min_pits, 3);
+    assert_eq!(nr.opposite, Opposite::Equal);
+    assert_eq!(
+        nr.other_readings,
+        [OtherReading::NotAllSeeds, OtherReading::DoubleWhenShort]
+    );
+    assert!(rs.rule_sources.contains_key("next_round"));
+    // Rulesets without the table have none.
+    let k = common::load_path(&common::bundled_path("kalah-6x4"));
+    assert!(k.next_round.is_none());
+}
+
+#[test]
+fn bad_next_round_parameters_are_located() {
+    // (replacement, field named, words in the message, line marker)
+    let cases = [
+        (
+            "min_pits = 3 ",
+            "next_round.min_pits",
+            "1 to 6",
+            "min_pits = 7",
+        ),
+        (
+            "shorten_below = 50",
+            "next_round.shorten_below",
+            "0 to 100",
+            "shorten_below = 150",
+        ),
+        (
+            "opposite = \"equal\"",
+            "next_round.other_readings",
+            "already the rule",
+            "other_readings",
+        ),
+        (
+            "all_seeds = true ",
+            "next_round.other_readings",
+            "already the rule here (all_seeds = false)",
+            "other_readings",
+        ),
+    ];
+    let repl = [
+        "min_pits = 7 ",
+        "shorten_below = 150",
+        "opposite = \"double\"",
+        "all_seeds = false ",
+    ];
+    for ((from, field, words, marker), to) in cases.iter().zip(repl) {
+        let src = giuthi_with(from, to);
+        let errs = sowkit::ruleset::load_str("giuthi.toml", &src).unwrap_err();
+        let d = errs
+            .iter()
+            .find(|d| d.rendered.contains(field))
+            .unwrap_or_else(|| panic!("{to}: no error at {field}: {errs:?}"));
+        assert!(d.rendered.contains(words), "{}", d.rendered);
+        let line = line_of(&src, marker);
+        assert!(
+            d.rendered.contains(&format!("giuthi.toml:{line}:")),
+            "{to}: expected line {line}: {}",
+            d.rendered
+        );
+    }
+    // An unknown value names the choices.
+    let src = giuthi_with("arrangement = \"free\"", "arrangement = \"random\"");
+    let errs = sowkit::ruleset::load_str("giuthi.toml", &src).unwrap_err();
+    assert!(errs[0].rendered.contains("free"), "{}", errs[0].rendered);
+    assert!(errs[0].rendered.contains("even"), "{}", errs[0].rendered);
+    // No first player for the next round.
+    let src = giuthi_with("next_game_first = \"loser\"", "");
+    let errs = sowkit::ruleset::load_str("giuthi.toml", &src).unwrap_err();
+    assert!(
+        errs.iter()
+            .any(|d| d.rendered.contains("board.next_game_first")),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn the_second_round_example_replays_and_is_checked() {
+    // The bundled example replays (the loader and the examples check agree).
+    let src = std::fs::read_to_string(common::bundled_path("giuthi")).unwrap();
+    let rs = sowkit::ruleset::load_str("giuthi.toml", &src).unwrap();
+    assert!(rs
+        .examples
+        .iter()
+        .any(|e| e.title == "The second round on a shortened board"));
+    assert!(sowkit::examples::check(&rs, &src).is_empty());
+    // A start shorter than min_pits is refused at the example's start.
+    let bad = src.replace(
+        "A 3 0 4 1 2 x (0) / B x 2 1 4 0 3 (28); A",
+        "A x x x x 10 x (0) / B x 10 x x x x (28); A",
+    );
+    let rs = sowkit::ruleset::load_str("giuthi.toml", &bad).unwrap();
+    let d = sowkit::examples::check(&rs, &bad);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].rendered.contains("1 open pits a row"),
+        "{}",
+        d[0].rendered
+    );
+    assert!(d[0].rendered.contains("min_pits = 3"), "{}", d[0].rendered);
+    // Without [next_round] a start with closed pits is refused.
+    let a = bad.find("[next_round]").unwrap();
+    let b = bad.find("[layout]").unwrap();
+    let none = format!("{}{}", &bad[..a], &bad[b..]).replace(
+        "A x x x x 10 x (0) / B x 10 x x x x (28); A",
+        "A 3 0 4 1 2 x (0) / B x 2 1 4 0 3 (28); A",
+    );
+    let none = none.replace("next_round = \"la página", "# next_round = \"la página");
+    let rs = sowkit::ruleset::load_str("giuthi.toml", &none).unwrap();
+    let d = sowkit::examples::check(&rs, &none);
+    assert!(
+        d.iter()
+            .any(|d| d.rendered.contains("no [next_round] table")),
+        "{d:?}"
+    );
+}
