@@ -26,9 +26,7 @@ const AIR: f64 = 1.5;
 /// Markers `rs` needs: one for every pit its next round may close (0 when it never shortens).
 pub fn count(rs: &Ruleset) -> usize {
     match &rs.next_round {
-        Some(nr) if nr.shorten_below > 0 => {
-            2 * rs.board.pits_per_side.saturating_sub(nr.min_pits)
-        }
+        Some(nr) if nr.shorten_below > 0 => 2 * rs.board.pits_per_side.saturating_sub(nr.min_pits),
         _ => 0,
     }
 }
@@ -57,11 +55,21 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
         if pages.is_empty() {
             let note = ph.fmt("markers.note", &[("d", &ph.mm(d))]);
-            y = para(&mut pg, MARGIN, y + 1.0, NOTE_PT, Weight::Regular, cw, &note);
+            y = para(
+                &mut pg,
+                MARGIN,
+                y + 1.0,
+                NOTE_PT,
+                Weight::Regular,
+                cw,
+                &note,
+            );
         }
         let top = y + 2.0;
         let bottom = page::content_bottom(h);
-        let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c).floor().max(0.0) as usize;
+        let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
+            .floor()
+            .max(0.0) as usize;
         let rows = ((bottom - top - 2.0 * MARK_ROOM) / c).floor().max(0.0) as usize;
         if cols == 0 || rows == 0 {
             return Err(format!(
