@@ -429,3 +429,50 @@ fn the_second_round_example_replays_and_is_checked() {
         "{d:?}"
     );
 }
+
+/// The text items of the kit page named `name`.
+fn page_text(doc: &sowkit::doc::Document, name: &str) -> Vec<String> {
+    let pg = doc
+        .pages
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no page {name}"));
+    pg.texts().map(|t| t.text.clone()).collect()
+}
+
+#[test]
+fn the_giuthi_kit_explains_and_logs_the_next_round() {
+    use sowkit::layout;
+    use sowkit::paper::A4;
+    let rs = common::load_path(&common::bundled_path("giuthi"));
+    let doc = layout::kit(&rs, &common::en(A4)).unwrap();
+    let names: Vec<&str> = doc.pages.iter().map(|p| p.name.as_str()).collect();
+    // The rule sheet has the next round's heading and its worked example.
+    let rules: Vec<String> = names
+        .iter()
+        .filter(|n| n.starts_with("rules-"))
+        .flat_map(|n| page_text(&doc, n))
+        .collect();
+    assert!(rules.iter().any(|t| t == "The next round"), "{rules:?}");
+    assert!(rules
+        .iter()
+        .any(|t| t == "The second round on a shortened board"));
+    // The readings of the first round stay: origin skipped (Pratt 2009 cited) and repetition.
+    let all = rules.join(" ");
+    assert!(all.contains("never drops a seed back into the pit it was lifted from"));
+    assert!(all.contains("Pratt"));
+    assert!(all.contains("comes back since the last capture"));
+    // The log has a Round column and the carry note.
+    let log = page_text(&doc, "log");
+    assert!(log.iter().any(|t| t == "Round"), "{log:?}");
+    assert!(log.join(" ").contains("“carry”"));
+    // One closed-pit marker sheet with six markers (6 pits a row, at least 3 kept).
+    assert!(names.contains(&"markers-1"));
+    let markers = page_text(&doc, "markers-1");
+    assert_eq!(markers.iter().filter(|t| *t == "closed").count(), 6);
+    // Kalah has no next round: none of it.
+    let k = common::load_path(&common::bundled_path("kalah-6x4"));
+    let kd = layout::kit(&k, &common::en(A4)).unwrap();
+    assert!(!kd.pages.iter().any(|p| p.name.starts_with("markers")));
+    assert!(!page_text(&kd, "log").iter().any(|t| t == "Round"));
+}
