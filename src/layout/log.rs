@@ -31,12 +31,10 @@ pub fn headers(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
 }
 
 fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
-    let mut c = vec![
-        Col {
-            header: ph.get("log.col.move"),
-            weight: 0.8,
-        },
-    ];
+    let mut c = vec![Col {
+        header: ph.get("log.col.move"),
+        weight: 0.8,
+    }];
     // A match in rounds (`[next_round]`): which round each row belongs to.
     if rs.next_round.is_some() {
         c.push(Col {
