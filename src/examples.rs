@@ -21,6 +21,42 @@ pub struct Replay {
     pub end: crate::engine::Position,
 }
 
+/// The board `ex` is played on: `None` for `rules`' own board, or `rules` shortened by the
+/// pits its start position marks closed (`x`, see [`crate::notation`]). Errors (for the
+/// `start` field): the position cannot be read, or the closed pits cannot shorten this board.
+pub fn board_for(rules: &Rules, ex: &Example) -> Result<Option<Rules>, String> {
+    let Start::Position(s) = &ex.start else {
+        return Ok(None);
+    };
+    let closed = notation::closed_pits(rules, s)
+        .map_err(|e| format!("the start position {s:?} cannot be read: {e}"))?;
+    if closed.is_empty() {
+        return Ok(None);
+    }
+    let rs = rules.ruleset();
+    let Some(nr) = &rs.next_round else {
+        return Err(format!(
+            "the start position {s:?} closes pits (x), but this ruleset has no [next_round] table that lets the board be shortened"
+        ));
+    };
+    let n = rs.board.pits_per_side;
+    let open = n - closed.iter().filter(|&&h| (h as usize) < n).count();
+    if nr.shorten_below == 0 || open < nr.min_pits {
+        return Err(format!(
+            "the start position {s:?} leaves {open} open pits a row, but [next_round] allows {}",
+            if nr.shorten_below == 0 {
+                "no shortening (shorten_below = 0)".to_string()
+            } else {
+                format!("no fewer than min_pits = {}", nr.min_pits)
+            }
+        ));
+    }
+    rules
+        .shortened(&closed)
+        .map(Some)
+        .map_err(|e| format!("the start position {s:?} cannot shorten the board: {e}"))
+}
+
 /// Replays `ex` on `rules`. Errors are plain messages with the field they concern
 /// (`start`, `moves[2]`), for [`check`] to place in the file.
 pub fn replay<'r>(rules: &'r Rules, ex: &Example) -> Result<(Replay, Game<'r>), (String, String)> {
@@ -114,9 +150,24 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
             let line = ex.field_lines.get(field).copied().unwrap_or(ex.line);
             line_span(src, line)
         };
+        // A start with closed pits (x) plays on the shortened board.
+        let own = match board_for(&rules, ex) {
+            Ok(o) => o,
+            Err(msg) => {
+                out.push(Diagnostic::at(
+                    &rs.path,
+                    src,
+                    at("start"),
+                    &format!("example[{}].start", i + 1),
+                    &format!("{tag}: {msg}"),
+                ));
+                continue;
+            }
+        };
+        let rules = own.as_ref().unwrap_or(&rules);
         // Every independent problem in one run: a name the ruleset lacks does not stop the
         // replay (a wrong start or move is reported too), nor the other fields' comparison.
-        let unknown = unknown_names(&rules, ex);
+        let unknown = unknown_names(rules, ex);
         let mut unknown_fields: Vec<String> = unknown.iter().map(|(f, _)| f.clone()).collect();
         // Sowing moves seeds and never adds or removes one: an expected position with another
         // total is miscounted, whatever the moves do. Say that, not just "it differs".
@@ -124,7 +175,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
             .expect
             .position
             .as_ref()
-            .map(|p| notation::parse_position(&rules, p))
+            .map(|p| notation::parse_position(rules, p))
         {
             let found: u32 = pos.holes.iter().map(|&h| u32::from(h)).sum();
             let want = rs.total_seeds();
@@ -151,7 +202,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 &format!("{tag}: {msg}"),
             ));
         }
-        let (replay, game) = match replay(&rules, ex) {
+        let (replay, game) = match replay(rules, ex) {
             Ok(r) => r,
             Err((field, msg)) => {
                 out.push(Diagnostic::at(
@@ -164,7 +215,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 continue;
             }
         };
-        for (field, expected, actual) in compare(&rules, ex, &replay, &game)
+        for (field, expected, actual) in compare(rules, ex, &replay, &game)
             .into_iter()
             .filter(|(f, _, _)| !unknown_fields.contains(f))
         {

@@ -3,6 +3,8 @@
 //! Position: each side's name, its pits in that side's sowing order, its store in parentheses,
 //! sides separated by `/`, then optionally `;` and the player to move:
 //! `A 0 4 4 (1) / B 3 3 3 (0); A`.
+//! On a shortened board ([`Rules::shortened`]) a closed pit is written `x` in place of its
+//! count: `A 2 5 x (0) / B x 3 4 (0); B`. A position without `x` reads as before.
 //! Move: a pit label, followed by `>` (sow along the circuit order, counter-clockwise) or `<`
 //! (against it, clockwise) when the ruleset lets the mover choose: `A3`, `A3>`, `B2<`.
 
@@ -54,8 +56,13 @@ fn count(tok: &str, what: &str) -> Result<u16, NotationError> {
     }
 }
 
-/// Reads one side: `NAME c1 … cn (store)`; returns the pit counts and the store count.
-fn parse_side(rules: &Rules, side: u8, text: &str) -> Result<(Vec<u16>, u16), NotationError> {
+/// Reads one side: `NAME c1 … cn (store)`; returns the pit counts, the store count and the
+/// holes written `x` (closed, count 0).
+fn parse_side(
+    rules: &Rules,
+    side: u8,
+    text: &str,
+) -> Result<(Vec<u16>, u16, Vec<u8>), NotationError> {
     let name = rules.player_name(side);
     let t = text.trim();
     let Some(rest) = t.strip_prefix(name) else {
@@ -98,12 +105,25 @@ fn parse_side(rules: &Rules, side: u8, text: &str) -> Result<(Vec<u16>, u16), No
         ));
     }
     let mut pits = Vec::with_capacity(n);
+    let mut closed = Vec::new();
     for (i, tok) in toks.iter().enumerate() {
-        let label = rules.label((side as usize * n + i) as u8);
-        pits.push(count(tok, label)?);
+        let hole = (side as usize * n + i) as u8;
+        if tok.eq_ignore_ascii_case("x") {
+            closed.push(hole);
+            pits.push(0);
+        } else {
+            pits.push(count(tok, rules.label(hole))?);
+        }
     }
     let store = count(rest[open + 1..close].trim(), rules.label(rules.store(side)))?;
-    Ok((pits, store))
+    Ok((pits, store, closed))
+}
+
+/// The pits a position text marks closed (`x`), in hole order, read against `rules`' names and
+/// row length (its own closed pits do not matter). Use it to build the shortened board with
+/// [`Rules::shortened`] before [`parse_position`]. Errors as [`parse_position`].
+pub fn closed_pits(rules: &Rules, s: &str) -> Result<Vec<u8>, NotationError> {
+    parse_any(rules, s).map(|(_, _, closed)| closed)
 }
 
 /// Reads a position, `A 0 4 4 (1) / B 3 3 3 (0); A`: side 0 first, then side 1, each with its
@@ -111,8 +131,34 @@ fn parse_side(rules: &Rules, side: u8, text: &str) -> Result<(Vec<u16>, u16), No
 /// optionally `;` and the player to move. Whitespace is free; counts are whole numbers up to
 /// 65 535 with at most 65 535 seeds in all; names must match the ruleset exactly.
 ///
+/// A closed pit is written `x`, exactly where `rules` has one ([`Rules::shortened`]).
+///
 /// Returns the position and whether the player to move was given (if not, side 0 moves).
 pub fn parse_position(rules: &Rules, s: &str) -> Result<(Position, bool), NotationError> {
+    let (pos, given, closed) = parse_any(rules, s)?;
+    if closed != rules.closed_pits() {
+        let names = |v: &[u8]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.iter()
+                    .map(|&h| rules.label(h).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        return err(format!(
+            "the position marks {} closed (x), but on this board the closed pits are {}",
+            names(&closed),
+            names(&rules.closed_pits())
+        ));
+    }
+    Ok((pos, given))
+}
+
+/// Reads a position with any pits closed: the position, whether the mover was given, and the
+/// holes written `x`.
+fn parse_any(rules: &Rules, s: &str) -> Result<(Position, bool, Vec<u8>), NotationError> {
     let (board, mover) = match s.split_once(';') {
         Some((b, m)) => (b, Some(m.trim())),
         None => (s, None),
@@ -125,8 +171,9 @@ pub fn parse_position(rules: &Rules, s: &str) -> Result<(Position, bool), Notati
             if parts.len() == 1 { "" } else { "s" }
         ));
     }
-    let (p0, s0) = parse_side(rules, 0, parts[0])?;
-    let (p1, s1) = parse_side(rules, 1, parts[1])?;
+    let (p0, s0, mut closed) = parse_side(rules, 0, parts[0])?;
+    let (p1, s1, c1) = parse_side(rules, 1, parts[1])?;
+    closed.extend(c1);
     let mut holes = p0;
     holes.extend(p1);
     holes.push(s0);
@@ -152,10 +199,10 @@ pub fn parse_position(rules: &Rules, s: &str) -> Result<(Position, bool), Notati
             }
         }
     };
-    Ok((Position { holes, to_move }, given))
+    Ok((Position { holes, to_move }, given, closed))
 }
 
-/// Writes the board part of a position: `A 0 4 4 (1) / B 3 3 3 (0)`.
+/// Writes the board part of a position: `A 0 4 4 (1) / B 3 3 3 (0)`, closed pits as `x`.
 pub fn format_board(rules: &Rules, p: &Position) -> String {
     let n = rules.pits_per_side();
     let get = |h: usize| p.holes.get(h).copied().unwrap_or(0);
@@ -167,7 +214,12 @@ pub fn format_board(rules: &Rules, p: &Position) -> String {
         out.push_str(rules.player_name(side));
         for i in 0..n {
             out.push(' ');
-            out.push_str(&get(side as usize * n + i).to_string());
+            let h = side as usize * n + i;
+            if rules.is_closed(h as u8) {
+                out.push('x');
+            } else {
+                out.push_str(&get(h).to_string());
+            }
         }
         out.push_str(&format!(" ({})", get(2 * n + side as usize)));
     }

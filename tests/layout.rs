@@ -228,18 +228,24 @@ fn page_sizes_order_and_names() {
         };
         assert_eq!(names[nb], "log");
         // Continuation sheets of the score log (log-2, …), then rules-1.., practice-1..,
-        // counters-1.., labels-1.., each numbered from 1.
+        // counters-1.., labels-1.., markers-1.., each numbered from 1.
         let more = names[nb + 1..]
             .iter()
             .take_while(|n| n.starts_with("log-"))
             .count();
         let mut rest = &names[nb + 1 + more..];
-        for prefix in ["rules", "practice", "counters", "labels"] {
+        // Closed-pit markers only for a next round that may shorten the board.
+        let shortens = rs.next_round.as_ref().is_some_and(|r| r.shorten_below > 0);
+        for prefix in ["rules", "practice", "counters", "labels", "markers"] {
             let k = rest
                 .iter()
                 .take_while(|n| n.starts_with(&format!("{prefix}-")))
                 .count();
-            assert!(k >= 1, "{}: no {prefix} page in {names:?}", rs.id);
+            if prefix == "markers" {
+                assert_eq!(k >= 1, shortens, "{}: markers pages in {names:?}", rs.id);
+            } else {
+                assert!(k >= 1, "{}: no {prefix} page in {names:?}", rs.id);
+            }
             for (i, n) in rest[..k].iter().enumerate() {
                 assert_eq!(*n, format!("{prefix}-{}", i + 1));
             }
@@ -453,12 +459,9 @@ fn score_log_columns_follow_the_rules() {
     for (rs, paper, doc) in kits() {
         let log = named(doc, "log");
         let nums: Vec<usize> = texts(log).filter_map(|t| t.text.parse().ok()).collect();
-        let rows = nums
-            .iter()
-            .copied()
-            .filter(|&v| v < 1000)
-            .max()
-            .unwrap_or(0);
+        // Row numbers run 1, 2, 3, …: the longest such run (a number wrapped alone in a
+        // header, such as the check column's total, is not a row).
+        let rows = (1..1000).take_while(|k| nums.contains(k)).count();
         // A4 and Letter hold 25 to 40 rows; taller papers more.
         let most = if paper.height < 300.0 { 40 } else { 60 };
         assert!(

@@ -458,3 +458,71 @@ fn the_3d_files_are_deterministic_and_complete() {
         }
     }
 }
+
+#[test]
+fn a_plug_fills_a_pit_of_the_board_with_clearance() {
+    use sowkit::mesh::plug;
+    for id in ["giuthi", "kalah-6x4"] {
+        let d = Design::new(&load(id), false).unwrap();
+        let m = plug::plug(&d);
+        let st = sound(&m, "plug");
+        assert_eq!(st.shells, 1);
+        assert_eq!(self_intersections(&m), 0, "{id}");
+        // Lid down on the bed, as wide as the pit plus the overhang.
+        let (lo, hi) = m.bbox();
+        assert!(lo[2].abs() < 1e-12);
+        let lid_r = d.r + plug::LID_OVER;
+        assert!((hi[0] - lo[0] - 2.0 * lid_r).abs() < 1e-9, "{id}");
+        // Placed in the first pit (print height z' is board height t + lift + lid - z'),
+        // every point of the dome stays at least 0.3 mm above the board's own top surface
+        // (Design::top, the surface the board parts are built from), and the lid's underside
+        // clears the rim beads.
+        let (cx, cy) = d.pits[0];
+        let lid_under = d.thick + plug::LID_LIFT;
+        for v in &m.vertices {
+            let z = lid_under + plug::LID - v[2];
+            let (x, y) = (cx + v[0], cy + v[1]);
+            if z < lid_under - 1e-9 {
+                let gap = z - d.top(x, y);
+                assert!(
+                    gap >= 0.3,
+                    "{id}: vertex {v:?} is {gap:.3} mm above the bowl"
+                );
+            }
+        }
+        for k in 0..72 {
+            let a = k as f64 / 72.0 * std::f64::consts::TAU;
+            for f in [0.95, 1.0, 1.05, 1.1, 1.15] {
+                let rho = (d.r + 0.1) * f;
+                if rho <= lid_r {
+                    let top = d.top(cx + rho * a.cos(), cy + rho * a.sin());
+                    assert!(
+                        top < lid_under,
+                        "{id}: the lid sits on {top:.2} mm at {rho:.1}"
+                    );
+                }
+            }
+        }
+        // Volume: between the pit's cap less clearance and that cap plus the lid disc and
+        // the wall up to it (hand estimate: cap π h (3a² + h²)/6 with a = r, h = depth).
+        let (a, h) = (d.r, d.pit_depth);
+        let cap = std::f64::consts::PI * h * (3.0 * a * a + h * h) / 6.0;
+        let lid = std::f64::consts::PI * lid_r * lid_r * plug::LID;
+        let wall = std::f64::consts::PI * a * a * plug::LID_LIFT;
+        assert!(st.volume < cap + lid + wall, "{id}: {}", st.volume);
+        assert!(st.volume > 0.85 * cap + lid, "{id}: {}", st.volume);
+    }
+}
+
+#[test]
+fn the_giuthi_3d_kit_has_plugs_for_the_next_round() {
+    let files = sowkit::mesh::kit_files(&load("giuthi"), false, Bed::DEFAULT).unwrap();
+    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    assert!(names.contains(&"plug.stl") && names.contains(&"plug.png"));
+    let notes = files.iter().find(|f| f.name == "3d.txt").unwrap();
+    // 6 pits a row, at least 3 left: three pairs may be closed.
+    assert!(String::from_utf8_lossy(&notes.bytes).contains("plug.stl  print 6,"));
+    // Kalah has no next round: no plugs.
+    let k = sowkit::mesh::kit_files(&load("kalah-6x4"), false, Bed::DEFAULT).unwrap();
+    assert!(!k.iter().any(|f| f.name.starts_with("plug")));
+}

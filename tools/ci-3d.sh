@@ -29,7 +29,7 @@ check() { # file bed_w bed_h
   facets=$(val "Number of facets")
   if ! awk -v v="$vol" 'BEGIN{exit !(v > 0)}'; then echo "FAIL $f: volume $vol"; fail=1; fi
   case "$(basename "$f")" in
-    board-*|joiner.stl|seed.stl)
+    board-*|joiner.stl|seed.stl|plug.stl)
       if [ "$parts" != "1" ]; then echo "FAIL $f: $parts parts, want 1"; fail=1; fi ;;
   esac
   read -r maxx maxy < <(printf '%s\n' "$out" | awk '/^Min X/{mx=$NF; nx=$4} /^Min Y/{my=$NF; ny=$4} END{sub(",","",nx); sub(",","",ny); print mx-nx, my-ny}')

@@ -74,6 +74,8 @@ pub struct Rules {
     track_crossing: bool,
     crossing: Crossing,
     counts_mask: u64,
+    /// Closed pits (bit `h` for pit hole `h`): a shortened board, see [`Rules::shortened`].
+    closed: u64,
     labels: Vec<String>,
 }
 
@@ -94,6 +96,51 @@ impl Rules {
     /// Compiles `rs`, or says why the engine cannot play it (board size out of range, or label
     /// lists not matching `pits_per_side`).
     pub fn try_new(rs: &Ruleset) -> Result<Rules, String> {
+        Rules::compile(rs, 0)
+    }
+
+    /// The same rules on a board shortened by closing the pits in `closed` (hole numbers):
+    /// a closed pit holds no seeds, sowing passes over it without dropping a seed, and a
+    /// capture chain steps over it, as if the board were built without it.
+    ///
+    /// Closed pits come in opposite pairs (the source shortens "each row" by the same pits,
+    /// the opponent placing seeds opposite the loser's), so the opposite of an open pit stays
+    /// open and the opposite relation is the board's own. Errors (plain words, naming pits by
+    /// label): a hole that is not a pit, a closed pit whose opposite is open, or a row with no
+    /// open pit left. Source: the Giuthi rules page, second phase (`[next_round]` in a ruleset).
+    pub fn shortened(&self, closed: &[u8]) -> Result<Rules, String> {
+        let n = self.n;
+        let mut mask = 0u64;
+        for &h in closed {
+            if h as usize >= 2 * n {
+                return Err(format!(
+                    "hole {h} ({}) is not a pit; only pits can be closed",
+                    self.label(h)
+                ));
+            }
+            mask |= 1 << h;
+        }
+        for &h in closed {
+            let o = self.opposite(h);
+            if mask & (1 << o) == 0 {
+                return Err(format!(
+                    "{} is closed but {} opposite it is open; pits are closed in opposite pairs",
+                    self.label(h),
+                    self.label(o)
+                ));
+            }
+        }
+        let open = (0..n).filter(|&h| mask & (1 << h) == 0).count();
+        if open == 0 {
+            return Err(
+                "every pit of a row is closed; a shortened board keeps at least one pit a row"
+                    .to_string(),
+            );
+        }
+        Rules::compile(&self.rs, mask)
+    }
+
+    fn compile(rs: &Ruleset, closed: u64) -> Result<Rules, String> {
         let n = rs.board.pits_per_side;
         if n == 0 || n > MAX_PITS_PER_SIDE {
             return Err(format!(
@@ -134,7 +181,7 @@ impl Rules {
         }
         let sown = |mover: usize, h: usize| -> bool {
             if h < 2 * n {
-                return true;
+                return closed & (1 << h) == 0;
             }
             let own = side[h] as usize == mover;
             let inc = if own {
@@ -163,7 +210,7 @@ impl Rules {
                     table[h] = circuit[i] as u8;
                 }
                 let mut i = step(pos_in[h]);
-                while circuit[i] >= 2 * n {
+                while circuit[i] >= 2 * n || closed & (1 << circuit[i]) != 0 {
                     i = step(i);
                 }
                 step_pit[d][h] = circuit[i] as u8;
@@ -200,6 +247,7 @@ impl Rules {
             track_crossing,
             crossing: rs.capture.crossing,
             counts_mask,
+            closed,
             labels,
         })
     }
@@ -219,11 +267,32 @@ impl Rules {
         2 * self.n + 2
     }
 
-    /// The starting position: `seeds_per_pit` in every pit, stores empty, side 0 to move.
+    /// The starting position: `seeds_per_pit` in every open pit (closed pits empty), stores
+    /// empty, side 0 to move.
     pub fn initial(&self) -> Position {
-        let mut holes = vec![self.rs.board.seeds_per_pit; 2 * self.n];
+        let mut holes: Vec<u16> = (0..2 * self.n)
+            .map(|h| {
+                if self.is_closed(h as u8) {
+                    0
+                } else {
+                    self.rs.board.seeds_per_pit
+                }
+            })
+            .collect();
         holes.extend([0, 0]);
         Position { holes, to_move: 0 }
+    }
+
+    /// Whether `hole` is a closed pit of a shortened board ([`Rules::shortened`]).
+    pub fn is_closed(&self, hole: u8) -> bool {
+        hole < 64 && self.closed & (1 << hole) != 0
+    }
+
+    /// The closed pits, in hole order (empty unless the board is shortened).
+    pub fn closed_pits(&self) -> Vec<u8> {
+        (0..2 * self.n as u8)
+            .filter(|&h| self.is_closed(h))
+            .collect()
     }
 
     /// Whether `hole` is a store (`2n` or `2n+1`).
@@ -271,7 +340,8 @@ impl Rules {
 
     /// Every hole in circuit order starting at side 0's first pit: side 0's pits, store 0,
     /// side 1's pits, store 1 for [`Dir::Ccw`]; the same ring walked the other way for
-    /// [`Dir::Cw`]. Stores are included whether or not anyone sows them (see [`Rules::sows_into`]).
+    /// [`Dir::Cw`]. Stores are included whether or not anyone sows them, and so are the closed
+    /// pits of a shortened board (see [`Rules::sows_into`]).
     pub fn ring(&self, dir: Dir) -> Vec<u8> {
         let n = self.n as u8;
         let mut ring: Vec<u8> = (0..n).collect();
@@ -284,11 +354,11 @@ impl Rules {
         ring
     }
 
-    /// Whether `mover`'s sowing drops a seed in `hole`: every pit, and a store as the ruleset's
+    /// Whether `mover`'s sowing drops a seed in `hole`: every open pit, and a store as the ruleset's
     /// `sowing.own_store` / `sowing.opponent_store` say.
     pub fn sows_into(&self, mover: u8, hole: u8) -> bool {
         if !self.is_store(hole) {
-            return true;
+            return !self.is_closed(hole);
         }
         let inc = if self.side_of(hole) == mover {
             self.rs.sowing.own_store
@@ -308,8 +378,8 @@ impl Rules {
         &self.dirs[..self.ndirs]
     }
 
-    /// Checks that a position fits this board: `2n + 2` holes, side 0 or 1 to move, and at most
-    /// 65 535 seeds in all (so no count can overflow).
+    /// Checks that a position fits this board: `2n + 2` holes, side 0 or 1 to move, no seeds
+    /// in a closed pit, and at most 65 535 seeds in all (so no count can overflow).
     pub fn check_position(&self, p: &Position) -> Result<(), EngineError> {
         if p.holes.len() != self.holes() {
             return Err(EngineError::InvalidPosition(format!(
@@ -323,6 +393,13 @@ impl Rules {
             return Err(EngineError::InvalidPosition(format!(
                 "side to move must be 0 or 1, found {}",
                 p.to_move
+            )));
+        }
+        if let Some(h) = (0..2 * self.n).find(|&h| self.is_closed(h as u8) && p.holes[h] > 0) {
+            return Err(EngineError::InvalidPosition(format!(
+                "{} is closed but holds {} seeds; a closed pit holds none",
+                self.label(h as u8),
+                p.holes[h]
             )));
         }
         let total: u32 = p.holes.iter().map(|&x| x as u32).sum();
@@ -380,6 +457,12 @@ impl Rules {
                 self.label(mv.pit),
                 self.player_name(self.side[p]),
                 self.player_name(mover)
+            ));
+        }
+        if self.is_closed(mv.pit) {
+            return Err(format!(
+                "{} is closed on this shortened board",
+                self.label(mv.pit)
             ));
         }
         if b[p] < self.min_seeds {

@@ -54,6 +54,8 @@ pub struct Prepared {
     pub caption: Vec<String>,
     /// Whether this is an exercise (question only).
     pub exercise: bool,
+    /// Closed pits of a shortened board (drawn grey and crossed, no count).
+    pub closed: Vec<u8>,
 }
 
 /// Replays `ex` with the engine and words what happened. Errors name the example and say what
@@ -65,6 +67,9 @@ pub fn prepare(
     ph: &Phrases,
 ) -> Result<Prepared, String> {
     let fail = |e: String| format!("worked example `{}`: {e}", ex.title);
+    // A start with closed pits (x) is played on the shortened board.
+    let own = crate::examples::board_for(rules, ex).map_err(fail)?;
+    let rules = own.as_ref().unwrap_or(rules);
     let start = match &ex.start {
         Start::Initial => rules.initial(),
         Start::Position(s) => {
@@ -102,6 +107,7 @@ pub fn prepare(
             captured: Vec::new(),
             caption,
             exercise: true,
+            closed: rules.closed_pits(),
         });
     }
     let Some(r) = last else {
@@ -127,6 +133,7 @@ pub fn prepare(
         captured: r.captures.iter().map(|(h, _)| *h).collect(),
         caption,
         exercise: false,
+        closed: rules.closed_pits(),
     })
 }
 
@@ -384,12 +391,14 @@ pub fn draw_boards(
         sown: &prep.sown,
         origins: &prep.origins,
         captured: &[],
+        closed: &prep.closed,
     };
     let after = prep.after.as_ref().map(|a| Board {
         holes: a,
         sown: &[],
         origins: &[],
         captured: &prep.captured,
+        closed: &prep.closed,
     });
     if stacked {
         // One above the other.
@@ -435,6 +444,7 @@ struct Board<'a> {
     sown: &'a [u8],
     origins: &'a [u8],
     captured: &'a [u8],
+    closed: &'a [u8],
 }
 
 /// Sowing numbers of `hole` and the size to set them at: all of them ("1,5,9") at
@@ -470,6 +480,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         sown,
         origins,
         captured,
+        closed,
     } = b;
     let n = m.n;
     let r = m.d / 2.0;
@@ -495,6 +506,30 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         .fold(SMALL_PT, f64::min);
     for h in 0..2 * n {
         let c = m.pit(x, y, h);
+        let label = &rs.board.pit_labels[h / n][h % n];
+        let label_base = if h < n {
+            c.y + r + 1.3 + text::ascent_mm(SMALL_PT)
+        } else {
+            c.y - r - 1.3 - text::descent_mm(SMALL_PT)
+        };
+        if closed.iter().any(|&o| o as usize == h) {
+            // A closed pit of a shortened board: grey, crossed like its paper marker, no count.
+            pg.shape(
+                circle(c, r),
+                Some(Color::grey(210)),
+                Some(Stroke::solid(0.35, Color::BLACK)),
+            );
+            let k = r * std::f64::consts::FRAC_1_SQRT_2;
+            for (dx, dy) in [(k, k), (k, -k)] {
+                pg.shape(
+                    crate::doc::line(p(c.x - dx, c.y - dy), p(c.x + dx, c.y + dy)),
+                    None,
+                    Some(Stroke::solid(0.5, Color::BLACK)),
+                );
+            }
+            centred(pg, c.x, label_base, lpt, Weight::Regular, label);
+            continue;
+        }
         let heavy = origins.iter().any(|&o| o as usize == h);
         let sw = if heavy { 0.9 } else { 0.35 };
         pg.shape(
@@ -516,7 +551,6 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
                 Some(Stroke::dashed(0.35, Color::BLACK, &[0.8, 0.6])),
             );
         }
-        let label = &rs.board.pit_labels[h / n][h % n];
         // Sowing numbers go inside their own pit, under the count, so they cannot be read as
         // belonging to the pit across; labels sit outside the rows.
         let digit_h = text::ascent_mm(SMALL_PT) * 0.78;
@@ -546,13 +580,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
             }
             None => centred_mid(pg, c.x, c.y, count_pt(h, 1.6 * r), Weight::Bold, &count(h)),
         }
-        if h < n {
-            let base = c.y + r + 1.3 + text::ascent_mm(SMALL_PT);
-            centred(pg, c.x, base, lpt, Weight::Regular, label);
-        } else {
-            let base = c.y - r - 1.3 - text::descent_mm(SMALL_PT);
-            centred(pg, c.x, base, lpt, Weight::Regular, label);
-        }
+        centred(pg, c.x, label_base, lpt, Weight::Regular, label);
     }
     for (side, ink) in SIDE_INK.into_iter().enumerate() {
         let (sx, sy, sw, sh) = m.store(x, y, side);

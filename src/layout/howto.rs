@@ -93,6 +93,7 @@ pub fn page(
         ("practice", "howto.row_practice"),
         ("counters", "howto.row_counters"),
         ("labels", "howto.row_labels"),
+        ("markers", "howto.row_markers"),
     ] {
         if let Some(r) = range(&names, prefix, ph) {
             y = bullet(&mut pg, y, &ph.fmt(key, &[("pages", &r)]));
@@ -123,6 +124,9 @@ pub fn page(
     }
     if range(&names, "labels", ph).is_some() {
         steps.push(ph.get("howto.step_labels"));
+    }
+    if range(&names, "markers", ph).is_some() {
+        steps.push(ph.get("howto.step_markers"));
     }
     steps.push(ph.get("howto.step_play"));
     for (i, s) in steps.iter().enumerate() {

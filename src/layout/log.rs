@@ -1,7 +1,8 @@
 //! The score log: one portrait page with numbered rows for a game, and a continuation sheet
 //! numbered on, to print as often as a long game needs.
 //!
-//! Columns follow the ruleset: move number, player, pit (plus the way round when the mover
+//! Columns follow the ruleset: move number, round (only for a match in rounds, `[next_round]`,
+//! whose seeds carry from round to round on a row of their own), player, pit (plus the way round when the mover
 //! chooses the direction), where the last seed landed, extra turn (only with an extra-turn
 //! rule), seeds captured (only with captures), one column per store (named by the store
 //! labels), a race column when a store threshold ends the game, and a check column whose header
@@ -30,11 +31,18 @@ pub fn headers(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
 }
 
 fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
-    let mut c = vec![
-        Col {
-            header: ph.get("log.col.move"),
-            weight: 0.8,
-        },
+    let mut c = vec![Col {
+        header: ph.get("log.col.move"),
+        weight: 0.8,
+    }];
+    // A match in rounds (`[next_round]`): which round each row belongs to.
+    if rs.next_round.is_some() {
+        c.push(Col {
+            header: ph.get("log.col.round"),
+            weight: 1.0,
+        });
+    }
+    c.extend([
         Col {
             header: ph.get("log.col.player"),
             weight: 1.5,
@@ -43,7 +51,7 @@ fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
             header: ph.get("log.col.pit"),
             weight: 1.2,
         },
-    ];
+    ]);
     if rs.sowing.direction == Direction::Either {
         c.push(Col {
             header: ph.get("log.col.direction"),
@@ -155,7 +163,11 @@ fn first_sheet(rs: &Ruleset, paper: Paper, ph: &Phrases) -> (Page, usize) {
             ],
         ));
     }
-    notes.push(ph.get("log.note.rounds"));
+    notes.push(ph.get(if rs.next_round.is_some() {
+        "log.note.carry"
+    } else {
+        "log.note.rounds"
+    }));
     for n in &notes {
         y = para(&mut pg, MARGIN, y, 8.5, Weight::Regular, cw, n);
     }

@@ -16,6 +16,7 @@ pub mod diagram;
 pub mod howto;
 pub mod labels;
 pub mod log;
+pub mod markers;
 pub mod page;
 pub mod phrases;
 pub mod practice;
@@ -107,6 +108,7 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     pages.extend(practice::pages(rs, paper, &ph)?);
     pages.extend(counters::pages(rs, paper, &ph)?);
     pages.extend(labels::pages(rs, paper, &ph)?);
+    pages.extend(markers::pages(rs, paper, &ph)?);
     // The how-to sheet opens the kit; it names the pages after it.
     let tiles = if pages[0].name == "board-map" {
         Some(board::plan(rs, paper, &ph)?)

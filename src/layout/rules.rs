@@ -44,6 +44,79 @@ fn num(v: impl ToString) -> String {
     v.to_string()
 }
 
+/// The next round's section (`[next_round]`): who lays out and how, the shorter board and
+/// its closed pits, the answer opposite, who starts, the other readings the source names.
+fn next_round_blocks(
+    rs: &Ruleset,
+    nr: &crate::ruleset::NextRound,
+    ph: &Phrases,
+    out: &mut Vec<Block>,
+) {
+    use crate::ruleset::{Arrangement, LaysOut, NextGame, Opposite, OtherReading};
+    use Block::*;
+    out.push(Heading(ph.get("rules.next.heading")));
+    out.push(Para(ph.get("rules.next.intro")));
+    let all = ph.get(if nr.all_seeds {
+        "rules.next.all"
+    } else {
+        "rules.next.some"
+    });
+    let lay = match nr.lays_out {
+        LaysOut::FewerSeeds => "rules.next.lay_fewer",
+        LaysOut::MoreSeeds => "rules.next.lay_more",
+    };
+    let how = match nr.arrangement {
+        Arrangement::Free => "rules.next.free",
+        Arrangement::Even => "rules.next.even",
+    };
+    out.push(Bullet(format!(
+        "{} {}",
+        ph.fmt(lay, &[("all", &all)]),
+        ph.get(how)
+    )));
+    // Each player starts with one row's seeds.
+    let start = rs.board.pits_per_side as u32 * rs.board.seeds_per_pit as u32;
+    let pct = nr.shorten_below as u32;
+    if pct > 0 {
+        // "Fewer than pct% of start": the largest count still under the share, plus one.
+        let limit = (start * pct).div_ceil(100);
+        out.push(Bullet(ph.fmt(
+            "rules.next.shorten",
+            &[
+                ("limit", &num(limit)),
+                ("pct", &num(pct)),
+                ("start", &num(start)),
+                ("min", &num(nr.min_pits)),
+            ],
+        )));
+        out.push(Bullet(ph.get("rules.next.closed")));
+    }
+    out.push(Bullet(ph.get(match nr.opposite {
+        Opposite::Equal => "rules.next.equal",
+        Opposite::Double => "rules.next.double",
+    })));
+    out.push(Bullet(ph.get("rules.next.aside")));
+    if let Some(g) = rs.board.next_game_first {
+        out.push(Bullet(ph.get(match g {
+            NextGame::Loser => "rules.next.first_loser",
+            NextGame::Winner => "rules.next.first_winner",
+            NextGame::Alternate => "rules.next.first_alternate",
+        })));
+    }
+    if !nr.other_readings.is_empty() {
+        out.push(Para(ph.get("rules.next.other")));
+        for o in &nr.other_readings {
+            out.push(Bullet(match o {
+                OtherReading::NotAllSeeds => ph.get("rules.next.not_all_seeds"),
+                OtherReading::DoubleWhenShort => {
+                    ph.fmt("rules.next.double_when_short", &[("pct", &num(pct))])
+                }
+            }));
+        }
+    }
+    out.push(Para(ph.get("rules.next.log")));
+}
+
 /// The text of the rule sheet, from the parameters.
 pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     use Block::*;
@@ -317,9 +390,25 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         }
     }
 
+    // The next round's worked examples (those played on a shortened board) go in its own
+    // section, after the first round's.
+    let phase_examples: Vec<usize> = match Rules::try_new(rs) {
+        Ok(rules) => (0..rs.examples.len())
+            .filter(|&i| {
+                !rs.examples[i].exercise
+                    && matches!(
+                        crate::examples::board_for(&rules, &rs.examples[i]),
+                        Ok(Some(_))
+                    )
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+
     // Worked examples.
     let worked: Vec<usize> = (0..rs.examples.len())
         .filter(|&i| !rs.examples[i].exercise)
+        .filter(|i| rs.next_round.is_none() || !phase_examples.contains(i))
         .collect();
     let exercises: Vec<usize> = (0..rs.examples.len())
         .filter(|&i| rs.examples[i].exercise)
@@ -328,6 +417,10 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         out.push(Heading(ph.get("rules.h.examples")));
         out.push(Para(ph.get("rules.examples_intro")));
         out.extend(worked.into_iter().map(Example));
+    }
+    if let Some(nr) = &rs.next_round {
+        next_round_blocks(rs, nr, ph, &mut out);
+        out.extend(phase_examples.iter().map(|&i| Example(i)));
     }
     if !exercises.is_empty() {
         out.push(Heading(ph.get("rules.h.exercises")));

@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod grid;
+pub mod plug;
 pub mod preview;
 pub mod seed;
 
@@ -324,7 +325,7 @@ impl Bed {
 }
 
 /// Every 3D file of a ruleset's kit: `board-N.stl` parts, `joiner.stl`, `seed.stl`,
-/// `seeds-N.stl` plates, a `board-N.png`/`seeds-N.png` preview of each, and `3d.txt` (what to
+/// `seeds-N.stl` plates, `plug.stl` (and `plug.png`) when a next round may shorten the board, a `board-N.png`/`seeds-N.png` preview of each, and `3d.txt` (what to
 /// print and how the parts join). Sizes are the paper board's ([`crate::geometry::BoardGeometry`]
 /// with `child_safe` as for the paper kit). Errors: the board or a part cannot fit `bed`
 /// (message says which measurement), or a mesh fails its check.
@@ -435,6 +436,21 @@ pub fn kit_files_in(
         files.push(File {
             name: format!("seeds-{}.png", i + 1),
             bytes: preview::png(&pl.mesh),
+        });
+    }
+    let plugs = crate::layout::markers::count(rs);
+    if plugs > 0 {
+        let pl = plug::plug(&design);
+        pl.check().map_err(|e| format!("plug: {e}"))?;
+        notes.push_str(&ph.fmt("three_d.plug", &[("count", &plugs.to_string())]));
+        notes.push('\n');
+        files.push(File {
+            name: "plug.stl".into(),
+            bytes: pl.to_stl(&format!("{} plug", rs.id)),
+        });
+        files.push(File {
+            name: "plug.png".into(),
+            bytes: preview::png(&pl),
         });
     }
     notes.push('\n');

@@ -399,6 +399,7 @@ struct RawRuleset {
     feeding: Option<RawFeeding>,
     end: Spanned<RawEnd>,
     layout: Option<RawLayout>,
+    next_round: Option<Spanned<RawNextRound>>,
     #[serde(default, rename = "example")]
     examples: Vec<Spanned<RawExample>>,
     /// `[text.<lang>]`: the ruleset's words in other languages. (Not `[lang.<code>]`: `lang`
@@ -457,6 +458,47 @@ enum RawNextGame {
     Winner,
     Loser,
     Alternate,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNextRound {
+    lays_out: RawLaysOut,
+    arrangement: RawArrangement,
+    all_seeds: bool,
+    shorten_below: Option<Spanned<i64>>,
+    min_pits: Option<Spanned<i64>>,
+    opposite: RawOpposite,
+    other_readings: Option<Vec<Spanned<RawOtherReading>>>,
+    source: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawLaysOut {
+    FewerSeeds,
+    MoreSeeds,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawArrangement {
+    Free,
+    Even,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum RawOpposite {
+    Equal,
+    Double,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "kebab-case")]
+enum RawOtherReading {
+    NotAllSeeds,
+    DoubleWhenShort,
 }
 
 #[derive(Deserialize, Clone, Copy)]
@@ -1681,6 +1723,10 @@ impl Validator<'_> {
             }
         };
 
+        let next_round = raw
+            .next_round
+            .map(|r| self.next_round(r, &mut rule_sources, &board, board_ok));
+
         // end
         let e = raw.end.into_inner();
         if let Some(src) = &e.source {
@@ -2100,9 +2146,103 @@ impl Validator<'_> {
             feeding,
             end,
             layout,
+            next_round,
             examples,
             path: self.path.to_string(),
             sha256: String::new(),
+        }
+    }
+
+    /// `[next_round]`: ranges and consistency, each problem at its key.
+    fn next_round(
+        &mut self,
+        raw: Spanned<RawNextRound>,
+        rule_sources: &mut BTreeMap<String, String>,
+        board: &Board,
+        board_ok: bool,
+    ) -> NextRound {
+        let span = raw.span();
+        let r = raw.into_inner();
+        if let Some(src) = &r.source {
+            rule_sources.insert(
+                "next_round".to_string(),
+                self.text("next_round.source", src, MAX_SOURCE_CHARS),
+            );
+        }
+        if board.next_game_first.is_none() {
+            self.err(
+                span.clone(),
+                "next_round",
+                "a next round needs its first player: set board.next_game_first (\"winner\", \"loser\" or \"alternate\")",
+            );
+        }
+        let n = if board_ok { board.pits_per_side } else { 1 };
+        let shorten_below = match &r.shorten_below {
+            None => 0,
+            Some(v) => self.int_in(v, "next_round.shorten_below", 0, 100) as u8,
+        };
+        let min_pits = match &r.min_pits {
+            None => n,
+            Some(v) => {
+                if shorten_below == 0 {
+                    self.err(
+                        v.span(),
+                        "next_round.min_pits",
+                        "min_pits is the shortest a shortened row may be, but shorten_below is 0 (the board is never shortened): set shorten_below (a percentage, e.g. 50) or remove min_pits",
+                    );
+                }
+                self.int_in(v, "next_round.min_pits", 1, n as i64) as usize
+            }
+        };
+        if shorten_below > 0 && r.min_pits.is_none() {
+            self.err(
+                span.clone(),
+                "next_round.min_pits",
+                format!("the board may be shortened (shorten_below = {shorten_below}): give the fewest pits a row may keep, min_pits = 1 to {n}"),
+            );
+        }
+        let opposite = match r.opposite {
+            RawOpposite::Equal => Opposite::Equal,
+            RawOpposite::Double => Opposite::Double,
+        };
+        let mut other_readings = Vec::new();
+        for o in r.other_readings.iter().flatten() {
+            let v = match o.get_ref() {
+                RawOtherReading::NotAllSeeds => OtherReading::NotAllSeeds,
+                RawOtherReading::DoubleWhenShort => OtherReading::DoubleWhenShort,
+            };
+            let clash = match v {
+                _ if other_readings.contains(&v) => Some("listed twice: give each reading once"),
+                OtherReading::NotAllSeeds if !r.all_seeds => {
+                    Some("\"not-all-seeds\" is already the rule here (all_seeds = false): list only readings the ruleset does not follow")
+                }
+                OtherReading::DoubleWhenShort if opposite == Opposite::Double => {
+                    Some("\"double-when-short\" is already the rule here (opposite = \"double\"): list only readings the ruleset does not follow")
+                }
+                OtherReading::DoubleWhenShort if shorten_below == 0 => {
+                    Some("\"double-when-short\" doubles when the one laying out holds less than shorten_below percent, but shorten_below is 0: set it")
+                }
+                _ => None,
+            };
+            if let Some(m) = clash {
+                self.err(o.span(), "next_round.other_readings", m);
+            }
+            other_readings.push(v);
+        }
+        NextRound {
+            lays_out: match r.lays_out {
+                RawLaysOut::FewerSeeds => LaysOut::FewerSeeds,
+                RawLaysOut::MoreSeeds => LaysOut::MoreSeeds,
+            },
+            arrangement: match r.arrangement {
+                RawArrangement::Free => Arrangement::Free,
+                RawArrangement::Even => Arrangement::Even,
+            },
+            all_seeds: r.all_seeds,
+            shorten_below,
+            min_pits,
+            opposite,
+            other_readings,
         }
     }
 }

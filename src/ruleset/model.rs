@@ -378,6 +378,9 @@ pub struct Ruleset {
     pub end: End,
     /// Physical sizes.
     pub layout: LayoutPrefs,
+    /// How a match goes on after the first game (`[next_round]`); `None` when the source is
+    /// silent.
+    pub next_round: Option<NextRound>,
     /// Worked examples, in file order.
     pub examples: Vec<Example>,
     /// The file it was read from, as given (for diagnostics).
@@ -487,4 +490,67 @@ fn rename_position(p: &str, word: &dyn Fn(&str) -> String) -> String {
         out.push_str(&word(&tok));
     }
     out
+}
+
+/// Who lays out their seeds for the next round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LaysOut {
+    /// The player who ended the last round with fewer seeds (the Giuthi rules page).
+    FewerSeeds,
+    /// The player who ended it with more.
+    MoreSeeds,
+}
+
+/// How the player laying out places their seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Arrangement {
+    /// In any arrangement they choose (the Giuthi rules page).
+    Free,
+    /// The same number in every pit, as at the first start.
+    Even,
+}
+
+/// What the other player places in each pit opposite a pit of the player laying out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opposite {
+    /// As many seeds as that pit holds.
+    Equal,
+    /// Twice as many.
+    Double,
+}
+
+/// A reading of the next round that the source names as "some versions", printed on the rule
+/// sheet beside the rule the ruleset follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OtherReading {
+    /// The player laying out need not put all their seeds on the board.
+    NotAllSeeds,
+    /// The other player puts twice the number opposite when the one laying out holds less than
+    /// the shortening share.
+    DoubleWhenShort,
+}
+
+/// The next round of a match (`[next_round]`): one player lays out the seeds they won, the
+/// other answers opposite, and the board may be shortened. Source for Giuthi: the Giuthi
+/// rules page, "further information" (a second phase as in the Maasai games).
+///
+/// Seeds not laid out stay with their owner for the round and count for them at its end: on
+/// the board and in notation they sit in that player's store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NextRound {
+    /// Who lays out.
+    pub lays_out: LaysOut,
+    /// How they place their seeds.
+    pub arrangement: Arrangement,
+    /// Whether they must place all the seeds they hold.
+    pub all_seeds: bool,
+    /// They may ask for a shorter board when they hold less than this percentage of their
+    /// starting seeds (0: never; Giuthi: 50).
+    pub shorten_below: u8,
+    /// Pits left in each row after shortening, at least (Giuthi: 3).
+    pub min_pits: usize,
+    /// What the other player places opposite.
+    pub opposite: Opposite,
+    /// Readings the source gives as "some versions", in file order.
+    pub other_readings: Vec<OtherReading>,
 }

@@ -67,6 +67,7 @@ fn base(id: &str, n: usize, seeds: u16) -> Ruleset {
             paper: None,
             child_safe: false,
         },
+        next_round: None,
         examples: vec![],
         path: "<code>".into(),
         sha256: String::new(),
