@@ -471,7 +471,12 @@ fn exercises_are_numbered_generated_and_deterministic() {
         let list = practice::exercises(&rs).unwrap();
         let own = rs.examples.iter().filter(|e| e.exercise).count();
         assert!(list[..own].iter().all(|e| e.from_ruleset), "{}", rs.id);
-        let generated = list.len() - own;
+        let best = list
+            .iter()
+            .filter(|e| e.kind == Some(practice::Kind::BestMove))
+            .count();
+        assert!(best <= practice::BEST_EXERCISES, "{}: {best}", rs.id);
+        let generated = list.len() - own - best;
         assert!((4..=6).contains(&generated), "{}: {generated}", rs.id);
         for (i, e) in list.iter().enumerate() {
             assert_eq!(e.number, i + 1);
@@ -488,6 +493,7 @@ fn exercises_are_numbered_generated_and_deterministic() {
                 practice::Kind::Capture => assert!(r.captured > 0),
                 practice::Kind::ExtraTurn => assert!(r.extra_turn),
                 practice::Kind::Plain => {}
+                practice::Kind::BestMove => assert!(e.value.is_some() && e.moves.len() == 1),
             }
         }
     }

@@ -455,3 +455,32 @@ fn endless_lines_stop_at_the_depth_limit_with_sound_bounds() {
     // 64 seeds in all: the value lies in [-64, 64].
     assert!(s.bounds.0 >= -64 && s.bounds.1 <= 64, "{:?}", s.bounds);
 }
+
+/// The "find the best move" exercises of the bundled kits: each has exactly one best move, and
+/// it and the value printed in the host key are those of the independent minimax (the position
+/// taken as newly set up, as the exercise says). The choice is the same on every call.
+#[test]
+fn best_move_exercises_are_unique_and_agree_with_minimax() {
+    use sowkit::layout::practice::{exercises, Kind};
+    let mut found = 0;
+    for rs in common::bundled_en() {
+        let rules = Rules::try_new(&rs).unwrap();
+        let list = exercises(&rs).unwrap();
+        assert_eq!(list, exercises(&rs).unwrap(), "{}", rs.id);
+        for e in list.iter().filter(|e| e.kind == Some(Kind::BestMove)) {
+            let (v, best) = reference(&rules, &e.start);
+            assert_eq!(best.len(), 1, "{} exercise {}", rs.id, e.number);
+            assert_eq!(
+                names(&rules, &best),
+                e.moves,
+                "{} exercise {}",
+                rs.id,
+                e.number
+            );
+            assert_eq!(Some(v), e.value, "{} exercise {}", rs.id, e.number);
+            found += 1;
+        }
+    }
+    // Kalah 6×3, Kalah 6×4 and six-pit sowing each get them.
+    assert!(found >= 6, "{found}");
+}

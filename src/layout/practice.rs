@@ -9,6 +9,12 @@
 //! blank "start" board with space for the answer; the host key (a separate document, pages
 //! `answers-1`, …) repeats each number with the before/after boards and the answer worded from
 //! the same report, by the caption code of the worked examples ([`diagram::describe`]).
+//!
+//! Last come up to [`BEST_EXERCISES`] "find the best move" exercises ([`Kind::BestMove`]):
+//! positions late in a practice game (few seeds left) whose value and best move the solver
+//! proves within its node budget ([`crate::solve::proven_best`]), kept only when exactly one
+//! move is best. The position counts as newly set up: under a repetition end, only positions
+//! from it on count as repeated (as [`crate::solve`] takes the root).
 use super::diagram::{self, Prepared};
 use super::page::MARGIN;
 use super::phrases::{join_and, Phrases};
@@ -50,6 +56,9 @@ pub enum Kind {
     ExtraTurn,
     /// Nothing special (used only when too few instructive moves turn up).
     Plain,
+    /// "Find the best move": the solver proved that this move, and no other, reaches the value
+    /// ([`Exercise::value`]).
+    BestMove,
 }
 
 /// One numbered exercise, with the engine's answer.
@@ -73,6 +82,9 @@ pub struct Exercise {
     pub legal: Vec<String>,
     /// The ruleset example's note (explains the answer; printed in the host key only).
     pub note: Option<String>,
+    /// With [`Kind::BestMove`]: the proven value (side 0's final total minus side 1's) under
+    /// perfect play from `start`; the only best move is `moves[0]`.
+    pub value: Option<i32>,
 }
 
 /// Replays `moves` from `start`; returns the last report (or an error in words).
@@ -198,7 +210,7 @@ fn generate(rules: &Rules, avoid: &[(Position, String)]) -> Vec<(Position, Move,
 }
 
 /// Every exercise of `rs`, numbered: the ruleset's own (`exercise = true`) first, then the
-/// generated ones. Errors: an exercise the engine cannot replay (a message naming it).
+/// generated ones, then the "find the best move" ones ([`Kind::BestMove`]). Errors: an exercise the engine cannot replay (a message naming it).
 pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
     let rules = Rules::try_new(rs)?;
     let mut out: Vec<Exercise> = Vec::new();
@@ -223,6 +235,7 @@ pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
             report,
             legal: Vec::new(),
             note: ex.note.clone(),
+            value: None,
         });
     }
     let avoid: Vec<(Position, String)> = out
@@ -253,9 +266,103 @@ pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
             report,
             legal,
             note: None,
+            value: None,
+        });
+    }
+    let avoid: Vec<Position> = out.iter().map(|e| e.start.clone()).collect();
+    for (pos, mv, value, report) in best_positions(&rules, &avoid) {
+        out.push(Exercise {
+            number: out.len() + 1,
+            title: String::new(),
+            start: pos,
+            moves: vec![notation::format_move(&rules, mv)],
+            from_ruleset: false,
+            kind: Some(Kind::BestMove),
+            report,
+            legal: Vec::new(),
+            note: None,
+            value: Some(value),
         });
     }
     Ok(out)
+}
+
+/// "Find the best move" exercises per kit, at most.
+pub const BEST_EXERCISES: usize = 3;
+/// Seeds left in the pits, at most, in a best-move position: late in the game, so that the
+/// solver proves it within [`crate::solve::HINT_NODES`] positions.
+const BEST_SEEDS: u32 = 12;
+/// Positions handed to the solver, at most (bounds the build time: each costs at most
+/// [`crate::solve::HINT_NODES`] positions).
+const BEST_TRIES: usize = 24;
+/// Legal moves, at least, in a best-move position (a real choice).
+const BEST_CHOICES: usize = 3;
+
+/// Best-move positions: (position, its only best move, the proven value, the move's report),
+/// at most [`BEST_EXERCISES`], deterministic for a ruleset. Practice games (their own
+/// pseudo-random sequence) are played until at most [`BEST_SEEDS`] seeds are left in the pits;
+/// that position is tried when the side to move has at least [`BEST_CHOICES`] moves and it is
+/// not in `avoid`; it is kept when the solver proves exactly one best move, else the game goes
+/// on to the next such position. One exercise per game, and at most [`BEST_TRIES`] solves.
+/// None for rules with a repetition end (see the body).
+fn best_positions(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Report)> {
+    let rs = rules.ruleset();
+    // Under a repetition end the solver cannot use its table between captures, and late-game
+    // positions of the bundled rulesets were not proven within the budget (measured: 24 tries,
+    // 14 s per kit, none proven with one best move), so none are tried.
+    if rs.end.repetition {
+        return Vec::new();
+    }
+    let n = 2 * rs.board.pits_per_side;
+    let mut rng = XorShift::seeded(&format!("{}/best-move", rs.id));
+    let mut out: Vec<(Position, Move, i32, Report)> = Vec::new();
+    let mut tries = 0;
+    'games: for _ in 0..GAMES {
+        if out.len() >= BEST_EXERCISES || tries >= BEST_TRIES {
+            break;
+        }
+        let Ok(mut game) = Game::try_new(rules, rules.initial()) else {
+            break;
+        };
+        for ply in 0..PLIES {
+            if game.is_over() {
+                continue 'games;
+            }
+            let seeds: u32 = game.position().holes[..n].iter().map(|&x| x as u32).sum();
+            let moves = game.legal_moves();
+            if ply >= 2 && seeds <= BEST_SEEDS && moves.len() >= BEST_CHOICES {
+                let pos = game.position().clone();
+                let seen = avoid.contains(&pos) || out.iter().any(|(q, ..)| *q == pos);
+                if seen {
+                    continue 'games;
+                }
+                tries += 1;
+                if let Some((v, best)) = crate::solve::proven_best(rules, &pos) {
+                    if let [mv] = best[..] {
+                        let Ok(mut fresh) = Game::try_new(rules, pos.clone()) else {
+                            continue 'games;
+                        };
+                        if let Ok(r) = fresh.play(mv) {
+                            out.push((pos, mv, v, r));
+                            continue 'games;
+                        }
+                    }
+                }
+                // Not proven, or more than one best move: try later in the same game.
+                if tries >= BEST_TRIES {
+                    break 'games;
+                }
+            }
+            if moves.is_empty() {
+                continue 'games;
+            }
+            let mv = moves[rng.below(moves.len())];
+            if game.play(mv).is_err() {
+                continue 'games;
+            }
+        }
+    }
+    out
 }
 
 /// The heading of exercise `e`: "Exercise 3: title" in the host key, every exercise alike (a
@@ -273,10 +380,12 @@ fn heading(e: &Exercise, ph: &Phrases, answer: bool) -> String {
             Some(Kind::Capture) => "practice.kind.capture",
             Some(Kind::ExtraTurn) => "practice.kind.extra_turn",
             Some(Kind::Plain) | None => "practice.kind.plain",
+            Some(Kind::BestMove) => "best.kind",
         };
         ph.get(key)
     };
-    if !answer {
+    // "Find the best move" gives nothing away, and tells the players what to do.
+    if !answer && e.kind != Some(Kind::BestMove) {
         ph.fmt("practice.number", &[("n", &e.number.to_string())])
     } else {
         ph.fmt(
@@ -289,6 +398,9 @@ fn heading(e: &Exercise, ph: &Phrases, answer: bool) -> String {
 /// The question of exercise `e`.
 fn question(rs: &Ruleset, rules: &Rules, e: &Exercise, ph: &Phrases) -> String {
     let who = rules.player_name(e.start.to_move).to_string();
+    if e.kind == Some(Kind::BestMove) {
+        return ph.fmt("best.question", &[("player", &who)]);
+    }
     let key = if rs.capture.kind == CaptureKind::None {
         "practice.question_no_capture"
     } else {
@@ -353,7 +465,11 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let text = ph.fmt("practice.either", &[("pit", &row[i]), ("next", next)]);
         f.para(&text, BODY_PT, Weight::Regular, 1.0);
     }
+    if list.iter().any(|e| e.kind == Some(Kind::BestMove)) {
+        f.para(&ph.get("best.intro"), BODY_PT, Weight::Regular, 1.0);
+    }
     f.y += 1.0;
+    let best_blanks = vec![ph.get("best.blank_move"), ph.get("best.blank_result")];
     let blanks: Vec<String> = {
         let mut b = vec![ph.get("practice.blank_last")];
         if rs.capture.kind != CaptureKind::None {
@@ -361,6 +477,13 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         }
         b.push(ph.get("practice.blank_next"));
         b
+    };
+    let blanks_of = |e: &Exercise| {
+        if e.kind == Some(Kind::BestMove) {
+            &best_blanks
+        } else {
+            &blanks
+        }
     };
     for e in &list {
         let prep = prepared(rs, &rules, e, ph, false)?;
@@ -381,20 +504,21 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         // The start board on the left half and the answer blanks where the "after" board would
         // be; under the board, side by side, when the board takes the whole width.
         let used = diagram::draw_boards(f.page(), rs, ph, &prep, MARGIN, y, w);
+        let nb = blanks_of(e).len();
         let slots: Vec<(f64, f64, f64)> = if diagram::stacked(rs, w) {
-            let sw = w / blanks.len() as f64;
+            let sw = w / nb as f64;
             let base = y + used + 2.0 + text::ascent_mm(CAPTION_PT);
-            (0..blanks.len())
+            (0..nb)
                 .map(|i| (MARGIN + i as f64 * sw, base, sw - 4.0))
                 .collect()
         } else {
             let bx = MARGIN + w / 2.0 + 6.0;
-            let step = (used - 4.0) / blanks.len() as f64;
-            (0..blanks.len())
+            let step = (used - 4.0) / nb as f64;
+            (0..nb)
                 .map(|i| (bx, y + 4.0 + step * (i as f64 + 0.6), MARGIN + w - bx))
                 .collect()
         };
-        for (b, &(bx, base, bw)) in blanks.iter().zip(&slots) {
+        for (b, &(bx, base, bw)) in blanks_of(e).iter().zip(&slots) {
             let lw = super::wrap(b, CAPTION_PT, Weight::Bold, bw - 10.0);
             let first = lw.first().cloned().unwrap_or_default();
             let tw = text::width_mm(&first, CAPTION_PT, Weight::Bold);
@@ -430,10 +554,19 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
     );
     f.para(&ph.get("key.intro"), BODY_PT, Weight::Regular, 2.0);
     for e in &list {
-        let prep = prepared(rs, &rules, e, ph, true)?;
+        let mut prep = prepared(rs, &rules, e, ph, true)?;
         let head = heading(e, ph, true);
-        let mut caption: Vec<String> = vec![question(rs, &rules, e, ph)];
-        caption.extend(prep.caption[1..].iter().cloned());
+        let best = e.kind == Some(Kind::BestMove);
+        let mut caption: Vec<String> = Vec::new();
+        if best {
+            // Compact: the start board with the best move's sowing marked, and the answer.
+            prep.after = None;
+            caption.extend(best_play(&rules, &e.start, ph));
+            caption.extend(prep.caption[1..].iter().cloned());
+        } else {
+            caption.push(question(rs, &rules, e, ph));
+            caption.extend(prep.caption[1..].iter().cloned());
+        }
         if e.kind == Some(Kind::Feeding) && !e.legal.is_empty() {
             let mover = rules.player_name(e.start.to_move).to_string();
             let other = rules.player_name(1 - e.start.to_move.min(1)).to_string();
@@ -451,16 +584,21 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
                 ],
             ));
         }
-        caption.extend(best_play(&rules, &e.start, ph));
+        if !best {
+            caption.extend(best_play(&rules, &e.start, ph));
+        }
+        let board_h = if best {
+            // One board only: measured by drawing it on a scratch page.
+            let mut scratch = super::page::portrait("scratch", paper);
+            diagram::draw_boards(&mut scratch, rs, ph, &prep, MARGIN, MARGIN, w)
+        } else {
+            diagram::board_height(rs, w)
+        };
         let cap_h: f64 = caption
             .iter()
             .map(|c| lines_h(c, CAPTION_PT, Weight::Regular, w))
             .sum();
-        let h = 2.0
-            + lines_h(&head, HEAD_PT - 1.0, Weight::Bold, w)
-            + diagram::board_height(rs, w)
-            + 1.0
-            + cap_h;
+        let h = 2.0 + lines_h(&head, HEAD_PT - 1.0, Weight::Bold, w) + board_h + 1.0 + cap_h;
         f.room(h);
         f.y += 2.0;
         let hl = super::wrap(&head, HEAD_PT - 1.0, Weight::Bold, w);
