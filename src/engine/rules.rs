@@ -193,11 +193,11 @@ impl Rules {
             rs.capture.after_crossing_only || rs.extra_turn.empty_pit_before_crossing;
         let mut sown_by = [[0u16; MAX_HOLES]; 2];
         let mut lap_len = [0u16; 2];
-        for mover in 0..2 {
-            for h in 0..holes {
+        for (mover, (row, len)) in sown_by.iter_mut().zip(&mut lap_len).enumerate() {
+            for (h, s) in row.iter_mut().enumerate().take(holes) {
                 if sown(mover, h) {
-                    sown_by[mover][h] = 1;
-                    lap_len[mover] += 1;
+                    *s = 1;
+                    *len += 1;
                 }
             }
         }
