@@ -6,16 +6,21 @@
 //!   loaded ruleset's examples replay without panicking;
 //! - [`notation`]: positions and moves read back as they are written (round trip);
 //! - [`engine`]: a valid ruleset made from the bytes, then moves chosen by the bytes: every move
-//!   returns, seeds are conserved, a finished game's scores add up to every seed;
+//!   returns, seeds are conserved, a finished game's scores add up to every seed, and the fast
+//!   path agrees with the full one;
 //! - [`kit`]: a valid ruleset made from the bytes becomes a kit in memory (or a layout error
 //!   with a message): a PDF that starts `%PDF`, one SVG per page, at most
-//!   [`crate::layout::MAX_PAGES`] pages, the same bytes when made twice.
+//!   [`crate::layout::MAX_PAGES`] pages, the same bytes when made twice (host key without the
+//!   solver's best-play lines, which only make it slow).
 //!
 //! Not part of the stable API.
 #![allow(missing_docs)]
 
-use crate::engine::{Game, Rules};
+use crate::engine::{Game, MoveList, Rules};
 use crate::ruleset::{self, Ruleset};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 /// Reads choices from fuzz bytes; zeros once they run out (so every input is a valid choice
@@ -200,29 +205,88 @@ fn valid_ruleset(b: &mut Bytes) -> Option<Ruleset> {
     ruleset::load_str("fuzz.toml", &src).ok()
 }
 
-/// The engine on a valid ruleset and moves chosen by the bytes.
+thread_local! {
+    /// Compiled rules by generated ruleset text, so that inputs differing only in their moves
+    /// (most of what the fuzzer tries) skip the TOML loader. Cleared when it holds
+    /// [`RULES_CACHE`] rulesets, so memory stays bounded.
+    static RULES: RefCell<HashMap<String, Option<Rc<Rules>>>> = RefCell::new(HashMap::new());
+}
+
+/// Most rulesets [`engine_rules`] keeps compiled at once.
+const RULES_CACHE: usize = 4096;
+
+/// The rules of the ruleset [`ruleset_toml`] makes from `b`, or `None` when the loader or the
+/// engine refuses it. The same text always gives the same answer, so it is kept
+/// ([`RULES`]); the loader itself is fuzzed by [`loader`].
+fn engine_rules(b: &mut Bytes) -> Option<Rc<Rules>> {
+    let src = ruleset_toml(b);
+    RULES.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(r) = cache.get(&src) {
+            return r.clone();
+        }
+        if cache.len() >= RULES_CACHE {
+            cache.clear();
+        }
+        let r = ruleset::load_str("fuzz.toml", &src)
+            .ok()
+            .and_then(|rs| Rules::try_new(&rs).ok())
+            .map(Rc::new);
+        cache.insert(src, r.clone());
+        r
+    })
+}
+
+/// Most moves one engine input plays: enough for most games on the generated boards to end
+/// (sweep and scores checked), while one input stays well under a millisecond.
+const ENGINE_PLIES: usize = 300;
+
+/// The engine on a valid ruleset and moves chosen by the bytes: every legal move returns (or
+/// is refused as endless relay sowing, leaving the game unchanged), seeds are conserved, a
+/// finished game's scores add up to every seed, and the fast path (`legal_moves_into`,
+/// `play_fast`) agrees with the full one (`legal_moves`, `play`) on every move.
 pub fn engine(data: &[u8]) {
     let mut b = Bytes::new(data);
-    let Some(rs) = valid_ruleset(&mut b) else {
+    let Some(rules) = engine_rules(&mut b) else {
         return;
     };
-    let Ok(rules) = Rules::try_new(&rs) else {
-        return;
-    };
-    let total = rs.total_seeds();
-    let mut game = Game::new(&rules, rules.initial());
-    for _ in 0..400 {
+    let rules: &Rules = &rules;
+    let total = rules.ruleset().total_seeds();
+    let mut game = Game::new(rules, rules.initial());
+    let mut fast = game.clone();
+    let mut list = MoveList::new();
+    for _ in 0..ENGINE_PLIES {
         if game.is_over() {
             break;
         }
         let legal = game.legal_moves();
+        fast.legal_moves_into(&mut list);
+        assert_eq!(
+            list.as_slice(),
+            &legal[..],
+            "the fast path's legal moves differ"
+        );
         if legal.is_empty() {
             break;
         }
         let mv = legal[b.below(legal.len())];
         let before = game.position().clone();
-        match game.play(mv) {
+        let played = game.play(mv);
+        let quick = fast.play_fast(mv);
+        match played {
             Ok(report) => {
+                let o = quick.unwrap_or_else(|e| panic!("play_fast refused {mv:?}: {e:?}"));
+                assert_eq!(
+                    (o.last, o.captured, o.grand_slam, o.extra_turn, o.next),
+                    (
+                        report.last,
+                        report.captured,
+                        report.grand_slam,
+                        report.extra_turn,
+                        report.next
+                    ),
+                    "play_fast and play disagree on {mv:?}"
+                );
                 if let Some(end) = &report.ending {
                     assert_eq!(
                         end.scores[0] as u32 + end.scores[1] as u32,
@@ -233,10 +297,16 @@ pub fn engine(data: &[u8]) {
                 }
             }
             Err(crate::engine::EngineError::NonTerminating(_)) => {
+                assert!(quick.is_err(), "play_fast played an endless move {mv:?}");
                 assert_eq!(game.position(), &before, "a refused move changed the game");
             }
             Err(e) => panic!("a legal move {mv:?} was refused: {e:?}"),
         }
+        assert_eq!(
+            fast.position(),
+            game.position(),
+            "play_fast and play differ"
+        );
         let sum: u32 = game.position().holes.iter().map(|&h| h as u32).sum();
         assert_eq!(sum, total, "seeds not conserved");
     }
@@ -263,7 +333,9 @@ pub fn kit(data: &[u8]) {
         style,
         ..crate::layout::KitOptions::new(paper)
     };
-    match crate::kit::make(&rs, &opts) {
+    // Without the host key's solver lines: the solver is fuzzed through the engine, and with
+    // them one big-board kit took about 2 s.
+    match crate::kit::make_with(&rs, &opts, false) {
         Err(e) => assert!(!e.trim().is_empty(), "a layout error without a message"),
         Ok(kit) => {
             let pages = kit.document.pages.len();
@@ -279,7 +351,7 @@ pub fn kit(data: &[u8]) {
                 .filter(|f| f.name.ends_with(".svg") && !f.name.starts_with("key-"))
                 .count();
             assert_eq!(svgs, pages, "one SVG per page");
-            let again = crate::kit::make(&rs, &opts).expect("made once, so made twice");
+            let again = crate::kit::make_with(&rs, &opts, false).expect("made once, so made twice");
             assert!(again.files == kit.files, "two builds differ");
         }
     }

@@ -37,10 +37,20 @@ pub struct Kit {
 /// as `opts` say (paper, fit, counters).
 /// Errors: the layout cannot place the board or text (message says what).
 pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
+    make_with(rs, opts, true)
+}
+
+/// [`make`], with the host key's solver lines (best play, proven by [`crate::solve`]) only
+/// when `hints` is set. Only the fuzz harness ([`crate::fuzzing::kit`]) leaves them out: the
+/// solver is most of a kit's time on a big board, and is fuzzed through the engine.
+pub(crate) fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, String> {
     let paper = opts.paper;
     // The kit and its host key, then each one's PDF and SVGs, are made side by side on the
     // machine's cores (rayon); each depends only on its input, so the bytes are the same.
-    let (document, host_key) = rayon::join(|| layout::kit(rs, opts), || layout::host_key(rs, opts));
+    let (document, host_key) = rayon::join(
+        || layout::kit(rs, opts),
+        || layout::host_key_with(rs, opts, hints),
+    );
     let (document, host_key) = (document?, host_key?);
     // The ruleset's words and the catalogue in the kit's language, for index.html.
     let (lrs, ph) = opts.localise(rs)?;

@@ -448,3 +448,53 @@ fn ring_and_sows_into() {
     let ow = Rules::new(&oware());
     assert!(!ow.sows_into(0, 12) && !ow.sows_into(1, 12) && !ow.sows_into(0, 13));
 }
+
+/// A handful that goes round the board more than once, played by `play` (seed by seed) and by
+/// `play_fast` (whole laps at once): both give the board worked by hand.
+///
+/// Kalah(6,4): 30 seeds from A1 (hole 0). A lap is the 13 holes Kalah sows (both rows, the
+/// mover's store, the origin included): 2 whole laps (26 seeds) put 2 in each, then 4 more go
+/// to holes 1–4, the last in hole 4 (3 seeds: no capture). Hole 11 held 1 before.
+///
+/// Oware abapa: 30 seeds from hole 0. A lap is the 11 other pits (no stores, the origin
+/// skipped): 2 laps (22) put 2 in each, then 8 more go to holes 1–8. The last lands in hole 8,
+/// on the opponent's row, making 3: captured, then backward 7 (3) and 6 (3); hole 5 is the
+/// mover's own. 9 seeds to store 0.
+#[test]
+fn whole_laps_sown_at_once_match_seed_by_seed() {
+    let mut start = vec![0u16; 14];
+    start[0] = 30;
+    start[11] = 1;
+    let cases = [
+        (
+            Rules::new(&kalah(6, 4)),
+            vec![2, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 3, 2, 0],
+            4u8,
+            0u16,
+        ),
+        (
+            Rules::new(&oware()),
+            vec![0, 3, 3, 3, 3, 3, 0, 0, 0, 2, 2, 3, 9, 0],
+            8,
+            9,
+        ),
+    ];
+    for (rules, want, last, captured) in cases {
+        let pos = sowkit::engine::Position {
+            holes: start.clone(),
+            to_move: 0,
+        };
+        let m = Move {
+            pit: 0,
+            dir: Dir::Ccw,
+        };
+        let mut full = Game::new(&rules, pos.clone());
+        let report = full.play(m).unwrap();
+        let mut fast = Game::new(&rules, pos);
+        let outcome = fast.play_fast(m).unwrap();
+        assert_eq!(full.position().holes, want, "{}", rules.ruleset().id);
+        assert_eq!(fast.position().holes, want, "{}", rules.ruleset().id);
+        assert_eq!((report.last, report.captured), (last, captured));
+        assert_eq!((outcome.last, outcome.captured), (last, captured));
+    }
+}

@@ -5,6 +5,8 @@
 # `cargo test --test fuzz_regressions` replays it for ever; the script then exits 1.
 # Usage: bash tools/fuzz.sh TARGET SECONDS    TARGET: loader | notation | engine | kit | all
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+# FUZZ_TIMEOUT (seconds one input may take, default 10) and FUZZ_RSS_MB (memory limit, default
+# 2048) can be set; on a loaded machine run the script under `nice -n 19`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: tools/fuzz.sh TARGET SECONDS}
@@ -21,7 +23,7 @@ cp -n "$root/tests/fuzz-regressions/$target/"* "$corpus/" 2>/dev/null || true
 log=$root/fuzz/artifacts/$target.log
 before=$(ls "$root/fuzz/artifacts/$target" | wc -l)
 (cd fuzz && cargo +nightly fuzz run -O "$target" "$corpus" -- \
-  -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
+  -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
   -print_final_stats=1 >"$log" 2>&1) || true
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
 new=()
@@ -32,7 +34,8 @@ for f in "$root/fuzz/artifacts/$target"/*; do
   cp "$f" "$root/tests/fuzz-regressions/$target/$b"
   new+=("$b")
 done
-echo "$target: ${execs:-0} execs in ${secs} s, ${#new[@]} new finding(s) ${new[*]:-}"
+rate=$(grep -oE 'exec/s: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+echo "$target: ${execs:-0} execs in ${secs} s (${rate:-0} exec/s at the end), ${#new[@]} new finding(s) ${new[*]:-}"
 if [ ${#new[@]} -gt 0 ] || ! grep -q 'Done [0-9]* runs' "$log"; then
   tail -40 "$log"
   exit 1

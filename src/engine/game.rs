@@ -119,14 +119,18 @@ impl Rules {
         let n = self.pits_per_side();
         let start = mover as usize * n;
         let min = self.ruleset().sowing.min_seeds.max(1);
+        // Without branches on the seeds: each pit's move is written, and kept (the length
+        // grows) only when the pit holds enough. At most 2n <= MAX_MOVES moves, so every write
+        // is in range.
+        let dirs = self.directions();
         for (i, &seeds) in b[start..start + n].iter().enumerate() {
-            if seeds >= min {
-                for &d in self.directions() {
-                    out.push(Move {
-                        pit: (start + i) as u8,
-                        dir: d,
-                    });
-                }
+            let keep = (seeds >= min) as usize;
+            for &d in dirs {
+                out.moves[out.len] = Move {
+                    pit: (start + i) as u8,
+                    dir: d,
+                };
+                out.len += keep;
             }
         }
         if out.is_empty() {
@@ -386,10 +390,17 @@ impl<'r> Game<'r> {
         let mover = self.to_move;
         // Without relay sowing a move is one lap and cannot fail, so it is played in place;
         // with relay it is played on a copy so that an endless sowing leaves the game intact.
-        let in_place = r.ruleset().sowing.relay == crate::ruleset::Relay::None;
-        let mut copy = self.board;
-        let target = if in_place { &mut self.board } else { &mut copy };
-        let a: Applied = match r.apply(target, mover, mv, obs) {
+        let applied = if r.ruleset().sowing.relay == crate::ruleset::Relay::None {
+            r.apply(&mut self.board, mover, mv, obs)
+        } else {
+            let mut copy = self.board;
+            let a = r.apply(&mut copy, mover, mv, obs);
+            if a.is_ok() {
+                self.board = copy;
+            }
+            a
+        };
+        let a: Applied = match applied {
             Ok(a) => a,
             Err(Endless) => {
                 return Err(EngineError::NonTerminating(format!(
@@ -399,9 +410,6 @@ impl<'r> Game<'r> {
                 )))
             }
         };
-        if !in_place {
-            self.board = copy;
-        }
         debug_assert_eq!(
             self.board.iter().map(|&x| x as u32).sum::<u32>(),
             self.pos.holes.iter().map(|&x| x as u32).sum::<u32>(),

@@ -127,10 +127,20 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
 ///
 /// Errors: as [`kit`] for the phrases and the exercises.
 pub fn host_key(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
+    host_key_with(rs, opts, true)
+}
+
+/// [`host_key`], with the solver's best-play lines only when `hints` is set (the fuzz harness
+/// leaves them out; see [`practice::key_pages_with`]).
+pub(crate) fn host_key_with(
+    rs: &Ruleset,
+    opts: &KitOptions,
+    hints: bool,
+) -> Result<Document, String> {
     let (rs, ph) = opts.localise(rs)?;
     let rs = &as_printed(&rs, opts);
     let paper = opts.paper;
-    let pages = practice::key_pages(rs, paper, &ph)?;
+    let pages = practice::key_pages_with(rs, paper, &ph, hints)?;
     let mut doc = document(rs, paper, &ph, "key.doc_title", pages)?;
     style::apply(&mut doc, opts.style, opts.colour);
     Ok(doc)

@@ -542,6 +542,18 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
 /// separate" title, then for every exercise its number, the question, the before/after boards
 /// and the answer worded from the engine's report. Errors as [`exercises`].
 pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+    key_pages_with(rs, paper, ph, true)
+}
+
+/// [`key_pages`], with the solver's best-play lines only when `hints` is set. Only the fuzz
+/// harness ([`crate::fuzzing::kit`]) leaves them out, to make a kit in milliseconds; every
+/// real host key has them.
+pub(crate) fn key_pages_with(
+    rs: &Ruleset,
+    paper: Paper,
+    ph: &Phrases,
+    hints: bool,
+) -> Result<Vec<Page>, String> {
     let rules = Rules::try_new(rs)?;
     let list = exercises(rs)?;
     let mut f = Flow::new(paper, "answers");
@@ -584,7 +596,7 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
                 ],
             ));
         }
-        if !best {
+        if hints && !best {
             caption.extend(best_play(&rules, &e.start, ph));
         }
         let board_h = if best {
