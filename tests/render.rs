@@ -278,17 +278,21 @@ fn hundred_millimetres_is_283_465_points() {
     let start = pts
         .iter()
         .position(|(op, x, y)| {
-            op == "m" && (x - 20.0 * PT_PER_MM).abs() < 1e-3 && (y - 277.0 * PT_PER_MM).abs() < 1e-3
+            // Points are written to 0.01 pt: each coordinate within 0.005 pt of the exact value.
+            op == "m"
+                && (x - 20.0 * PT_PER_MM).abs() < 0.0051
+                && (y - 277.0 * PT_PER_MM).abs() < 0.0051
         })
         .expect("bar start");
     let (_, x0, y0) = pts[start];
     let (ref op, x1, y1) = pts[start + 1];
     assert_eq!(op, "l");
-    assert!((x1 - x0 - 283.465).abs() < 1e-3, "bar is {} pt", x1 - x0);
+    // 100 mm = 283.4646 pt; two ends each rounded to 0.01 pt: within 0.0101 pt (0.004 mm).
+    assert!((x1 - x0 - 283.4646).abs() < 0.0101, "bar is {} pt", x1 - x0);
     assert!((y1 - y0).abs() < 1e-4);
     let (_, _, y2) = pts[start + 2];
     // 3 mm tall, and the page model's "down" is PDF's "minus".
-    assert!((y0 - y2 - 3.0 * PT_PER_MM).abs() < 1e-3);
+    assert!((y0 - y2 - 3.0 * PT_PER_MM).abs() < 0.0101);
 }
 
 #[test]
@@ -296,7 +300,11 @@ fn dash_pattern_is_in_points() {
     let d = load(&pdf::render(&sample()));
     let content = d.get_page_content(page_ids(&d)[0]);
     let ops = Content::decode(&content).unwrap().operations;
-    let dash = ops.iter().find(|o| o.operator == "d").expect("a dash op");
+    // The first dashed pattern (a solid stroke may first set the empty pattern `[] 0 d`).
+    let dash = ops
+        .iter()
+        .find(|o| o.operator == "d" && o.operands[0].as_array().is_ok_and(|a| !a.is_empty()))
+        .expect("a dash op");
     let arr: Vec<f64> = dash.operands[0]
         .as_array()
         .unwrap()
@@ -305,7 +313,8 @@ fn dash_pattern_is_in_points() {
         .collect();
     // 3 mm on, 2 mm off.
     assert!(
-        (arr[0] - 3.0 * PT_PER_MM).abs() < 1e-3 && (arr[1] - 2.0 * PT_PER_MM).abs() < 1e-3,
+        // Written to 0.01 pt.
+        (arr[0] - 3.0 * PT_PER_MM).abs() < 0.0051 && (arr[1] - 2.0 * PT_PER_MM).abs() < 0.0051,
         "{arr:?}"
     );
 }
@@ -385,10 +394,30 @@ fn svg_root_is_in_millimetres() {
 fn svg_shapes_are_in_millimetres() {
     let doc = sample();
     let s = svg::render_page(&doc.pages[0], &doc.title);
-    // rect(20, 20, 100, 3), filled black.
-    assert!(s.contains(r##"<path d="M20 20L120 20L120 23L20 23Z" fill="#000000"/>"##));
-    // The dashed cut line: 3 mm on, 2 mm off, 0.3 mm wide, grey 80 = #505050.
-    assert!(s.contains(r##"d="M10 150L200 150" fill="none" stroke="#505050" stroke-dasharray="3 2" stroke-width="0.3""##));
+    // rect(20, 20, 100, 3), filled black (the SVG default fill).
+    assert!(
+        s.contains(r#"<rect height="3" width="100" x="20" y="20"/>"#),
+        "{s}"
+    );
+    // The dashed cut line from (10, 150) to (200, 150): 3 mm on, 2 mm off, 0.3 mm wide, grey 80
+    // = #505050; relative path data, 190 mm to the right.
+    assert!(s.contains(r##"<path d="m10 150h190" fill="none" stroke="#505050" stroke-dasharray="3 2" stroke-width=".3"/>"##), "{s}");
+}
+
+/// Where glyph `i` of `text` (12 pt, regular, line starting at x = 20 mm) begins, in whole
+/// hundredths of a millimetre, from the quantised advances.
+fn origin_h(text: &str, i: usize) -> i64 {
+    let milli: u64 = text::glyphs(text, Weight::Regular)[..i]
+        .iter()
+        .map(|g| u64::from(g.advance_milli_em))
+        .sum();
+    ((20.0 + milli as f64 / 1000.0 * 12.0 * 25.4 / 72.0) * 100.0).round() as i64
+}
+
+/// Hundredths of a millimetre as the SVG backend writes them (`4.1` for 410, `.5` for 50).
+fn h_str(h: i64) -> String {
+    let s = format!("{}", h as f64 / 100.0);
+    s.strip_prefix("0.").map_or(s.clone(), |r| format!(".{r}"))
 }
 
 #[test]
@@ -396,26 +425,62 @@ fn svg_text_is_outlined_and_labelled() {
     let doc = sample();
     let s = svg::render_page(&doc.pages[0], &doc.title);
     assert!(!s.contains("<text"));
-    // 12 pt line at (20, 38): scale = 12 × 25.4 / 72 mm per em / 2048 units = 0.002067057.
-    let open = format!(
-        r##"<g aria-label="{SPECIAL}" fill="#000000" transform="translate(20 38) scale(0.002067057)">"##
-    );
-    let start = s.find(&open).expect("labelled group") + open.len();
-    let group = &s[start..start + s[start..].find("</g>").unwrap()];
-    // One <use> per non-space character: s e ñ a l ɛ ɔ → ✂.
-    assert_eq!(group.matches("<use ").count(), 9);
-    // The second glyph sits one quantised advance of 's' further, in font units.
-    let adv_s = f64::from(text::glyphs("s", Weight::Regular)[0].advance_milli_em) * 2048.0 / 1000.0;
-    let want = format!(r#"x="{}""#, (adv_s * 1000.0).round() / 1000.0);
+    assert!(s.contains(&format!(r#"aria-label="{SPECIAL}"#)) || s.contains(SPECIAL));
+
+    // A line whose glyphs are all different: one <use> per non-space character
+    // (s e ñ a l ɛ ɔ → ✂), each at its origin, scaled from font units to mm:
+    // 12 pt × 25.4 / 72 mm per em / 2048 units = 0.002067057 mm per unit.
+    let mut p = Page::new("t", 100.0, 50.0);
+    p.text(20.0, 38.0, 12.0, Weight::Regular, SPECIAL);
+    let s = svg::render_page(&p, "t");
+    assert_eq!(s.matches("<use ").count(), 9, "{s}");
     assert!(
-        group.split("<use ").nth(2).unwrap().contains(&want),
-        "{group}"
+        s.contains("transform=\"translate(20 38) scale(.002067057)\""),
+        "{s}"
     );
-    // Every use points at a glyph defined in <defs>.
-    for u in group.split("xlink:href=\"#").skip(1) {
+    // The second glyph ('e') sits one quantised advance of 's' further.
+    let x = h_str(origin_h(SPECIAL, 1));
+    assert!(s.contains(&format!("translate({x} 38)")), "{s}");
+    // Every use points at a glyph outline defined in <defs>.
+    for u in s.split("href=\"#").skip(1) {
         let id = &u[..u.find('"').unwrap()];
-        assert!(s.contains(&format!(r#"id="{id}""#)), "{id} undefined");
+        // The element carrying that id is a <path> (a glyph outline).
+        let at = s
+            .find(&format!(r#" id="{id}""#))
+            .unwrap_or_else(|| panic!("{id} undefined"));
+        let open = s[..at].rfind('<').unwrap();
+        assert!(s[open..].starts_with("<path "), "{id} is not a path");
     }
+
+    // A glyph used several times at one size is one path through the glyph origins with the
+    // glyph as a marker at every vertex: "mmm" starts at (20, 38) and steps one advance of 'm'.
+    let mut p = Page::new("t", 100.0, 50.0);
+    p.text(20.0, 38.0, 12.0, Weight::Regular, "mmm");
+    let s = svg::render_page(&p, "t");
+    let (a, b) = (
+        h_str(origin_h("mmm", 1) - origin_h("mmm", 0)),
+        h_str(origin_h("mmm", 2) - origin_h("mmm", 1)),
+    );
+    assert!(
+        s.contains(&format!(
+            r#"<path d="m20 38h{a} {b}" style="marker:url(#b)"/>"#
+        )),
+        "{s}"
+    );
+    assert!(
+        s.contains(
+            r##"<marker id="b" overflow="visible">
+<use transform="scale(.001)" xlink:href="#a"/>
+</marker>"##
+        ),
+        "{s}"
+    );
+    // Markers scale with the stroke width: 1000 font units at 12 pt = 2.067057 mm.
+    assert!(
+        s.contains(r#"<g fill="none" stroke-width="2.067057">"#),
+        "{s}"
+    );
+    assert_eq!(s.matches("<use ").count(), 1, "{s}");
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //!   (PDF's origin is the bottom-left corner). A4 is 595.276 × 841.890 pt.
 //! * Paths are written as raw PDF path operators (`m l c h`, painted with `f` non-zero fill,
 //!   `S` stroke or `B` both), so every page-model segment maps to exactly one operator.
+//!   Lengths are written to 0.01 pt; colours, line width, dash and font are written only when
+//!   they change, so a page of many pit circles does not repeat its settings.
 //! * Text uses DejaVu Sans (regular `SOWKAA+DejaVuSans`, bold `SOWKAB+DejaVuSans-Bold`),
 //!   subset by us with allsorts to the glyphs the document uses, embedded as a CID TrueType
 //!   font (`/FontFile2`) with a `/ToUnicode` map so the text can be searched and extracted.
@@ -116,15 +118,22 @@ fn raw(key: &str, args: Vec<DictItem>) -> Op {
     }
 }
 
-/// A number for the content stream (f32, as PDF reals are; non-finite becomes 0).
+/// A length for the content stream, in points rounded to 0.01 pt (0.0035 mm, a fiftieth of
+/// the finest printed line; f32, as PDF reals are; non-finite becomes 0). Fewer digits make
+/// the content streams smaller.
 fn real(v: f64) -> DictItem {
-    DictItem::Real(finite(v) as f32)
+    DictItem::Real(((finite(v) * 100.0).round() / 100.0) as f32)
+}
+
+/// A colour component (0–1) to 0.001, so every 8-bit channel value survives the round trip.
+fn unit(v: f64) -> DictItem {
+    DictItem::Real(((finite(v) * 1000.0).round() / 1000.0) as f32)
 }
 
 fn rgb_args(c: Color) -> Vec<DictItem> {
     [c.r, c.g, c.b]
         .iter()
-        .map(|v| real(f64::from(*v) / 255.0))
+        .map(|v| unit(f64::from(*v) / 255.0))
         .collect()
 }
 
@@ -139,7 +148,35 @@ impl Flip {
     }
 }
 
-fn shape_ops(s: &Shape, f: &Flip, ops: &mut Vec<Op>) {
+/// What the content stream has already set, so a setting is written only when it changes.
+/// `None` means unknown (nothing written yet on this page, or lost by a `Q`).
+#[derive(Clone, Default)]
+struct GState {
+    fill: Option<Color>,
+    stroke: Option<Color>,
+    /// Line width, pt (as written, 0.01 pt).
+    width: Option<i64>,
+    /// Dash pattern, 0.01 pt units; empty = solid.
+    dash: Option<Vec<i64>>,
+    /// Font and size (bits of the f32 size in pt).
+    font: Option<(Weight, u32)>,
+}
+
+impl GState {
+    fn fill(&mut self, c: Color, ops: &mut Vec<Op>) {
+        if self.fill != Some(c) {
+            ops.push(raw("rg", rgb_args(c)));
+            self.fill = Some(c);
+        }
+    }
+}
+
+/// Hundredths of a point, as [`real`] writes them.
+fn centi(v: f64) -> i64 {
+    (finite(v) * 100.0).round() as i64
+}
+
+fn shape_ops(s: &Shape, f: &Flip, st: &mut GState, ops: &mut Vec<Op>) {
     let segs = clean_segs(&s.segs);
     let stroke = s
         .stroke
@@ -154,16 +191,24 @@ fn shape_ops(s: &Shape, f: &Flip, ops: &mut Vec<Op>) {
     if segs.is_empty() {
         return;
     }
-    ops.push(Op::SaveGraphicsState);
     if let Some(c) = s.fill {
-        ops.push(raw("rg", rgb_args(c)));
+        st.fill(c, ops);
     }
     if let Some((c, (width, dash))) = stroke {
-        ops.push(raw("RG", rgb_args(c)));
-        ops.push(raw("w", vec![real(width * PT_PER_MM)]));
-        if !dash.is_empty() {
+        if st.stroke != Some(c) {
+            ops.push(raw("RG", rgb_args(c)));
+            st.stroke = Some(c);
+        }
+        let w = centi(width * PT_PER_MM);
+        if st.width != Some(w) {
+            ops.push(raw("w", vec![real(width * PT_PER_MM)]));
+            st.width = Some(w);
+        }
+        let d: Vec<i64> = dash.iter().map(|d| centi(d * PT_PER_MM)).collect();
+        if st.dash.as_ref() != Some(&d) {
             let pattern = dash.iter().map(|d| real(d * PT_PER_MM)).collect();
             ops.push(raw("d", vec![DictItem::Array(pattern), DictItem::Int(0)]));
+            st.dash = Some(d);
         }
     }
     for seg in segs {
@@ -180,10 +225,15 @@ fn shape_ops(s: &Shape, f: &Flip, ops: &mut Vec<Op>) {
         });
     }
     ops.push(raw(paint, vec![]));
-    ops.push(Op::RestoreGraphicsState);
 }
 
-fn text_ops(t: &Text, f: &Flip, fonts: &BTreeMap<Weight, Embedded>, ops: &mut Vec<Op>) {
+fn text_ops(
+    t: &Text,
+    f: &Flip,
+    fonts: &BTreeMap<Weight, Embedded>,
+    st: &mut GState,
+    ops: &mut Vec<Op>,
+) {
     let Some(font) = fonts.get(&t.weight) else {
         return;
     };
@@ -197,38 +247,48 @@ fn text_ops(t: &Text, f: &Flip, fonts: &BTreeMap<Weight, Embedded>, ops: &mut Ve
             Codepoint::with_cid(gid, 0.0, g.ch.to_string())
         })
         .collect();
-    ops.push(Op::SaveGraphicsState);
-    ops.push(raw("rg", rgb_args(t.color)));
+    st.fill(t.color, ops);
     ops.push(Op::StartTextSection);
-    ops.push(Op::SetFont {
-        font: PdfFontHandle::External(font.id.clone()),
-        size: Pt(t.size_pt as f32),
-    });
+    // The font and size are text state, kept across text objects.
+    let key = (t.weight, (t.size_pt as f32).to_bits());
+    if st.font != Some(key) {
+        ops.push(Op::SetFont {
+            font: PdfFontHandle::External(font.id.clone()),
+            size: Pt(t.size_pt as f32),
+        });
+        st.font = Some(key);
+    }
     let pos = Point {
-        x: Pt(finite(t.x * PT_PER_MM) as f32),
-        y: Pt(finite((f.h - t.y) * PT_PER_MM) as f32),
+        x: Pt(((finite(t.x * PT_PER_MM) * 100.0).round() / 100.0) as f32),
+        y: Pt(((finite((f.h - t.y) * PT_PER_MM) * 100.0).round() / 100.0) as f32),
     };
     ops.push(Op::SetTextCursor { pos });
     ops.push(Op::ShowText {
         items: vec![TextItem::GlyphIds(glyphs)],
     });
     ops.push(Op::EndTextSection);
-    ops.push(Op::RestoreGraphicsState);
 }
 
 fn page_ops(page: &Page, h: f64, fonts: &BTreeMap<Weight, Embedded>) -> Vec<Op> {
     let f = Flip { h };
     let mut ops = Vec::new();
-    items_ops(&page.items, &f, fonts, &mut ops);
+    items_ops(&page.items, &f, fonts, &mut GState::default(), &mut ops);
     ops
 }
 
-/// Operators for `items`; a clip is `q x y w h re W n … Q` (its rectangle in points, y flipped).
-fn items_ops(items: &[Item], f: &Flip, fonts: &BTreeMap<Weight, Embedded>, ops: &mut Vec<Op>) {
+/// Operators for `items`; a clip is `q x y w h re W n … Q` (its rectangle in points, y
+/// flipped). Colours, line width, dash and font are written only when they change (`st`).
+fn items_ops(
+    items: &[Item],
+    f: &Flip,
+    fonts: &BTreeMap<Weight, Embedded>,
+    st: &mut GState,
+    ops: &mut Vec<Op>,
+) {
     for item in items {
         match item {
-            Item::Shape(s) => shape_ops(s, f, ops),
-            Item::Text(t) => text_ops(t, f, fonts, ops),
+            Item::Shape(s) => shape_ops(s, f, st, ops),
+            Item::Text(t) => text_ops(t, f, fonts, st, ops),
             Item::Clip(c) => {
                 ops.push(Op::SaveGraphicsState);
                 let (w, hh) = (finite(c.w).max(0.0), finite(c.h).max(0.0));
@@ -243,8 +303,11 @@ fn items_ops(items: &[Item], f: &Flip, fonts: &BTreeMap<Weight, Embedded>, ops: 
                 ));
                 ops.push(raw("W", vec![]));
                 ops.push(raw("n", vec![]));
-                items_ops(&c.items, f, fonts, ops);
+                // `Q` restores what was set before the `q`.
+                let saved = st.clone();
+                items_ops(&c.items, f, fonts, st, ops);
                 ops.push(Op::RestoreGraphicsState);
+                *st = saved;
             }
         }
     }

@@ -1,104 +1,618 @@
-//! SVG backend (svg crate): one file per page, `width`/`height` in mm with a mm `viewBox`
-//! (one user unit = 1 mm, origin top-left, y down — the page model's own convention), text as
-//! glyph outlines so it looks the same without the font installed. Every length is rounded
-//! to 0.001 mm.
+//! SVG backend (the `svg` crate builds every element): one file per page, `width`/`height`
+//! in mm with a mm `viewBox` (one user unit = 1 mm, origin top-left, y down — the page model's
+//! own convention). Every page length is rounded to 0.01 mm (a tenth of the finest printed
+//! line) and written in its shortest form; shape paths use relative commands computed from the
+//! rounded absolute points, so rounding never accumulates. Circles, ellipses and rectangles
+//! made by [`crate::doc`]'s helpers become `<circle>`, `<ellipse>` and `<rect>` elements, and
+//! consecutive shapes with the same paint share one `<g>` carrying it.
 //!
-//! Text: each glyph the page uses is defined once in `<defs>` as a `<path>` in font units
-//! (y down); a line of text is a `<g transform="translate(x y) scale(k)">` (baseline start in
-//! mm, k = mm per font unit) holding one `<use>` per visible glyph at its advance. A full A4
-//! page of 9 pt text is about 200 KB this way instead of several MB of repeated outlines; it
-//! renders the same without any font. The group's `aria-label` carries the text for search
-//! and screen readers without affecting rendering.
+//! Text is drawn as glyph outlines, so it looks the same without the font installed:
+//!
+//! * each glyph the page uses is one `<path>` in `<defs>`, on a lattice of whole font units no
+//!   coarser than 0.01 mm at the largest size the page draws it (y down);
+//! * a glyph drawn once at a size is a `<use>` of that path, placed at its origin and scaled
+//!   from font units to mm;
+//! * a glyph drawn several times at one size and colour is one unfilled, unstroked `<path>`
+//!   whose vertices are the glyph origins, with a `<marker>` holding the glyph at every
+//!   vertex. Markers scale with `stroke-width` (their default `markerUnits`), so the group's
+//!   `stroke-width` is the size's mm-per-font-unit (× 1000, the marker content being scaled by
+//!   1/1000); `overflow="visible"` lets the outline out of the marker box. A glyph then costs
+//!   one coordinate pair instead of an element.
+//!
+//! Text lines are gathered and drawn together until a shape would overlap one of them, so the
+//! painting order of every overlapping pair of items is the page model's. Each gathered group
+//! carries its lines in `aria-label` for search and screen readers. A clip ([`Item::Clip`])
+//! is a `<g clip-path>` whose rectangle is a `<clipPath>` in `<defs>`.
 use super::{clean_segs, clean_side, clean_stroke, finite};
-use crate::doc::{Color, Document, Item, Page, Seg, Shape, Text, Weight};
+use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt::Write as _;
-use svg::node::element::{ClipPath, Definitions, Group, Path, Rectangle, Title, Use};
+use svg::node::element::{
+    ClipPath, Definitions, Element, Group, Marker, Path, Rectangle, Title, Use,
+};
 use svg::Node;
 
-/// Nodes for `items`; each clip becomes a `<g clip-path="url(#clipN)">` whose `<clipPath>`
-/// (a rectangle, numbered in page order) goes into `clips` for the `<defs>`.
-fn item_nodes(
-    items: &[Item],
-    used: &mut BTreeMap<String, String>,
-    clips: &mut Vec<ClipPath>,
-) -> Vec<Box<dyn Node>> {
-    let mut body: Vec<Box<dyn Node>> = Vec::new();
-    for item in items {
-        match item {
-            Item::Shape(s) => {
-                if let Some(n) = shape_node(s) {
-                    body.push(Box::new(n));
+/// A length in hundredths of a millimetre, rounded (non-finite becomes 0).
+fn hundredths(v: f64) -> i64 {
+    (finite(v) * 100.0).round() as i64
+}
+
+/// Appends `v` hundredths as the shortest decimal (`12.5`, `.05`, `-1`, `0`), with a space
+/// before it unless the previous character already separates it (`-`, or a `.` that cannot
+/// continue a number that already has one). `sep` says whether a number precedes it.
+fn push_h(out: &mut String, v: i64, sep: bool) {
+    let neg = v < 0;
+    let a = v.unsigned_abs();
+    let (int, frac) = (a / 100, a % 100);
+    let mut s = String::with_capacity(8);
+    if neg {
+        s.push('-');
+    }
+    if int != 0 || frac == 0 {
+        let _ = write!(s, "{int}");
+    }
+    if frac != 0 {
+        if frac % 10 == 0 {
+            let _ = write!(s, ".{}", frac / 10);
+        } else {
+            let _ = write!(s, ".{frac:02}");
+        }
+    }
+    push_sep(out, &s, sep);
+}
+
+/// Appends an integer with the same separator rule as [`push_h`].
+fn push_i(out: &mut String, v: i64, sep: bool) {
+    let mut s = String::with_capacity(8);
+    let _ = write!(s, "{v}");
+    push_sep(out, &s, sep);
+}
+
+fn push_sep(out: &mut String, s: &str, sep: bool) {
+    if sep && !s.starts_with('-') {
+        let prev_has_dot = out
+            .rsplit(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .next()
+            .is_some_and(|p| p.contains('.'));
+        if !(s.starts_with('.') && prev_has_dot) {
+            out.push(' ');
+        }
+    }
+    out.push_str(s);
+}
+
+/// A length for an attribute, rounded to 0.01 mm, shortest form.
+fn num(v: f64) -> String {
+    let mut s = String::new();
+    push_h(&mut s, hundredths(v), false);
+    s
+}
+
+/// `#rgb` when each channel's two hex digits are equal, else `#rrggbb`.
+fn hex(c: Color) -> String {
+    if [c.r, c.g, c.b].iter().all(|v| v >> 4 == v & 15) {
+        format!("#{:x}{:x}{:x}", c.r & 15, c.g & 15, c.b & 15)
+    } else {
+        format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b)
+    }
+}
+
+/// A colour as one hashable number.
+fn rgb(c: Color) -> u32 {
+    u32::from(c.r) << 16 | u32::from(c.g) << 8 | u32::from(c.b)
+}
+
+/// Text for an attribute or element content: the svg crate escapes markup; control characters
+/// (not allowed in XML 1.0) become spaces.
+fn clean_text(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if (c as u32) < 0x20 && c != '\t' && c != '\n' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Writes relative path data from absolute integer points (hundredths of a mm, or font
+/// lattice steps), dropping repeated command letters and separators where the grammar allows,
+/// and writing axis-parallel lines as `h`/`v`. Relative steps are differences of the rounded
+/// absolute points, so rounding never accumulates.
+struct PathWriter {
+    d: String,
+    cur: (i64, i64),
+    start: (i64, i64),
+    last: char,
+    /// Writes one number: hundredths ([`push_h`]) or integers ([`push_i`]).
+    num: fn(&mut String, i64, bool),
+}
+
+impl PathWriter {
+    fn new(num: fn(&mut String, i64, bool)) -> PathWriter {
+        PathWriter {
+            d: String::new(),
+            cur: (0, 0),
+            start: (0, 0),
+            last: ' ',
+            num,
+        }
+    }
+
+    /// Command `c` with its points (each relative to the current point before the command).
+    fn cmd(&mut self, c: char, pts: &[(i64, i64)]) {
+        // After `m`, further pairs are line-tos; otherwise a repeated letter may be dropped.
+        let sep = (self.last == c && c != 'm') || (c == 'l' && self.last == 'm');
+        if !sep {
+            self.d.push(c);
+        }
+        let base = self.cur;
+        for (i, q) in pts.iter().enumerate() {
+            (self.num)(&mut self.d, q.0 - base.0, sep || i > 0);
+            (self.num)(&mut self.d, q.1 - base.1, true);
+        }
+        if let Some(q) = pts.last() {
+            self.cur = *q;
+        }
+        self.last = c;
+        if c == 'm' {
+            self.start = self.cur;
+        }
+    }
+
+    fn move_to(&mut self, q: (i64, i64)) {
+        self.cmd('m', &[q]);
+    }
+
+    fn line_to(&mut self, q: (i64, i64)) {
+        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
+        let axis = if dy == 0 && dx != 0 {
+            Some(('h', dx))
+        } else if dx == 0 && dy != 0 {
+            Some(('v', dy))
+        } else {
+            None
+        };
+        match axis {
+            Some((c, v)) => {
+                let sep = self.last == c;
+                if !sep {
+                    self.d.push(c);
+                }
+                (self.num)(&mut self.d, v, sep);
+                self.cur = q;
+                self.last = c;
+            }
+            None => self.cmd('l', &[q]),
+        }
+    }
+
+    fn close(&mut self) {
+        self.d.push('z');
+        self.cur = self.start;
+        self.last = 'z';
+    }
+}
+
+/// SVG path data for the segments, in hundredths of a mm (see [`PathWriter`]).
+fn path_data(segs: &[Seg]) -> String {
+    let mut w = PathWriter::new(push_h);
+    let p = |q: &crate::doc::Pt| (hundredths(q.x), hundredths(q.y));
+    for s in segs {
+        match s {
+            Seg::MoveTo(q) => w.move_to(p(q)),
+            Seg::LineTo(q) => w.line_to(p(q)),
+            Seg::CubicTo(a, b, q) => w.cmd('c', &[p(a), p(b), p(q)]),
+            Seg::Close => w.close(),
+        }
+    }
+    w.d
+}
+
+/// Path data of a glyph in font units divided by `grid` (so a def drawn with
+/// `scale(grid)` is the glyph with every point on a `grid`-unit lattice), y pointing down
+/// (y negated), relative commands. A quadratic whose control point is the reflection of the
+/// previous one (TrueType's implied on-curve midpoints) is written as `t`, within one lattice
+/// step of the stored control point.
+fn glyph_data(weight: Weight, gid: u16, grid: i64) -> String {
+    let mut w = PathWriter::new(push_i);
+    // The control point a following `t` would imply, when the last command was `q` or `t`.
+    let mut reflect: Option<(i64, i64)> = None;
+    let grid = grid.max(1) as f32;
+    let r = |x: f32, y: f32| {
+        let f = |v: f32| {
+            if v.is_finite() {
+                (v / grid).round() as i64
+            } else {
+                0
+            }
+        };
+        (f(x), -f(y))
+    };
+    for s in text::glyph_outline(weight, gid) {
+        let mut next_reflect = None;
+        match s {
+            GlyphSeg::MoveTo(x, y) => w.move_to(r(x, y)),
+            GlyphSeg::LineTo(x, y) => w.line_to(r(x, y)),
+            GlyphSeg::QuadTo(a, b, x, y) => {
+                let (c, q) = (r(a, b), r(x, y));
+                let implied = reflect.filter(|p| (p.0 - c.0).abs() <= 1 && (p.1 - c.1).abs() <= 1);
+                let used = match implied {
+                    Some(p) => {
+                        w.cmd('t', &[q]);
+                        p
+                    }
+                    None => {
+                        w.cmd('q', &[c, q]);
+                        c
+                    }
+                };
+                next_reflect = Some((2 * q.0 - used.0, 2 * q.1 - used.1));
+            }
+            GlyphSeg::CubicTo(a, b, c, e, x, y) => w.cmd('c', &[r(a, b), r(c, e), r(x, y)]),
+            GlyphSeg::Close => w.close(),
+        }
+        reflect = next_reflect;
+    }
+    w.d
+}
+
+/// The lattice step (font units) for a glyph drawn at most `size_pt`: the largest whole
+/// number of units that is at most 0.01 mm at that size, so rounding moves a point by at most
+/// 0.005 mm.
+fn glyph_grid(size_pt: f64, upem: f64) -> i64 {
+    let unit_mm = size_pt * text::MM_PER_PT / upem;
+    if !(unit_mm.is_finite() && unit_mm > 0.0) {
+        return 1;
+    }
+    ((0.01 / unit_mm).floor() as i64).clamp(1, 64)
+}
+
+/// Short element ids: `a`…`Z`, then `a0`…: letters first so an id is a valid XML name.
+fn short_id(n: usize) -> String {
+    const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const REST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut s = String::new();
+    s.push(FIRST[n % FIRST.len()] as char);
+    let mut k = n / FIRST.len();
+    while k > 0 {
+        k -= 1;
+        s.push(REST[k % REST.len()] as char);
+        k /= REST.len();
+    }
+    s
+}
+
+/// The page's `<defs>`: glyph outlines, the markers that place them, and clip rectangles.
+#[derive(Default)]
+struct Defs {
+    next_id: usize,
+    /// (weight, gid) → id of its outline path (`None` for a glyph without contours).
+    glyphs: HashMap<(Weight, u16), Option<String>>,
+    /// (weight, gid) → largest size on the page, pt (sets the glyph's lattice step).
+    max_size: HashMap<(Weight, u16), f64>,
+    /// (weight, gid, colour) → id of its marker.
+    markers: HashMap<(Weight, u16, u32), String>,
+    /// The definitions, in first-use order.
+    nodes: Vec<Box<dyn Node>>,
+}
+
+impl Defs {
+    fn id(&mut self) -> String {
+        let s = short_id(self.next_id);
+        self.next_id += 1;
+        s
+    }
+
+    /// The id of glyph `gid`'s outline, defining it on first use; `None` if it draws nothing.
+    fn glyph(&mut self, weight: Weight, gid: u16) -> Option<String> {
+        if let Some(id) = self.glyphs.get(&(weight, gid)) {
+            return id.clone();
+        }
+        let upem = f64::from(text::units_per_em(weight).max(1));
+        let size = self.max_size.get(&(weight, gid)).copied().unwrap_or(72.0);
+        let grid = glyph_grid(size, upem);
+        let d = glyph_data(weight, gid, grid);
+        let id = if d.is_empty() {
+            None
+        } else {
+            let id = self.id();
+            let mut p = Path::new().set("id", id.as_str()).set("d", d);
+            if grid > 1 {
+                p = p.set("transform", format!("scale({grid})"));
+            }
+            self.nodes.push(Box::new(p));
+            Some(id)
+        };
+        self.glyphs.insert((weight, gid), id.clone());
+        id
+    }
+
+    /// The id of a marker drawing glyph outline `gid` (id `glyph`) in `color`.
+    fn marker(&mut self, weight: Weight, gid: u16, color: Color, glyph: &str) -> String {
+        if let Some(id) = self.markers.get(&(weight, gid, rgb(color))) {
+            return id.clone();
+        }
+        let id = self.id();
+        let mut m = Marker::new()
+            .set("id", id.as_str())
+            .set("overflow", "visible")
+            .add(
+                Use::new()
+                    .set("xlink:href", format!("#{glyph}"))
+                    .set("transform", "scale(.001)"),
+            );
+        if color != Color::BLACK {
+            m = m.set("fill", hex(color));
+        }
+        self.nodes.push(Box::new(m));
+        self.markers.insert((weight, gid, rgb(color)), id.clone());
+        id
+    }
+
+    /// A new `<clipPath>` for the rectangle `x, y, w, h` (mm); returns its id.
+    fn clip(&mut self, x: f64, y: f64, w: f64, h: f64) -> String {
+        let id = self.id();
+        self.nodes.push(Box::new(
+            ClipPath::new().set("id", id.as_str()).add(
+                Rectangle::new()
+                    .set("x", num(x))
+                    .set("y", num(y))
+                    .set("width", num(w.max(0.0)))
+                    .set("height", num(h.max(0.0))),
+            ),
+        ));
+        id
+    }
+}
+
+/// One run of glyph placements: (size key, colour, weight, glyph id).
+type RunKey = (u64, Color, Weight, u16);
+
+/// Text lines waiting to be drawn together (see the module docs).
+#[derive(Default)]
+struct Pending {
+    /// Glyph origins (0.01 mm) per (size key, colour, weight, gid), in first-use order.
+    runs: Vec<(RunKey, Vec<(i64, i64)>)>,
+    index: HashMap<(u64, u32, Weight, u16), usize>,
+    /// Scale (mm per font unit) of each size key.
+    scales: HashMap<u64, f64>,
+    /// Ink boxes of the lines (min x, min y, max x, max y), mm.
+    boxes: Vec<(f64, f64, f64, f64)>,
+    labels: Vec<String>,
+}
+
+impl Pending {
+    fn add(&mut self, t: &Text, defs: &mut Defs) {
+        if !(t.size_pt.is_finite() && t.size_pt > 0.0) {
+            return;
+        }
+        let upem = f64::from(text::units_per_em(t.weight).max(1));
+        let k = t.size_pt * text::MM_PER_PT / upem;
+        let key = t.size_pt.to_bits();
+        self.scales.insert(key, k);
+        let em_mm = t.size_pt * text::MM_PER_PT;
+        let mut pen_milli = 0u64;
+        let mut any = false;
+        for g in text::glyphs(&t.text, t.weight) {
+            if defs.glyph(t.weight, g.gid).is_some() {
+                let x = t.x + pen_milli as f64 / 1000.0 * em_mm;
+                let run = (key, t.color, t.weight, g.gid);
+                let i = *self
+                    .index
+                    .entry((key, rgb(t.color), t.weight, g.gid))
+                    .or_insert_with(|| {
+                        self.runs.push((run, Vec::new()));
+                        self.runs.len() - 1
+                    });
+                self.runs[i].1.push((hundredths(x), hundredths(t.y)));
+                any = true;
+            }
+            pen_milli += u64::from(g.advance_milli_em);
+        }
+        if any {
+            let w = pen_milli as f64 / 1000.0 * em_mm;
+            // Generous ink box: glyphs may reach past the advance and the hhea extremes.
+            self.boxes.push((
+                finite(t.x) - em_mm,
+                finite(t.y) - 1.2 * em_mm,
+                finite(t.x) + w + em_mm,
+                finite(t.y) + 0.5 * em_mm,
+            ));
+            self.labels.push(clean_text(&t.text));
+        }
+    }
+
+    fn overlaps(&self, b: (f64, f64, f64, f64)) -> bool {
+        self.boxes
+            .iter()
+            .any(|a| a.0 <= b.2 && b.0 <= a.2 && a.1 <= b.3 && b.1 <= a.3)
+    }
+
+    /// Appends the gathered lines to `out` as one group and empties the batch.
+    fn flush(&mut self, out: &mut Vec<Box<dyn Node>>, defs: &mut Defs) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let mut group = Group::new().set("aria-label", self.labels.join(" "));
+        // Sizes in first-use order; within a size, colours in first-use order.
+        let mut groups: Vec<(u64, Color)> = Vec::new();
+        for ((key, color, _, _), _) in &self.runs {
+            if !groups.contains(&(*key, *color)) {
+                groups.push((*key, *color));
+            }
+        }
+        for (key, color) in groups {
+            let k = self.scales.get(&key).copied().unwrap_or(0.0);
+            let ks = scale_str(k);
+            let mut multi = Group::new()
+                .set("fill", "none")
+                .set("stroke-width", scale_str(k * 1000.0));
+            let mut any_multi = false;
+            for ((rk, rc, w, gid), pts) in &self.runs {
+                if (*rk, *rc) != (key, color) {
+                    continue;
+                }
+                let Some(glyph) = defs.glyph(*w, *gid) else {
+                    continue;
+                };
+                if pts.len() == 1 {
+                    let (x, y) = pts[0];
+                    let mut pos = String::new();
+                    push_h(&mut pos, x, false);
+                    push_h(&mut pos, y, true);
+                    let mut u = Use::new()
+                        .set("xlink:href", format!("#{glyph}"))
+                        .set("transform", format!("translate({pos}) scale({ks})"));
+                    if color != Color::BLACK {
+                        u = u.set("fill", hex(color));
+                    }
+                    group = group.add(u);
+                } else {
+                    let m = defs.marker(*w, *gid, color, &glyph);
+                    let mut pw = PathWriter::new(push_h);
+                    pw.move_to(pts[0]);
+                    for &q in &pts[1..] {
+                        pw.line_to(q);
+                    }
+                    // Markers scale with the stroke width; their content is scaled by 1/1000 so
+                    // the width stays near 1 (librsvg drops markers under a few thousandths).
+                    multi = multi.add(
+                        Path::new()
+                            .set("d", pw.d)
+                            .set("style", format!("marker:url(#{m})")),
+                    );
+                    any_multi = true;
                 }
             }
-            Item::Text(t) => {
-                if let Some(n) = text_node(t, used) {
-                    body.push(Box::new(n));
-                }
+            if any_multi {
+                group = group.add(multi);
             }
-            Item::Clip(c) => {
-                let id = format!("clip{}", clips.len() + 1);
-                clips.push(
-                    ClipPath::new().set("id", id.clone()).add(
-                        Rectangle::new()
-                            .set("x", num(c.x))
-                            .set("y", num(c.y))
-                            .set("width", num(c.w.max(0.0)))
-                            .set("height", num(c.h.max(0.0))),
-                    ),
-                );
-                let mut g = Group::new().set("clip-path", format!("url(#{id})"));
-                for n in item_nodes(&c.items, used, clips) {
-                    g = g.add(n);
+        }
+        out.push(Box::new(group));
+        self.runs.clear();
+        self.index.clear();
+        self.boxes.clear();
+        self.labels.clear();
+    }
+}
+
+/// A scale factor (mm per font unit) to 7 significant digits, shortest form: the scale is not
+/// a length, and 7 digits keep a 300 mm line within 0.0001 mm.
+fn scale_str(k: f64) -> String {
+    if !(k.is_finite() && k > 0.0) {
+        return "0".into();
+    }
+    let s = format!("{k:.6e}");
+    let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+    let m = m.trim_end_matches('0').trim_end_matches('.');
+    let e: i32 = e.parse().unwrap_or(0);
+    // Plain decimal for the usual range (10⁻⁵ … 10), exponent form otherwise.
+    if (-5..=1).contains(&e) {
+        let digits: String = m.chars().filter(|c| c.is_ascii_digit()).collect();
+        if e < 0 {
+            format!(".{}{digits}", "0".repeat((-e - 1) as usize))
+        } else {
+            let (a, b) = digits.split_at(((e + 1) as usize).min(digits.len()));
+            if b.is_empty() {
+                a.to_string()
+            } else {
+                format!("{a}.{b}")
+            }
+        }
+    } else {
+        format!("{m}e{e}")
+    }
+}
+
+/// A shape's geometry as the shortest equivalent element: `<circle>`, `<ellipse>` or
+/// `<rect>` (with `rx` for rounded corners) when the segments are exactly what
+/// [`crate::doc::circle`], [`crate::doc::ellipse`], [`crate::doc::rect`] or
+/// [`crate::doc::rounded_rect`] make (both start at the same point and run the same way, so
+/// dashes fall alike), else a `<path>`. The element carries no paint yet.
+fn geometry(segs: &[Seg]) -> Element {
+    let same = |a: &[Seg], b: &[Seg]| {
+        let close = |p: &crate::doc::Pt, q: &crate::doc::Pt| {
+            (p.x - q.x).abs() <= 1e-9 * (1.0 + p.x.abs())
+                && (p.y - q.y).abs() <= 1e-9 * (1.0 + p.y.abs())
+        };
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(s, t)| match (s, t) {
+                (Seg::MoveTo(p), Seg::MoveTo(q)) | (Seg::LineTo(p), Seg::LineTo(q)) => close(p, q),
+                (Seg::CubicTo(p1, p2, p3), Seg::CubicTo(q1, q2, q3)) => {
+                    close(p1, q1) && close(p2, q2) && close(p3, q3)
                 }
-                body.push(Box::new(g));
+                (Seg::Close, Seg::Close) => true,
+                _ => false,
+            })
+    };
+    let end = |s: &Seg| match s {
+        Seg::MoveTo(p) | Seg::LineTo(p) | Seg::CubicTo(_, _, p) => Some(*p),
+        Seg::Close => None,
+    };
+    let ends: Vec<Option<crate::doc::Pt>> = segs.iter().map(end).collect();
+    if segs.len() == 6 {
+        if let (Some(m), Some(e1), Some(e2)) = (ends[0], ends[1], ends[2]) {
+            let c = crate::doc::pt((m.x + e2.x) / 2.0, m.y);
+            let (rx, ry) = ((m.x - e2.x) / 2.0, e1.y - m.y);
+            if rx > 0.0 && ry > 0.0 && same(segs, &crate::doc::ellipse(c, rx, ry)) {
+                let (rxs, rys) = (num(rx), num(ry));
+                return if rxs == rys {
+                    svg::node::element::Circle::new()
+                        .set("cx", num(c.x))
+                        .set("cy", num(c.y))
+                        .set("r", rxs)
+                        .into()
+                } else {
+                    svg::node::element::Ellipse::new()
+                        .set("cx", num(c.x))
+                        .set("cy", num(c.y))
+                        .set("rx", rxs)
+                        .set("ry", rys)
+                        .into()
+                };
             }
         }
     }
-    body
-}
-
-/// Rounds to 0.001 mm and prints the shortest form (`12.5`, `-0.001`, never `-0`).
-fn num(v: f64) -> String {
-    let r = (finite(v) * 1000.0).round() / 1000.0;
-    if r == 0.0 {
-        "0".to_string()
-    } else {
-        format!("{r}")
+    if segs.len() == 5 {
+        if let (Some(a), Some(c)) = (ends[0], ends[2]) {
+            let (w, h) = (c.x - a.x, c.y - a.y);
+            if w > 0.0 && h > 0.0 && same(segs, &crate::doc::rect(a.x, a.y, w, h)) {
+                return Rectangle::new()
+                    .set("x", num(a.x))
+                    .set("y", num(a.y))
+                    .set("width", num(w))
+                    .set("height", num(h))
+                    .into();
+            }
+        }
     }
-}
-
-/// `#rrggbb`.
-fn hex(c: Color) -> String {
-    format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b)
-}
-
-/// SVG path data for the segments, absolute commands, coordinates in mm.
-fn path_data(segs: &[Seg]) -> String {
-    let mut d = String::new();
-    for s in segs {
-        // Writing to a String cannot fail.
-        let _ = match s {
-            Seg::MoveTo(p) => write!(d, "M{} {}", num(p.x), num(p.y)),
-            Seg::LineTo(p) => write!(d, "L{} {}", num(p.x), num(p.y)),
-            Seg::CubicTo(a, b, p) => write!(
-                d,
-                "C{} {} {} {} {} {}",
-                num(a.x),
-                num(a.y),
-                num(b.x),
-                num(b.y),
-                num(p.x),
-                num(p.y)
-            ),
-            Seg::Close => write!(d, "Z"),
-        };
+    if segs.len() == 10 {
+        if let (Some(m), Some(e5), Some(e7), Some(e2)) = (ends[0], ends[5], ends[7], ends[2]) {
+            let (x, y) = (e7.x, m.y);
+            let (w, h, r) = (e2.x - x, e5.y - y, m.x - x);
+            if w > 0.0 && h > 0.0 && r > 0.0 && same(segs, &crate::doc::rounded_rect(x, y, w, h, r))
+            {
+                return Rectangle::new()
+                    .set("x", num(x))
+                    .set("y", num(y))
+                    .set("width", num(w))
+                    .set("height", num(h))
+                    .set("rx", num(r))
+                    .into();
+            }
+        }
     }
-    d
+    Path::new().set("d", path_data(segs)).into()
 }
 
-fn shape_node(s: &Shape) -> Option<Path> {
+/// Paint attributes of a shape, as (name, value) pairs; black fill is the SVG default.
+type Paint = Vec<(&'static str, String)>;
+
+/// A shape as (geometry element, paint), or `None` when it draws nothing.
+fn shape_node(s: &Shape) -> Option<(Element, Paint)> {
     let stroke = s
         .stroke
         .as_ref()
@@ -107,119 +621,134 @@ fn shape_node(s: &Shape) -> Option<Path> {
     if segs.is_empty() || (s.fill.is_none() && stroke.is_none()) {
         return None;
     }
-    let mut p = Path::new().set("d", path_data(segs));
-    p = p.set("fill", s.fill.map_or("none".to_string(), hex));
+    let mut paint = Paint::new();
+    match s.fill {
+        None => paint.push(("fill", "none".into())),
+        Some(c) if c == Color::BLACK => {}
+        Some(c) => paint.push(("fill", hex(c))),
+    }
     if let Some((color, (width, dash))) = stroke {
-        p = p.set("stroke", hex(color)).set("stroke-width", num(width));
+        paint.push(("stroke", hex(color)));
+        paint.push(("stroke-width", num(width)));
         if !dash.is_empty() {
             let pattern: Vec<String> = dash.iter().map(|d| num(*d)).collect();
-            p = p.set("stroke-dasharray", pattern.join(" "));
+            paint.push(("stroke-dasharray", pattern.join(" ")));
         }
     }
-    Some(p)
+    Some((geometry(segs), paint))
 }
 
-/// Prints a font-unit coordinate: to 0.01 unit (under 0.00002 mm at 10 pt), shortest form.
-fn unit(v: f32) -> String {
-    let r = (f64::from(v) * 100.0).round() / 100.0;
-    if r == 0.0 || !r.is_finite() {
-        "0".to_string()
-    } else {
-        format!("{r}")
-    }
+/// Consecutive shapes with the same paint, written as one `<g>` carrying the paint.
+#[derive(Default)]
+struct ShapeRun {
+    paint: Paint,
+    elems: Vec<Element>,
 }
 
-/// `id` of the `<path>` in `<defs>` holding glyph `gid` of `weight`.
-fn glyph_id(weight: Weight, gid: u16) -> String {
-    match weight {
-        Weight::Regular => format!("r{gid}"),
-        Weight::Bold => format!("b{gid}"),
-    }
-}
-
-/// Path data of a glyph in font units with y pointing down (y negated), so a `<use>` of it
-/// only needs a uniform positive scale.
-fn glyph_data(weight: Weight, gid: u16) -> String {
-    let mut d = String::new();
-    for s in text::glyph_outline(weight, gid) {
-        let _ = match s {
-            GlyphSeg::MoveTo(x, y) => write!(d, "M{} {}", unit(x), unit(-y)),
-            GlyphSeg::LineTo(x, y) => write!(d, "L{} {}", unit(x), unit(-y)),
-            GlyphSeg::QuadTo(a, b, x, y) => {
-                write!(d, "Q{} {} {} {}", unit(a), unit(-b), unit(x), unit(-y))
-            }
-            GlyphSeg::CubicTo(a, b, c, e, x, y) => write!(
-                d,
-                "C{} {} {} {} {} {}",
-                unit(a),
-                unit(-b),
-                unit(c),
-                unit(-e),
-                unit(x),
-                unit(-y)
-            ),
-            GlyphSeg::Close => write!(d, "Z"),
-        };
-    }
-    d
-}
-
-/// A line of text: a group placed at the baseline start and scaled from font units to mm,
-/// holding one `<use>` of a glyph definition per visible glyph, at the same quantised advances
-/// the PDF uses. `used` collects the glyph definitions the page needs.
-fn text_node(t: &Text, used: &mut BTreeMap<String, String>) -> Option<Group> {
-    if !(t.size_pt.is_finite() && t.size_pt > 0.0) {
-        return None;
-    }
-    let upem = f64::from(text::units_per_em(t.weight).max(1));
-    let mut group = Group::new();
-    let mut pen_milli = 0u64;
-    let mut any = false;
-    for g in text::glyphs(&t.text, t.weight) {
-        let id = glyph_id(t.weight, g.gid);
-        let known = match used.get(&id) {
-            Some(d) => !d.is_empty(),
-            None => {
-                let d = glyph_data(t.weight, g.gid);
-                let visible = !d.is_empty();
-                used.insert(id.clone(), d);
-                visible
-            }
-        };
-        if known {
-            let x = pen_milli as f64 * upem / 1000.0;
-            let mut u = Use::new().set("xlink:href", format!("#{id}"));
-            if x != 0.0 {
-                u = u.set("x", format!("{}", (x * 1000.0).round() / 1000.0));
-            }
-            group = group.add(u);
-            any = true;
+impl ShapeRun {
+    fn push(&mut self, geometry: Element, paint: Paint, out: &mut Vec<Box<dyn Node>>) {
+        if paint != self.paint {
+            self.flush(out);
+            self.paint = paint;
         }
-        pen_milli += u64::from(g.advance_milli_em);
+        self.elems.push(geometry);
     }
-    if !any {
-        return None;
+
+    fn flush(&mut self, out: &mut Vec<Box<dyn Node>>) {
+        let elems = std::mem::take(&mut self.elems);
+        match elems.len() {
+            0 => {}
+            1 => {
+                let mut e = elems.into_iter().next().expect("one element");
+                for (k, v) in &self.paint {
+                    e.assign(*k, v.as_str());
+                }
+                out.push(Box::new(e));
+            }
+            _ => {
+                let mut g = Group::new();
+                for (k, v) in &self.paint {
+                    g = g.set(*k, v.as_str());
+                }
+                for e in elems {
+                    g = g.add(e);
+                }
+                out.push(Box::new(g));
+            }
+        }
     }
-    // Font units → mm at this size; printed to 9 decimals (the scale is not a length).
-    let k = t.size_pt * crate::text::MM_PER_PT / upem;
-    let k = format!("{k:.9}");
-    let k = k.trim_end_matches('0').trim_end_matches('.');
-    Some(
-        group
-            .set(
-                "transform",
-                format!("translate({} {}) scale({k})", num(t.x), num(t.y)),
-            )
-            .set("fill", hex(t.color))
-            .set("aria-label", t.text.as_str()),
-    )
+}
+
+/// The box a shape may paint (control points, widened by its stroke), mm.
+fn shape_box(s: &Shape) -> Option<(f64, f64, f64, f64)> {
+    let (x0, y0, x1, y1) = bounds(clean_segs(&s.segs))?;
+    let w = s
+        .stroke
+        .as_ref()
+        .map_or(0.0, |st| if st.width.is_finite() { st.width } else { 0.0 });
+    let b = (
+        finite(x0) - w,
+        finite(y0) - w,
+        finite(x1) + w,
+        finite(y1) + w,
+    );
+    Some(b)
+}
+
+/// Nodes for `items` in painting order (see the module docs); a clip's items are drawn by a
+/// nested call inside its `<g clip-path>`.
+fn item_nodes(items: &[Item], defs: &mut Defs) -> Vec<Box<dyn Node>> {
+    let mut pending = Pending::default();
+    let mut run = ShapeRun::default();
+    let mut body: Vec<Box<dyn Node>> = Vec::new();
+    for item in items {
+        match item {
+            Item::Shape(s) => {
+                let Some((geometry, paint)) = shape_node(s) else {
+                    continue;
+                };
+                if shape_box(s).is_none_or(|b| pending.overlaps(b)) {
+                    run.flush(&mut body);
+                    pending.flush(&mut body, defs);
+                }
+                run.push(geometry, paint, &mut body);
+            }
+            Item::Text(t) => pending.add(t, defs),
+            Item::Clip(c) => {
+                run.flush(&mut body);
+                pending.flush(&mut body, defs);
+                let id = defs.clip(c.x, c.y, c.w, c.h);
+                let mut g = Group::new().set("clip-path", format!("url(#{id})"));
+                for n in item_nodes(&c.items, defs) {
+                    g = g.add(n);
+                }
+                body.push(Box::new(g));
+            }
+        }
+    }
+    run.flush(&mut body);
+    pending.flush(&mut body, defs);
+    body
 }
 
 /// Draws one page as a standalone SVG document string: root `width`/`height` in mm, a
-/// `viewBox` in mm, a `<title>`, then every item as a `<path>` in painting order (text as
-/// filled glyph outlines). Deterministic: the same page gives the same string.
+/// `viewBox` in mm, a `<title>`, glyph outlines, markers and clip rectangles in `<defs>`, then
+/// every item in painting order (text as filled glyph outlines, see the module docs).
+/// Deterministic: the same page gives the same string.
 pub fn render_page(page: &Page, title: &str) -> String {
     let (w, h) = (clean_side(page.width), clean_side(page.height));
+    let mut defs = Defs::default();
+    for item in leaves(&page.items) {
+        if let Item::Text(t) = item {
+            if t.size_pt.is_finite() && t.size_pt > 0.0 {
+                for g in text::glyphs(&t.text, t.weight) {
+                    let m = defs.max_size.entry((t.weight, g.gid)).or_insert(0.0);
+                    *m = m.max(t.size_pt);
+                }
+            }
+        }
+    }
+    let body = item_nodes(&page.items, &mut defs);
     let mut doc = svg::Document::new()
         .set("width", format!("{}mm", num(w)))
         .set("height", format!("{}mm", num(h)))
@@ -227,23 +756,16 @@ pub fn render_page(page: &Page, title: &str) -> String {
         // PDF's default miter limit, so sharp corners are cut the same way in both backends.
         .set("stroke-miterlimit", "10")
         .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
-        .add(Title::new(title));
-    let mut used = BTreeMap::new();
-    let mut clips = Vec::new();
-    let body = item_nodes(&page.items, &mut used, &mut clips);
-    let glyphs: Vec<(String, String)> = used.into_iter().filter(|(_, d)| !d.is_empty()).collect();
-    if !glyphs.is_empty() || !clips.is_empty() {
-        let mut defs = Definitions::new();
-        for (id, d) in glyphs {
-            defs = defs.add(Path::new().set("id", id).set("d", d));
+        .add(Title::new(clean_text(title)));
+    if !defs.nodes.is_empty() {
+        let mut d = Definitions::new();
+        for n in defs.nodes {
+            d.append(n);
         }
-        for c in clips {
-            defs = defs.add(c);
-        }
-        doc = doc.add(defs);
+        doc = doc.add(d);
     }
     for n in body {
-        doc = doc.add(n);
+        doc.append(n);
     }
     let mut out = doc.to_string();
     out.push('\n');
@@ -271,14 +793,72 @@ pub fn render_all(doc: &Document) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::doc::{pt, rect};
 
     #[test]
-    fn numbers_round_to_micrometres() {
-        assert_eq!(num(12.3456), "12.346");
+    fn numbers_round_to_hundredths() {
+        assert_eq!(num(12.3456), "12.35");
         assert_eq!(num(-0.0001), "0");
         assert_eq!(num(100.0), "100");
+        assert_eq!(num(0.05), ".05");
+        assert_eq!(num(-0.5), "-.5");
         assert_eq!(num(f64::NAN), "0");
         assert_eq!(hex(Color::rgb(255, 0, 16)), "#ff0010");
+        assert_eq!(hex(Color::rgb(255, 0, 17)), "#f01");
+        assert_eq!(scale_str(9.0 * 25.4 / 72.0 / 2048.0), ".001550293");
+        assert_eq!(scale_str(2.5), "2.5");
+    }
+
+    #[test]
+    fn separators_only_where_needed() {
+        let mut s = String::new();
+        for (v, sep) in [
+            (150, false),
+            (-5, true),
+            (50, true),
+            (50, true),
+            (200, true),
+        ] {
+            push_h(&mut s, v, sep);
+        }
+        // 1.5 -.05 .5 .5 2: ".5" after "-.05" and after ".5" needs no space.
+        assert_eq!(s, "1.5-.05.5.5 2");
+    }
+
+    #[test]
+    fn relative_path_lands_on_rounded_points() {
+        // Absolute points 1.004, 2.006 → 1, 2.01; then 3.333, 2.006 → 3.33, 2.01 (dx 2.33).
+        let segs = vec![
+            Seg::MoveTo(pt(1.004, 2.006)),
+            Seg::LineTo(pt(3.333, 2.006)),
+            Seg::LineTo(pt(3.333, 5.0)),
+            Seg::Close,
+            Seg::MoveTo(pt(10.0, 10.0)),
+        ];
+        assert_eq!(path_data(&segs), "m1 2.01h2.33v2.99zm9 7.99");
+        assert_eq!(
+            path_data(&rect(20.0, 20.0, 100.0, 3.0)),
+            "m20 20h100v3h-100z"
+        );
+        // The same rectangle as an element.
+        assert_eq!(
+            geometry(&rect(20.0, 20.0, 100.0, 3.0)).to_string(),
+            r#"<rect height="3" width="100" x="20" y="20"/>"#
+        );
+        assert_eq!(
+            geometry(&crate::doc::circle(pt(5.0, 6.0), 2.5)).to_string(),
+            r#"<circle cx="5" cy="6" r="2.5"/>"#
+        );
+    }
+
+    #[test]
+    fn ids_are_short_and_unique() {
+        let ids: Vec<String> = (0..5000).map(short_id).collect();
+        let set: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(set.len(), ids.len());
+        assert_eq!(ids[0], "a");
+        assert_eq!(ids[51], "Z");
+        assert!(ids[..52 * 63].iter().all(|s| s.len() <= 2));
     }
 
     #[test]
@@ -291,5 +871,20 @@ mod tests {
             s.contains(r#"aria-label="a&lt;b &amp; &quot;c&quot;""#),
             "{s}"
         );
+    }
+
+    #[test]
+    fn a_shape_over_text_is_painted_after_it() {
+        let mut p = Page::new("x", 100.0, 100.0);
+        p.text(10.0, 20.0, 10.0, Weight::Regular, "aa");
+        // Far away: may be painted before the text.
+        p.shape(rect(80.0, 80.0, 5.0, 5.0), Some(Color::BLACK), None);
+        // Over the text: must be painted after it.
+        p.shape(rect(9.0, 15.0, 5.0, 6.0), Some(Color::WHITE), None);
+        let s = render_page(&p, "t");
+        let far = s.find(r#"x="80""#).unwrap();
+        let text = s.find("aria-label").unwrap();
+        let over = s.find(r#"x="9""#).unwrap();
+        assert!(far < text && text < over, "{s}");
     }
 }
