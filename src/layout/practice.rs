@@ -87,6 +87,25 @@ pub struct Exercise {
     pub value: Option<i32>,
 }
 
+impl Exercise {
+    /// A generated exercise numbered `number`: one move `mv` (notation) from `start`, picked as
+    /// `kind`, answered by `report`; no title, note, legal-move list or value.
+    fn generated(number: usize, start: Position, mv: String, kind: Kind, report: Report) -> Self {
+        Exercise {
+            number,
+            title: String::new(),
+            start,
+            moves: vec![mv],
+            from_ruleset: false,
+            kind: Some(kind),
+            report,
+            legal: Vec::new(),
+            note: None,
+            value: None,
+        }
+    }
+}
+
 /// Replays `moves` from `start`; returns the last report (or an error in words).
 fn replay(rules: &Rules, start: &Position, moves: &[String]) -> Result<Report, String> {
     let mut g = Game::try_new(rules, start.clone()).map_err(|e| e.to_string())?;
@@ -257,31 +276,27 @@ pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
             Vec::new()
         };
         out.push(Exercise {
-            number: out.len() + 1,
-            title: String::new(),
-            start: pos,
-            moves: vec![notation::format_move(&rules, mv)],
-            from_ruleset: false,
-            kind: Some(kind),
-            report,
             legal,
-            note: None,
-            value: None,
+            ..Exercise::generated(
+                out.len() + 1,
+                pos,
+                notation::format_move(&rules, mv),
+                kind,
+                report,
+            )
         });
     }
     let avoid: Vec<Position> = out.iter().map(|e| e.start.clone()).collect();
     for (pos, mv, value, report) in best_positions(&rules, &avoid) {
         out.push(Exercise {
-            number: out.len() + 1,
-            title: String::new(),
-            start: pos,
-            moves: vec![notation::format_move(&rules, mv)],
-            from_ruleset: false,
-            kind: Some(Kind::BestMove),
-            report,
-            legal: Vec::new(),
-            note: None,
             value: Some(value),
+            ..Exercise::generated(
+                out.len() + 1,
+                pos,
+                notation::format_move(&rules, mv),
+                Kind::BestMove,
+                report,
+            )
         });
     }
     Ok(out)

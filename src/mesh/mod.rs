@@ -46,6 +46,45 @@ impl Mesh {
         (self.vertices.len() - 1) as u32
     }
 
+    /// A solid of revolution round the z axis: `profile` is a list of (radius, z) points in
+    /// millimetres from the bottom pole (radius 0) to the top pole (radius 0), turned in
+    /// `segments` steps. Neighbouring rings are joined by quads (two triangles) and each pole by a
+    /// fan, all facing outward when the profile runs bottom to top. Needs at least 3 points
+    /// (two poles and one ring); the result is closed and manifold.
+    pub fn lathe(profile: &[(f64, f64)], segments: usize) -> Mesh {
+        assert!(
+            profile.len() >= 3 && segments >= 3,
+            "a lathe needs a ring and two poles"
+        );
+        let mut m = Mesh::default();
+        let bottom = m.vertex([0.0, 0.0, profile[0].1]);
+        let rings: Vec<Vec<u32>> = profile[1..profile.len() - 1]
+            .iter()
+            .map(|&(rho, z)| {
+                (0..segments)
+                    .map(|k| {
+                        let a = k as f64 / segments as f64 * std::f64::consts::TAU;
+                        m.vertex([rho * a.cos(), rho * a.sin(), z])
+                    })
+                    .collect()
+            })
+            .collect();
+        let top = m.vertex([0.0, 0.0, profile[profile.len() - 1].1]);
+        for k in 0..segments {
+            let k1 = (k + 1) % segments;
+            // Bottom fan, facing down.
+            m.triangles.push([bottom, rings[0][k1], rings[0][k]]);
+            for w in rings.windows(2) {
+                let (lo, hi) = (&w[0], &w[1]);
+                m.triangles.push([lo[k], lo[k1], hi[k1]]);
+                m.triangles.push([lo[k], hi[k1], hi[k]]);
+            }
+            let last = &rings[rings.len() - 1];
+            m.triangles.push([top, last[k], last[k1]]);
+        }
+        m
+    }
+
     /// Appends another mesh (its own shells, untouched).
     pub fn append(&mut self, other: &Mesh) {
         let off = self.vertices.len() as u32;

@@ -46,35 +46,7 @@ fn profile(diameter: f64) -> Vec<(f64, f64)> {
 
 /// One seed `diameter` mm across, its base centred on the origin.
 pub fn lens(diameter: f64) -> Mesh {
-    let prof = profile(diameter);
-    let mut m = Mesh::default();
-    let bottom = m.vertex([0.0, 0.0, prof[0].1]);
-    let rings: Vec<Vec<u32>> = prof[1..prof.len() - 1]
-        .iter()
-        .map(|&(rho, z)| {
-            (0..SEGMENTS)
-                .map(|k| {
-                    let a = k as f64 / SEGMENTS as f64 * std::f64::consts::TAU;
-                    m.vertex([rho * a.cos(), rho * a.sin(), z])
-                })
-                .collect()
-        })
-        .collect();
-    let top = m.vertex([0.0, 0.0, prof[prof.len() - 1].1]);
-    let n = SEGMENTS;
-    for k in 0..n {
-        let k1 = (k + 1) % n;
-        // Bottom fan, facing down.
-        m.triangles.push([bottom, rings[0][k1], rings[0][k]]);
-        for w in rings.windows(2) {
-            let (lo, hi) = (&w[0], &w[1]);
-            m.triangles.push([lo[k], lo[k1], hi[k1]]);
-            m.triangles.push([lo[k], hi[k1], hi[k]]);
-        }
-        let last = &rings[rings.len() - 1];
-        m.triangles.push([top, last[k], last[k1]]);
-    }
-    m
+    Mesh::lathe(&profile(diameter), SEGMENTS)
 }
 
 /// Seeds the game needs: every pit filled with the most seeds a pit may start with.
