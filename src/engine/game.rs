@@ -6,7 +6,10 @@
 //! This is the order of the ruleset model's `End` doc; OpenSpiel `oware` checks capture,
 //! repetition and no legal move in the same sequence (research notes §5.2).
 
-use super::rules::{Applied, Board, Endless, Observer, Quiet, Rules, MAX_MOVES};
+use super::rules::{
+    Applied, Board, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES, MAX_MOVES,
+    MAX_PITS_PER_SIDE,
+};
 use super::{Dir, EndReason, Ending, EngineError, Lap, Move, Position, Report};
 use crate::ruleset::{GrandSlam, NoLegalMove, Remaining};
 
@@ -25,6 +28,7 @@ impl Default for MoveList {
 
 impl MoveList {
     /// An empty list.
+    #[inline]
     pub fn new() -> MoveList {
         MoveList {
             moves: [Move {
@@ -36,20 +40,24 @@ impl MoveList {
     }
 
     /// The moves, in legal-move order.
+    #[inline]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
 
     /// Number of moves.
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether there are none.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    #[inline]
     fn clear(&mut self) {
         self.len = 0;
     }
@@ -77,6 +85,29 @@ pub struct Outcome {
     pub passed: Option<u8>,
     /// Who moves next; `None` once the game is over.
     pub next: Option<u8>,
+}
+
+/// The legal moves under the single-lap core ([`SingleLap`]: one direction, no filter): the
+/// pits `start..start + n` holding a seed. Written without branches: every pit's move is
+/// written and kept (the length growing) only when the pit has a seed; the index is masked to
+/// the list's power-of-two capacity (`len <= i < n <= MAX_PITS_PER_SIDE < MAX_MOVES`, so the
+/// mask never changes it).
+#[inline(always)]
+fn legal_single(b: &Board, start: usize, n: usize, dir: Dir, out: &mut MoveList) {
+    const _: () = assert!(MAX_MOVES.is_power_of_two() && 2 * MAX_PITS_PER_SIDE <= MAX_HOLES);
+    // A fixed-size window (start <= MAX_PITS_PER_SIDE, so it fits the board): no bounds tests.
+    let row: &[u16; MAX_PITS_PER_SIDE] = b[start.min(MAX_PITS_PER_SIDE)..][..MAX_PITS_PER_SIDE]
+        .try_into()
+        .expect("window of MAX_PITS_PER_SIDE holes");
+    let mut len = 0;
+    for i in 0..n.min(MAX_PITS_PER_SIDE) {
+        out.moves[len & (MAX_MOVES - 1)] = Move {
+            pit: (start + i) as u8,
+            dir,
+        };
+        len += (row[i] > 0) as usize;
+    }
+    out.len = len;
 }
 
 /// Records laps and captures for a full [`Report`].
@@ -118,6 +149,9 @@ impl Rules {
         out.clear();
         let n = self.pits_per_side();
         let start = mover as usize * n;
+        if let Some(s) = self.single_lap() {
+            return legal_single(b, start, n, s.dir, out);
+        }
         let min = self.ruleset().sowing.min_seeds.max(1);
         // Without branches on the seeds: each pit's move is written, and kept (the length
         // grows) only when the pit holds enough. At most 2n <= MAX_MOVES moves, so every write
@@ -284,21 +318,25 @@ impl<'r> Game<'r> {
     }
 
     /// The current position (after the end-of-game sweep once the game is over).
+    #[inline]
     pub fn position(&self) -> &Position {
         &self.pos
     }
 
     /// How the game ended, or `None` while it goes on.
+    #[inline]
     pub fn ending(&self) -> Option<&Ending> {
         self.ending.as_ref()
     }
 
     /// Whether the game is over.
+    #[inline]
     pub fn is_over(&self) -> bool {
         self.ending.is_some()
     }
 
     /// The side to move.
+    #[inline]
     pub fn to_move(&self) -> u8 {
         self.to_move
     }
@@ -316,10 +354,15 @@ impl<'r> Game<'r> {
     }
 
     /// [`Game::legal_moves`] into a fixed-size list, without allocating.
+    #[inline]
     pub fn legal_moves_into(&self, out: &mut MoveList) {
         if self.ending.is_some() {
             out.clear();
             return;
+        }
+        if let Some(s) = self.rules.single_lap() {
+            let n = self.rules.pits_per_side();
+            return legal_single(&self.board, self.to_move as usize * n, n, s.dir, out);
         }
         self.rules.legal_into(&self.board, self.to_move, out);
     }
@@ -355,6 +398,7 @@ impl<'r> Game<'r> {
 
     /// [`Game::play`] without the lap and capture details, allocation-free (except the
     /// repetition history's amortised growth). Same rules, same errors.
+    #[inline]
     pub fn play_fast(&mut self, mv: Move) -> Result<Outcome, EngineError> {
         self.play_with(mv, &mut Quiet)
     }
@@ -384,7 +428,29 @@ impl<'r> Game<'r> {
         Ok(())
     }
 
+    #[inline(always)]
     fn play_with<O: Observer>(&mut self, mv: Move, obs: &mut O) -> Result<Outcome, EngineError> {
+        if let Some(s) = self.rules.single_lap() {
+            let n = self.rules.pits_per_side();
+            let start = self.to_move as usize * n;
+            let p = mv.pit as usize;
+            // Legal here: the game goes on, a pit of the mover's row holding a seed (a closed
+            // pit holds none), the rules' direction. Anything else takes the general path,
+            // which says why it is illegal.
+            if self.ending.is_none()
+                && p.wrapping_sub(start) < n
+                && self.board[p] > 0
+                && mv.dir == s.dir
+            {
+                return Ok(self.play_single_lap(s, p, obs));
+            }
+        }
+        self.play_general(mv, obs)
+    }
+
+    /// [`Game::play_with`] by the general core: legality with reasons, [`Rules::apply`], then
+    /// the end checks ([`Game::settle`]).
+    fn play_general<O: Observer>(&mut self, mv: Move, obs: &mut O) -> Result<Outcome, EngineError> {
         self.check_legal(mv)?;
         let r = self.rules;
         let mover = self.to_move;
@@ -427,6 +493,93 @@ impl<'r> Game<'r> {
             passed,
             next: if over { None } else { Some(self.to_move) },
         })
+    }
+
+    /// Plays a legal move from pit `from` by the specialised single-lap core (see
+    /// [`SingleLap`] for when the rules allow it), with the end checks that can apply: the
+    /// same result as [`Rules::apply`] followed by [`Game::settle`].
+    ///
+    /// Sowing as in [`Rules::apply`]: when nothing is recorded, the whole laps of a handful that
+    /// goes round are added at once and the last lap is sown seed by seed. Capture
+    /// (`Opposite`): the last seed in a pit of the capturing row, empty before if the rules
+    /// say so, takes the opposite pit's seeds (and the capturing seed if the rules say so)
+    /// into the mover's store; a capture that takes every seed of the opponent's row is a
+    /// grand slam and captures nothing under `NoCapture`. Then the game ends if either row is
+    /// empty (the sweep as the rules say); otherwise the mover moves again after the last seed
+    /// in the own store, if the rules give the extra turn, else the opponent moves.
+    #[inline(always)]
+    fn play_single_lap<O: Observer>(&mut self, s: SingleLap, from: usize, obs: &mut O) -> Outcome {
+        let r = self.rules;
+        let n = r.pits_per_side();
+        let mover = self.to_move as usize;
+        let b = &mut self.board;
+        let k = b[from];
+        b[from] = 0;
+        obs.lap(from as u8, s.dir, k);
+        let mut left = k;
+        let (per_lap, sown_by) = r.lap_of(mover);
+        if !O::RECORDS && left > per_lap {
+            // Every whole lap but the last adds a seed to each hole the mover sows (the origin
+            // included) and ends where it started.
+            let laps = (left - 1) / per_lap;
+            for (h, &x) in b.iter_mut().zip(sown_by) {
+                *h += laps * x;
+            }
+            left -= laps * per_lap;
+        }
+        let nxt = r.next_table(s.dir, mover);
+        let mut pos = from;
+        for _ in 0..left {
+            pos = nxt[pos] as usize;
+            b[pos] += 1;
+            obs.sow(pos as u8);
+        }
+        let last = pos;
+        let mut captured = 0u16;
+        let mut grand_slam = false;
+        if s.capture
+            && last < 2 * n
+            && (last.wrapping_sub(mover * n) < n) == s.own_row
+            && (!s.needs_empty || b[last] == 1)
+        {
+            let opp = 2 * n - 1 - last;
+            let o = b[opp];
+            if o > 0 || !s.opp_must_have {
+                let take = s.take_seed as u16;
+                // Seeds the capture takes from the opponent's row: the opposite pit's when
+                // capturing on the own row, else the capturing seed.
+                let from_opp = if s.own_row { o } else { take };
+                grand_slam = from_opp > 0 && from_opp as u32 == r.row_sum(b, 1 - mover as u8);
+                if !(grand_slam && s.slam_no_capture) {
+                    b[opp] -= o;
+                    b[last] -= take;
+                    b[2 * n + mover] += o + take;
+                    captured = o + take;
+                    if o > 0 {
+                        obs.capture(opp as u8, o);
+                    }
+                    if take > 0 {
+                        obs.capture(last as u8, take);
+                    }
+                }
+            }
+        }
+        let extra = s.store_extra && last == 2 * n + mover;
+        let next0 = if extra { mover } else { 1 - mover } as u8;
+        let over = r.row_empty(b, 0) || r.row_empty(b, 1);
+        self.to_move = next0;
+        if over {
+            self.finish(EndReason::SideEmpty, mover as u8);
+        }
+        self.sync();
+        Outcome {
+            last: last as u8,
+            captured,
+            grand_slam,
+            extra_turn: extra && !over,
+            passed: None,
+            next: if over { None } else { Some(next0) },
+        }
     }
 
     /// Copies the board into the public position.

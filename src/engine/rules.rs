@@ -7,7 +7,9 @@
 //! abapa as OpenSpiel `oware`, Giuthi after Pratt (2009) and Mancala World.
 
 use super::{Dir, EngineError, Move, Position};
-use crate::ruleset::{CaptureKind, Chain, Crossing, Direction, Include, Relay, RowSide, Ruleset};
+use crate::ruleset::{
+    CaptureKind, Chain, Crossing, Direction, GrandSlam, Include, Relay, RowSide, Ruleset,
+};
 
 /// Largest board the engine accepts: pits in each row (the ruleset loader enforces the same bound).
 pub const MAX_PITS_PER_SIDE: usize = 16;
@@ -50,6 +52,40 @@ pub(crate) struct Applied {
     pub extra_turn: bool,
 }
 
+/// The specialised core for rulesets whose every move is one lap with at most an opposite
+/// capture (Kalah and its variants), chosen by [`Rules`] from the rules' parameters when it
+/// compiles them, never from the game's name. [`super::Game`] plays such a move, and the end
+/// checks after it, in a short straight-line path; every other move goes through
+/// [`Rules::apply`] and the general end checks, and both give the same result (tested in
+/// `tests/fastpath.rs`).
+///
+/// Chosen when: one sowing direction; no relay sowing; the origin pit sown on a lap; no
+/// crossing rule; at most one seed needed to move (`min_seeds` <= 1); capture `None` or
+/// `Opposite` without the `FollowingEmpty` chain; grand slam `CaptureAll` or `NoCapture`; no
+/// feeding rule; the game ends when either row is empty, with no threshold and no repetition
+/// rule. Then a move can never fail, the legal moves are exactly the mover's pits holding a
+/// seed, and after a move that leaves both rows with seeds the next player has a move, so the
+/// no-legal-move rule is never reached.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SingleLap {
+    /// The one sowing direction.
+    pub dir: Dir,
+    /// Capture `Opposite` (else none).
+    pub capture: bool,
+    /// Capture on the mover's own row (else on the opponent's).
+    pub own_row: bool,
+    /// The last seed must land in an empty pit.
+    pub needs_empty: bool,
+    /// The opposite pit must hold seeds.
+    pub opp_must_have: bool,
+    /// The capturing seed is taken too.
+    pub take_seed: bool,
+    /// A grand slam captures nothing (`GrandSlam::NoCapture`).
+    pub slam_no_capture: bool,
+    /// The last seed in the mover's own store earns an extra turn.
+    pub store_extra: bool,
+}
+
 /// The relay sowing of a move did not stop (state repeated or the per-turn bound was exceeded).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Endless;
@@ -85,6 +121,8 @@ pub struct Rules {
     sown_by: [[u16; MAX_HOLES]; 2],
     /// Holes `mover`'s sowing drops a seed in on one lap: `sown_by[mover]` summed.
     lap_len: [u16; 2],
+    /// The specialised core, when the rules allow it (see [`SingleLap`]).
+    single: Option<SingleLap>,
     labels: Vec<String>,
 }
 
@@ -248,6 +286,32 @@ impl Rules {
                 }
             }
         }
+        let c = &rs.capture;
+        let single = (rs.sowing.direction != Direction::Either
+            && rs.sowing.relay == Relay::None
+            && rs.sowing.origin_on_lap == Include::Sow
+            && !track_crossing
+            && rs.sowing.min_seeds <= 1
+            && match c.kind {
+                CaptureKind::None => true,
+                CaptureKind::Opposite => c.chain != Chain::FollowingEmpty,
+                CaptureKind::Count => false,
+            }
+            && matches!(rs.grand_slam, GrandSlam::CaptureAll | GrandSlam::NoCapture)
+            && !rs.feeding.must_feed
+            && rs.end.either_side_empty
+            && rs.end.threshold.is_none()
+            && !rs.end.repetition)
+            .then_some(SingleLap {
+                dir: dirs[0],
+                capture: c.kind == CaptureKind::Opposite,
+                own_row: c.side == RowSide::Own,
+                needs_empty: c.last_pit_was_empty,
+                opp_must_have: c.opposite_must_have_seeds,
+                take_seed: c.take_capturing_seed,
+                slam_no_capture: rs.grand_slam == GrandSlam::NoCapture,
+                store_extra: rs.extra_turn.last_in_own_store,
+            });
         let mut labels = Vec::with_capacity(holes);
         labels.extend(rs.board.pit_labels[0].iter().cloned());
         labels.extend(rs.board.pit_labels[1].iter().cloned());
@@ -269,21 +333,58 @@ impl Rules {
             closed,
             sown_by,
             lap_len,
+            single,
             labels,
         })
     }
 
+    /// The same rules with the specialised single-lap core switched off, so that every move
+    /// goes through the general core: for checking the two against each other. Plays exactly
+    /// as `self`, only slower.
+    pub fn with_general_core(&self) -> Rules {
+        Rules {
+            single: None,
+            ..self.clone()
+        }
+    }
+
+    /// Whether moves are played by the specialised single-lap core (Kalah-like rules, chosen
+    /// from the rules' parameters when compiled; see [`Rules::with_general_core`]).
+    pub fn has_single_lap_core(&self) -> bool {
+        self.single.is_some()
+    }
+
+    #[inline]
+    pub(crate) fn single_lap(&self) -> Option<SingleLap> {
+        self.single
+    }
+
+    /// Next-hole table of `mover` sowing in `dir` (see the `next` field).
+    #[inline]
+    pub(crate) fn next_table(&self, dir: Dir, mover: usize) -> &[u8; MAX_HOLES] {
+        &self.next[dir as usize][mover & 1]
+    }
+
+    /// Holes one lap of `mover`'s sowing drops a seed in, and which (1) or not (0).
+    #[inline]
+    pub(crate) fn lap_of(&self, mover: usize) -> (u16, &[u16; MAX_HOLES]) {
+        (self.lap_len[mover & 1], &self.sown_by[mover & 1])
+    }
+
     /// The ruleset this was compiled from.
+    #[inline]
     pub fn ruleset(&self) -> &Ruleset {
         &self.rs
     }
 
     /// Pits in each row (`n`).
+    #[inline]
     pub fn pits_per_side(&self) -> usize {
         self.n
     }
 
     /// Number of holes: `2n` pits and 2 stores.
+    #[inline]
     pub fn holes(&self) -> usize {
         2 * self.n + 2
     }
