@@ -21,7 +21,8 @@
 //! mean the engine played exactly the C loop's games.
 //!
 //! `cargo bench --bench engine -- --plies N` plays only the Kalah loop for N plies and prints
-//! its plies, games and checksum (used for the callgrind counts).
+//! its plies, games and checksum (used for the callgrind counts); `-- --full-plies N` plays
+//! whole games of at least N plies in all through `legal_moves` + `play` (for profiling).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -269,6 +270,28 @@ fn compare_with_c(rules: &Rules) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--full-plies") {
+        let n: u64 = args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .expect("--full-plies N");
+        let rules = Rules::new(&common::kalah(6, 4));
+        let mut rng = Xs::c_seed();
+        let mut plies = 0u64;
+        while plies < n {
+            let mut g = Game::new(&rules, rules.initial());
+            loop {
+                let moves = g.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                black_box(g.play(moves[rng.below(moves.len())]).unwrap());
+                plies += 1;
+            }
+        }
+        println!("{plies} plies with full reports");
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--plies") {
         let n: u64 = args
             .get(i + 1)

@@ -118,6 +118,7 @@ struct Recorder {
 }
 
 impl Observer for Recorder {
+    #[inline]
     fn lap(&mut self, from: u8, dir: Dir, lifted: u16) {
         self.laps.push(Lap {
             from,
@@ -126,6 +127,7 @@ impl Observer for Recorder {
             sown: Vec::with_capacity(lifted as usize),
         });
     }
+    #[inline]
     fn sow(&mut self, hole: u8) {
         if let Some(l) = self.laps.last_mut() {
             l.sown.push(hole);
@@ -375,7 +377,11 @@ impl<'r> Game<'r> {
     /// [`EngineError::NonTerminating`] for a relay sowing that never ends, the game unchanged.
     pub fn play(&mut self, mv: Move) -> Result<Report, EngineError> {
         let player = self.to_move;
-        let mut rec = Recorder::default();
+        // One lap unless relay sowing: allocated once at its size.
+        let mut rec = Recorder {
+            laps: Vec::with_capacity(1),
+            captures: Vec::new(),
+        };
         let o = self.play_with(mv, &mut rec)?;
         Ok(Report {
             player,
@@ -513,6 +519,10 @@ impl<'r> Game<'r> {
         let n = r.pits_per_side();
         let mover = self.to_move as usize;
         let b = &mut self.board;
+        debug_assert!(
+            !r.row_empty(b, 0) && !r.row_empty(b, 1),
+            "a row was empty mid-game"
+        );
         let k = b[from];
         b[from] = 0;
         obs.lap(from as u8, s.dir, k);
@@ -566,7 +576,10 @@ impl<'r> Game<'r> {
         }
         let extra = s.store_extra && last == 2 * n + mover;
         let next0 = if extra { mover } else { 1 - mover } as u8;
-        let over = r.row_empty(b, 0) || r.row_empty(b, 1);
+        // Both rows held seeds before the move (a game goes on only while they do), and the
+        // opponent's row only gains seeds unless something was captured: so the mover's row
+        // is the only one to look at after a move without a capture.
+        let over = r.row_empty(b, mover as u8) || (captured > 0 && r.row_empty(b, 1 - mover as u8));
         self.to_move = next0;
         if over {
             self.finish(EndReason::SideEmpty, mover as u8);
