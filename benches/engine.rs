@@ -297,7 +297,13 @@ fn main() {
             .get(i + 1)
             .and_then(|s| s.parse().ok())
             .expect("--plies N");
-        let rules = Rules::new(&common::kalah(6, 4));
+        // `--plies N oware`: Oware abapa instead (its checksum is not the C loop's).
+        let rs = if args.get(i + 2).is_some_and(|a| a == "oware") {
+            common::oware()
+        } else {
+            common::kalah(6, 4)
+        };
+        let rules = Rules::new(&rs);
         let (plies, games, sum, el) = playouts_count(&rules, n);
         println!(
             "{plies} plies, {games} games in {:.2} s (checksum {sum})",

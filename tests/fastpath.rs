@@ -11,6 +11,9 @@ use sowkit::ruleset::{
     Ruleset,
 };
 
+/// A named change to a ruleset.
+type Tweak = (&'static str, fn(&mut Ruleset));
+
 fn pos(holes: &[u16], to_move: u8) -> Position {
     Position {
         holes: holes.to_vec(),
@@ -32,7 +35,7 @@ fn single_lap_core_is_chosen_from_the_rules_parameters() {
         .with_general_core()
         .has_single_lap_core());
     // Each parameter outside the single-lap core's reach turns it off on Kalah.
-    let offs: Vec<(&str, fn(&mut Ruleset))> = vec![
+    let offs: Vec<Tweak> = vec![
         ("either direction", |r| {
             r.sowing.direction = Direction::Either
         }),
@@ -247,7 +250,7 @@ fn variants() -> Vec<(String, Ruleset)> {
             v.push((format!("kalah({n},{seeds})"), common::kalah(n, seeds)));
         }
     }
-    let tweaks: Vec<(&str, fn(&mut Ruleset))> = vec![
+    let tweaks: Vec<Tweak> = vec![
         ("empty capture", |r| {
             r.capture.opposite_must_have_seeds = false
         }),

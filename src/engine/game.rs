@@ -100,12 +100,12 @@ fn legal_single(b: &Board, start: usize, n: usize, dir: Dir, out: &mut MoveList)
         .try_into()
         .expect("window of MAX_PITS_PER_SIDE holes");
     let mut len = 0;
-    for i in 0..n.min(MAX_PITS_PER_SIDE) {
+    for (i, &seeds) in row.iter().enumerate().take(n) {
         out.moves[len & (MAX_MOVES - 1)] = Move {
             pit: (start + i) as u8,
             dir,
         };
-        len += (row[i] > 0) as usize;
+        len += (seeds > 0) as usize;
     }
     out.len = len;
 }
