@@ -176,6 +176,8 @@ pub struct BoardGeometry {
     /// Size of the row captions outside the arrows, pt ([`CAPTION_PT`] unless large print
     /// asks for more: [`BoardGeometry::with_caption`]).
     pub caption_pt: f64,
+    /// Lines of each row caption (1 unless large print wraps them).
+    pub caption_lines: usize,
 }
 
 impl BoardGeometry {
@@ -230,6 +232,7 @@ impl BoardGeometry {
             cy: 0.0,
             scale: s,
             caption_pt: CAPTION_PT,
+            caption_lines: 1,
         };
         let (w, h) = g.cut_size();
         g.cx = w / 2.0;
@@ -258,12 +261,13 @@ impl BoardGeometry {
         }
     }
 
-    /// The same board with row captions of `pt` points: the cut outline grows (or shrinks) to
-    /// hold them, and the board is placed again with its cut outline's top-left at (0, 0).
-    /// Pits and stores keep their sizes.
-    pub fn with_caption(&self, pt: f64) -> BoardGeometry {
+    /// The same board with row captions of `lines` lines (at least one) of `pt` points: the
+    /// cut outline grows (or shrinks) to hold them, and the board is placed again with its cut
+    /// outline's top-left at (0, 0). Pits and stores keep their sizes.
+    pub fn with_caption(&self, pt: f64, lines: usize) -> BoardGeometry {
         let mut g = BoardGeometry {
             caption_pt: pt,
+            caption_lines: lines.max(1),
             ..self.clone()
         };
         let (w, h) = g.cut_size();
@@ -292,9 +296,9 @@ impl BoardGeometry {
         (2.0 * self.d + self.row_gap).max(self.store_h)
     }
 
-    /// Height of a row caption line (outside the arrows), mm.
+    /// Height of a row caption (its lines, outside the arrows), mm.
     pub fn caption_h(&self) -> f64 {
-        text::line_height_mm(self.caption_pt) + 1.0
+        self.caption_lines as f64 * text::line_height_mm(self.caption_pt) + 1.0
     }
 
     /// The cut outline's size (width, height), mm: the pits and stores, the arrows and row

@@ -131,7 +131,8 @@ pub fn drawing_sized(
     sz: &Sizes,
     keep_clear: &[(f64, f64)],
 ) -> Result<(tile::Drawing, Geometry), String> {
-    let g = Geometry::new(rs, rs.layout.child_safe).with_caption(sz.board_caption);
+    let g = Geometry::new(rs, rs.layout.child_safe);
+    let g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
     let (w, h) = g.cut_size();
     let b = tile::BAND;
     let g = g.centred_at(b + w / 2.0, b + h / 2.0);
@@ -186,8 +187,31 @@ pub fn plan_sized(
     let lines = super::wrap(&sample, sz.tile_head, Weight::Bold, short)
         .len()
         .max(1);
-    let head = lines as f64 * text::line_height_mm(sz.tile_head) + 2.0;
-    let plan = tile::plan(&open, paper, sz, head)?;
+    let head_h = |lines: usize| lines as f64 * text::line_height_mm(sz.tile_head) + 2.0;
+    let plan = if sz.large {
+        // Large print: room for the real headings of the plan, not for a sample, so a tile
+        // keeps every millimetre the larger type leaves. Start from one line; plan again with
+        // as many as the headings then need, until they fit.
+        let mut have = 1;
+        let mut plan = tile::plan(&open, paper, sz, head_h(have))?;
+        for _ in 0..4 {
+            let need = tile::heading_lines(&plan, &title, sz.tile_head, ph);
+            if need <= have {
+                break;
+            }
+            have = need;
+            plan = tile::plan(&open, paper, sz, head_h(have))?;
+        }
+        if tile::heading_lines(&plan, &title, sz.tile_head, ph) > have {
+            return Err(format!(
+                "the tile headings of the board do not settle on {} sheets: use a larger paper or --fit",
+                paper.name
+            ));
+        }
+        plan
+    } else {
+        tile::plan(&open, paper, sz, head_h(lines))?
+    };
     // Keep clear the gap each seam falls in.
     let keep: Vec<(f64, f64)> = plan
         .seams_x
@@ -349,8 +373,9 @@ fn single(
     let bottom = page::content_bottom(h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
     let slack = |s: f64| {
-        let (cw, ch) = Geometry::scaled(rs, false, s)
-            .with_caption(sz.board_caption)
+        let g = Geometry::scaled(rs, false, s);
+        let (cw, ch) = g
+            .with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g))
             .cut_size();
         (content_w - 1.0 - cw).min(avail_h - ch)
     };
@@ -380,7 +405,8 @@ fn single(
         }
     }
     let spare = slack(s);
-    let g = Geometry::scaled(rs, false, s).with_caption(sz.board_caption);
+    let g = Geometry::scaled(rs, false, s);
+    let g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
     let (_, ch) = g.cut_size();
     let g = g.centred_at(w / 2.0, y + ch / 2.0);
 
@@ -415,6 +441,58 @@ fn single(
         &note,
     );
     Ok(Some((spare, pg)))
+}
+
+/// The two row captions of the board ("North's row, N1 to N6 (single rings)"), as lines: one
+/// line each in normal print; in large print wrapped to [`caption_span`], so a tile seam may
+/// fall in any gap between pit columns but the first store's.
+fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<String>; 2] {
+    [0, 1].map(|side| {
+        let labels = &rs.board.pit_labels[side];
+        let first = labels.first().cloned().unwrap_or_default();
+        let last = labels.last().cloned().unwrap_or_default();
+        let key = if side == 0 {
+            "board.row_single"
+        } else {
+            "board.row_double"
+        };
+        let s = ph.fmt(
+            key,
+            &[
+                ("player", &rs.board.players[side]),
+                ("first", &first),
+                ("last", &last),
+            ],
+        );
+        if sz.large {
+            let (x0, x1) = caption_span(sz, g);
+            super::wrap(&s, sz.board_caption, Weight::Bold, x1 - x0)
+        } else {
+            vec![s]
+        }
+    })
+}
+
+/// Where the row captions start and, in large print, where they must end (x, mm): from the
+/// first pit column's left edge (normal print, one line); in large print from the left
+/// store's left edge to the first pit column's right edge, over the store, its gap and the
+/// first column.
+fn caption_span(sz: &Sizes, g: &Geometry) -> (f64, f64) {
+    let pit_left = g.pit_centre(0).x - g.d / 2.0;
+    if sz.large {
+        (g.store_rect(1).0, pit_left + g.d)
+    } else {
+        (pit_left, f64::INFINITY)
+    }
+}
+
+/// Lines of the longer row caption of the board (see [`row_captions`]).
+fn caption_lines(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> usize {
+    row_captions(rs, ph, sz, g)
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(1)
 }
 
 /// The size and weight of a short emphasised note at body size `pt`: bold at `pt`, or in large
@@ -647,33 +725,23 @@ fn draw_board(
     // Row captions, outside the arrows.
     let cap_gap = ARC_SPACE + 1.0;
     let core_half = g.core_h() / 2.0;
-    for side in 0..2 {
-        let labels = &rs.board.pit_labels[side];
-        let first = labels.first().cloned().unwrap_or_default();
-        let last = labels.last().cloned().unwrap_or_default();
-        let key = if side == 0 {
-            "board.row_single"
-        } else {
-            "board.row_double"
-        };
-        let s = ph.fmt(
-            key,
-            &[
-                ("player", &rs.board.players[side]),
-                ("first", &first),
-                ("last", &last),
-            ],
-        );
-        let cap_pt = g.caption_pt;
-        let base = if side == 0 {
-            g.cy + core_half + cap_gap + text::ascent_mm(cap_pt)
-        } else {
-            g.cy - core_half - cap_gap - text::descent_mm(cap_pt)
-        };
-        // Left-aligned over the first pit column (not centred), so the middle of the board stays
-        // free for a tile seam.
-        let x = g.pit_centre(0).x - g.d / 2.0;
-        pg.text(x, base, cap_pt, Weight::Bold, &s);
+    let cap_pt = g.caption_pt;
+    let lh = text::line_height_mm(cap_pt);
+    for (side, lines) in row_captions(rs, ph, sz, g).iter().enumerate() {
+        // The line nearest the row first: side 0's lines run down from below its arrows, side
+        // 1's run up from above them.
+        let k = lines.len();
+        for (j, l) in lines.iter().enumerate() {
+            let base = if side == 0 {
+                g.cy + core_half + cap_gap + text::ascent_mm(cap_pt) + j as f64 * lh
+            } else {
+                g.cy - core_half - cap_gap - text::descent_mm(cap_pt) - (k - 1 - j) as f64 * lh
+            };
+            // Left-aligned over the first pit column (not centred), so the middle of the board
+            // stays free for a tile seam.
+            let x = caption_span(sz, g).0;
+            pg.text(x, base, cap_pt, Weight::Bold, l);
+        }
     }
     Ok(())
 }

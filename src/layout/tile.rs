@@ -404,6 +404,29 @@ pub fn plan(d: &Drawing, paper: Paper, sz: &Sizes, head: f64) -> Result<Plan, St
     })
 }
 
+/// Lines the longest tile heading of `plan` takes at `pt` (bold, across the tile page between
+/// the margins), with `title` as [`pages`] sets it.
+pub fn heading_lines(plan: &Plan, title: &str, pt: f64, ph: &Phrases) -> usize {
+    let total = plan.count();
+    let mut most = 1;
+    for row in 0..plan.rows() {
+        for col in 0..plan.cols() {
+            let head = ph.fmt(
+                "tile.title",
+                &[
+                    ("title", title),
+                    ("n", &number(plan, col, row).to_string()),
+                    ("total", &total.to_string()),
+                    ("where", &place_words(plan, col, row, ph)),
+                ],
+            );
+            let n = super::wrap(&head, pt, Weight::Bold, plan.page.0 - 2.0 * MARGIN).len();
+            most = most.max(n);
+        }
+    }
+    most
+}
+
 /// Which tile (`col`, `row`) of `plan`, in words ("left", "top right", …).
 pub fn place_words(plan: &Plan, col: usize, row: usize, ph: &Phrases) -> String {
     let word = |k: usize, n: usize, first: &str, mid: &str, last: &str, nth: &str| -> String {
