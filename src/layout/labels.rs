@@ -261,14 +261,20 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         done += here;
         let grid_bottom = y0 + used_rows as f64 * label_h;
         // The circuit label, once every pit and store label is placed, if it fits below.
-        let head = ph.get("labels.circuit_title");
+        let head = super::wrap(
+            &ph.get("labels.circuit_title"),
+            circuit_head,
+            Weight::Bold,
+            gw - 6.0,
+        );
+        let head_h = head.len() as f64 * text::line_height_mm(circuit_head);
         let lh = text::line_height_mm(circuit_pt);
         let wrapped: Vec<Vec<String>> = circ
             .iter()
             .map(|s| super::wrap(s, circuit_pt, Weight::Regular, gw - 6.0))
             .collect();
         let circ_h = (4.0
-            + text::line_height_mm(circuit_head)
+            + head_h
             + 1.0
             + wrapped
                 .iter()
@@ -293,15 +299,9 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         }
         cut::draw(&mut pg, &pieces);
         if place_circuit {
-            let mut ty = cy + 2.5;
-            pg.text(
-                x0 + 3.0,
-                ty + text::ascent_mm(circuit_head),
-                circuit_head,
-                Weight::Bold,
-                &head,
-            );
-            ty += text::line_height_mm(circuit_head) + 1.0;
+            let ty = cy + 2.5;
+            let mut ty = super::set_lines(&mut pg, x0 + 3.0, ty, &head, circuit_head, Weight::Bold);
+            ty += 1.0;
             for lines in &wrapped {
                 ty = super::set_lines(&mut pg, x0 + 3.0, ty, lines, circuit_pt, Weight::Regular)
                     + 0.8;

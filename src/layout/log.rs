@@ -229,6 +229,30 @@ pub fn continuation(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Pag
     pg
 }
 
+/// Column widths across `cw` mm (large print): every column at least as wide as its longest
+/// head word at `pt` bold (plus 2 mm of padding), so no word is broken; what is left is shared
+/// by the columns' weights. When even the words do not fit, the weights alone.
+fn fit_words(cols: &[Col], cw: f64, pt: f64) -> Vec<f64> {
+    let least: Vec<f64> = cols
+        .iter()
+        .map(|c| {
+            c.header
+                .split_whitespace()
+                .map(|w| text::width_mm(w, pt, Weight::Bold) + 2.5)
+                .fold(0.0, f64::max)
+        })
+        .collect();
+    let total_w: f64 = cols.iter().map(|c| c.weight).sum();
+    let spare = cw - least.iter().sum::<f64>();
+    if spare < 0.0 {
+        return cols.iter().map(|c| c.weight / total_w * cw).collect();
+    }
+    cols.iter()
+        .zip(&least)
+        .map(|(c, l)| l + c.weight / total_w * spare)
+        .collect()
+}
+
 /// Draws the log table from `y` down to the content bottom, rows numbered from `first`;
 /// returns the number of rows.
 fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: usize) -> usize {
@@ -240,7 +264,10 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
     let cw = cw - 1.0;
     let cols = columns(rs, ph);
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
-    let widths: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
+    let mut widths: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
+    if sz.large {
+        widths = fit_words(&cols, cw, head_pt);
+    }
     let wrapped: Vec<Vec<String>> = cols
         .iter()
         .zip(&widths)

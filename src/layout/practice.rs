@@ -506,7 +506,15 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         let prep = prepared(rs, &rules, e, ph, false)?;
         let head = heading(e, ph, false);
         let q = question(rs, &rules, e, ph);
-        let board_h = diagram::board_height(rs, w, sz);
+        // Only the start board is drawn: in large print (boards stacked) measure that one.
+        let board_h = if sz.large && diagram::stacked(rs, w, sz) {
+            let mut scratch = super::page::portrait("scratch", paper);
+            diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
+                + 4.0
+                + text::line_height_mm(blank_pt)
+        } else {
+            diagram::board_height(rs, w, sz)
+        };
         let h = 2.0
             + lines_h(&head, sub_head, Weight::Bold, w)
             + lines_h(&q, caption, Weight::Regular, w)

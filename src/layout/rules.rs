@@ -541,7 +541,18 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
                 let lines = super::wrap(s, head, Weight::Bold, w);
                 // Keep a heading with the first lines of what follows.
                 // …and when that is a short introduction to examples, with the first example too.
-                let next_h = match (blocks.get(i + 1), blocks.get(i + 2)) {
+                // (Large print looks past empty paragraphs, which set nothing.)
+                let ahead = |k: usize| {
+                    if sz.large {
+                        blocks[i + 1..]
+                            .iter()
+                            .filter(|b| !matches!(b, Block::Para(p) if p.is_empty()))
+                            .nth(k)
+                    } else {
+                        blocks.get(i + 1 + k)
+                    }
+                };
+                let next_h = match (ahead(0), ahead(1)) {
                     (Some(Block::Example(k)), _) => example_height(rs, sz, &prepared[*k], w),
                     (Some(Block::Para(p)), Some(Block::Example(k))) => {
                         super::wrap(p, body, Weight::Regular, w).len() as f64
@@ -549,9 +560,23 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
                             + 1.2
                             + example_height(rs, sz, &prepared[*k], w)
                     }
+                    // Large print: a short paragraph after the heading moves whole (see
+                    // `Flow::keep_together`), so keep the heading with all of it.
+                    (Some(b @ (Block::Para(p) | Block::Bullet(p))), _) if sz.large => {
+                        let indent = if matches!(b, Block::Bullet(_)) {
+                            BULLET_INDENT
+                        } else {
+                            0.0
+                        };
+                        let n = super::wrap(p, body, Weight::Regular, w - indent).len();
+                        let n = if n <= 5 { n } else { 2 };
+                        n as f64 * text::line_height_mm(body)
+                    }
                     _ => 2.0 * text::line_height_mm(body),
                 };
-                let h = 2.5 + lines.len() as f64 * text::line_height_mm(head) + next_h;
+                // (Large print also counts the 0.8 mm set under the heading.)
+                let under = if sz.large { 0.8 } else { 0.0 };
+                let h = 2.5 + lines.len() as f64 * text::line_height_mm(head) + under + next_h;
                 f.room(h);
                 if f.y > MARGIN + 0.01 {
                     f.y += 2.5;

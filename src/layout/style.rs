@@ -257,7 +257,7 @@ impl Sizes {
         tile_head: LARGE_LABEL_MIN,
         tile_join: LARGE_LABEL_MIN,
         map_number: (LARGE_LABEL_MIN, 6.5),
-        label_cell: (90.0, 45.0),
+        label_cell: (85.0, 45.0),
         label_name: (28.0, LARGE_LABEL_MIN),
         label_who: LARGE_BODY_MIN,
         circuit: LARGE_BODY_MIN,
