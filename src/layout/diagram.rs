@@ -290,12 +290,22 @@ struct Mini {
 
 impl Mini {
     /// The full board of `rs` scaled to fit `width` mm, its pits at most `max_d` across, its
-    /// labels at `small` pt.
-    fn fit(full: &BoardGeometry, width: f64, max_d: f64, small: f64) -> Mini {
+    /// labels at `small` pt, its stores at least `min_store_w` mm wide (large print: wide
+    /// enough for the longest word of a store's name; the rest of the board is scaled down to
+    /// leave them the room).
+    fn fit(full: &BoardGeometry, width: f64, max_d: f64, small: f64, min_store_w: f64) -> Mini {
         let k = (width / full.core_w())
             .min(max_d / full.d)
             .max(4.0 / full.d);
-        let g = full.uniformly_scaled(k).centred_at(0.0, 0.0);
+        let mut g = full.uniformly_scaled(k).centred_at(0.0, 0.0);
+        if g.store_w < min_store_w {
+            let rest = full.core_w() - 2.0 * full.store_w;
+            let k = ((width - 2.0 * min_store_w) / rest)
+                .min(max_d / full.d)
+                .max(4.0 / full.d);
+            g = full.uniformly_scaled(k).centred_at(0.0, 0.0);
+            g.store_w = g.store_w.max(min_store_w);
+        }
         Mini {
             n: g.n,
             d: g.d,
@@ -331,6 +341,9 @@ impl Mini {
     }
 }
 
+/// Side room inside a mini store beside its name (both sides together), mm.
+const STORE_NAME_PAD: f64 = 2.4;
+
 /// Gap between stacked boards, mm.
 const STACK_GAP: f64 = 2.0;
 
@@ -340,12 +353,32 @@ const STACK_GAP: f64 = 2.0;
 fn arrange(rs: &Ruleset, width: f64, sz: &Sizes) -> (Mini, bool) {
     let full = BoardGeometry::new(rs, false);
     let (min_d, max_d) = sz.mini_pit;
+    // Large print: stores wide enough for every word of their names (see `draw_mini`).
+    let min_store_w = if sz.large {
+        rs.board
+            .stores
+            .iter()
+            .flat_map(|s| s.split_whitespace())
+            .map(|w| text::width_mm(w, sz.small, Weight::Regular) + STORE_NAME_PAD + 0.5)
+            .fold(0.0, f64::max)
+    } else {
+        0.0
+    };
     // One millimetre clear of the box each side, so strokes stay inside it.
-    let half = Mini::fit(&full, (width - 2.0 - MID_GAP) / 2.0, max_d, sz.small);
+    let half = Mini::fit(
+        &full,
+        (width - 2.0 - MID_GAP) / 2.0,
+        max_d,
+        sz.small,
+        min_store_w,
+    );
     if half.d >= min_d && 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
         (half, false)
     } else {
-        (Mini::fit(&full, width - 2.0, max_d, sz.small), true)
+        (
+            Mini::fit(&full, width - 2.0, max_d, sz.small, min_store_w),
+            true,
+        )
     }
 }
 
@@ -621,10 +654,11 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         // The store's name at its top, in type small enough that no word is broken and no
         // line is lost above the count.
         let name = &rs.board.stores[side];
-        let name_pt = super::size_for_words(name, small, small, Weight::Regular, sw - 2.4);
+        let name_pt =
+            super::size_for_words(name, small, small, Weight::Regular, sw - STORE_NAME_PAD);
         let lh = text::line_height_mm(name_pt);
         let room_lines = (((sh / 2.0 - 2.0 - 3.0) / lh).floor() as usize).max(1);
-        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - 2.4);
+        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - STORE_NAME_PAD);
         if lines.len() > room_lines {
             lines.truncate(room_lines);
             if let Some(l) = lines.last_mut() {

@@ -100,15 +100,21 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: 
         let avail = w - 2.0 * MARGIN - rw - 4.0;
         let lines = text::wrap(&left, fpt, Weight::Regular, avail);
         if sz.large {
-            // Up to two lines, the last on the page number's baseline.
+            // One line beside the page number when it fits; otherwise the first line beside
+            // it and the rest on a second line across the whole width.
             let base = h - LARGE_FOOTER_BASE;
             let lh = text::line_height_mm(fpt);
-            let k = lines.len().min(LARGE_FOOTER_LINES);
-            for (j, l) in lines[..k].iter().enumerate() {
-                let b = base - (k - 1 - j) as f64 * lh;
-                page.text(MARGIN, b, fpt, Weight::Regular, l);
+            let mut set: Vec<String> = lines.iter().take(1).cloned().collect();
+            if lines.len() > 1 {
+                let rest = lines[1..].join(" ");
+                let more = text::wrap(&rest, fpt, Weight::Regular, w - 2.0 * MARGIN);
+                set.extend(more.into_iter().take(LARGE_FOOTER_LINES - 1));
             }
-            page.text(w - MARGIN - rw, base, fpt, Weight::Regular, &right);
+            let top = base - (set.len() - 1) as f64 * lh;
+            for (j, l) in set.iter().enumerate() {
+                page.text(MARGIN, top + j as f64 * lh, fpt, Weight::Regular, l);
+            }
+            page.text(w - MARGIN - rw, top, fpt, Weight::Regular, &right);
             continue;
         }
         let base = h - FOOTER_BASE;

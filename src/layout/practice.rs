@@ -510,8 +510,8 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         let board_h = if sz.large && diagram::stacked(rs, w, sz) {
             let mut scratch = super::page::portrait("scratch", paper);
             diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
-                + 4.0
-                + text::line_height_mm(blank_pt)
+                + 2.0
+                + blanks_of(e).len() as f64 * (text::line_height_mm(blank_pt) + 2.0)
         } else {
             diagram::board_height(rs, w, sz)
         };
@@ -530,7 +530,14 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         // be; under the board, side by side, when the board takes the whole width.
         let used = diagram::draw_boards(f.page(), rs, ph, sz, &prep, MARGIN, y, w);
         let nb = blanks_of(e).len();
-        let slots: Vec<(f64, f64, f64)> = if diagram::stacked(rs, w, sz) {
+        let blank_lh = text::line_height_mm(blank_pt) + 2.0;
+        let slots: Vec<(f64, f64, f64)> = if sz.large && diagram::stacked(rs, w, sz) {
+            // Large print: one blank a line, each across the whole width.
+            let base = y + used + 2.0 + text::ascent_mm(blank_pt);
+            (0..nb)
+                .map(|i| (MARGIN, base + i as f64 * blank_lh, w * 0.75))
+                .collect()
+        } else if diagram::stacked(rs, w, sz) {
             let sw = w / nb as f64;
             let base = y + used + 2.0 + text::ascent_mm(blank_pt);
             (0..nb)
@@ -555,7 +562,9 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
                 Some(Stroke::solid(0.25, Color::BLACK)),
             );
         }
-        if diagram::stacked(rs, w, sz) {
+        if sz.large && diagram::stacked(rs, w, sz) {
+            f.y += 2.0 + nb as f64 * blank_lh;
+        } else if diagram::stacked(rs, w, sz) {
             f.y += 4.0 + text::line_height_mm(blank_pt);
         }
         f.y += used;
