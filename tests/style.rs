@@ -381,3 +381,105 @@ fn normal_print_is_not_large_print() {
     let log = large.pages.iter().find(|p| p.name == "log").unwrap();
     assert!(log.width > log.height);
 }
+
+/// Text box of `t`: advance width, ascent to descent (mm); for a text of digits, commas and
+/// "…" only (counts, sowing numbers), from the baseline up to the digit height, 1493/2048 em
+/// in DejaVu Sans (digits have no descenders and stand lower than the font's ascent).
+fn text_box(t: &Text) -> (f64, f64, f64, f64) {
+    let w = sowkit::text::width_mm(&t.text, t.size_pt, t.weight);
+    if t.text
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == ',' || c == '…')
+    {
+        let digit_h = t.size_pt * 25.4 / 72.0 * 1493.0 / 2048.0;
+        return (t.x, t.y - digit_h, t.x + w, t.y);
+    }
+    (
+        t.x,
+        t.y - sowkit::text::ascent_mm(t.size_pt),
+        t.x + w,
+        t.y + sowkit::text::descent_mm(t.size_pt),
+    )
+}
+
+/// Pairs of texts on one page of `doc` whose boxes overlap by more than `tol` mm each way,
+/// and texts that reach below the content area into the bottom band other than the footer and
+/// the bar label (those the page's finishing adds, at or below the bar): (page, text, text).
+fn crowded(doc: &Document, tol: f64) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for page in &doc.pages {
+        let items = leaves(&page.items);
+        let texts: Vec<&Text> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Text(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let boxes: Vec<_> = texts.iter().map(|t| text_box(t)).collect();
+        for i in 0..boxes.len() {
+            for j in i + 1..boxes.len() {
+                let (a, b) = (boxes[i], boxes[j]);
+                let dx = a.2.min(b.2) - a.0.max(b.0);
+                let dy = a.3.min(b.3) - a.1.max(b.1);
+                if dx > tol && dy > tol {
+                    out.push((
+                        page.name.clone(),
+                        texts[i].text.clone(),
+                        texts[j].text.clone(),
+                    ));
+                }
+            }
+        }
+        let bottom = layout::page::content_bottom(page.height, &layout::style::Sizes::LARGE);
+        let bar_top = layout::page::bar_rect(page.height, &layout::style::Sizes::LARGE).1;
+        let (bx, by, bw, bh) = layout::page::bar_rect(page.height, &layout::style::Sizes::LARGE);
+        for (t, b) in texts.iter().zip(&boxes) {
+            // The bar's own label stands beside it, on the bar's bottom line.
+            let bar_label = t.x > bx + bw && (t.y - (by + bh)).abs() < 1e-6;
+            if b.3 > bottom + 1e-6 && b.1 < bar_top - 1e-6 && !bar_label {
+                out.push((page.name.clone(), t.text.clone(), "the bottom band".into()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn large_print_text_never_overlaps_or_runs_into_the_bottom_band() {
+    // The check can fail: two words set on top of each other, and a line set in the band.
+    let mut probe = Document {
+        title: String::new(),
+        pages: vec![Page::new("p", 210.0, 297.0)],
+    };
+    probe.pages[0].text(20.0, 50.0, 14.0, Weight::Regular, "one");
+    probe.pages[0].text(22.0, 51.0, 14.0, Weight::Regular, "two");
+    probe.pages[0].text(20.0, 272.0, 14.0, Weight::Regular, "low");
+    assert_eq!(crowded(&probe, 0.2).len(), 2);
+
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            for paper in [A4, LETTER] {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..KitOptions::new(paper)
+                };
+                for doc in [
+                    layout::kit(&rs, &opts).unwrap(),
+                    layout::host_key(&rs, &opts).unwrap(),
+                ] {
+                    let bad = crowded(&doc, 0.2);
+                    assert!(
+                        bad.is_empty(),
+                        "{} [{lang}] {}: {} crowded texts, e.g. {:?}",
+                        rs.id,
+                        paper.name,
+                        bad.len(),
+                        &bad[..bad.len().min(6)]
+                    );
+                }
+            }
+        }
+    }
+}

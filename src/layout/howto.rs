@@ -132,6 +132,13 @@ pub fn page(
         steps.push(ph.get("howto.step_markers"));
     }
     steps.push(ph.get("howto.step_play"));
+    // Where a step's text starts: 6 mm in, or in large print past the widest number.
+    let indent = if sz.large {
+        let widest = format!("{}.", steps.len());
+        (1.0 + text::width_mm(&widest, body, Weight::Bold) + 1.5).max(6.0)
+    } else {
+        6.0
+    };
     for (i, s) in steps.iter().enumerate() {
         let n = format!("{}.", i + 1);
         pg.text(
@@ -141,7 +148,15 @@ pub fn page(
             Weight::Bold,
             &n,
         );
-        y = para(&mut pg, MARGIN + 6.0, y, body, Weight::Regular, cw - 6.0, s) + 0.8;
+        y = para(
+            &mut pg,
+            MARGIN + indent,
+            y,
+            body,
+            Weight::Regular,
+            cw - indent,
+            s,
+        ) + 0.8;
     }
     if let Some((d, plan)) = tiles {
         y += 3.0;
