@@ -270,7 +270,7 @@ fn colour_sides_add_colour_and_take_nothing_away() {
 fn is_label(t: &Text, board: bool, rs: &Ruleset) -> bool {
     let named = board
         && (rs.board.pit_labels.iter().flatten().any(|l| *l == t.text)
-            || rs.board.stores.iter().any(|l| *l == t.text));
+            || rs.board.stores.contains(&t.text));
     named || (t.weight == Weight::Bold && t.text.chars().any(char::is_alphabetic))
 }
 
