@@ -397,6 +397,12 @@ fn single(
         // Round down to a tenth of a millimetre of pit diameter.
         let d = (rs.layout.pit_diameter * lo * 10.0).floor() / 10.0;
         s = d / rs.layout.pit_diameter;
+        if sz.large && d <= 0.0 {
+            return Err(format!(
+                "with large print the board does not fit one {} page at any size (its legend and notes leave too little room): leave out --fit to print it in tiles at true size, or use a larger paper",
+                paper.name
+            ));
+        }
         if d < MIN_PLAYABLE_PIT || !fits(s) {
             return Err(format!(
                 "to fit the {} page the pits would shrink to {d} mm across, below the {MIN_PLAYABLE_PIT} mm that counters need",
