@@ -326,11 +326,14 @@ pub fn kit(data: &[u8]) {
         (false, true) => crate::layout::style::Style::LowInk,
         (false, false) => crate::layout::style::Style::Default,
     };
+    // Read last, so the inputs found before large print existed still mean what they did.
+    let large = b.flag();
     let opts = crate::layout::KitOptions {
         paper,
         fit,
         child_safe,
         style,
+        large,
         ..crate::layout::KitOptions::new(paper)
     };
     // Without the host key's solver lines: the solver is fuzzed through the engine, and with

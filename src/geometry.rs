@@ -173,6 +173,11 @@ pub struct BoardGeometry {
     pub cy: f64,
     /// Scale applied to the ruleset's sizes (1 = as asked).
     pub scale: f64,
+    /// Size of the row captions outside the arrows, pt ([`CAPTION_PT`] unless large print
+    /// asks for more: [`BoardGeometry::with_caption`]).
+    pub caption_pt: f64,
+    /// Lines of each row caption (1 unless large print wraps them).
+    pub caption_lines: usize,
 }
 
 impl BoardGeometry {
@@ -226,6 +231,8 @@ impl BoardGeometry {
             cx: 0.0,
             cy: 0.0,
             scale: s,
+            caption_pt: CAPTION_PT,
+            caption_lines: 1,
         };
         let (w, h) = g.cut_size();
         g.cx = w / 2.0;
@@ -254,6 +261,21 @@ impl BoardGeometry {
         }
     }
 
+    /// The same board with row captions of `lines` lines (at least one) of `pt` points: the
+    /// cut outline grows (or shrinks) to hold them, and the board is placed again with its cut
+    /// outline's top-left at (0, 0). Pits and stores keep their sizes.
+    pub fn with_caption(&self, pt: f64, lines: usize) -> BoardGeometry {
+        let mut g = BoardGeometry {
+            caption_pt: pt,
+            caption_lines: lines.max(1),
+            ..self.clone()
+        };
+        let (w, h) = g.cut_size();
+        g.cx = w / 2.0;
+        g.cy = h / 2.0;
+        g
+    }
+
     /// The same board moved so its centre is at (`cx`, `cy`).
     pub fn centred_at(&self, cx: f64, cy: f64) -> BoardGeometry {
         BoardGeometry {
@@ -274,9 +296,9 @@ impl BoardGeometry {
         (2.0 * self.d + self.row_gap).max(self.store_h)
     }
 
-    /// Height of a row caption line (outside the arrows), mm.
+    /// Height of a row caption (its lines, outside the arrows), mm.
     pub fn caption_h(&self) -> f64 {
-        text::line_height_mm(CAPTION_PT) + 1.0
+        self.caption_lines as f64 * text::line_height_mm(self.caption_pt) + 1.0
     }
 
     /// The cut outline's size (width, height), mm: the pits and stores, the arrows and row
@@ -327,9 +349,9 @@ impl BoardGeometry {
         let gap = ARC_SPACE + 1.0;
         let half = self.core_h() / 2.0;
         if side == 0 {
-            self.cy + half + gap + text::ascent_mm(CAPTION_PT)
+            self.cy + half + gap + text::ascent_mm(self.caption_pt)
         } else {
-            self.cy - half - gap - text::descent_mm(CAPTION_PT)
+            self.cy - half - gap - text::descent_mm(self.caption_pt)
         }
     }
 
@@ -458,10 +480,16 @@ impl Hop {
     /// along the curve nearest the middle whose circle (radius [`NUM_R`] plus 0.5 mm) stays out
     /// of all of them; the midpoint again if there is none.
     pub fn number_at(&self, keep_clear: &[(f64, f64)]) -> Pt {
+        self.number_at_r(keep_clear, NUM_R)
+    }
+
+    /// As [`Hop::number_at`] for a number circle of radius `r` mm (large print draws larger
+    /// numbers in larger circles).
+    pub fn number_at_r(&self, keep_clear: &[(f64, f64)], r: f64) -> Pt {
         let out = |q: Pt| {
             keep_clear
                 .iter()
-                .all(|(a, b)| q.x + NUM_R + 0.5 <= *a || q.x - NUM_R - 0.5 >= *b)
+                .all(|(a, b)| q.x + r + 0.5 <= *a || q.x - r - 0.5 >= *b)
         };
         for k in 0..=45 {
             for t in [0.5 - 0.01 * k as f64, 0.5 + 0.01 * k as f64] {

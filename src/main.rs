@@ -69,7 +69,8 @@ enum Command {
         /// Print style: default (black on white), contrast (heavier black lines) or low-ink
         /// (greyscale, no large fills); add colour (or color) to give the two sides
         /// colour-blind-safe colours (Okabe–Ito vermillion and blue) on top of their single and
-        /// double rings; join several with commas, e.g. --style contrast,colour
+        /// double rings; add large for large print (body text at least 14 pt, labels at least
+        /// 18 pt, every sheet re-laid out); join several with commas, e.g. --style large,contrast
         #[arg(long, default_value = "default", value_parser = sowkit::layout::style::Look::parse)]
         style: sowkit::layout::style::Look,
         /// Write nothing: compare what would be written with OUT, list every file that would
@@ -589,6 +590,7 @@ fn main() -> ExitCode {
                 lang: lang.clone(),
                 style: style.ink,
                 colour: style.colour,
+                large: style.large,
             };
             let extra = |rs: &Ruleset| {
                 if three_d {

@@ -7,6 +7,7 @@
 mod common;
 
 use sowkit::doc::{bounds, Document, Item, Page, Shape, Text};
+use sowkit::layout::style::Sizes;
 use sowkit::layout::{self, board, page, Paper, A4, LETTER};
 use sowkit::ruleset::{
     CaptureKind, Chain, Direction, GrandSlam, Include, NoLegalMove, Relay, RowSide, Ruleset,
@@ -127,6 +128,33 @@ fn build_kits() -> Vec<(Ruleset, Paper, Document)> {
     out
 }
 
+/// Every repository ruleset in large print (`--style large`) on A4 and Letter, laid out once:
+/// the invariants of the normal kits hold for these too.
+fn large_kits() -> &'static [(Ruleset, Paper, Document)] {
+    static KITS: std::sync::OnceLock<Vec<(Ruleset, Paper, Document)>> = std::sync::OnceLock::new();
+    KITS.get_or_init(|| {
+        let mut out = Vec::new();
+        for rs in repo_rulesets() {
+            for paper in [A4, LETTER] {
+                let opts = layout::KitOptions {
+                    large: true,
+                    ..layout::KitOptions::new(paper)
+                };
+                let doc = layout::kit(&rs, &opts).unwrap_or_else(|e| panic!("{}: {e}", rs.id));
+                out.push((rs.clone(), paper, doc));
+            }
+        }
+        out
+    })
+}
+
+/// The normal kits, then the large-print ones, each with the type sizes it was laid out in.
+fn all_kits() -> impl Iterator<Item = (&'static Ruleset, &'static Paper, &'static Document, Sizes)>
+{
+    let normal = kits().iter().map(|(r, p, d)| (r, p, d, Sizes::NORMAL));
+    normal.chain(large_kits().iter().map(|(r, p, d)| (r, p, d, Sizes::LARGE)))
+}
+
 fn texts(p: &Page) -> impl Iterator<Item = &Text> {
     p.texts()
 }
@@ -138,11 +166,16 @@ fn shapes(p: &Page) -> impl Iterator<Item = &Shape> {
 /// The board of a kit as one page: the board sheet itself, or, for a tiled board, the board
 /// drawn once at 1:1 (what the tiles show parts of).
 fn board_page(rs: &Ruleset, doc: &Document) -> Page {
+    board_page_sized(rs, doc, &Sizes::NORMAL)
+}
+
+/// [`board_page`] for a kit laid out in the type sizes `sz`.
+fn board_page_sized(rs: &Ruleset, doc: &Document, sz: &Sizes) -> Page {
     if let Some(p) = doc.pages.iter().find(|p| p.name == "board") {
         return p.clone();
     }
     let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
-    let (d, _) = board::drawing(rs, &ph, &[]).unwrap();
+    let (d, _) = board::drawing_sized(rs, &ph, sz, &[]).unwrap();
     Page {
         width: d.w,
         height: d.h,
@@ -278,7 +311,7 @@ fn page_sizes_order_and_names() {
 
 #[test]
 fn all_ink_inside_the_margins() {
-    for (rs, _, doc) in kits() {
+    for (rs, _, doc, _) in all_kits() {
         for p in &doc.pages {
             for it in &p.items {
                 let (a, b, c, d) = ink(it).expect("non-empty item");
@@ -299,7 +332,7 @@ fn all_ink_inside_the_margins() {
 
 #[test]
 fn calibration_bar_on_every_page_clear_of_other_ink() {
-    for (rs, _, doc) in kits() {
+    for (rs, _, doc, _) in all_kits() {
         for p in &doc.pages {
             let bars: Vec<&Shape> = shapes(p).filter(|s| is_bar(s)).collect();
             assert_eq!(bars.len(), 1, "{} {}: one 100 × 3 mm bar", rs.id, p.name);
@@ -328,13 +361,14 @@ fn calibration_bar_on_every_page_clear_of_other_ink() {
 
 #[test]
 fn footer_names_kit_scale_check_page_and_paper() {
-    for (rs, paper, doc) in kits() {
+    for (rs, paper, doc, _) in all_kits() {
         let n = doc.pages.len();
         for (i, p) in doc.pages.iter().enumerate() {
+            // Joined by spaces: a large-print footer wraps over two lines.
             let all: String = texts(p)
                 .map(|t| t.text.as_str())
                 .collect::<Vec<_>>()
-                .join("\n");
+                .join(" ");
             assert!(all.contains(&rs.name), "{} kit name", p.name);
             assert!(all.contains("Print at 100% (actual size) — check the bar measures 100 mm"));
             assert!(
@@ -356,9 +390,9 @@ fn circuit_matches_sown_holes() {
         board::circuit(&clockwise_both_stores()),
         vec![0, 9, 7, 6, 5, 4, 8, 3, 2, 1]
     );
-    for (rs, _, doc) in kits() {
+    for (rs, _, doc, sz) in all_kits() {
         let k = board::circuit(rs).len();
-        let b = &board_page(rs, doc);
+        let b = &board_page_sized(rs, doc, &sz);
         // One numbered marker 1..=k per arrow, each exactly once on the board page.
         for i in 1..=k {
             let c = texts(b).filter(|t| t.text == i.to_string()).count();
@@ -375,8 +409,8 @@ fn circuit_matches_sown_holes() {
 
 #[test]
 fn every_pit_and_store_is_labelled_on_the_board() {
-    for (rs, _, doc) in kits() {
-        let b = &board_page(rs, doc);
+    for (rs, _, doc, sz) in all_kits() {
+        let b = &board_page_sized(rs, doc, &sz);
         let all: Vec<&str> = texts(b).map(|t| t.text.as_str()).collect();
         for side in 0..2 {
             for l in &rs.board.pit_labels[side] {
@@ -412,8 +446,8 @@ fn every_pit_and_store_is_labelled_on_the_board() {
 /// diameter, and the board (or assembly) page says so.
 #[test]
 fn board_pits_are_the_ruleset_size() {
-    for (rs, _, doc) in kits() {
-        let b = &board_page(rs, doc);
+    for (rs, _, doc, sz) in all_kits() {
+        let b = &board_page_sized(rs, doc, &sz);
         // Pits: white-filled circles (equal width and height) below the store size.
         let pits: Vec<f64> = shapes(b)
             .filter(|s| s.fill == Some(sowkit::doc::Color::WHITE))

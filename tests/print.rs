@@ -1,5 +1,5 @@
 //! What a printed sheet must get right, checked on the page model of every bundled kit and host
-//! key on A4 and Letter: type size, marks that stand clear of each other, sowing numbers inside
+//! key on A4 and Letter, in normal and large print (`--style large`): type size, marks that stand clear of each other, sowing numbers inside
 //! their pit, the preview's print styles, the score log's continuation sheet and the cutting.
 //! Geometry here is computed from the shapes themselves (centres and radii from their bounds,
 //! digit height from DejaVu Sans' 1493/2048 em), not from the layout code's constants.
@@ -9,19 +9,27 @@ use sowkit::doc::{Document, Page, Seg, Shape, Text};
 use sowkit::layout::{self, Paper, A4, LETTER};
 use sowkit::ruleset::Ruleset;
 
-/// Every bundled ruleset's kit and host key on A4 and Letter: (label, document).
+/// Every bundled ruleset's kit and host key on A4 and Letter, in normal and large print:
+/// (label, document).
 fn documents() -> Vec<(String, Document)> {
     let mut out = Vec::new();
     for rs in common::bundled_en() {
         for paper in [A4, LETTER] {
-            out.push((
-                format!("{} {} kit", rs.id, paper.name),
-                layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap(),
-            ));
-            out.push((
-                format!("{} {} host key", rs.id, paper.name),
-                layout::host_key(&rs, &layout::KitOptions::new(paper)).unwrap(),
-            ));
+            for large in [false, true] {
+                let opts = layout::KitOptions {
+                    large,
+                    ..layout::KitOptions::new(paper)
+                };
+                let print = if large { " large" } else { "" };
+                out.push((
+                    format!("{} {}{print} kit", rs.id, paper.name),
+                    layout::kit(&rs, &opts).unwrap(),
+                ));
+                out.push((
+                    format!("{} {}{print} host key", rs.id, paper.name),
+                    layout::host_key(&rs, &opts).unwrap(),
+                ));
+            }
         }
     }
     out

@@ -1,14 +1,17 @@
 //! Print styles: text contrast of at least 4.5:1 (WCAG 2.x, text colour against the fill
-//! painted behind it) on every page of every bundled kit in every style and both languages;
-//! low-ink has only greys and no large fills; contrast has heavy black lines.
+//! painted behind it) on every page of every bundled kit in every style and both languages,
+//! large print included; low-ink has only greys and no large fills; contrast has heavy black
+//! lines; large print sets body text at 14 pt or more and labels at 18 pt or more.
 mod common;
 
 use sowkit::doc::Stroke;
-use sowkit::doc::{bounds, leaves, Color, Document, Item};
+use sowkit::doc::{bounds, leaves, Color, Document, Item, Page, Text, Weight};
 use sowkit::layout::style::{
-    contrast_ratio, Style, CONTRAST_MIN_STROKE, LOW_INK_MAX_FILL, SIDE_COLOURS, SIDE_INK,
+    contrast_ratio, Style, CONTRAST_MIN_STROKE, LARGE_BODY_MIN, LARGE_LABEL_MIN, LOW_INK_MAX_FILL,
+    SIDE_COLOURS, SIDE_INK,
 };
-use sowkit::layout::{self, KitOptions, A4};
+use sowkit::layout::{self, KitOptions, A4, LETTER};
+use sowkit::ruleset::Ruleset;
 
 const STYLES: [Style; 3] = [Style::Default, Style::Contrast, Style::LowInk];
 
@@ -55,13 +58,25 @@ fn text_contrast_is_at_least_4_5_in_every_style() {
     }
     assert!(lowest_text_contrast(&probe).0 < 4.5);
 
+    // Every ink style with and without colour; and large print with every ink style (colour
+    // on with low-ink, the lightest text on the lightest tints).
+    let looks: Vec<(Style, bool, bool)> = STYLES
+        .into_iter()
+        .flat_map(|s| [(s, false, false), (s, true, false)])
+        .chain([
+            (Style::Default, false, true),
+            (Style::Contrast, false, true),
+            (Style::LowInk, true, true),
+        ])
+        .collect();
     for rs in common::bundled() {
         for lang in ["en", "es"] {
-            for (style, colour) in STYLES.into_iter().flat_map(|s| [(s, false), (s, true)]) {
+            for &(style, colour, large) in &looks {
                 let opts = KitOptions {
                     lang: Some(lang.into()),
                     style,
                     colour,
+                    large,
                     ..KitOptions::new(A4)
                 };
                 for doc in [
@@ -71,7 +86,7 @@ fn text_contrast_is_at_least_4_5_in_every_style() {
                     let (r, text) = lowest_text_contrast(&doc);
                     assert!(
                         r >= 4.5,
-                        "{} [{lang}] {style:?} colour {colour}: {text:?} has contrast {r:.2}:1",
+                        "{} [{lang}] {style:?} colour {colour} large {large}: {text:?} has contrast {r:.2}:1",
                         rs.id
                     );
                 }
@@ -241,6 +256,228 @@ fn colour_sides_add_colour_and_take_nothing_away() {
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `t` is a label in large print: a bold text with a letter in it (titles, headings,
+/// the board's row names, pit and store labels, score log column heads, the bar's "100 mm",
+/// answer blanks, marker and glue words), or, on the board sheet and its tiles, a pit or store
+/// label of `rs` whatever its weight. Numbers alone (seed counts, sowing order, step and tile
+/// numbers) are body text.
+fn is_label(t: &Text, board: bool, rs: &Ruleset) -> bool {
+    let named = board
+        && (rs.board.pit_labels.iter().flatten().any(|l| *l == t.text)
+            || rs.board.stores.contains(&t.text));
+    named || (t.weight == Weight::Bold && t.text.chars().any(char::is_alphabetic))
+}
+
+/// Every text of `doc` under [`LARGE_BODY_MIN`] pt, and every label (see [`is_label`]) under
+/// [`LARGE_LABEL_MIN`] pt: (page, size, text).
+fn small_type(doc: &Document, rs: &Ruleset) -> Vec<(String, f64, String)> {
+    let mut out = Vec::new();
+    for page in &doc.pages {
+        let board = page.name == "board" || page.name.starts_with("board-");
+        for it in leaves(&page.items) {
+            let Item::Text(t) = it else { continue };
+            let least = if is_label(t, board, rs) {
+                LARGE_LABEL_MIN
+            } else {
+                LARGE_BODY_MIN
+            };
+            if t.size_pt < least - 1e-9 {
+                out.push((page.name.clone(), t.size_pt, t.text.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn large_print_sets_body_at_14_pt_and_labels_at_18_pt() {
+    // The brief's minimums, as the layout's one table of sizes gives them.
+    assert_eq!((LARGE_BODY_MIN, LARGE_LABEL_MIN), (14.0, 18.0));
+    // The check can fail: 13 pt body text, a 16 pt bold heading and a 14 pt regular pit label
+    // on the board are each caught; 14 pt counts and an 18 pt heading are not.
+    let rs = &common::bundled()[0];
+    let mut probe = Document {
+        title: String::new(),
+        pages: vec![Page::new("board", 300.0, 300.0)],
+    };
+    let pit = rs.board.pit_labels[0][0].clone();
+    for (pt, w, s) in [
+        (13.0, Weight::Regular, "a sentence"),
+        (16.0, Weight::Bold, "Heading"),
+        (14.0, Weight::Regular, pit.as_str()),
+        (14.0, Weight::Bold, "12"),
+        (18.0, Weight::Bold, "Heading"),
+    ] {
+        probe.pages[0].text(20.0, 20.0, pt, w, s);
+    }
+    let caught: Vec<f64> = small_type(&probe, rs).iter().map(|c| c.1).collect();
+    assert_eq!(caught, vec![13.0, 16.0, 14.0]);
+
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            for paper in [A4, LETTER] {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..KitOptions::new(paper)
+                };
+                let (local, _) = opts.localise(&rs).unwrap();
+                for (what, doc) in [
+                    ("kit", layout::kit(&rs, &opts)),
+                    ("host key", layout::host_key(&rs, &opts)),
+                ] {
+                    let doc = doc.unwrap_or_else(|e| panic!("{} [{lang}] {what}: {e}", rs.id));
+                    let small = small_type(&doc, &local);
+                    assert!(
+                        small.is_empty(),
+                        "{} [{lang}] {} large {what}: {} texts too small, e.g. {:?}",
+                        rs.id,
+                        paper.name,
+                        small.len(),
+                        &small[..small.len().min(5)]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn normal_print_is_not_large_print() {
+    // The same check on a normal kit finds small type (so large print is what makes the
+    // difference), and a large kit has the same sheets, more pages or bigger ones.
+    let rs = common::bundled()
+        .into_iter()
+        .find(|r| r.id == "kalah-6x4")
+        .unwrap();
+    let normal = layout::kit(&rs, &KitOptions::new(A4)).unwrap();
+    assert!(!small_type(&normal, &rs).is_empty());
+    let large = layout::kit(
+        &rs,
+        &KitOptions {
+            large: true,
+            ..KitOptions::new(A4)
+        },
+    )
+    .unwrap();
+    assert!(large.pages.len() > normal.pages.len());
+    let sheets = |d: &Document| {
+        let mut v: Vec<String> = d
+            .pages
+            .iter()
+            .map(|p| p.name.split('-').next().unwrap().to_string())
+            .collect();
+        v.dedup();
+        v
+    };
+    assert_eq!(sheets(&normal), sheets(&large));
+    // The score log turns landscape for its larger column heads.
+    let log = large.pages.iter().find(|p| p.name == "log").unwrap();
+    assert!(log.width > log.height);
+}
+
+/// Text box of `t`: advance width, ascent to descent (mm); for a text of digits, commas and
+/// "…" only (counts, sowing numbers), from the baseline up to the digit height, 1493/2048 em
+/// in DejaVu Sans (digits have no descenders and stand lower than the font's ascent).
+fn text_box(t: &Text) -> (f64, f64, f64, f64) {
+    let w = sowkit::text::width_mm(&t.text, t.size_pt, t.weight);
+    if t.text
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == ',' || c == '…')
+    {
+        let digit_h = t.size_pt * 25.4 / 72.0 * 1493.0 / 2048.0;
+        return (t.x, t.y - digit_h, t.x + w, t.y);
+    }
+    (
+        t.x,
+        t.y - sowkit::text::ascent_mm(t.size_pt),
+        t.x + w,
+        t.y + sowkit::text::descent_mm(t.size_pt),
+    )
+}
+
+/// Pairs of texts on one page of `doc` whose boxes overlap by more than `tol` mm each way,
+/// and texts that reach below the content area into the bottom band other than the footer and
+/// the bar label (those the page's finishing adds, at or below the bar): (page, text, text).
+fn crowded(doc: &Document, tol: f64) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for page in &doc.pages {
+        let items = leaves(&page.items);
+        let texts: Vec<&Text> = items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Text(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let boxes: Vec<_> = texts.iter().map(|t| text_box(t)).collect();
+        for i in 0..boxes.len() {
+            for j in i + 1..boxes.len() {
+                let (a, b) = (boxes[i], boxes[j]);
+                let dx = a.2.min(b.2) - a.0.max(b.0);
+                let dy = a.3.min(b.3) - a.1.max(b.1);
+                if dx > tol && dy > tol {
+                    out.push((
+                        page.name.clone(),
+                        texts[i].text.clone(),
+                        texts[j].text.clone(),
+                    ));
+                }
+            }
+        }
+        let bottom = layout::page::content_bottom(page.height, &layout::style::Sizes::LARGE);
+        let bar_top = layout::page::bar_rect(page.height, &layout::style::Sizes::LARGE).1;
+        let (bx, by, bw, bh) = layout::page::bar_rect(page.height, &layout::style::Sizes::LARGE);
+        for (t, b) in texts.iter().zip(&boxes) {
+            // The bar's own label stands beside it, on the bar's bottom line.
+            let bar_label = t.x > bx + bw && (t.y - (by + bh)).abs() < 1e-6;
+            if b.3 > bottom + 1e-6 && b.1 < bar_top - 1e-6 && !bar_label {
+                out.push((page.name.clone(), t.text.clone(), "the bottom band".into()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn large_print_text_never_overlaps_or_runs_into_the_bottom_band() {
+    // The check can fail: two words set on top of each other, and a line set in the band.
+    let mut probe = Document {
+        title: String::new(),
+        pages: vec![Page::new("p", 210.0, 297.0)],
+    };
+    probe.pages[0].text(20.0, 50.0, 14.0, Weight::Regular, "one");
+    probe.pages[0].text(22.0, 51.0, 14.0, Weight::Regular, "two");
+    probe.pages[0].text(20.0, 272.0, 14.0, Weight::Regular, "low");
+    assert_eq!(crowded(&probe, 0.2).len(), 2);
+
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            for paper in [A4, LETTER] {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..KitOptions::new(paper)
+                };
+                for doc in [
+                    layout::kit(&rs, &opts).unwrap(),
+                    layout::host_key(&rs, &opts).unwrap(),
+                ] {
+                    let bad = crowded(&doc, 0.2);
+                    assert!(
+                        bad.is_empty(),
+                        "{} [{lang}] {}: {} crowded texts, e.g. {:?}",
+                        rs.id,
+                        paper.name,
+                        bad.len(),
+                        &bad[..bad.len().min(6)]
+                    );
                 }
             }
         }

@@ -23,9 +23,10 @@ use crate::text;
 /// Stroke of circuit arrows, mm.
 const ARROW_W: f64 = 0.45;
 
+use super::style::Sizes;
 use super::style::SIDE_INK;
 pub use crate::geometry::{circuit, hole_label, store_sown_by, BoardGeometry as Geometry};
-use crate::geometry::{Hop, ARC_SPACE, CAPTION_PT, NUM_R, OUTLINE, RING};
+use crate::geometry::{Hop, ARC_SPACE, OUTLINE, RING};
 
 fn unit(dx: f64, dy: f64) -> (f64, f64) {
     let l = (dx * dx + dy * dy).sqrt();
@@ -90,9 +91,10 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
         return Err("the board has no pits".into());
     }
     let paper = opts.paper;
+    let sz = &opts.sizes();
     let mut best: Option<(f64, Page)> = None;
     for landscape in [true, false] {
-        if let Some((slack, pg)) = single(rs, paper, ph, landscape, false)? {
+        if let Some((slack, pg)) = single(rs, paper, sz, ph, landscape, false)? {
             if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                 best = Some((slack, pg));
             }
@@ -102,11 +104,11 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
         return Ok(vec![pg]);
     }
     if opts.fit {
-        if let Some((_, pg)) = single(rs, paper, ph, true, true)? {
+        if let Some((_, pg)) = single(rs, paper, sz, ph, true, true)? {
             return Ok(vec![pg]);
         }
     }
-    tiled(rs, paper, ph)
+    tiled(rs, paper, sz, ph)
 }
 
 /// The board drawn once at 1:1 for tiling: the cut-out board with a [`tile::BAND`] round it
@@ -118,12 +120,24 @@ pub fn drawing(
     ph: &Phrases,
     keep_clear: &[(f64, f64)],
 ) -> Result<(tile::Drawing, Geometry), String> {
+    drawing_sized(rs, ph, &Sizes::NORMAL, keep_clear)
+}
+
+/// [`drawing`] in the type sizes `sz` (large print: larger labels, numbers and row captions;
+/// the pits and stores keep their true size).
+pub fn drawing_sized(
+    rs: &Ruleset,
+    ph: &Phrases,
+    sz: &Sizes,
+    keep_clear: &[(f64, f64)],
+) -> Result<(tile::Drawing, Geometry), String> {
     let g = Geometry::new(rs, rs.layout.child_safe);
+    let g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
     let (w, h) = g.cut_size();
     let b = tile::BAND;
     let g = g.centred_at(b + w / 2.0, b + h / 2.0);
     let mut pg = Page::new("board", w + 2.0 * b, h + 2.0 * b);
-    draw_board(&mut pg, rs, ph, &g, &circuit(rs), keep_clear)?;
+    draw_board(&mut pg, rs, ph, sz, &g, &circuit(rs), keep_clear)?;
     Ok((
         tile::Drawing {
             w: w + 2.0 * b,
@@ -146,9 +160,19 @@ pub fn plan(
     paper: Paper,
     ph: &Phrases,
 ) -> Result<(tile::Drawing, tile::Plan), String> {
-    let (_, g) = drawing(rs, ph, &[])?;
+    plan_sized(rs, paper, &Sizes::NORMAL, ph)
+}
+
+/// [`plan`] in the type sizes `sz` (large print: [`drawing_sized`], larger tile headings).
+pub fn plan_sized(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+) -> Result<(tile::Drawing, tile::Plan), String> {
+    let (_, g) = drawing_sized(rs, ph, sz, &[])?;
     let gaps = g.free_columns();
-    let (open, _) = drawing(rs, ph, &gaps)?;
+    let (open, _) = drawing_sized(rs, ph, sz, &gaps)?;
     let title = ph.fmt("tile.board", &[("name", &rs.name)]);
     let sample = ph.fmt(
         "tile.title",
@@ -160,18 +184,41 @@ pub fn plan(
         ],
     );
     let short = paper.width.min(paper.height) - 2.0 * MARGIN;
-    let lines = super::wrap(&sample, TILE_HEAD_PT, Weight::Bold, short)
+    let lines = super::wrap(&sample, sz.tile_head, Weight::Bold, short)
         .len()
         .max(1);
-    let head = lines as f64 * text::line_height_mm(TILE_HEAD_PT) + 2.0;
-    let plan = tile::plan(&open, paper, head)?;
+    let head_h = |lines: usize| lines as f64 * text::line_height_mm(sz.tile_head) + 2.0;
+    let plan = if sz.large {
+        // Large print: room for the real headings of the plan, not for a sample, so a tile
+        // keeps every millimetre the larger type leaves. Start from one line; plan again with
+        // as many as the headings then need, until they fit.
+        let mut have = 1;
+        let mut plan = tile::plan(&open, paper, sz, head_h(have))?;
+        for _ in 0..4 {
+            let need = tile::heading_lines(&plan, &title, sz.tile_head, ph);
+            if need <= have {
+                break;
+            }
+            have = need;
+            plan = tile::plan(&open, paper, sz, head_h(have))?;
+        }
+        if tile::heading_lines(&plan, &title, sz.tile_head, ph) > have {
+            return Err(format!(
+                "the tile headings of the board do not settle on {} sheets: use a larger paper or --fit",
+                paper.name
+            ));
+        }
+        plan
+    } else {
+        tile::plan(&open, paper, sz, head_h(lines))?
+    };
     // Keep clear the gap each seam falls in.
     let keep: Vec<(f64, f64)> = plan
         .seams_x
         .iter()
         .filter_map(|s| gaps.iter().find(|(a, b)| a <= s && s <= b).copied())
         .collect();
-    let (d, _) = drawing(rs, ph, &keep)?;
+    let (d, _) = drawing_sized(rs, ph, sz, &keep)?;
     let solid = tile::solid_boxes(&d.items);
     let xs: Vec<(f64, f64)> = solid.iter().map(|b| (b.0, b.2)).collect();
     let ys: Vec<(f64, f64)> = solid.iter().map(|b| (b.1, b.3)).collect();
@@ -189,12 +236,9 @@ pub fn plan(
     Ok((d, plan))
 }
 
-/// Tile heading size, pt (as [`tile::pages`] sets it).
-const TILE_HEAD_PT: f64 = 11.0;
-
 /// The assembly page and the tile pages of a board too big for one sheet.
-fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
-    let (d, plan) = plan(rs, paper, ph)?;
+fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let (d, plan) = plan_sized(rs, paper, sz, ph)?;
     let g = Geometry::new(rs, rs.layout.child_safe);
     let title = ph.fmt("tile.board", &[("name", &rs.name)]);
     let mut pg = Page::new("board-map", plan.page.0, plan.page.1);
@@ -204,7 +248,7 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
         &mut pg,
         MARGIN,
         MARGIN,
-        14.0,
+        sz.sheet_title,
         Weight::Bold,
         content_w,
         &ph.fmt(
@@ -217,7 +261,7 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
         &mut pg,
         MARGIN,
         y,
-        9.0,
+        sz.caption,
         Weight::Regular,
         content_w,
         &ph.fmt(
@@ -231,19 +275,20 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
     );
     y += 3.0;
     // The map takes the room the legend and the size note leave (measured first).
-    let legend_pt = 8.5;
-    let lh = text::line_height_mm(legend_pt);
+    let legend_pt = sz.note;
+    let (strong_pt, _) = strong(sz, legend_pt);
+    let lh = text::line_height_mm(strong_pt);
     let below: usize = legend_lines(rs, ph)
         .iter()
         .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w).len())
         .sum::<usize>()
         + 3;
-    let room = page::content_bottom(h) - y - 3.0 - below as f64 * lh - 2.0;
+    let room = page::content_bottom(h, sz) - y - 3.0 - below as f64 * lh - 2.0;
     let room = room.max(30.0);
     // Centred across the page when the height limits it.
     let k = (content_w / d.w).min(room / d.h).min(1.0);
     let mx = MARGIN + (content_w - d.w * k) / 2.0;
-    let map_h = tile::draw_map(&mut pg, &d, &plan, mx, y, content_w, room);
+    let map_h = tile::draw_map(&mut pg, &d, &plan, sz, mx, y, content_w, room);
     y += map_h + 3.0;
     for l in legend_lines(rs, ph) {
         y = para(
@@ -261,7 +306,7 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
         &mut pg,
         MARGIN,
         y + 1.0,
-        legend_pt,
+        strong_pt,
         Weight::Bold,
         content_w,
         &ph.fmt(
@@ -275,7 +320,7 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
         ),
     );
     let mut out = vec![pg];
-    out.extend(tile::pages(&d, &plan, "board", &title, ph));
+    out.extend(tile::pages(&d, &plan, sz, "board", &title, ph));
     Ok(out)
 }
 
@@ -286,6 +331,7 @@ fn tiled(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> 
 fn single(
     rs: &Ruleset,
     paper: Paper,
+    sz: &Sizes,
     ph: &Phrases,
     landscape: bool,
     shrink: bool,
@@ -303,7 +349,7 @@ fn single(
         &mut pg,
         MARGIN,
         MARGIN,
-        14.0,
+        sz.sheet_title,
         Weight::Bold,
         content_w,
         &title,
@@ -315,18 +361,22 @@ fn single(
 
     // Legend lines, below the board; measured first so the board gets what is left.
     let legend = legend_lines(rs, ph);
-    let legend_pt = 8.5;
+    let legend_pt = sz.note;
+    let (strong_pt, _) = strong(sz, legend_pt);
     let lh = text::line_height_mm(legend_pt);
     let legend_wrapped: Vec<Vec<String>> = legend
         .iter()
         .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w))
         .collect();
     let legend_lines_n: usize = legend_wrapped.iter().map(|v| v.len()).sum();
-    let scale_note_h = lh * 2.0 + 1.0;
-    let bottom = page::content_bottom(h);
+    let scale_note_h = text::line_height_mm(strong_pt) * 2.0 + 1.0;
+    let bottom = page::content_bottom(h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
     let slack = |s: f64| {
-        let (cw, ch) = Geometry::scaled(rs, false, s).cut_size();
+        let g = Geometry::scaled(rs, false, s);
+        let (cw, ch) = g
+            .with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g))
+            .cut_size();
         (content_w - 1.0 - cw).min(avail_h - ch)
     };
     let fits = |s: f64| slack(s) >= 0.0;
@@ -347,6 +397,12 @@ fn single(
         // Round down to a tenth of a millimetre of pit diameter.
         let d = (rs.layout.pit_diameter * lo * 10.0).floor() / 10.0;
         s = d / rs.layout.pit_diameter;
+        if sz.large && d <= 0.0 {
+            return Err(format!(
+                "with large print the board does not fit one {} page at any size (its legend and notes leave too little room): leave out --fit to print it in tiles at true size, or use a larger paper",
+                paper.name
+            ));
+        }
         if d < MIN_PLAYABLE_PIT || !fits(s) {
             return Err(format!(
                 "to fit the {} page the pits would shrink to {d} mm across, below the {MIN_PLAYABLE_PIT} mm that counters need",
@@ -356,10 +412,11 @@ fn single(
     }
     let spare = slack(s);
     let g = Geometry::scaled(rs, false, s);
+    let g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
     let (_, ch) = g.cut_size();
     let g = g.centred_at(w / 2.0, y + ch / 2.0);
 
-    draw_board(&mut pg, rs, ph, &g, &circ, &[])?;
+    draw_board(&mut pg, rs, ph, sz, &g, &circ, &[])?;
 
     // Legend.
     let (_, cy0, _, chh) = g.cut_rect();
@@ -384,12 +441,74 @@ fn single(
         &mut pg,
         MARGIN,
         ly + 1.0,
-        legend_pt,
+        strong_pt,
         Weight::Bold,
         content_w,
         &note,
     );
     Ok(Some((spare, pg)))
+}
+
+/// The two row captions of the board ("North's row, N1 to N6 (single rings)"), as lines: one
+/// line each in normal print; in large print wrapped to [`caption_span`], so a tile seam may
+/// fall in any gap between pit columns but the first store's.
+fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<String>; 2] {
+    [0, 1].map(|side| {
+        let labels = &rs.board.pit_labels[side];
+        let first = labels.first().cloned().unwrap_or_default();
+        let last = labels.last().cloned().unwrap_or_default();
+        let key = if side == 0 {
+            "board.row_single"
+        } else {
+            "board.row_double"
+        };
+        let s = ph.fmt(
+            key,
+            &[
+                ("player", &rs.board.players[side]),
+                ("first", &first),
+                ("last", &last),
+            ],
+        );
+        if sz.large {
+            let (x0, x1) = caption_span(sz, g);
+            super::wrap(&s, sz.board_caption, Weight::Bold, x1 - x0)
+        } else {
+            vec![s]
+        }
+    })
+}
+
+/// Where the row captions start and, in large print, where they must end (x, mm): from the
+/// first pit column's left edge (normal print, one line); in large print from the left
+/// store's left edge to the first pit column's right edge, over the store, its gap and the
+/// first column.
+fn caption_span(sz: &Sizes, g: &Geometry) -> (f64, f64) {
+    let pit_left = g.pit_centre(0).x - g.d / 2.0;
+    if sz.large {
+        (g.store_rect(1).0, pit_left + g.d)
+    } else {
+        (pit_left, f64::INFINITY)
+    }
+}
+
+/// Lines of the longer row caption of the board (see [`row_captions`]).
+fn caption_lines(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> usize {
+    row_captions(rs, ph, sz, g)
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(1)
+}
+
+/// The size and weight of a short emphasised note at body size `pt`: bold at `pt`, or in large
+/// print bold at the label size (every bold text of a large-print kit is a label).
+pub(crate) fn strong(sz: &Sizes, pt: f64) -> (f64, Weight) {
+    if sz.large {
+        (sz.head.max(pt), Weight::Bold)
+    } else {
+        (pt, Weight::Bold)
+    }
 }
 
 /// A length in mm with at most one decimal, no trailing `.0`.
@@ -402,10 +521,12 @@ pub(crate) fn fmt_mm(v: f64) -> String {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_board(
     pg: &mut Page,
     rs: &Ruleset,
     ph: &Phrases,
+    sz: &Sizes,
     g: &Geometry,
     circ: &[u8],
     keep_clear: &[(f64, f64)],
@@ -443,7 +564,12 @@ fn draw_board(
     // Pits. A long label gets smaller type so it stays inside the ring (the text's edge
     // farthest from the centre must fit the circle's chord there); all pit labels share the
     // size the longest one needs, so the rows look even.
-    let label_pt = if g.d >= 24.0 { 10.0 } else { 8.0 };
+    let label_pt = if g.d >= 24.0 {
+        sz.pit_label
+    } else {
+        sz.pit_label_small
+    };
+    let min_pt = sz.pit_label_min;
     // Baseline of pit `h`'s label at `pt` moved `inward` mm from its place by the rim, and how
     // far the text's outer edge then is from the centre.
     let place = |h: usize, pt: f64, inward: f64| {
@@ -465,7 +591,7 @@ fn draw_board(
     // Smaller type first, then closer to the centre (at most a third of the radius, so the
     // middle of the pit stays free for seeds).
     let mut choice = None;
-    'size: for step in 0..=((label_pt - 5.0) * 2.0) as usize {
+    'size: for step in 0..=((label_pt - min_pt) * 2.0) as usize {
         let pt = label_pt - 0.5 * step as f64;
         for k in 0..=((r / 3.0) / 0.5) as usize {
             let inward = 0.5 * k as f64;
@@ -475,10 +601,10 @@ fn draw_board(
             }
         }
     }
-    let (pt, inward) = choice.unwrap_or((5.0, 0.0));
+    let (pt, inward) = choice.unwrap_or((min_pt, 0.0));
     if let Some(h) = (0..2 * n).find(|&h| !fits(h, pt, inward)) {
         return Err(format!(
-            "the pit label {:?} does not fit inside a {:.1} mm pit even at 5 pt: shorten board.pit_labels (or the player names they default to) or use larger pits",
+            "the pit label {:?} does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten board.pit_labels (or the player names they default to) or use larger pits",
             hole_label(rs, h),
             g.d
         ));
@@ -526,7 +652,13 @@ fn draw_board(
         let by = store_sown_by(rs, side);
         let inner = w - 4.0 - RING;
         // On a narrow store, shrink the type until every word fits rather than break words.
-        let label_pt = super::size_for_words(&rs.board.stores[side], 9.0, 5.0, Weight::Bold, inner);
+        let label_pt = super::size_for_words(
+            &rs.board.stores[side],
+            sz.store_label,
+            min_pt,
+            Weight::Bold,
+            inner,
+        );
         let lines = super::wrap(&rs.board.stores[side], label_pt, Weight::Bold, inner);
         let mut notes: Vec<String> = Vec::new();
         if !by[0] && !by[1] {
@@ -538,12 +670,13 @@ fn draw_board(
                 }
             }
         }
+        let (note_max, note_min) = sz.store_note;
         let note_pt = notes
             .iter()
-            .map(|n| super::size_for_words(n, 7.0, 4.5, Weight::Regular, inner))
-            .fold(7.0, f64::min)
+            .map(|n| super::size_for_words(n, note_max, note_min, Weight::Regular, inner))
+            .fold(note_max, f64::min)
             .min(label_pt - 1.0)
-            .max(4.5);
+            .max(note_min);
         let note_lines: Vec<String> = notes
             .iter()
             .flat_map(|s| super::wrap(s, note_pt, Weight::Regular, inner))
@@ -565,13 +698,13 @@ fn draw_board(
         let ccw_from = if cwise { b } else { a };
         let hp = g.hop(a, b, ccw_from);
         draw_hop(pg, &hp, Stroke::solid(ARROW_W, Color::BLACK), either);
-        let m = hp.number_at(keep_clear);
+        let m = hp.number_at_r(keep_clear, sz.number_r);
         pg.shape(
-            circle(m, NUM_R),
+            circle(m, sz.number_r),
             Some(Color::WHITE),
             Some(Stroke::solid(0.3, Color::BLACK)),
         );
-        centred_mid(pg, m.x, m.y, 7.0, Weight::Bold, &(i + 1).to_string());
+        centred_mid(pg, m.x, m.y, sz.number, Weight::Bold, &(i + 1).to_string());
     }
     // Bypass arrows where one player passes a store by.
     for side in 0..2 {
@@ -598,32 +731,23 @@ fn draw_board(
     // Row captions, outside the arrows.
     let cap_gap = ARC_SPACE + 1.0;
     let core_half = g.core_h() / 2.0;
-    for side in 0..2 {
-        let labels = &rs.board.pit_labels[side];
-        let first = labels.first().cloned().unwrap_or_default();
-        let last = labels.last().cloned().unwrap_or_default();
-        let key = if side == 0 {
-            "board.row_single"
-        } else {
-            "board.row_double"
-        };
-        let s = ph.fmt(
-            key,
-            &[
-                ("player", &rs.board.players[side]),
-                ("first", &first),
-                ("last", &last),
-            ],
-        );
-        let base = if side == 0 {
-            g.cy + core_half + cap_gap + text::ascent_mm(CAPTION_PT)
-        } else {
-            g.cy - core_half - cap_gap - text::descent_mm(CAPTION_PT)
-        };
-        // Left-aligned over the first pit column (not centred), so the middle of the board stays
-        // free for a tile seam.
-        let x = g.pit_centre(0).x - g.d / 2.0;
-        pg.text(x, base, CAPTION_PT, Weight::Bold, &s);
+    let cap_pt = g.caption_pt;
+    let lh = text::line_height_mm(cap_pt);
+    for (side, lines) in row_captions(rs, ph, sz, g).iter().enumerate() {
+        // The line nearest the row first: side 0's lines run down from below its arrows, side
+        // 1's run up from above them.
+        let k = lines.len();
+        for (j, l) in lines.iter().enumerate() {
+            let base = if side == 0 {
+                g.cy + core_half + cap_gap + text::ascent_mm(cap_pt) + j as f64 * lh
+            } else {
+                g.cy - core_half - cap_gap - text::descent_mm(cap_pt) - (k - 1 - j) as f64 * lh
+            };
+            // Left-aligned over the first pit column (not centred), so the middle of the board
+            // stays free for a tile seam.
+            let x = caption_span(sz, g).0;
+            pg.text(x, base, cap_pt, Weight::Bold, l);
+        }
     }
     Ok(())
 }

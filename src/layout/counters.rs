@@ -9,14 +9,11 @@
 use super::cut::{self, MARK_ROOM};
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
+use super::style::Sizes;
 use super::{board::fmt_mm, para, Paper};
 use crate::doc::{circle, pt as p, Color, Page, Stroke, Weight};
 use crate::ruleset::Ruleset;
 
-/// Title size, pt.
-const TITLE_PT: f64 = 14.0;
-/// Note size, pt.
-const NOTE_PT: f64 = 8.5;
 /// Outline of the extra counters that fill the last page beyond what the game needs.
 pub const EXTRA_GREY: Color = Color::grey(150);
 
@@ -37,18 +34,18 @@ pub fn cell(diameter: f64) -> f64 {
 /// with a note to print it as many times as needed (every counter is the same).
 pub const MAX_COUNTER_PAGES: usize = 3;
 
-/// Lays out the counter pages (portrait `paper`). The counters the game needs (seeds and
+/// Lays out the counter pages (portrait `paper`, type sizes `sz`). The counters the game needs (seeds and
 /// spares, [`count`]) are printed in black; the rest of the last page is filled with grey
 /// extras, and a note says they are extras to cut only when some get lost (a user cutting 168
 /// counters for a 48-seed game would be cutting for an hour for nothing). Errors when not even
 /// one counter fits.
-pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
     let (play, spare) = count(rs);
-    let all = lay_out(rs, paper, ph, None, spare, false)?;
+    let all = lay_out(rs, paper, sz, ph, None, spare, false)?;
     if all.len() <= MAX_COUNTER_PAGES {
         // Fill the last page with grey extras; the note about them can take a row, so check
         // that some are still left with it.
-        let filled = lay_out(rs, paper, ph, None, spare, true)?;
+        let filled = lay_out(rs, paper, sz, ph, None, spare, true)?;
         let held = filled.iter().map(counters_on).sum::<usize>() as u32;
         if held > play + spare && filled.len() == all.len() {
             return Ok(filled);
@@ -59,7 +56,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
     let total = (play + spare) as usize;
     let mut times = all.len();
     for _ in 0..3 {
-        let one = lay_out(rs, paper, ph, Some(times), spare, false)?;
+        let one = lay_out(rs, paper, sz, ph, Some(times), spare, false)?;
         let per = counters_on(&one[0]);
         let need = total.div_ceil(per.max(1));
         if need == times {
@@ -67,7 +64,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         }
         times = need;
     }
-    lay_out(rs, paper, ph, Some(times), spare, false)
+    lay_out(rs, paper, sz, ph, Some(times), spare, false)
 }
 
 /// How many counters a laid-out page holds: the counter outlines (unfilled circles).
@@ -83,6 +80,7 @@ fn counters_on(pg: &Page) -> usize {
 fn lay_out(
     rs: &Ruleset,
     paper: Paper,
+    sz: &Sizes,
     ph: &Phrases,
     repeat: Option<usize>,
     spare: u32,
@@ -110,25 +108,34 @@ fn lay_out(
             None => ph.fmt("counters.title", &args),
             Some(_) => ph.fmt("counters.title_repeat", &args),
         };
-        let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
+        let mut y = para(
+            &mut pg,
+            MARGIN,
+            MARGIN,
+            sz.sheet_title,
+            Weight::Bold,
+            cw,
+            &title,
+        );
         if pages.is_empty() {
             y += 1.0;
             let note = ph.fmt("counters.note", &[("d", &ph.mm(d))]);
-            y = para(&mut pg, MARGIN, y, NOTE_PT, Weight::Regular, cw, &note);
+            y = para(&mut pg, MARGIN, y, sz.note, Weight::Regular, cw, &note);
             // Said plainly, in bold: a small part, or too large to swallow.
             let safety = if rs.layout.child_safe {
                 ph.fmt("counters.child_safe", &[("d", &ph.mm(d))])
             } else {
                 ph.get("counters.small_parts")
             };
-            y = para(&mut pg, MARGIN, y + 1.0, NOTE_PT, Weight::Bold, cw, &safety);
+            let (spt, sw) = super::board::strong(sz, sz.note);
+            y = para(&mut pg, MARGIN, y + 1.0, spt, sw, cw, &safety);
         }
         if fill_last && repeat.is_none() {
             // Said on the page that has the extras: the last, the one the rest fits on.
             let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
                 .floor()
                 .max(0.0) as usize;
-            let rows = ((page::content_bottom(h) - y - 2.0 - 2.0 * MARK_ROOM) / c)
+            let rows = ((page::content_bottom(h, sz) - y - 2.0 - 2.0 * MARK_ROOM) / c)
                 .floor()
                 .max(0.0) as usize;
             if total - done <= cols * rows {
@@ -136,7 +143,7 @@ fn lay_out(
                     &mut pg,
                     MARGIN,
                     y + 1.0,
-                    NOTE_PT,
+                    sz.note,
                     Weight::Regular,
                     cw,
                     &ph.fmt("counters.extras", &[("n", &total.to_string())]),
@@ -144,7 +151,7 @@ fn lay_out(
             }
         }
         let top = y + 2.0;
-        let bottom = page::content_bottom(h);
+        let bottom = page::content_bottom(h, sz);
         let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
             .floor()
             .max(0.0) as usize;

@@ -7,7 +7,7 @@
 //! seed landed, extra turn, captures, grand slam, passes, and the end with the scores.
 //! Exercises show only the starting board and a question; their answers belong to the host key.
 use super::phrases::{join_and, Phrases};
-use super::style::SIDE_INK;
+use super::style::{Sizes, SIDE_INK};
 use super::{centred, centred_mid};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
 use crate::engine::{Dir, EndReason, Game, Report, Rules};
@@ -16,17 +16,12 @@ use crate::notation;
 use crate::ruleset::{Example, GrandSlam, Ruleset, Start};
 use crate::text;
 
-/// Size of counts in pits, pt.
-const COUNT_PT: f64 = 9.0;
-/// Size of labels and sowing numbers, pt: the smallest type printed anywhere (smaller is
-/// hard to read on paper).
-const SMALL_PT: f64 = 6.0;
-/// Smallest mini-board pit that holds a count and a line of sowing numbers such as "9,11,23"
-/// at [`SMALL_PT`] inside its inner ring, mm; boards that would be smaller side by side are
-/// stacked instead.
-const MIN_D: f64 = 12.0;
-/// Largest mini-board pit, mm (stacked boards get this size).
-const MAX_D: f64 = 13.0;
+// Type and mini-board sizes come from [`Sizes`]: counts in pits [`Sizes::count`]; labels and
+// sowing numbers [`Sizes::small`], in normal print 6 pt, the smallest type printed anywhere
+// (smaller is hard to read on paper); mini-board pits [`Sizes::mini_pit`]: in normal print
+// 12 mm, the smallest that holds a count and a line of sowing numbers such as "9,11,23" inside
+// its inner ring (boards that would be smaller side by side are stacked instead), and at most
+// 13 mm (stacked boards get this size); large print 20 to 22 mm.
 /// Radius of the dashed ring round a captured pit, beyond the pit's own radius, mm; with
 /// the scaled pit gap it leaves neighbouring rings (and a store) clear of each other.
 const CAPTURE_RING: f64 = 0.6;
@@ -289,22 +284,40 @@ struct Mini {
     d: f64,
     /// The scaled board, centred on (0, 0).
     g: BoardGeometry,
+    /// Size of pit labels and sowing numbers, pt.
+    small: f64,
 }
 
 impl Mini {
-    /// The full board of `rs` scaled to fit `width` mm, its pits at most [`MAX_D`] across.
-    fn fit(full: &BoardGeometry, width: f64) -> Mini {
+    /// The full board of `rs` scaled to fit `width` mm, its pits at most `max_d` across, its
+    /// labels at `small` pt, its stores at least `min_store_w` mm wide (large print: wide
+    /// enough for the longest word of a store's name; the rest of the board is scaled down to
+    /// leave them the room).
+    fn fit(full: &BoardGeometry, width: f64, max_d: f64, small: f64, min_store_w: f64) -> Mini {
         let k = (width / full.core_w())
-            .min(MAX_D / full.d)
+            .min(max_d / full.d)
             .max(4.0 / full.d);
-        let g = full.uniformly_scaled(k).centred_at(0.0, 0.0);
-        Mini { n: g.n, d: g.d, g }
+        let mut g = full.uniformly_scaled(k).centred_at(0.0, 0.0);
+        if g.store_w < min_store_w {
+            let rest = full.core_w() - 2.0 * full.store_w;
+            let k = ((width - 2.0 * min_store_w) / rest)
+                .min(max_d / full.d)
+                .max(4.0 / full.d);
+            g = full.uniformly_scaled(k).centred_at(0.0, 0.0);
+            g.store_w = g.store_w.max(min_store_w);
+        }
+        Mini {
+            n: g.n,
+            d: g.d,
+            g,
+            small,
+        }
     }
     fn width(&self) -> f64 {
         self.g.core_w()
     }
     fn label_h(&self) -> f64 {
-        text::line_height_mm(SMALL_PT) + 1.0
+        text::line_height_mm(self.small) + 1.0
     }
     fn height(&self) -> f64 {
         2.0 * self.label_h() + self.g.core_h()
@@ -328,33 +341,57 @@ impl Mini {
     }
 }
 
+/// Side room inside a mini store beside its name (both sides together), mm.
+const STORE_NAME_PAD: f64 = 2.4;
+
 /// Gap between stacked boards, mm.
 const STACK_GAP: f64 = 2.0;
 
 /// The mini-board size for `n` pits across `width` mm, and whether the before and after boards
 /// are stacked (a wide board whose two copies do not fit side by side even at the smallest
 /// pit size).
-fn arrange(rs: &Ruleset, width: f64) -> (Mini, bool) {
+fn arrange(rs: &Ruleset, width: f64, sz: &Sizes) -> (Mini, bool) {
     let full = BoardGeometry::new(rs, false);
+    let (min_d, max_d) = sz.mini_pit;
+    // Large print: stores wide enough for every word of their names (see `draw_mini`).
+    let min_store_w = if sz.large {
+        rs.board
+            .stores
+            .iter()
+            .flat_map(|s| s.split_whitespace())
+            .map(|w| text::width_mm(w, sz.small, Weight::Regular) + STORE_NAME_PAD + 0.5)
+            .fold(0.0, f64::max)
+    } else {
+        0.0
+    };
     // One millimetre clear of the box each side, so strokes stay inside it.
-    let half = Mini::fit(&full, (width - 2.0 - MID_GAP) / 2.0);
-    if half.d >= MIN_D && 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
+    let half = Mini::fit(
+        &full,
+        (width - 2.0 - MID_GAP) / 2.0,
+        max_d,
+        sz.small,
+        min_store_w,
+    );
+    if half.d >= min_d && 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
         (half, false)
     } else {
-        (Mini::fit(&full, width - 2.0), true)
+        (
+            Mini::fit(&full, width - 2.0, max_d, sz.small, min_store_w),
+            true,
+        )
     }
 }
 
 /// Whether the before and after boards of `rs` are stacked across `width` mm (see
 /// [`draw_boards`]); otherwise they stand side by side, each in half the width.
-pub fn stacked(rs: &Ruleset, width: f64) -> bool {
-    arrange(rs, width).1
+pub fn stacked(rs: &Ruleset, width: f64, sz: &Sizes) -> bool {
+    arrange(rs, width, sz).1
 }
 
-/// Height of the drawing part (two boards and their headings), mm.
-pub fn board_height(rs: &Ruleset, width: f64) -> f64 {
-    let (m, stacked) = arrange(rs, width);
-    let one = text::line_height_mm(8.0) + m.height();
+/// Height of the drawing part (two boards and their headings) in the sizes `sz`, mm.
+pub fn board_height(rs: &Ruleset, width: f64, sz: &Sizes) -> f64 {
+    let (m, stacked) = arrange(rs, width, sz);
+    let one = text::line_height_mm(sz.mini_head) + m.height();
     if stacked {
         2.0 * one + STACK_GAP + 1.0
     } else {
@@ -364,22 +401,25 @@ pub fn board_height(rs: &Ruleset, width: f64) -> f64 {
 
 /// Draws the board(s) of `prep` with the top-left at (`x`, `y`) across `width` mm; returns the
 /// height used. The boards stand side by side with an arrow between them, or one above the
-/// other when the board is too wide for that ([`stacked`]).
+/// other when the board is too wide for that ([`stacked`]). Type and pit sizes come from `sz`.
+#[allow(clippy::too_many_arguments)]
 pub fn draw_boards(
     pg: &mut Page,
     rs: &Ruleset,
     ph: &Phrases,
+    sz: &Sizes,
     prep: &Prepared,
     x: f64,
     y: f64,
     width: f64,
 ) -> f64 {
-    let (m, stacked) = arrange(rs, width);
-    let head = text::line_height_mm(8.0);
+    let (m, stacked) = arrange(rs, width, sz);
+    let hpt = sz.mini_head;
+    let head = text::line_height_mm(hpt);
     // One board with its heading ("Before", "Start", "After") above it, top-left at (bx, top).
     let labelled = |pg: &mut Page, bx: f64, top: f64, heading: &str, board: Board<'_>| {
-        pg.text(bx, top + text::ascent_mm(8.0), 8.0, Weight::Bold, heading);
-        draw_mini(pg, rs, &m, bx, top + head, board);
+        pg.text(bx, top + text::ascent_mm(hpt), hpt, Weight::Bold, heading);
+        draw_mini(pg, rs, sz, &m, bx, top + head, board);
     };
     let first = if prep.exercise {
         ph.get("example.start_board")
@@ -448,9 +488,9 @@ struct Board<'a> {
 }
 
 /// Sowing numbers of `hole` and the size to set them at: all of them ("1,5,9") at
-/// [`SMALL_PT`]; if they do not fit `max` mm, the first few and "…", so the numbers shown are
+/// `small` pt; if they do not fit `max` mm, the first few and "…", so the numbers shown are
 /// never a misleading range.
-fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<(String, f64)> {
+fn sow_marks(sown: &[u8], hole: usize, max: f64, small: f64) -> Option<(String, f64)> {
     let nums: Vec<String> = sown
         .iter()
         .enumerate()
@@ -461,20 +501,21 @@ fn sow_marks(sown: &[u8], hole: usize, max: f64) -> Option<(String, f64)> {
         return None;
     }
     let full = nums.join(",");
-    if text::width_mm(&full, SMALL_PT, Weight::Bold) <= max {
-        return Some((full, SMALL_PT));
+    if text::width_mm(&full, small, Weight::Bold) <= max {
+        return Some((full, small));
     }
     for k in (1..nums.len()).rev() {
         let s = format!("{},…", nums[..k].join(","));
-        if text::width_mm(&s, SMALL_PT, Weight::Bold) <= max {
-            return Some((s, SMALL_PT));
+        if text::width_mm(&s, small, Weight::Bold) <= max {
+            return Some((s, small));
         }
     }
-    Some((format!("{},…", nums[0]), SMALL_PT))
+    Some((format!("{},…", nums[0]), small))
 }
 
 /// Draws one mini board `b` with its top-left at (`x`, `y`).
-fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>) {
+fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, b: Board<'_>) {
+    let small = sz.small;
     let Board {
         holes,
         sown,
@@ -485,12 +526,16 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
     let n = m.n;
     let r = m.d / 2.0;
     let count = |h: usize| holes.get(h).copied().unwrap_or(0).to_string();
-    let cpt0 = if m.d >= 8.0 { COUNT_PT } else { 7.0 };
+    let cpt0 = if m.d >= 8.0 || sz.large {
+        sz.count
+    } else {
+        7.0
+    };
     // Counts of three digits and long labels get smaller type rather than touch the rings or
     // their neighbours.
     let fit_pt = |s: &str, start: f64, weight: Weight, width: f64| {
         let mut pt = start;
-        while pt > SMALL_PT && text::width_mm(s, pt, weight) > width {
+        while pt > small && text::width_mm(s, pt, weight) > width {
             pt -= 0.5;
         }
         pt
@@ -502,15 +547,15 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         .pit_labels
         .iter()
         .flatten()
-        .map(|l| fit_pt(l, SMALL_PT, Weight::Regular, m.d + m.g.gap - 0.6))
-        .fold(SMALL_PT, f64::min);
+        .map(|l| fit_pt(l, small, Weight::Regular, m.d + m.g.gap - 0.6))
+        .fold(small, f64::min);
     for h in 0..2 * n {
         let c = m.pit(x, y, h);
         let label = &rs.board.pit_labels[h / n][h % n];
         let label_base = if h < n {
-            c.y + r + 1.3 + text::ascent_mm(SMALL_PT)
+            c.y + r + 1.3 + text::ascent_mm(small)
         } else {
-            c.y - r - 1.3 - text::descent_mm(SMALL_PT)
+            c.y - r - 1.3 - text::descent_mm(small)
         };
         if closed.iter().any(|&o| o as usize == h) {
             // A closed pit of a shortened board: grey, crossed like its paper marker, no count.
@@ -553,7 +598,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         }
         // Sowing numbers go inside their own pit, under the count, so they cannot be read as
         // belonging to the pit across; labels sit outside the rows.
-        let digit_h = text::ascent_mm(SMALL_PT) * 0.78;
+        let digit_h = text::ascent_mm(small) * 0.78;
         // Baseline of the numbers: their tops 0.3 mm below the pit's centre, where the
         // chord is widest; the count sits above the centre.
         let below = 0.3 + digit_h;
@@ -566,7 +611,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
             r - 0.2
         };
         let room = (2.0 * (inside * inside - below * below).max(0.0).sqrt() - 0.6).max(0.0);
-        match sow_marks(sown, h, room) {
+        match sow_marks(sown, h, room, small) {
             Some((s, pt)) => {
                 centred_mid(
                     pg,
@@ -609,10 +654,11 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
         // The store's name at its top, in type small enough that no word is broken and no
         // line is lost above the count.
         let name = &rs.board.stores[side];
-        let name_pt = super::size_for_words(name, SMALL_PT, SMALL_PT, Weight::Regular, sw - 2.4);
+        let name_pt =
+            super::size_for_words(name, small, small, Weight::Regular, sw - STORE_NAME_PAD);
         let lh = text::line_height_mm(name_pt);
         let room_lines = (((sh / 2.0 - 2.0 - 3.0) / lh).floor() as usize).max(1);
-        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - 2.4);
+        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - STORE_NAME_PAD);
         if lines.len() > room_lines {
             lines.truncate(room_lines);
             if let Some(l) = lines.last_mut() {
@@ -620,7 +666,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, m: &Mini, x: f64, y: f64, b: Board<'_>
             }
         }
         super::set_lines_centred(pg, cx, sy + 2.0, &lines, name_pt, Weight::Regular);
-        if let Some((s, pt)) = sow_marks(sown, h, sw - 1.0) {
+        if let Some((s, pt)) = sow_marks(sown, h, sw - 1.0, small) {
             centred(pg, cx, cy + 2.5 + text::ascent_mm(pt), pt, Weight::Bold, &s);
         }
     }
@@ -653,7 +699,7 @@ mod tests {
             let y = (d + row_gap) / 2.0 * if side == 0 { 1.0 } else { -1.0 };
             (x, y)
         };
-        let (m, _) = arrange(&rs, 180.0);
+        let (m, _) = arrange(&rs, 180.0, &Sizes::NORMAL);
         let k = m.d / d;
         assert!(k > 0.1 && k < 0.5, "a mini board is small: k = {k}");
         let c = m.centre(10.0, 20.0);

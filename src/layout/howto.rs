@@ -4,13 +4,11 @@
 
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
+use super::style::Sizes;
 use super::{para, tile, Paper};
 use crate::doc::{Page, Weight};
 use crate::ruleset::Ruleset;
 use crate::text;
-
-/// Body text size, pt.
-const BODY_PT: f64 = 9.5;
 
 /// Page numbers (1-based, counting this sheet as page 1) of the pages named `prefix` or
 /// `prefix-…`, written "Page 4" or "Pages 4–6" (phrases `howto.page_one`,
@@ -34,9 +32,11 @@ fn range(names: &[String], prefix: &str, ph: &Phrases) -> Option<String> {
 
 /// The how-to sheet (portrait `paper`) for a kit whose other pages, in print order, are
 /// `pages`; `tiles` is the board's drawing and tiling plan when the board is printed in tiles.
+/// Type sizes come from `sz` (large print: [`Sizes::LARGE`]).
 pub fn page(
     rs: &Ruleset,
     paper: Paper,
+    sz: &Sizes,
     ph: &Phrases,
     pages: &[Page],
     tiles: Option<&(tile::Drawing, tile::Plan)>,
@@ -45,11 +45,14 @@ pub fn page(
     let (w, h) = (pg.width, pg.height);
     let cw = w - 2.0 * MARGIN;
     let names: Vec<String> = pages.iter().map(|p| p.name.clone()).collect();
+    let body = sz.howto;
+    // Step titles: a point above the body, and at least the large-print label size.
+    let head = if sz.large { sz.head } else { body + 1.0 };
     let mut y = para(
         &mut pg,
         MARGIN,
         MARGIN,
-        14.0,
+        sz.sheet_title,
         Weight::Bold,
         cw,
         &ph.fmt("howto.title", &[("name", &rs.name)]),
@@ -59,7 +62,7 @@ pub fn page(
         &mut pg,
         MARGIN,
         y,
-        BODY_PT,
+        body,
         Weight::Regular,
         cw,
         &ph.fmt("howto.intro", &[("paper", &paper.name)]),
@@ -68,12 +71,12 @@ pub fn page(
     let bullet = |pg: &mut Page, y: f64, s: &str| -> f64 {
         pg.text(
             MARGIN + 1.0,
-            y + text::ascent_mm(BODY_PT),
-            BODY_PT,
+            y + text::ascent_mm(body),
+            body,
             Weight::Regular,
             "•",
         );
-        para(pg, MARGIN + 5.0, y, BODY_PT, Weight::Regular, cw - 5.0, s) + 0.8
+        para(pg, MARGIN + 5.0, y, body, Weight::Regular, cw - 5.0, s) + 0.8
     };
     let ntiles = tiles.map_or(0, |(_, p)| p.count());
     if let Some(r) = range(&names, "board", ph) {
@@ -104,7 +107,7 @@ pub fn page(
         &mut pg,
         MARGIN,
         y,
-        BODY_PT + 1.0,
+        head,
         Weight::Bold,
         cw,
         &ph.get("howto.steps_title"),
@@ -129,22 +132,29 @@ pub fn page(
         steps.push(ph.get("howto.step_markers"));
     }
     steps.push(ph.get("howto.step_play"));
+    // Where a step's text starts: 6 mm in, or in large print past the widest number.
+    let indent = if sz.large {
+        let widest = format!("{}.", steps.len());
+        (1.0 + text::width_mm(&widest, body, Weight::Bold) + 1.5).max(6.0)
+    } else {
+        6.0
+    };
     for (i, s) in steps.iter().enumerate() {
         let n = format!("{}.", i + 1);
         pg.text(
             MARGIN + 1.0,
-            y + text::ascent_mm(BODY_PT),
-            BODY_PT,
+            y + text::ascent_mm(body),
+            body,
             Weight::Bold,
             &n,
         );
         y = para(
             &mut pg,
-            MARGIN + 6.0,
+            MARGIN + indent,
             y,
-            BODY_PT,
+            body,
             Weight::Regular,
-            cw - 6.0,
+            cw - indent,
             s,
         ) + 0.8;
     }
@@ -154,13 +164,13 @@ pub fn page(
             &mut pg,
             MARGIN,
             y,
-            BODY_PT + 1.0,
+            head,
             Weight::Bold,
             cw,
             &ph.get("howto.map_title"),
         ) + 2.0;
-        let room = page::content_bottom(h) - y;
-        tile::draw_map(&mut pg, d, plan, MARGIN, y, cw, room.max(10.0));
+        let room = page::content_bottom(h, sz) - y;
+        tile::draw_map(&mut pg, d, plan, sz, MARGIN, y, cw, room.max(10.0));
     }
     pg
 }

@@ -7,22 +7,16 @@ use super::board::{capitalise, store_sown_by};
 use super::cut::{self, MARK_ROOM};
 use super::page::{self, CUT_W, MARGIN};
 use super::phrases::Phrases;
-use super::style::SIDE_INK;
+use super::style::{Sizes, SIDE_INK};
 use super::{para, Paper};
 use crate::doc::{circle, pt as p, rounded_rect, Page, Stroke, Weight};
 use crate::ruleset::{Direction, Ruleset};
 use crate::text;
 
-/// Label width, mm.
-pub const LABEL_W: f64 = 50.0;
-/// Label height, mm.
-pub const LABEL_H: f64 = 25.0;
-/// Title size, pt.
-const TITLE_PT: f64 = 14.0;
-/// Note size, pt.
-const NOTE_PT: f64 = 8.5;
-/// Circuit label text size, pt.
-const CIRCUIT_PT: f64 = 9.0;
+/// Label width in normal print, mm (large print: [`Sizes::label_cell`]).
+pub const LABEL_W: f64 = Sizes::NORMAL.label_cell.0;
+/// Label height in normal print, mm.
+pub const LABEL_H: f64 = Sizes::NORMAL.label_cell.1;
 /// Width of the pattern icon area at a label's left, mm.
 const ICON_W: f64 = 17.0;
 /// Offset of the double ring, mm (as on the board's pits, scaled down).
@@ -122,11 +116,13 @@ pub fn circuit_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
     out.into_iter().map(|s| capitalise(&s)).collect()
 }
 
-/// Draws one pit or store label in the cell with top-left (`x`, `y`).
-fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f64) {
+/// Draws one pit or store label in the cell with top-left (`x`, `y`), of the size and type
+/// `sz` gives.
+fn draw_label(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, l: &Label, x: f64, y: f64) {
+    let (label_w, label_h) = sz.label_cell;
     // Pattern icon: a pit is a ring, a store a rounded bar; side 1 has the double ring.
     let cx = x + ICON_W / 2.0 + 1.0;
-    let cy = y + LABEL_H / 2.0;
+    let cy = y + label_h / 2.0;
     let line = Stroke::solid(0.4, SIDE_INK[l.side]);
     if l.store {
         let (iw, ih) = (9.0, 17.0);
@@ -158,7 +154,7 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
     }
     // Text: the label large (shrunk and wrapped to fit), then whose pit or store it is.
     let tx = x + ICON_W + 2.0;
-    let tw = x + LABEL_W - 2.0 - tx;
+    let tw = x + label_w - 2.0 - tx;
     let player = &rs.board.players[l.side];
     let ring = if l.side == 1 {
         ph.get("labels.double")
@@ -177,12 +173,12 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
     } else {
         ph.fmt("labels.pit_of", &[("player", player), ("ring", &ring)])
     };
-    let small = 6.5;
+    let small = sz.label_who;
     let who_lines = super::wrap(&who, small, Weight::Regular, tw);
-    let mut size = 16.0;
+    let (mut size, least) = sz.label_name;
     let mut big = super::wrap(&l.text, size, Weight::Bold, tw);
-    let room = LABEL_H - 3.0 - who_lines.len() as f64 * text::line_height_mm(small);
-    while size > 6.0
+    let room = label_h - 3.0 - who_lines.len() as f64 * text::line_height_mm(small);
+    while size > least
         && (big.len() as f64 * text::line_height_mm(size) > room
             || big
                 .iter()
@@ -193,14 +189,17 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, ph: &Phrases, l: &Label, x: f64, y: f
     }
     let total = big.len() as f64 * text::line_height_mm(size)
         + who_lines.len() as f64 * text::line_height_mm(small);
-    let ty = y + (LABEL_H - total) / 2.0;
+    let ty = y + (label_h - total) / 2.0;
     let ty = super::set_lines(pg, tx, ty, &big, size, Weight::Bold);
     super::set_lines(pg, tx, ty, &who_lines, small, Weight::Regular);
 }
 
 /// Lays out the label pages (portrait `paper`, `labels-1`, …): the pit and store labels on a
-/// grid, then the circuit label across the grid's width. Errors when a label does not fit.
-pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+/// grid, then the circuit label across the grid's width, in the cells and type `sz` gives.
+/// Errors when a label does not fit.
+pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let (label_w, label_h) = sz.label_cell;
+    let (circuit_pt, circuit_head) = (sz.circuit, sz.circuit_head);
     let all = labels(rs);
     let circ = circuit_lines(rs, ph);
     let mut pages: Vec<Page> = Vec::new();
@@ -211,30 +210,38 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let (w, h) = (pg.width, pg.height);
         let cw = w - 2.0 * MARGIN;
         let title = ph.fmt("labels.title", &[("name", &rs.name)]);
-        let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
+        let mut y = para(
+            &mut pg,
+            MARGIN,
+            MARGIN,
+            sz.sheet_title,
+            Weight::Bold,
+            cw,
+            &title,
+        );
         if pages.is_empty() {
             y = para(
                 &mut pg,
                 MARGIN,
                 y + 1.0,
-                NOTE_PT,
+                sz.note,
                 Weight::Regular,
                 cw,
                 &ph.get("labels.note"),
             );
         }
         let top = y + 2.0;
-        let bottom = page::content_bottom(h);
-        let cols = ((cw - 2.0 * (MARK_ROOM + CUT_W)) / LABEL_W)
+        let bottom = page::content_bottom(h, sz);
+        let cols = ((cw - 2.0 * (MARK_ROOM + CUT_W)) / label_w)
             .floor()
             .max(0.0) as usize;
-        let rows = ((bottom - top - 2.0 * MARK_ROOM) / LABEL_H)
+        let rows = ((bottom - top - 2.0 * MARK_ROOM) / label_h)
             .floor()
             .max(0.0) as usize;
         if cols == 0 || rows == 0 {
             return Err(format!("labels do not fit the {} page", paper.name));
         }
-        let gw = cols as f64 * LABEL_W;
+        let gw = cols as f64 * label_w;
         let x0 = (w - gw) / 2.0;
         let y0 = top + MARK_ROOM;
         let here = (all.len() - done).min(cols * rows);
@@ -244,29 +251,36 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
             draw_label(
                 &mut pg,
                 rs,
+                sz,
                 ph,
                 l,
-                x0 + col as f64 * LABEL_W,
-                y0 + row as f64 * LABEL_H,
+                x0 + col as f64 * label_w,
+                y0 + row as f64 * label_h,
             );
         }
         done += here;
-        let grid_bottom = y0 + used_rows as f64 * LABEL_H;
+        let grid_bottom = y0 + used_rows as f64 * label_h;
         // The circuit label, once every pit and store label is placed, if it fits below.
-        let head = ph.get("labels.circuit_title");
-        let lh = text::line_height_mm(CIRCUIT_PT);
+        let head = super::wrap(
+            &ph.get("labels.circuit_title"),
+            circuit_head,
+            Weight::Bold,
+            gw - 6.0,
+        );
+        let head_h = head.len() as f64 * text::line_height_mm(circuit_head);
+        let lh = text::line_height_mm(circuit_pt);
         let wrapped: Vec<Vec<String>> = circ
             .iter()
-            .map(|s| super::wrap(s, CIRCUIT_PT, Weight::Regular, gw - 6.0))
+            .map(|s| super::wrap(s, circuit_pt, Weight::Regular, gw - 6.0))
             .collect();
         let circ_h = (4.0
-            + text::line_height_mm(CIRCUIT_PT + 1.0)
+            + head_h
             + 1.0
             + wrapped
                 .iter()
                 .map(|v| v.len() as f64 * lh + 0.8)
                 .sum::<f64>())
-        .max(LABEL_H);
+        .max(label_h);
         // The circuit label goes right under a full last row, sharing its cut line; under a
         // short one it stands apart, with room for both blocks' crop marks, so no empty cell
         // is outlined beside the short row.
@@ -279,23 +293,17 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         };
         let place_circuit = done == all.len() && cy + circ_h + MARK_ROOM <= bottom;
         // The pieces on this page: the labels placed, then the circuit label.
-        let mut pieces = cut::grid(x0, y0, LABEL_W, LABEL_H, cols, here);
+        let mut pieces = cut::grid(x0, y0, label_w, label_h, cols, here);
         if place_circuit {
             pieces.push((x0, cy, gw, circ_h));
         }
         cut::draw(&mut pg, &pieces);
         if place_circuit {
-            let mut ty = cy + 2.5;
-            pg.text(
-                x0 + 3.0,
-                ty + text::ascent_mm(CIRCUIT_PT + 1.0),
-                CIRCUIT_PT + 1.0,
-                Weight::Bold,
-                &head,
-            );
-            ty += text::line_height_mm(CIRCUIT_PT + 1.0) + 1.0;
+            let ty = cy + 2.5;
+            let mut ty = super::set_lines(&mut pg, x0 + 3.0, ty, &head, circuit_head, Weight::Bold);
+            ty += 1.0;
             for lines in &wrapped {
-                ty = super::set_lines(&mut pg, x0 + 3.0, ty, lines, CIRCUIT_PT, Weight::Regular)
+                ty = super::set_lines(&mut pg, x0 + 3.0, ty, lines, circuit_pt, Weight::Regular)
                     + 0.8;
             }
             circuit_done = true;

@@ -9,15 +9,24 @@
 //! prints the total seeds every count must add up to.
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
+use super::style::Sizes;
 use super::{para, Paper};
 use crate::doc::{line, rect, Color, Page, Stroke, Weight};
 use crate::ruleset::{CaptureKind, Direction, NoLegalMove, Ruleset};
 use crate::text;
 
-/// Table text size, pt.
-const CELL_PT: f64 = 8.0;
-/// Height of one log row, mm.
-pub const ROW_H: f64 = 6.5;
+/// Height of one log row in normal print, mm ([`Sizes::row_h`]).
+pub const ROW_H: f64 = Sizes::NORMAL.row_h;
+
+/// A log page named `name`: portrait, or in large print landscape, so the larger column heads
+/// keep room to wrap.
+fn sheet(name: &str, paper: Paper, sz: &Sizes) -> Page {
+    if sz.large {
+        page::landscape(name, paper)
+    } else {
+        page::portrait(name, paper)
+    }
+}
 
 /// One column: its header and relative width.
 struct Col {
@@ -101,22 +110,31 @@ fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
     c
 }
 
-/// Lays out the score log page (portrait `paper`).
-pub fn page(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
-    first_sheet(rs, paper, ph).0
+/// Lays out the score log page (portrait `paper`; landscape in large print), in the type
+/// sizes `sz`.
+pub fn page(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Page {
+    first_sheet(rs, paper, sz, ph).0
 }
 
 /// The first log page and the number of rows its table holds.
-fn first_sheet(rs: &Ruleset, paper: Paper, ph: &Phrases) -> (Page, usize) {
-    let mut pg = page::portrait("log", paper);
+fn first_sheet(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> (Page, usize) {
+    let mut pg = sheet("log", paper, sz);
     let w = pg.width;
     let cw = w - 2.0 * MARGIN;
     let title = ph.fmt("log.title", &[("name", &rs.name)]);
-    let mut y = para(&mut pg, MARGIN, MARGIN, 14.0, Weight::Bold, cw, &title);
+    let mut y = para(
+        &mut pg,
+        MARGIN,
+        MARGIN,
+        sz.sheet_title,
+        Weight::Bold,
+        cw,
+        &title,
+    );
     y += 2.0;
 
     // Blanks for the players, the round (a match is several games) and the date.
-    let size = 9.0;
+    let size = if sz.large { sz.head } else { 9.0 };
     let base = y + text::ascent_mm(size);
     let mut x = MARGIN;
     let blanks: Vec<String> = vec![
@@ -169,43 +187,76 @@ fn first_sheet(rs: &Ruleset, paper: Paper, ph: &Phrases) -> (Page, usize) {
         "log.note.rounds"
     }));
     for n in &notes {
-        y = para(&mut pg, MARGIN, y, 8.5, Weight::Regular, cw, n);
+        y = para(&mut pg, MARGIN, y, sz.note, Weight::Regular, cw, n);
     }
     y += 2.0;
-    let rows = table(&mut pg, rs, ph, y, 1);
+    let rows = table(&mut pg, rs, sz, ph, y, 1);
     (pg, rows)
 }
 
 /// Rows of the table on the first log page (the continuation sheet numbers on from the next).
-pub fn first_page_rows(rs: &Ruleset, paper: Paper, ph: &Phrases) -> usize {
-    first_sheet(rs, paper, ph).1
+pub fn first_page_rows(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> usize {
+    first_sheet(rs, paper, sz, ph).1
 }
 
-/// The score log's continuation sheet (portrait `paper`, page `log-2`): the same table on the
+/// The score log's continuation sheet (as [`page`], page `log-2`): the same table on the
 /// whole page, its rows numbered on from the first sheet's last row, for a game that runs past
 /// it; a note says to print it as often as needed and number further copies on by hand.
-pub fn continuation(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Page {
-    let first = first_page_rows(rs, paper, ph) + 1;
-    let mut pg = page::portrait("log-2", paper);
+pub fn continuation(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Page {
+    let first = first_page_rows(rs, paper, sz, ph) + 1;
+    let mut pg = sheet("log-2", paper, sz);
     let cw = pg.width - 2.0 * MARGIN;
     let title = ph.fmt("log.continued", &[("name", &rs.name)]);
-    let mut y = para(&mut pg, MARGIN, MARGIN, 14.0, Weight::Bold, cw, &title);
+    let mut y = para(
+        &mut pg,
+        MARGIN,
+        MARGIN,
+        sz.sheet_title,
+        Weight::Bold,
+        cw,
+        &title,
+    );
     y = para(
         &mut pg,
         MARGIN,
         y + 1.0,
-        8.5,
+        sz.note,
         Weight::Regular,
         cw,
         &ph.fmt("log.note.continued", &[("n", &first.to_string())]),
     );
-    table(&mut pg, rs, ph, y + 2.0, first);
+    table(&mut pg, rs, sz, ph, y + 2.0, first);
     pg
+}
+
+/// Column widths across `cw` mm (large print): every column at least as wide as its longest
+/// head word at `pt` bold (plus 2 mm of padding), so no word is broken; what is left is shared
+/// by the columns' weights. When even the words do not fit, the weights alone.
+fn fit_words(cols: &[Col], cw: f64, pt: f64) -> Vec<f64> {
+    let least: Vec<f64> = cols
+        .iter()
+        .map(|c| {
+            c.header
+                .split_whitespace()
+                .map(|w| text::width_mm(w, pt, Weight::Bold) + 2.5)
+                .fold(0.0, f64::max)
+        })
+        .collect();
+    let total_w: f64 = cols.iter().map(|c| c.weight).sum();
+    let spare = cw - least.iter().sum::<f64>();
+    if spare < 0.0 {
+        return cols.iter().map(|c| c.weight / total_w * cw).collect();
+    }
+    cols.iter()
+        .zip(&least)
+        .map(|(c, l)| l + c.weight / total_w * spare)
+        .collect()
 }
 
 /// Draws the log table from `y` down to the content bottom, rows numbered from `first`;
 /// returns the number of rows.
-fn table(pg: &mut Page, rs: &Ruleset, ph: &Phrases, y: f64, first: usize) -> usize {
+fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: usize) -> usize {
+    let (cell, head_pt, row_h) = (sz.cell, sz.cell_head, sz.row_h);
     let (w, h) = (pg.width, pg.height);
     let cw = w - 2.0 * MARGIN;
     // Table header; the table sits half a millimetre inside the margin so its rules do too.
@@ -213,42 +264,39 @@ fn table(pg: &mut Page, rs: &Ruleset, ph: &Phrases, y: f64, first: usize) -> usi
     let cw = cw - 1.0;
     let cols = columns(rs, ph);
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
-    let widths: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
+    let mut widths: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
+    if sz.large {
+        widths = fit_words(&cols, cw, head_pt);
+    }
     let wrapped: Vec<Vec<String>> = cols
         .iter()
         .zip(&widths)
-        .map(|(c, w)| super::wrap(&c.header, CELL_PT, Weight::Bold, w - 2.0))
+        .map(|(c, w)| super::wrap(&c.header, head_pt, Weight::Bold, w - 2.0))
         .collect();
-    let lh = text::line_height_mm(CELL_PT);
+    let lh = text::line_height_mm(head_pt);
     let head_lines = wrapped.iter().map(|v| v.len()).max().unwrap_or(1) as f64;
     let head_h = head_lines * lh + 2.0;
-    let bottom = page::content_bottom(h);
-    let rows = ((bottom - y - head_h) / ROW_H).floor().max(1.0) as usize;
-    let table_h = head_h + rows as f64 * ROW_H;
+    let bottom = page::content_bottom(h, sz);
+    let rows = ((bottom - y - head_h) / row_h).floor().max(1.0) as usize;
+    let table_h = head_h + rows as f64 * row_h;
     let thin = Stroke::solid(0.2, Color::BLACK);
     pg.shape(rect(tx, y, cw, head_h), Some(Color::grey(230)), None);
     let mut x = tx;
     for (lines, cw_i) in wrapped.iter().zip(&widths) {
-        super::set_lines(pg, x + 1.0, y + 1.0, lines, CELL_PT, Weight::Bold);
+        super::set_lines(pg, x + 1.0, y + 1.0, lines, head_pt, Weight::Bold);
         x += cw_i;
     }
     // Row numbers.
     for r in 0..rows {
-        let ry = y + head_h + r as f64 * ROW_H;
+        let ry = y + head_h + r as f64 * row_h;
         let s = (first + r).to_string();
-        let base = ry + ROW_H / 2.0 + (text::ascent_mm(CELL_PT) - text::descent_mm(CELL_PT)) / 2.0;
-        let tw = text::width_mm(&s, CELL_PT, Weight::Regular);
-        pg.text(
-            tx + widths[0] - 1.5 - tw,
-            base,
-            CELL_PT,
-            Weight::Regular,
-            &s,
-        );
+        let base = ry + row_h / 2.0 + (text::ascent_mm(cell) - text::descent_mm(cell)) / 2.0;
+        let tw = text::width_mm(&s, cell, Weight::Regular);
+        pg.text(tx + widths[0] - 1.5 - tw, base, cell, Weight::Regular, &s);
     }
     // Grid.
     for r in 0..=rows {
-        let ry = y + head_h + r as f64 * ROW_H;
+        let ry = y + head_h + r as f64 * row_h;
         pg.shape(
             line(crate::doc::pt(tx, ry), crate::doc::pt(tx + cw, ry)),
             None,

@@ -10,14 +10,12 @@
 use super::cut::{self, MARK_ROOM};
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
+use super::style::Sizes;
 use super::{centred_mid, para, Paper};
 use crate::doc::{circle, line, pt as p, Color, Page, Stroke, Weight};
 use crate::ruleset::Ruleset;
+use crate::text;
 
-/// Title size, pt.
-const TITLE_PT: f64 = 14.0;
-/// Note size, pt.
-const NOTE_PT: f64 = 8.5;
 /// How much wider a marker is than a pit, mm (covers the printed outline and rim).
 pub const RIM: f64 = 4.0;
 /// Air round a marker inside its cell, each side, mm.
@@ -36,9 +34,10 @@ pub fn diameter(rs: &Ruleset) -> f64 {
     rs.layout.pit_diameter + RIM
 }
 
-/// The markers pages (portrait `paper`, named `markers-1`, …); none when [`count`] is 0.
+/// The markers pages (portrait `paper`, named `markers-1`, …, type sizes `sz`); none when
+/// [`count`] is 0.
 /// Errors when not even one marker fits the page.
-pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
     let total = count(rs);
     let d = diameter(rs);
     let c = d + 2.0 * AIR;
@@ -52,21 +51,29 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
             "markers.title",
             &[("name", &rs.name), ("n", &total.to_string())],
         );
-        let mut y = para(&mut pg, MARGIN, MARGIN, TITLE_PT, Weight::Bold, cw, &title);
+        let mut y = para(
+            &mut pg,
+            MARGIN,
+            MARGIN,
+            sz.sheet_title,
+            Weight::Bold,
+            cw,
+            &title,
+        );
         if pages.is_empty() {
             let note = ph.fmt("markers.note", &[("d", &ph.mm(d))]);
             y = para(
                 &mut pg,
                 MARGIN,
                 y + 1.0,
-                NOTE_PT,
+                sz.note,
                 Weight::Regular,
                 cw,
                 &note,
             );
         }
         let top = y + 2.0;
-        let bottom = page::content_bottom(h);
+        let bottom = page::content_bottom(h, sz);
         let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
             .floor()
             .max(0.0) as usize;
@@ -99,13 +106,17 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
                 );
             }
             // The word on a white band, readable across the cross.
-            let band = 0.2 * d;
+            let band = if sz.large {
+                (0.2 * d).max(text::line_height_mm(sz.marker))
+            } else {
+                0.2 * d
+            };
             pg.shape(
                 crate::doc::rounded_rect(o.x - 0.32 * d, o.y - band / 2.0, 0.64 * d, band, 1.0),
                 Some(Color::WHITE),
                 None,
             );
-            centred_mid(&mut pg, o.x, o.y, 10.0, Weight::Bold, &word);
+            centred_mid(&mut pg, o.x, o.y, sz.marker, Weight::Bold, &word);
         }
         cut::draw(&mut pg, &cut::grid(x0, y0, c, c, cols.min(here), here));
         done += here;

@@ -51,6 +51,8 @@ pub struct KitOptions {
     /// The two sides also differ by colour (`--style colour`, [`style::SIDE_COLOURS`]), on top
     /// of their single and double rings and their letters.
     pub colour: bool,
+    /// Large print (`--style large`): every sheet laid out with [`style::Sizes::LARGE`].
+    pub large: bool,
 }
 
 impl KitOptions {
@@ -64,7 +66,13 @@ impl KitOptions {
             lang: None,
             style: style::Style::Default,
             colour: false,
+            large: false,
         }
+    }
+
+    /// The type sizes every sheet is laid out with: [`style::Sizes::LARGE`] in large print.
+    pub fn sizes(&self) -> style::Sizes {
+        style::Sizes::new(self.large)
     }
 
     /// The ruleset `rs` in the language these options ask for (see [`Ruleset::in_lang`]),
@@ -87,7 +95,8 @@ impl Default for KitOptions {
 /// Most pages in one document (the kit or its host key): a bound on work and paper.
 pub const MAX_PAGES: usize = 60;
 
-/// Lays out the whole kit for `rs` as `opts` say (paper, fit, counters, language), in print order: the
+/// Lays out the whole kit for `rs` as `opts` say (paper, fit, counters, language, large
+/// print: [`KitOptions::sizes`]), in print order: the
 /// "How to make this kit" sheet, the board (one sheet, or tiles and their assembly map), the score
 /// log, the rule sheets, the practice exercises, the counters and the bowl labels (portrait),
 /// each page with the calibration bar and footer. The ruleset's worked examples must already
@@ -101,22 +110,23 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     let (rs, ph) = opts.localise(rs)?;
     let rs = &as_printed(&rs, opts);
     let paper = opts.paper;
+    let sz = &opts.sizes();
     let mut pages = board::pages(rs, opts, &ph)?;
-    pages.push(log::page(rs, paper, &ph));
-    pages.push(log::continuation(rs, paper, &ph));
-    pages.extend(rules::pages(rs, paper, &ph)?);
-    pages.extend(practice::pages(rs, paper, &ph)?);
-    pages.extend(counters::pages(rs, paper, &ph)?);
-    pages.extend(labels::pages(rs, paper, &ph)?);
-    pages.extend(markers::pages(rs, paper, &ph)?);
+    pages.push(log::page(rs, paper, sz, &ph));
+    pages.push(log::continuation(rs, paper, sz, &ph));
+    pages.extend(rules::pages(rs, paper, sz, &ph)?);
+    pages.extend(practice::pages(rs, paper, sz, &ph)?);
+    pages.extend(counters::pages(rs, paper, sz, &ph)?);
+    pages.extend(labels::pages(rs, paper, sz, &ph)?);
+    pages.extend(markers::pages(rs, paper, sz, &ph)?);
     // The how-to sheet opens the kit; it names the pages after it.
     let tiles = if pages[0].name == "board-map" {
-        Some(board::plan(rs, paper, &ph)?)
+        Some(board::plan_sized(rs, paper, sz, &ph)?)
     } else {
         None
     };
-    pages.insert(0, howto::page(rs, paper, &ph, &pages, tiles.as_ref()));
-    let mut doc = document(rs, paper, &ph, "kit.title", pages)?;
+    pages.insert(0, howto::page(rs, paper, sz, &ph, &pages, tiles.as_ref()));
+    let mut doc = document(rs, paper, sz, &ph, "kit.title", pages)?;
     style::apply(&mut doc, opts.style, opts.colour);
     Ok(doc)
 }
@@ -140,8 +150,9 @@ pub(crate) fn host_key_with(
     let (rs, ph) = opts.localise(rs)?;
     let rs = &as_printed(&rs, opts);
     let paper = opts.paper;
-    let pages = practice::key_pages_with(rs, paper, &ph, hints)?;
-    let mut doc = document(rs, paper, &ph, "key.doc_title", pages)?;
+    let sz = &opts.sizes();
+    let pages = practice::key_pages_with(rs, paper, sz, &ph, hints)?;
+    let mut doc = document(rs, paper, sz, &ph, "key.doc_title", pages)?;
     style::apply(&mut doc, opts.style, opts.colour);
     Ok(doc)
 }
@@ -166,6 +177,7 @@ pub fn as_printed(rs: &Ruleset, opts: &KitOptions) -> Ruleset {
 fn document(
     rs: &Ruleset,
     paper: Paper,
+    sz: &style::Sizes,
     ph: &phrases::Phrases,
     title_key: &str,
     pages: Vec<crate::doc::Page>,
@@ -180,7 +192,7 @@ fn document(
         title: ph.fmt(title_key, &[("name", &rs.name)]),
         pages,
     };
-    page::finish(&mut doc, rs, paper, ph);
+    page::finish(&mut doc, rs, paper, ph, sz);
     ph.check()?;
     Ok(doc)
 }

@@ -6,6 +6,7 @@
 //! "100 mm" (measure it to check the print was at 100%) and a footer line; sheet content stays
 //! above [`content_bottom`].
 use super::phrases::Phrases;
+use super::style::Sizes;
 use super::Paper;
 use crate::doc::{rect, Color, Document, Page, Weight};
 use crate::ruleset::Ruleset;
@@ -19,12 +20,27 @@ pub const BAR_LENGTH: f64 = 100.0;
 pub const BAR_HEIGHT: f64 = 3.0;
 /// Clear space kept around the calibration bar, mm (its own label sits further away).
 pub const BAR_CLEAR: f64 = 2.0;
-/// Footer text size, pt.
-pub const FOOTER_PT: f64 = 7.0;
 /// Footer baseline distance above the bottom page edge, mm.
 const FOOTER_BASE: f64 = 11.0;
+/// Large print: the last footer line's baseline above the bottom page edge, mm (its descent
+/// then ends just inside the margin).
+const LARGE_FOOTER_BASE: f64 = 11.2;
+/// Large print: most footer lines (the kit name and print check wrap onto them).
+const LARGE_FOOTER_LINES: usize = 2;
 /// Top of the calibration bar above the bottom page edge, mm.
 const BAR_TOP: f64 = 20.0;
+/// Large print: top of the calibration bar above the bottom page edge, mm, above two footer
+/// lines of [`Sizes::LARGE`] footer type with [`BAR_CLEAR`] and more to spare.
+const LARGE_BAR_TOP: f64 = 29.0;
+
+/// Top of the calibration bar above the bottom page edge for sizes `sz`, mm.
+fn bar_top(sz: &Sizes) -> f64 {
+    if sz.large {
+        LARGE_BAR_TOP
+    } else {
+        BAR_TOP
+    }
+}
 
 /// A portrait page of `paper`.
 pub fn portrait(name: &str, paper: Paper) -> Page {
@@ -36,30 +52,35 @@ pub fn landscape(name: &str, paper: Paper) -> Page {
     Page::new(name, paper.height, paper.width)
 }
 
-/// Lowest y (mm from the top) sheet content may reach on a page of height `h`: clear of the
-/// calibration bar by [`BAR_CLEAR`].
-pub fn content_bottom(h: f64) -> f64 {
-    h - BAR_TOP - BAR_CLEAR - 0.5
+/// Lowest y (mm from the top) sheet content may reach on a page of height `h` with sizes `sz`:
+/// clear of the calibration bar by [`BAR_CLEAR`] (large print keeps a taller band for its
+/// larger bar label and its two-line footer).
+pub fn content_bottom(h: f64, sz: &Sizes) -> f64 {
+    h - bar_top(sz) - BAR_CLEAR - 0.5
 }
 
-/// The calibration bar's rectangle on a page of height `h`: (x, y, width, height), mm.
-pub fn bar_rect(h: f64) -> (f64, f64, f64, f64) {
-    (MARGIN, h - BAR_TOP, BAR_LENGTH, BAR_HEIGHT)
+/// The calibration bar's rectangle on a page of height `h` with sizes `sz`: (x, y, width,
+/// height), mm.
+pub fn bar_rect(h: f64, sz: &Sizes) -> (f64, f64, f64, f64) {
+    (MARGIN, h - bar_top(sz), BAR_LENGTH, BAR_HEIGHT)
 }
 
-/// Adds the calibration bar and the footer to every page of `doc` ("page n of N").
-pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases) {
+/// Adds the calibration bar and the footer to every page of `doc` ("page n of N"), in the
+/// type sizes `sz`. The kit name and print check fill one footer line (two in large print,
+/// wrapped), beside the page number; what does not fit is left off.
+pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: &Sizes) {
     let n = doc.pages.len();
+    let fpt = sz.footer;
     for (i, page) in doc.pages.iter_mut().enumerate() {
         let (w, h) = (page.width, page.height);
-        let (bx, by, bw, bh) = bar_rect(h);
+        let (bx, by, bw, bh) = bar_rect(h, sz);
         page.shape(rect(bx, by, bw, bh), Some(Color::BLACK), None);
         // Label beside the bar, bottom-aligned with it, one clear gap plus 1 mm away.
         let label = ph.get("page.bar_label");
         page.text(
             bx + bw + BAR_CLEAR + 1.0,
             by + bh,
-            8.0,
+            sz.bar_label,
             Weight::Bold,
             &label,
         );
@@ -75,14 +96,32 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases) {
                 ("paper", &ph.paper(&paper.name)),
             ],
         );
-        let base = h - FOOTER_BASE;
-        let rw = text::width_mm(&right, FOOTER_PT, Weight::Regular);
+        let rw = text::width_mm(&right, fpt, Weight::Regular);
         let avail = w - 2.0 * MARGIN - rw - 4.0;
-        let lines = text::wrap(&left, FOOTER_PT, Weight::Regular, avail);
+        let lines = text::wrap(&left, fpt, Weight::Regular, avail);
+        if sz.large {
+            // One line beside the page number when it fits; otherwise the first line beside
+            // it and the rest on a second line across the whole width.
+            let base = h - LARGE_FOOTER_BASE;
+            let lh = text::line_height_mm(fpt);
+            let mut set: Vec<String> = lines.iter().take(1).cloned().collect();
+            if lines.len() > 1 {
+                let rest = lines[1..].join(" ");
+                let more = text::wrap(&rest, fpt, Weight::Regular, w - 2.0 * MARGIN);
+                set.extend(more.into_iter().take(LARGE_FOOTER_LINES - 1));
+            }
+            let top = base - (set.len() - 1) as f64 * lh;
+            for (j, l) in set.iter().enumerate() {
+                page.text(MARGIN, top + j as f64 * lh, fpt, Weight::Regular, l);
+            }
+            page.text(w - MARGIN - rw, top, fpt, Weight::Regular, &right);
+            continue;
+        }
+        let base = h - FOOTER_BASE;
         // The footer normally fits one line; a long kit name keeps only what fits.
         let first = lines.first().cloned().unwrap_or_default();
-        page.text(MARGIN, base, FOOTER_PT, Weight::Regular, &first);
-        page.text(w - MARGIN - rw, base, FOOTER_PT, Weight::Regular, &right);
+        page.text(MARGIN, base, fpt, Weight::Regular, &first);
+        page.text(w - MARGIN - rw, base, fpt, Weight::Regular, &right);
     }
 }
 

@@ -18,7 +18,8 @@
 use super::diagram::{self, Prepared};
 use super::page::MARGIN;
 use super::phrases::{join_and, Phrases};
-use super::rules::{Flow, CAPTION_PT, HEAD_PT, TITLE_PT};
+use super::rules::Flow;
+use super::style::Sizes;
 use super::Paper;
 use crate::doc::{line, pt as p, Color, Page, Stroke, Weight};
 use crate::engine::{Game, Move, Position, Report, Rules};
@@ -35,8 +36,6 @@ const GAMES: usize = 40;
 const PLIES: usize = 400;
 /// Candidates kept per [`Kind`].
 const PER_KIND: usize = 3;
-/// Body text size, pt.
-const BODY_PT: f64 = 10.0;
 
 /// What makes a generated position instructive, strongest first (one kind per position: the
 /// first that applies in this order).
@@ -459,29 +458,32 @@ fn lines_h(s: &str, size: f64, weight: Weight, w: f64) -> f64 {
     super::wrap(s, size, weight, w).len() as f64 * text::line_height_mm(size)
 }
 
-/// Lays out the practice pages (portrait `paper`): the intro, then every exercise with its
-/// question, start board and answer blanks. Errors as [`exercises`].
-pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+/// Lays out the practice pages (portrait `paper`, type sizes `sz`): the intro, then every
+/// exercise with its question, start board and answer blanks. Errors as [`exercises`].
+pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
     let rules = Rules::try_new(rs)?;
     let list = exercises(rs)?;
-    let mut f = Flow::new(paper, "practice");
+    let (body, sub_head, caption) = (sz.body, sz.sub_head, sz.caption);
+    // The answer blanks' words: bold, and in large print at the label size.
+    let (blank_pt, _) = super::board::strong(sz, caption);
+    let mut f = Flow::new(paper, sz, "practice");
     let w = f.width();
     f.para(
         &ph.fmt("practice.title", &[("name", &rs.name)]),
-        TITLE_PT,
+        sz.title,
         Weight::Bold,
         1.0,
     );
-    f.para(&ph.get("practice.intro"), BODY_PT, Weight::Regular, 1.0);
+    f.para(&ph.get("practice.intro"), body, Weight::Regular, 1.0);
     if rs.sowing.direction == crate::ruleset::Direction::Either {
         let row = &rs.board.pit_labels[0];
         let i = (row.len() / 2).saturating_sub(1);
         let next = row.get(i + 1).unwrap_or(&rs.board.stores[0]);
         let text = ph.fmt("practice.either", &[("pit", &row[i]), ("next", next)]);
-        f.para(&text, BODY_PT, Weight::Regular, 1.0);
+        f.para(&text, body, Weight::Regular, 1.0);
     }
     if list.iter().any(|e| e.kind == Some(Kind::BestMove)) {
-        f.para(&ph.get("best.intro"), BODY_PT, Weight::Regular, 1.0);
+        f.para(&ph.get("best.intro"), body, Weight::Regular, 1.0);
     }
     f.y += 1.0;
     let best_blanks = vec![ph.get("best.blank_move"), ph.get("best.blank_result")];
@@ -504,25 +506,40 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
         let prep = prepared(rs, &rules, e, ph, false)?;
         let head = heading(e, ph, false);
         let q = question(rs, &rules, e, ph);
-        let board_h = diagram::board_height(rs, w);
+        // Only the start board is drawn: in large print (boards stacked) measure that one.
+        let board_h = if sz.large && diagram::stacked(rs, w, sz) {
+            let mut scratch = super::page::portrait("scratch", paper);
+            diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
+                + 2.0
+                + blanks_of(e).len() as f64 * (text::line_height_mm(blank_pt) + 2.0)
+        } else {
+            diagram::board_height(rs, w, sz)
+        };
         let h = 2.0
-            + lines_h(&head, HEAD_PT - 1.0, Weight::Bold, w)
-            + lines_h(&q, CAPTION_PT, Weight::Regular, w)
+            + lines_h(&head, sub_head, Weight::Bold, w)
+            + lines_h(&q, caption, Weight::Regular, w)
             + board_h;
         f.room(h);
         f.y += 2.0;
-        let hl = super::wrap(&head, HEAD_PT - 1.0, Weight::Bold, w);
-        f.lines(MARGIN, &hl, HEAD_PT - 1.0, Weight::Bold);
-        let ql = super::wrap(&q, CAPTION_PT, Weight::Regular, w);
-        f.lines(MARGIN, &ql, CAPTION_PT, Weight::Regular);
+        let hl = super::wrap(&head, sub_head, Weight::Bold, w);
+        f.lines(MARGIN, &hl, sub_head, Weight::Bold);
+        let ql = super::wrap(&q, caption, Weight::Regular, w);
+        f.lines(MARGIN, &ql, caption, Weight::Regular);
         let y = f.y;
         // The start board on the left half and the answer blanks where the "after" board would
         // be; under the board, side by side, when the board takes the whole width.
-        let used = diagram::draw_boards(f.page(), rs, ph, &prep, MARGIN, y, w);
+        let used = diagram::draw_boards(f.page(), rs, ph, sz, &prep, MARGIN, y, w);
         let nb = blanks_of(e).len();
-        let slots: Vec<(f64, f64, f64)> = if diagram::stacked(rs, w) {
+        let blank_lh = text::line_height_mm(blank_pt) + 2.0;
+        let slots: Vec<(f64, f64, f64)> = if sz.large && diagram::stacked(rs, w, sz) {
+            // Large print: one blank a line, each across the whole width.
+            let base = y + used + 2.0 + text::ascent_mm(blank_pt);
+            (0..nb)
+                .map(|i| (MARGIN, base + i as f64 * blank_lh, w * 0.75))
+                .collect()
+        } else if diagram::stacked(rs, w, sz) {
             let sw = w / nb as f64;
-            let base = y + used + 2.0 + text::ascent_mm(CAPTION_PT);
+            let base = y + used + 2.0 + text::ascent_mm(blank_pt);
             (0..nb)
                 .map(|i| (MARGIN + i as f64 * sw, base, sw - 4.0))
                 .collect()
@@ -534,19 +551,21 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
                 .collect()
         };
         for (b, &(bx, base, bw)) in blanks_of(e).iter().zip(&slots) {
-            let lw = super::wrap(b, CAPTION_PT, Weight::Bold, bw - 10.0);
+            let lw = super::wrap(b, blank_pt, Weight::Bold, bw - 10.0);
             let first = lw.first().cloned().unwrap_or_default();
-            let tw = text::width_mm(&first, CAPTION_PT, Weight::Bold);
+            let tw = text::width_mm(&first, blank_pt, Weight::Bold);
             let pg = f.page();
-            pg.text(bx, base, CAPTION_PT, Weight::Bold, &first);
+            pg.text(bx, base, blank_pt, Weight::Bold, &first);
             pg.shape(
                 line(p(bx + tw + 1.5, base + 0.8), p(bx + bw - 0.5, base + 0.8)),
                 None,
                 Some(Stroke::solid(0.25, Color::BLACK)),
             );
         }
-        if diagram::stacked(rs, w) {
-            f.y += 4.0 + text::line_height_mm(CAPTION_PT);
+        if sz.large && diagram::stacked(rs, w, sz) {
+            f.y += 2.0 + nb as f64 * blank_lh;
+        } else if diagram::stacked(rs, w, sz) {
+            f.y += 4.0 + text::line_height_mm(blank_pt);
         }
         f.y += used;
     }
@@ -557,7 +576,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
 /// separate" title, then for every exercise its number, the question, the before/after boards
 /// and the answer worded from the engine's report. Errors as [`exercises`].
 pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
-    key_pages_with(rs, paper, ph, true)
+    key_pages_with(rs, paper, &Sizes::NORMAL, ph, true)
 }
 
 /// [`key_pages`], with the solver's best-play lines only when `hints` is set. Only the fuzz
@@ -566,20 +585,22 @@ pub fn key_pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, 
 pub(crate) fn key_pages_with(
     rs: &Ruleset,
     paper: Paper,
+    sz: &Sizes,
     ph: &Phrases,
     hints: bool,
 ) -> Result<Vec<Page>, String> {
     let rules = Rules::try_new(rs)?;
     let list = exercises(rs)?;
-    let mut f = Flow::new(paper, "answers");
+    let (body, sub_head, cap_pt) = (sz.body, sz.sub_head, sz.caption);
+    let mut f = Flow::new(paper, sz, "answers");
     let w = f.width();
     f.para(
         &ph.fmt("key.title", &[("name", &rs.name)]),
-        TITLE_PT,
+        sz.title,
         Weight::Bold,
         1.0,
     );
-    f.para(&ph.get("key.intro"), BODY_PT, Weight::Regular, 2.0);
+    f.para(&ph.get("key.intro"), body, Weight::Regular, 2.0);
     for e in &list {
         let mut prep = prepared(rs, &rules, e, ph, true)?;
         let head = heading(e, ph, true);
@@ -617,25 +638,25 @@ pub(crate) fn key_pages_with(
         let board_h = if best {
             // One board only: measured by drawing it on a scratch page.
             let mut scratch = super::page::portrait("scratch", paper);
-            diagram::draw_boards(&mut scratch, rs, ph, &prep, MARGIN, MARGIN, w)
+            diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
         } else {
-            diagram::board_height(rs, w)
+            diagram::board_height(rs, w, sz)
         };
         let cap_h: f64 = caption
             .iter()
-            .map(|c| lines_h(c, CAPTION_PT, Weight::Regular, w))
+            .map(|c| lines_h(c, cap_pt, Weight::Regular, w))
             .sum();
-        let h = 2.0 + lines_h(&head, HEAD_PT - 1.0, Weight::Bold, w) + board_h + 1.0 + cap_h;
+        let h = 2.0 + lines_h(&head, sub_head, Weight::Bold, w) + board_h + 1.0 + cap_h;
         f.room(h);
         f.y += 2.0;
-        let hl = super::wrap(&head, HEAD_PT - 1.0, Weight::Bold, w);
-        f.lines(MARGIN, &hl, HEAD_PT - 1.0, Weight::Bold);
+        let hl = super::wrap(&head, sub_head, Weight::Bold, w);
+        f.lines(MARGIN, &hl, sub_head, Weight::Bold);
         let y = f.y;
-        let used = diagram::draw_boards(f.page(), rs, ph, &prep, MARGIN, y, w);
+        let used = diagram::draw_boards(f.page(), rs, ph, sz, &prep, MARGIN, y, w);
         f.y += used + 1.0;
         for c in &caption {
-            let lines = super::wrap(c, CAPTION_PT, Weight::Regular, w);
-            f.lines(MARGIN, &lines, CAPTION_PT, Weight::Regular);
+            let lines = super::wrap(c, cap_pt, Weight::Regular, w);
+            f.lines(MARGIN, &lines, cap_pt, Weight::Regular);
         }
     }
     Ok(f.pages)

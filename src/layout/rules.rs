@@ -5,6 +5,7 @@
 use super::diagram::{self, Prepared};
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, join_or, Phrases};
+use super::style::Sizes;
 use super::Paper;
 use crate::doc::{Page, Weight};
 use crate::engine::Rules;
@@ -14,14 +15,6 @@ use crate::ruleset::{
 };
 use crate::text;
 
-/// Body text size, pt.
-pub const BODY_PT: f64 = 10.0;
-/// Section heading size, pt.
-pub const HEAD_PT: f64 = 12.0;
-/// Title size, pt.
-pub const TITLE_PT: f64 = 18.0;
-/// Caption size, pt (worked examples, practice questions and answers).
-pub const CAPTION_PT: f64 = 9.0;
 /// Indent of bullet text, mm.
 const BULLET_INDENT: f64 = 4.5;
 
@@ -456,6 +449,8 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
 /// and the host key.
 pub(crate) struct Flow {
     paper: Paper,
+    /// The type sizes of the sheets it sets (and the bottom band they keep free).
+    pub(crate) sz: Sizes,
     prefix: String,
     pub(crate) pages: Vec<Page>,
     /// Top of the free space on the current page, mm.
@@ -463,9 +458,10 @@ pub(crate) struct Flow {
 }
 
 impl Flow {
-    pub(crate) fn new(paper: Paper, prefix: &str) -> Flow {
+    pub(crate) fn new(paper: Paper, sz: &Sizes, prefix: &str) -> Flow {
         let mut f = Flow {
             paper,
+            sz: *sz,
             prefix: prefix.to_string(),
             pages: Vec::new(),
             y: 0.0,
@@ -479,7 +475,7 @@ impl Flow {
         self.y = MARGIN;
     }
     fn bottom(&self) -> f64 {
-        page::content_bottom(self.paper.height)
+        page::content_bottom(self.paper.height, &self.sz)
     }
     /// Width between the margins, mm.
     pub(crate) fn width(&self) -> f64 {
@@ -520,65 +516,92 @@ impl Flow {
     }
 }
 
-/// Lays out the rule sheet pages (portrait `paper`). Errors when a worked example cannot be
-/// replayed by the engine.
-pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, String> {
+/// Lays out the rule sheet pages (portrait `paper`, type sizes `sz`). Errors when a worked
+/// example cannot be replayed by the engine.
+pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let (body, head, title_pt, caption) = (sz.body, sz.head, sz.title, sz.caption);
+    let ex_title = sz.example_title;
     let rules = Rules::try_new(rs)?;
     let prepared: Vec<Prepared> = rs
         .examples
         .iter()
         .map(|ex| diagram::prepare(rs, &rules, ex, ph))
         .collect::<Result<_, _>>()?;
-    let mut f = Flow::new(paper, "rules");
+    let mut f = Flow::new(paper, sz, "rules");
     let w = f.width();
     let blocks = blocks(rs, ph);
     for (i, blk) in blocks.iter().enumerate() {
         match blk {
             Block::Title(s) => {
-                let lines = super::wrap(s, TITLE_PT, Weight::Bold, w);
-                f.lines(MARGIN, &lines, TITLE_PT, Weight::Bold);
+                let lines = super::wrap(s, title_pt, Weight::Bold, w);
+                f.lines(MARGIN, &lines, title_pt, Weight::Bold);
                 f.y += 1.0;
             }
             Block::Heading(s) => {
-                let lines = super::wrap(s, HEAD_PT, Weight::Bold, w);
+                let lines = super::wrap(s, head, Weight::Bold, w);
                 // Keep a heading with the first lines of what follows.
                 // …and when that is a short introduction to examples, with the first example too.
-                let next_h = match (blocks.get(i + 1), blocks.get(i + 2)) {
-                    (Some(Block::Example(k)), _) => example_height(rs, &prepared[*k], w),
-                    (Some(Block::Para(p)), Some(Block::Example(k))) => {
-                        super::wrap(p, BODY_PT, Weight::Regular, w).len() as f64
-                            * text::line_height_mm(BODY_PT)
-                            + 1.2
-                            + example_height(rs, &prepared[*k], w)
+                // (Large print looks past empty paragraphs, which set nothing.)
+                let ahead = |k: usize| {
+                    if sz.large {
+                        blocks[i + 1..]
+                            .iter()
+                            .filter(|b| !matches!(b, Block::Para(p) if p.is_empty()))
+                            .nth(k)
+                    } else {
+                        blocks.get(i + 1 + k)
                     }
-                    _ => 2.0 * text::line_height_mm(BODY_PT),
                 };
-                let h = 2.5 + lines.len() as f64 * text::line_height_mm(HEAD_PT) + next_h;
+                let next_h = match (ahead(0), ahead(1)) {
+                    (Some(Block::Example(k)), _) => example_height(rs, sz, &prepared[*k], w),
+                    (Some(Block::Para(p)), Some(Block::Example(k))) => {
+                        super::wrap(p, body, Weight::Regular, w).len() as f64
+                            * text::line_height_mm(body)
+                            + 1.2
+                            + example_height(rs, sz, &prepared[*k], w)
+                    }
+                    // Large print: a short paragraph after the heading moves whole (see
+                    // `Flow::keep_together`), so keep the heading with all of it.
+                    (Some(b @ (Block::Para(p) | Block::Bullet(p))), _) if sz.large => {
+                        let indent = if matches!(b, Block::Bullet(_)) {
+                            BULLET_INDENT
+                        } else {
+                            0.0
+                        };
+                        let n = super::wrap(p, body, Weight::Regular, w - indent).len();
+                        let n = if n <= 5 { n } else { 2 };
+                        n as f64 * text::line_height_mm(body)
+                    }
+                    _ => 2.0 * text::line_height_mm(body),
+                };
+                // (Large print also counts the 0.8 mm set under the heading.)
+                let under = if sz.large { 0.8 } else { 0.0 };
+                let h = 2.5 + lines.len() as f64 * text::line_height_mm(head) + under + next_h;
                 f.room(h);
                 if f.y > MARGIN + 0.01 {
                     f.y += 2.5;
                 }
-                f.lines(MARGIN, &lines, HEAD_PT, Weight::Bold);
+                f.lines(MARGIN, &lines, head, Weight::Bold);
                 f.y += 0.8;
             }
             Block::Para(s) => {
-                let lines = super::wrap(s, BODY_PT, Weight::Regular, w);
-                f.keep_together(lines.len(), BODY_PT);
-                f.lines(MARGIN, &lines, BODY_PT, Weight::Regular);
+                let lines = super::wrap(s, body, Weight::Regular, w);
+                f.keep_together(lines.len(), body);
+                f.lines(MARGIN, &lines, body, Weight::Regular);
                 f.y += 1.2;
             }
             Block::Bullet(s) => {
-                let lines = super::wrap(s, BODY_PT, Weight::Regular, w - BULLET_INDENT);
-                f.keep_together(lines.len(), BODY_PT);
-                let base = f.y + text::ascent_mm(BODY_PT);
+                let lines = super::wrap(s, body, Weight::Regular, w - BULLET_INDENT);
+                f.keep_together(lines.len(), body);
+                let base = f.y + text::ascent_mm(body);
                 f.page()
-                    .text(MARGIN + 1.0, base, BODY_PT, Weight::Regular, "•");
-                f.lines(MARGIN + BULLET_INDENT, &lines, BODY_PT, Weight::Regular);
+                    .text(MARGIN + 1.0, base, body, Weight::Regular, "•");
+                f.lines(MARGIN + BULLET_INDENT, &lines, body, Weight::Regular);
                 f.y += 0.8;
             }
             Block::Example(k) => {
                 let prep = &prepared[*k];
-                f.room(example_height(rs, prep, w));
+                f.room(example_height(rs, sz, prep, w));
                 // An exercise's own title often gives its answer away: number it instead, the
                 // same number it has on the practice page (the ruleset's exercises come first).
                 let heading = if rs.examples[*k].exercise {
@@ -587,15 +610,15 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
                 } else {
                     prep.caption[0].clone()
                 };
-                let title = super::wrap(&heading, CAPTION_PT + 1.0, Weight::Bold, w);
+                let title = super::wrap(&heading, ex_title, Weight::Bold, w);
                 f.y += 1.0;
-                f.lines(MARGIN, &title, CAPTION_PT + 1.0, Weight::Bold);
+                f.lines(MARGIN, &title, ex_title, Weight::Bold);
                 let y = f.y;
-                let used = diagram::draw_boards(f.page(), rs, ph, prep, MARGIN, y, w);
+                let used = diagram::draw_boards(f.page(), rs, ph, sz, prep, MARGIN, y, w);
                 f.y += used + 1.0;
                 for c in &prep.caption[1..] {
-                    let lines = super::wrap(c, CAPTION_PT, Weight::Regular, w);
-                    f.lines(MARGIN, &lines, CAPTION_PT, Weight::Regular);
+                    let lines = super::wrap(c, caption, Weight::Regular, w);
+                    f.lines(MARGIN, &lines, caption, Weight::Regular);
                 }
                 f.y += 2.0;
             }
@@ -604,13 +627,16 @@ pub fn pages(rs: &Ruleset, paper: Paper, ph: &Phrases) -> Result<Vec<Page>, Stri
     Ok(f.pages)
 }
 
-/// Height of a worked example block: title, boards and caption, mm.
-fn example_height(rs: &Ruleset, prep: &Prepared, w: f64) -> f64 {
-    let title = super::wrap(&prep.caption[0], CAPTION_PT + 1.0, Weight::Bold, w).len() as f64
-        * text::line_height_mm(CAPTION_PT + 1.0);
+/// Height of a worked example block in the sizes `sz`: title, boards and caption, mm.
+fn example_height(rs: &Ruleset, sz: &Sizes, prep: &Prepared, w: f64) -> f64 {
+    let title = super::wrap(&prep.caption[0], sz.example_title, Weight::Bold, w).len() as f64
+        * text::line_height_mm(sz.example_title);
     let cap: usize = prep.caption[1..]
         .iter()
-        .map(|c| super::wrap(c, CAPTION_PT, Weight::Regular, w).len())
+        .map(|c| super::wrap(c, sz.caption, Weight::Regular, w).len())
         .sum();
-    1.0 + title + diagram::board_height(rs, w) + 1.0 + cap as f64 * text::line_height_mm(CAPTION_PT)
+    1.0 + title
+        + diagram::board_height(rs, w, sz)
+        + 1.0
+        + cap as f64 * text::line_height_mm(sz.caption)
 }

@@ -40,29 +40,33 @@ impl Style {
     }
 }
 
-/// The print look as the command line gives it (`--style contrast,colour`, …): one ink style
-/// ([`Style`]), side colours or not.
+/// The print look as the command line gives it (`--style large,contrast,colour`, …): one ink
+/// style ([`Style`]), side colours or not, large print or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Look {
     /// Default, contrast or low-ink.
     pub ink: Style,
     /// The two sides also differ by colour (`colour`, [`SIDE_COLOURS`]).
     pub colour: bool,
+    /// Large print (`large`): a layout input, not a post-pass; every sheet is laid out with
+    /// [`Sizes::LARGE`].
+    pub large: bool,
 }
 
 impl Look {
     /// Reads a comma-separated list of style names (`default`, `contrast`, `low-ink`,
-    /// `colour` or `color`), e.g. `contrast,colour`. Errors: an unknown name, or both `contrast`
+    /// `colour` or `color`, `large`), e.g. `contrast,colour` or `large,low-ink`. Errors: an unknown name, or both `contrast`
     /// and `low-ink` (a message naming them).
     pub fn parse(s: &str) -> Result<Look, String> {
         let mut look = Look::default();
         for name in s.split(',').map(str::trim) {
             match name {
                 "colour" | "color" => look.colour = true,
+                "large" => look.large = true,
                 _ => {
                     let ink = Style::parse(name).map_err(|_| {
                         format!(
-                            "unknown style {name:?}: use default, contrast, low-ink or colour, or several joined by commas (e.g. contrast,colour)"
+                            "unknown style {name:?}: use default, contrast, low-ink, colour or large, or several joined by commas (e.g. large,contrast)"
                         )
                     })?;
                     if ink != Style::Default && look.ink != Style::Default && ink != look.ink {
@@ -88,6 +92,187 @@ impl Style {
             Style::Default => "default",
             Style::Contrast => "contrast",
             Style::LowInk => "low-ink",
+        }
+    }
+}
+
+/// The type sizes (pt) and the few sizes of drawn parts (mm) that depend on them, for every
+/// sheet: the one place that defines normal and large print. Layout reads these, never a
+/// literal size, so large print is re-laid out (wrapped, moved to more pages, larger cells and
+/// mini boards), not scaled. Large print follows the brief: body text at least
+/// [`LARGE_BODY_MIN`] pt and labels (pit and store labels, headings, titles, the board's row
+/// names, the score log's column heads: every bold text with a letter in it) at least
+/// [`LARGE_LABEL_MIN`] pt; numbers (seed counts, sowing order, step and tile numbers) are body
+/// text. The board itself stays at its true play size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sizes {
+    /// Large print or not.
+    pub large: bool,
+    /// Rule sheet, practice and host key body text, pt.
+    pub body: f64,
+    /// "How to make this kit" body text, pt.
+    pub howto: f64,
+    /// Section heading, pt.
+    pub head: f64,
+    /// Rule sheet, practice and host key title, pt.
+    pub title: f64,
+    /// Title of the score log, counters, labels and markers sheets, pt.
+    pub sheet_title: f64,
+    /// Worked example and practice captions, pt.
+    pub caption: f64,
+    /// Title of a worked example on the rule sheet (bold), pt.
+    pub example_title: f64,
+    /// Heading of a practice exercise and its host key answer (bold), pt.
+    pub sub_head: f64,
+    /// Notes under a sheet title (counters, labels, markers, score log), pt.
+    pub note: f64,
+    /// Footer line, pt.
+    pub footer: f64,
+    /// The calibration bar's "100 mm" label (bold), pt.
+    pub bar_label: f64,
+    /// Score log cells, pt.
+    pub cell: f64,
+    /// Score log column heads (bold), pt.
+    pub cell_head: f64,
+    /// Score log row height, mm.
+    pub row_h: f64,
+    /// Seed counts in diagram pits, pt.
+    pub count: f64,
+    /// Small diagram text (pit labels in mini boards, sowing marks), pt.
+    pub small: f64,
+    /// Board pit labels on pits of 24 mm or more, and below (bold), pt: the largest size tried.
+    pub pit_label: f64,
+    /// Board pit labels on pits under 24 mm (bold), pt.
+    pub pit_label_small: f64,
+    /// Smallest board pit and store label (bold), pt.
+    pub pit_label_min: f64,
+    /// Board store label (bold), pt: the largest size tried.
+    pub store_label: f64,
+    /// Board store notes, pt, the largest and the smallest.
+    pub store_note: (f64, f64),
+    /// Sowing-order numbers on the board's circuit arrows, pt.
+    pub number: f64,
+    /// Radius of the circle behind a sowing-order number, mm.
+    pub number_r: f64,
+    /// The board's row captions and legend (bold), pt.
+    pub board_caption: f64,
+    /// Tile and board-map headings (bold), pt.
+    pub tile_head: f64,
+    /// Tile join arrows and the glue word (bold), pt.
+    pub tile_join: f64,
+    /// Tile numbers on the assembly map (bold), pt, and the radius of their circles, mm.
+    pub map_number: (f64, f64),
+    /// Bowl label cell (width, height), mm.
+    pub label_cell: (f64, f64),
+    /// Bowl label name (bold), pt: the largest size tried and the smallest allowed.
+    pub label_name: (f64, f64),
+    /// Bowl label line saying whose pit or store it is, pt.
+    pub label_who: f64,
+    /// Bowl label circuit text, pt.
+    pub circuit: f64,
+    /// Bowl label circuit heading (bold), pt.
+    pub circuit_head: f64,
+    /// Marker words (bold), pt.
+    pub marker: f64,
+    /// Mini-board pits in diagrams, mm: the smallest at which the before and after boards
+    /// stand side by side (else they are stacked), and the largest.
+    pub mini_pit: (f64, f64),
+    /// Headings over the mini boards ("Before", "After"; bold), pt.
+    pub mini_head: f64,
+}
+
+/// Large print: smallest body text, pt.
+pub const LARGE_BODY_MIN: f64 = 14.0;
+/// Large print: smallest label, pt.
+pub const LARGE_LABEL_MIN: f64 = 18.0;
+
+impl Sizes {
+    /// Normal print: the sizes every sheet has always used.
+    pub const NORMAL: Sizes = Sizes {
+        large: false,
+        body: 10.0,
+        howto: 9.5,
+        head: 12.0,
+        title: 18.0,
+        sheet_title: 14.0,
+        caption: 9.0,
+        example_title: 10.0,
+        sub_head: 11.0,
+        note: 8.5,
+        footer: 7.0,
+        bar_label: 8.0,
+        cell: 8.0,
+        cell_head: 8.0,
+        row_h: 6.5,
+        count: 9.0,
+        small: 6.0,
+        pit_label: 10.0,
+        pit_label_small: 8.0,
+        pit_label_min: 5.0,
+        store_label: 9.0,
+        store_note: (7.0, 4.5),
+        number: 7.0,
+        number_r: 2.5,
+        board_caption: 9.0,
+        tile_head: 11.0,
+        tile_join: 8.0,
+        map_number: (12.0, 5.0),
+        label_cell: (50.0, 25.0),
+        label_name: (16.0, 6.0),
+        label_who: 6.5,
+        circuit: 9.0,
+        circuit_head: 10.0,
+        marker: 10.0,
+        mini_pit: (12.0, 13.0),
+        mini_head: 8.0,
+    };
+    /// Large print (`--style large`): body at least [`LARGE_BODY_MIN`], labels at least
+    /// [`LARGE_LABEL_MIN`] pt.
+    pub const LARGE: Sizes = Sizes {
+        large: true,
+        body: LARGE_BODY_MIN,
+        howto: LARGE_BODY_MIN,
+        head: LARGE_LABEL_MIN,
+        title: 24.0,
+        sheet_title: 22.0,
+        caption: LARGE_BODY_MIN,
+        example_title: LARGE_LABEL_MIN,
+        sub_head: LARGE_LABEL_MIN,
+        note: LARGE_BODY_MIN,
+        footer: LARGE_BODY_MIN,
+        bar_label: LARGE_LABEL_MIN,
+        cell: LARGE_BODY_MIN,
+        cell_head: LARGE_LABEL_MIN,
+        row_h: 10.0,
+        count: LARGE_BODY_MIN,
+        small: LARGE_BODY_MIN,
+        pit_label: LARGE_LABEL_MIN,
+        pit_label_small: LARGE_LABEL_MIN,
+        pit_label_min: LARGE_LABEL_MIN,
+        store_label: LARGE_LABEL_MIN,
+        store_note: (LARGE_BODY_MIN, LARGE_BODY_MIN),
+        number: LARGE_BODY_MIN,
+        number_r: 4.0,
+        board_caption: LARGE_LABEL_MIN,
+        tile_head: LARGE_LABEL_MIN,
+        tile_join: LARGE_LABEL_MIN,
+        map_number: (LARGE_LABEL_MIN, 6.5),
+        label_cell: (85.0, 45.0),
+        label_name: (28.0, LARGE_LABEL_MIN),
+        label_who: LARGE_BODY_MIN,
+        circuit: LARGE_BODY_MIN,
+        circuit_head: LARGE_LABEL_MIN,
+        marker: LARGE_LABEL_MIN,
+        mini_pit: (20.0, 22.0),
+        mini_head: LARGE_LABEL_MIN,
+    };
+
+    /// [`Sizes::LARGE`] when `large`, else [`Sizes::NORMAL`].
+    pub fn new(large: bool) -> Sizes {
+        if large {
+            Sizes::LARGE
+        } else {
+            Sizes::NORMAL
         }
     }
 }
@@ -253,7 +438,8 @@ mod tests {
             Look::parse("contrast,colour"),
             Ok(Look {
                 ink: Style::Contrast,
-                colour: true
+                colour: true,
+                large: false
             })
         );
         assert_eq!(
@@ -264,6 +450,9 @@ mod tests {
             .unwrap_err()
             .contains("cannot be combined"));
         assert!(Look::parse("colour,loud").unwrap_err().contains("\"loud\""));
+        let l = Look::parse("large,low-ink").unwrap();
+        assert_eq!((l.ink, l.colour, l.large), (Style::LowInk, false, true));
+        assert!(!Look::parse("contrast").unwrap().large);
     }
 
     #[test]

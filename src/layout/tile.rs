@@ -18,6 +18,7 @@
 
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
+use super::style::Sizes;
 use super::Paper;
 use crate::doc::{
     self, circle, line, pt as p, rect, Clip, Color, Item, Page, Pt, Seg, Stroke, Weight,
@@ -37,8 +38,6 @@ pub const BAND: f64 = 11.0;
 /// Least distance between a seam (the cut line) and any solid item (pit rim, store, label,
 /// arrow number, arrowhead), mm. Seams sit in the middle of their free band, so most have more.
 pub const SEAM_CLEAR: f64 = 2.0;
-/// Tile heading size, pt.
-const HEAD_PT: f64 = 11.0;
 /// Grey of the glue strip.
 const GLUE_GREY: Color = Color::grey(215);
 
@@ -353,7 +352,8 @@ pub fn clearance(s: f64, blocked: &[(f64, f64)]) -> f64 {
 /// [`SEAM_CLEAR`] mm from any of them and in the middle of the band where the tile count
 /// allows, chosen by [`seams`]. Errors when no seam
 /// can be placed (a solid item wider than a tile).
-pub fn plan(d: &Drawing, paper: Paper, head: f64) -> Result<Plan, String> {
+/// `sz` gives the bottom band (see [`page::content_bottom`]).
+pub fn plan(d: &Drawing, paper: Paper, sz: &Sizes, head: f64) -> Result<Plan, String> {
     let solid = solid_boxes(&d.items);
     let xs: Vec<(f64, f64)> = solid.iter().map(|b| (b.0, b.2)).collect();
     let ys: Vec<(f64, f64)> = solid.iter().map(|b| (b.1, b.3)).collect();
@@ -379,7 +379,7 @@ pub fn plan(d: &Drawing, paper: Paper, head: f64) -> Result<Plan, String> {
             MARGIN,
             MARGIN + head,
             w - 2.0 * MARGIN,
-            page::content_bottom(h) - MARGIN - head,
+            page::content_bottom(h, sz) - MARGIN - head,
         );
         let (Some(sx), Some(sy)) = (seams(d.w, &cx, &ax, area.2), seams(d.h, &cy, &ay, area.3))
         else {
@@ -402,6 +402,29 @@ pub fn plan(d: &Drawing, paper: Paper, head: f64) -> Result<Plan, String> {
             d.part.2, d.part.3, paper.name
         )
     })
+}
+
+/// Lines the longest tile heading of `plan` takes at `pt` (bold, across the tile page between
+/// the margins), with `title` as [`pages`] sets it.
+pub fn heading_lines(plan: &Plan, title: &str, pt: f64, ph: &Phrases) -> usize {
+    let total = plan.count();
+    let mut most = 1;
+    for row in 0..plan.rows() {
+        for col in 0..plan.cols() {
+            let head = ph.fmt(
+                "tile.title",
+                &[
+                    ("title", title),
+                    ("n", &number(plan, col, row).to_string()),
+                    ("total", &total.to_string()),
+                    ("where", &place_words(plan, col, row, ph)),
+                ],
+            );
+            let n = super::wrap(&head, pt, Weight::Bold, plan.page.0 - 2.0 * MARGIN).len();
+            most = most.max(n);
+        }
+    }
+    most
 }
 
 /// Which tile (`col`, `row`) of `plan`, in words ("left", "top right", …).
@@ -465,8 +488,16 @@ pub fn mark(items: &mut Vec<Item>, c: Pt) {
 /// The tile pages of `d` by `plan`, named `{name}-1`, `{name}-2`, … Each holds a heading
 /// ("{title}, tile 1 of 2: left"), its part of the drawing in a clip, a grey glue strip past
 /// each seam after it, a cut line along each seam before it, the registration marks of its
-/// seams and small arrows naming the tile that joins at each seam.
-pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) -> Vec<Page> {
+/// seams and small arrows naming the tile that joins at each seam, in the type sizes `sz` (large
+/// print sets the glue word one letter a line down its strip, so it keeps its size).
+pub fn pages(
+    d: &Drawing,
+    plan: &Plan,
+    sz: &Sizes,
+    name: &str,
+    title: &str,
+    ph: &Phrases,
+) -> Vec<Page> {
     let total = plan.count();
     let marks = plan.marks(d);
     let (px, py, pw, phh) = d.part;
@@ -489,7 +520,7 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
                 &mut pg,
                 MARGIN,
                 MARGIN,
-                HEAD_PT,
+                sz.tile_head,
                 Weight::Bold,
                 plan.page.0 - 2.0 * MARGIN,
                 &head,
@@ -540,7 +571,7 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
             }
             // Join arrows in the band: "▶ 2" before a seam after this tile, "◀ 1" after a seam
             // before it; the word "glue" on each strip, in the band.
-            let label_pt = 8.0;
+            let label_pt = sz.tile_join;
             let band_mid_top = py / 2.0;
             let band_mid_left = px / 2.0;
             let say = |items: &mut Vec<Item>, x: f64, y: f64, s: &str| {
@@ -562,18 +593,41 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
                 );
                 let tw = text::width_mm(&t, label_pt, Weight::Bold);
                 say(&mut items, s - 2.0 - tw, band_mid_top, &t);
-                // Smaller type (not under 6 pt) for a long word, to keep it on the strip.
-                let gpt =
-                    super::size_for_words(&glue_word, label_pt, 6.0, Weight::Bold, OVERLAP - 1.5);
-                let gw = text::width_mm(&glue_word, gpt, Weight::Bold);
-                items.push(Item::Text(doc::Text {
-                    x: s + (OVERLAP - gw) / 2.0,
-                    y: py + phh / 2.0 + (text::ascent_mm(gpt) - text::descent_mm(gpt)) / 2.0,
-                    size_pt: gpt,
-                    weight: Weight::Bold,
-                    color: Color::BLACK,
-                    text: glue_word.clone(),
-                }));
+                if sz.large {
+                    // One letter a line, centred on the strip and on the part's middle.
+                    let letters: Vec<String> = glue_word.chars().map(String::from).collect();
+                    let lh = text::line_height_mm(label_pt);
+                    let top = py + phh / 2.0 - letters.len() as f64 * lh / 2.0;
+                    for (j, l) in letters.iter().enumerate() {
+                        let gw = text::width_mm(l, label_pt, Weight::Bold);
+                        items.push(Item::Text(doc::Text {
+                            x: s + (OVERLAP - gw) / 2.0,
+                            y: top + j as f64 * lh + text::ascent_mm(label_pt),
+                            size_pt: label_pt,
+                            weight: Weight::Bold,
+                            color: Color::BLACK,
+                            text: l.clone(),
+                        }));
+                    }
+                } else {
+                    // Smaller type (not under 6 pt) for a long word, to keep it on the strip.
+                    let gpt = super::size_for_words(
+                        &glue_word,
+                        label_pt,
+                        6.0,
+                        Weight::Bold,
+                        OVERLAP - 1.5,
+                    );
+                    let gw = text::width_mm(&glue_word, gpt, Weight::Bold);
+                    items.push(Item::Text(doc::Text {
+                        x: s + (OVERLAP - gw) / 2.0,
+                        y: py + phh / 2.0 + (text::ascent_mm(gpt) - text::descent_mm(gpt)) / 2.0,
+                        size_pt: gpt,
+                        weight: Weight::Bold,
+                        color: Color::BLACK,
+                        text: glue_word.clone(),
+                    }));
+                }
             }
             if col > 0 {
                 let s = plan.seams_x[col - 1];
@@ -617,11 +671,14 @@ pub fn pages(d: &Drawing, plan: &Plan, name: &str, title: &str, ph: &Phrases) ->
 }
 
 /// Draws a small map of `d` (its shapes scaled, no text) with every tile of `plan` outlined
-/// and numbered, top-left at (`x`, `y`), at most `w` × `max_h` mm; returns the height used.
+/// and numbered (numbers as `sz` gives them), top-left at (`x`, `y`), at most `w` × `max_h` mm;
+/// returns the height used.
+#[allow(clippy::too_many_arguments)]
 pub fn draw_map(
     pg: &mut Page,
     d: &Drawing,
     plan: &Plan,
+    sz: &Sizes,
     x: f64,
     y: f64,
     w: f64,
@@ -684,14 +741,14 @@ pub fn draw_map(
                 Some(Stroke::solid(0.6, Color::BLACK)),
             );
             let n = number(plan, col, row).to_string();
-            let pt = 16.0;
+            let (pt, cr) = sz.map_number;
             let c = p((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
             pg.shape(
-                circle(c, 5.0),
+                circle(c, cr),
                 Some(Color::WHITE),
                 Some(Stroke::solid(0.5, Color::BLACK)),
             );
-            super::centred_mid(pg, c.x, c.y, pt * 0.75, Weight::Bold, &n);
+            super::centred_mid(pg, c.x, c.y, pt, Weight::Bold, &n);
         }
     }
     d.h * k
