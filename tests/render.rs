@@ -352,13 +352,13 @@ fn an_outline_drawn_more_than_once_is_one_form_xobject() {
             (w[1].operands[0].as_name().unwrap().to_vec(), f(4), f(5))
         })
         .collect();
-    // Page 1 draws six equal pit circles (r = 11 mm) and the calibration bar, which pages 2
-    // and 3 draw too: two forms, seven uses. The rounded frame and the lines are drawn once
-    // each (or are too short to share) and stay inline.
+    // Page 1 draws six equal pit circles (r = 11 mm): one form, six uses. The rounded frame
+    // is drawn once and the calibration bar (a rectangle, drawn on each of the three pages)
+    // is shorter inline than as a form, so both stay inline.
     let forms = page_forms(&d, 0);
-    assert_eq!(forms.len(), 2, "{:?}", forms.keys().collect::<Vec<_>>());
-    assert_eq!(uses.len(), 7);
-    let circle_name = &uses.iter().find(|u| u.0 != uses[0].0).unwrap().0;
+    assert_eq!(forms.len(), 1, "{:?}", forms.keys().collect::<Vec<_>>());
+    assert_eq!(uses.len(), 6);
+    let circle_name = &uses[0].0;
     let circles: Vec<_> = uses.iter().filter(|u| &u.0 == circle_name).collect();
     assert_eq!(circles.len(), 6);
     for (i, (_, x, y)) in circles.iter().enumerate() {
@@ -654,19 +654,29 @@ fn svg_text_is_outlined_and_labelled() {
     assert!(s.contains(&format!(r#"aria-label="{SPECIAL}"#)) || s.contains(SPECIAL));
 
     // A line whose glyphs are all different: one <use> per non-space character
-    // (s e ñ a l ɛ ɔ → ✂), each at its origin, scaled from font units to mm:
-    // 12 pt × 25.4 / 72 mm per em / 2048 units = 0.002067057 mm per unit.
+    // (s e ñ a l ɛ ɔ → ✂), all in one group scaled from font units to mm
+    // (12 pt × 25.4 / 72 mm per em / 2048 units = 0.002067057 mm per unit), each placed at
+    // its origin (0.01 mm) in whole font units.
     let mut p = Page::new("t", 100.0, 50.0);
     p.text(20.0, 38.0, 12.0, Weight::Regular, SPECIAL);
     let s = svg::render_page(&p, "t");
     assert_eq!(s.matches("<use ").count(), 9, "{s}");
-    assert!(
-        s.contains("transform=\"translate(20 38) scale(.002067057)\""),
+    assert_eq!(
+        s.matches("<g transform=\"scale(.002067057)\">").count(),
+        1,
         "{s}"
     );
+    let k = 12.0 * 25.4 / 72.0 / 2048.0;
+    let units = |h: i64| (h as f64 / 100.0 / k).round() as i64;
+    let y = units(3800);
+    // The `<use>` placed at (x, y) font units (attributes in the svg crate's order).
+    let placed = |x: i64| {
+        s.split("<use ")
+            .any(|u| u.starts_with(&format!("x=\"{x}\" ")) && u.contains(&format!(" y=\"{y}\"/>")))
+    };
+    assert!(placed(units(2000)), "{s}");
     // The second glyph ('e') sits one quantised advance of 's' further.
-    let x = h_str(origin_h(SPECIAL, 1));
-    assert!(s.contains(&format!("translate({x} 38)")), "{s}");
+    assert!(placed(units(origin_h(SPECIAL, 1))), "{s}");
     // Every use points at a glyph outline defined in <defs>.
     for u in s.split("href=\"#").skip(1) {
         let id = &u[..u.find('"').unwrap()];
@@ -770,4 +780,33 @@ fn six_text_heavy_pages_stay_under_200_kb() {
     );
     assert!(lines > 6 * 55, "text-heavy: {lines} items");
     assert!(bytes.len() < 200_000, "PDF is {} bytes", bytes.len());
+}
+
+#[test]
+fn svg_text_is_drawn_before_a_shape_over_it_and_other_text_stays_gathered() {
+    // Line 1 at the top, a white box drawn over line 2, then line 3 at the foot: line 2 must
+    // be painted before the box (one group), lines 1 and 3 (away from the box) after it, in
+    // one group of their own, where the glyphs of "aa" on both lines share one marker path.
+    let mut p = Page::new("t", 100.0, 100.0);
+    p.text(10.0, 10.0, 10.0, Weight::Regular, "aa top");
+    p.text(10.0, 50.0, 10.0, Weight::Regular, "covered");
+    p.shape(rect(5.0, 40.0, 90.0, 20.0), Some(Color::WHITE), None);
+    p.text(10.0, 90.0, 10.0, Weight::Regular, "aa foot");
+    let s = svg::render_page(&p, "t");
+    let covered = s.find(r#"aria-label="covered""#).expect("line 2 group");
+    let rect_at = s.find("<rect ").expect("the box");
+    let others = s
+        .find(r#"aria-label="aa top aa foot""#)
+        .expect("lines 1 and 3 together");
+    assert!(covered < rect_at && rect_at < others, "{s}");
+    assert_eq!(s.matches("aria-label=").count(), 2, "{s}");
+    // 'a' is drawn four times in the second group: one marker path from (10, 10) along line
+    // 1, then 80 mm down to line 3.
+    let group = &s[others..];
+    let d = group
+        .split("<path d=\"")
+        .nth(1)
+        .and_then(|d| d.split('"').next())
+        .unwrap_or("");
+    assert!(d.starts_with("m10 10h") && d.contains(" 80"), "{d}");
 }

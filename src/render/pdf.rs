@@ -595,6 +595,11 @@ fn form_content(key: &[i64], pad: f64) -> (Vec<u8>, [f64; 4]) {
     (out.into_bytes(), bbox)
 }
 
+/// About what a form XObject's object costs in the file (dictionary, `obj`/`endobj`, xref row).
+const FORM_OBJECT_BYTES: usize = 120;
+/// About what drawing a form costs (`q 1 0 0 1 x y cm /Pn Do Q`).
+const FORM_USE_BYTES: usize = 32;
+
 /// Shapes drawn more than once (up to a translation) in a document, each made one form XObject
 /// (ISO 32000-1 §8.10) that every use draws with `q 1 0 0 1 x y cm /Pn Do Q`: a page of pit
 /// circles, seed counters or log boxes then holds each outline once.
@@ -630,7 +635,10 @@ impl Forms {
         let mut forms = Forms::default();
         for key in order {
             let (uses, width) = seen[&key];
-            if uses < 2 {
+            // Bytes of the path written inline (about 6 a coordinate, 2 an operator) against
+            // a form: its object (about 120 bytes with its dictionary) and 32 bytes a use.
+            let inline = key.len() * 6;
+            if uses < 2 || uses * inline < FORM_OBJECT_BYTES + inline + uses * FORM_USE_BYTES {
                 continue;
             }
             // A mitred corner reaches at most miter-limit (10) × half the width out.
