@@ -22,8 +22,34 @@ fn build(ids: &[&str], out: &Path) -> usize {
     bytes
 }
 
+/// Kalah 6×4 made and written with the host key's solver lines left out
+/// ([`sowkit::kit::make_with`]): the kit's own share (load, examples, layout, PDF, SVG, HTML,
+/// writing) without the solver's (issue 10). Median seconds of `runs`.
+fn without_solver(out: &Path, runs: usize) -> f64 {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/kalah-6x4.toml");
+    let src = std::fs::read_to_string(&path).expect("bundled ruleset");
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let rs = sowkit::ruleset::load_str(&path.display().to_string(), &src).expect("valid");
+        assert!(sowkit::examples::check(&rs, &src).is_empty());
+        let opts = sowkit::layout::KitOptions::new(sowkit::layout::A4);
+        let kit = sowkit::kit::make_with(&rs, &opts, false).expect("layout");
+        sowkit::kit::write(&kit, out).expect("write");
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    times[times.len() / 2]
+}
+
 fn main() {
     let out = std::env::temp_dir().join(format!("sowkit-bench-{}", std::process::id()));
+    if std::env::args().any(|a| a == "--without-solver") {
+        let t = without_solver(&out, 11);
+        println!("kalah-6x4 without the host key's solver lines: median {:.1} ms over 11 runs (in process)", t * 1000.0);
+        let _ = std::fs::remove_dir_all(&out);
+        return;
+    }
     for (label, ids) in [
         (
             "three Kalah-family kits",

@@ -41,9 +41,11 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
 }
 
 /// [`make`], with the host key's solver lines (best play, proven by [`crate::solve`]) only
-/// when `hints` is set. Only the fuzz harness ([`crate::fuzzing::kit`]) leaves them out: the
+/// when `hints` is set. Only the fuzz harness ([`crate::fuzzing::kit`]) and the build bench
+/// (`benches/build.rs`, which times the kit without the solver's share) leave them out: the
 /// solver is most of a kit's time on a big board, and is fuzzed through the engine.
-pub(crate) fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, String> {
+#[doc(hidden)]
+pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, String> {
     let paper = opts.paper;
     // The kit and its host key, then each one's PDF and SVGs, are made side by side on the
     // machine's cores (rayon); each depends only on its input, so the bytes are the same.

@@ -257,17 +257,243 @@ fn metadata_and_print_scaling() {
     assert_eq!(title, doc.title);
 }
 
-/// Operands of every path-construction op (`m`, `l`) on page `n`, as f64 pairs.
-fn path_points(d: &lopdf::Document, n: usize) -> Vec<(String, f64, f64)> {
+/// The form XObjects of page `n`: resource name → (content operations, /BBox).
+fn page_forms(
+    d: &lopdf::Document,
+    n: usize,
+) -> std::collections::BTreeMap<Vec<u8>, (Vec<lopdf::content::Operation>, Vec<f64>)> {
+    let page = d.get_dictionary(page_ids(d)[n]).unwrap();
+    let res = deref(d, page.get(b"Resources").unwrap()).as_dict().unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    let Ok(xo) = res.get(b"XObject") else {
+        return out;
+    };
+    for (name, r) in deref(d, xo).as_dict().unwrap().iter() {
+        let st = deref(d, r).as_stream().unwrap();
+        assert_eq!(st.dict.get(b"Subtype").unwrap().as_name().unwrap(), b"Form");
+        let bbox = st
+            .dict
+            .get(b"BBox")
+            .expect("a form needs a /BBox")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| f64::from(o.as_float().unwrap()))
+            .collect();
+        let bytes = st.decompressed_content().unwrap_or(st.content.clone());
+        out.insert(
+            name.clone(),
+            (Content::decode(&bytes).unwrap().operations, bbox),
+        );
+    }
+    out
+}
+
+/// Page `n`'s operations with every `q 1 0 0 1 x y cm /Name Do Q` of a form XObject replaced
+/// by the form's own path operations moved by (x, y), so a drawing reads the same whether or
+/// not it was shared. Each op: operator and f64 operands (non-numbers dropped).
+fn flat_ops(d: &lopdf::Document, n: usize) -> Vec<(String, Vec<f64>)> {
+    let forms = page_forms(d, n);
     let content = d.get_page_content(page_ids(d)[n]);
     let ops = Content::decode(&content).unwrap().operations;
-    ops.iter()
-        .filter(|o| o.operator == "m" || o.operator == "l")
-        .map(|o| {
-            let f = |i: usize| f64::from(o.operands[i].as_float().unwrap());
-            (o.operator.clone(), f(0), f(1))
+    let nums = |o: &lopdf::content::Operation| -> Vec<f64> {
+        o.operands
+            .iter()
+            .filter_map(|v| v.as_float().ok().map(f64::from))
+            .collect()
+    };
+    let mut out = Vec::new();
+    let mut shift = (0.0, 0.0);
+    for o in &ops {
+        match o.operator.as_str() {
+            "cm" => {
+                let m = nums(o);
+                assert_eq!(&m[..4], &[1.0, 0.0, 0.0, 1.0], "a form is only translated");
+                shift = (m[4], m[5]);
+            }
+            "Do" => {
+                let name = o.operands[0].as_name().unwrap();
+                for f in &forms[name].0 {
+                    let v: Vec<f64> = nums(f)
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| v + if i % 2 == 0 { shift.0 } else { shift.1 })
+                        .collect();
+                    out.push((f.operator.clone(), v));
+                }
+            }
+            "q" | "Q" if o.operands.is_empty() => {}
+            _ => out.push((o.operator.clone(), nums(o))),
+        }
+    }
+    out
+}
+
+/// Operands of every path-construction op (`m`, `l`) on page `n`, as f64 pairs, forms drawn
+/// in place ([`flat_ops`]).
+fn path_points(d: &lopdf::Document, n: usize) -> Vec<(String, f64, f64)> {
+    flat_ops(d, n)
+        .into_iter()
+        .filter(|(op, _)| op == "m" || op == "l")
+        .map(|(op, v)| (op, v[0], v[1]))
+        .collect()
+}
+
+#[test]
+fn an_outline_drawn_more_than_once_is_one_form_xobject() {
+    let d = load(&pdf::render(&sample()));
+    let content = d.get_page_content(page_ids(&d)[0]);
+    let ops = Content::decode(&content).unwrap().operations;
+    let uses: Vec<(Vec<u8>, f64, f64)> = ops
+        .windows(2)
+        .filter(|w| w[0].operator == "cm" && w[1].operator == "Do")
+        .map(|w| {
+            let f = |i: usize| f64::from(w[0].operands[i].as_float().unwrap());
+            (w[1].operands[0].as_name().unwrap().to_vec(), f(4), f(5))
+        })
+        .collect();
+    // Page 1 draws six equal pit circles (r = 11 mm): one form, six uses. The rounded frame
+    // is drawn once and the calibration bar (a rectangle, drawn on each of the three pages)
+    // is shorter inline than as a form, so both stay inline.
+    let forms = page_forms(&d, 0);
+    assert_eq!(forms.len(), 1, "{:?}", forms.keys().collect::<Vec<_>>());
+    assert_eq!(uses.len(), 6);
+    let circle_name = &uses[0].0;
+    let circles: Vec<_> = uses.iter().filter(|u| &u.0 == circle_name).collect();
+    assert_eq!(circles.len(), 6);
+    for (i, (_, x, y)) in circles.iter().enumerate() {
+        // A circle's path starts at its rightmost point (c.x + r, c.y); y up from the foot.
+        let want = (
+            (35.0 + 28.0 * i as f64 + 11.0) * PT_PER_MM,
+            (297.0 - 70.0) * PT_PER_MM,
+        );
+        assert!(
+            (x - want.0).abs() < 0.0051 && (y - want.1).abs() < 0.0051,
+            "circle {i} at ({x}, {y}), want {want:?}"
+        );
+    }
+    // The circle form: one subpath of four Béziers, closed, filled and stroked, relative to
+    // its first point: it spans 22 mm across and the BBox holds it and its 0.4 mm stroke.
+    let (fops, bbox) = &forms[circle_name];
+    let names: Vec<&str> = fops.iter().map(|o| o.operator.as_str()).collect();
+    assert_eq!(names, ["m", "c", "c", "c", "c", "h", "B"]);
+    let first: Vec<f32> = fops[0]
+        .operands
+        .iter()
+        .map(|o| o.as_float().unwrap())
+        .collect();
+    assert_eq!(first, [0.0, 0.0]);
+    let last_c: Vec<f32> = fops[2]
+        .operands
+        .iter()
+        .map(|o| o.as_float().unwrap())
+        .collect();
+    // The second Bézier ends at the leftmost point, 2 r = 22 mm to the left.
+    assert!(
+        (f64::from(last_c[4]) + 22.0 * PT_PER_MM).abs() < 0.0051,
+        "{last_c:?}"
+    );
+    assert!((f64::from(last_c[5])).abs() < 0.0051);
+    let r = 11.0 * PT_PER_MM;
+    let pad = 0.2 * PT_PER_MM;
+    assert!(
+        bbox[0] <= -2.0 * r - pad && bbox[2] >= pad && bbox[1] <= -r - pad && bbox[3] >= r + pad,
+        "{bbox:?}"
+    );
+    // Fill and stroke colour are set outside the form and inherited by it.
+    let fill = ops.iter().position(|o| o.operator == "rg").unwrap();
+    let first_use = ops.iter().position(|o| o.operator == "Do").unwrap();
+    assert!(fill < first_use);
+    assert!(fops
+        .iter()
+        .all(|o| !["rg", "RG", "w", "d"].contains(&o.operator.as_str())));
+}
+
+/// The sfnt table tags of a font program, and its `glyf` records (by `loca`).
+fn sfnt_tables(font: &[u8]) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let be16 = |b: &[u8], i: usize| usize::from(u16::from_be_bytes([b[i], b[i + 1]]));
+    let be32 =
+        |b: &[u8], i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as usize;
+    (0..be16(font, 4))
+        .map(|k| {
+            let e = 12 + 16 * k;
+            let tag = String::from_utf8(font[e..e + 4].to_vec()).unwrap();
+            let (off, len) = (be32(font, e + 8), be32(font, e + 12));
+            (tag, font[off..off + len].to_vec())
         })
         .collect()
+}
+
+#[test]
+fn embedded_fonts_have_no_names_or_hinting() {
+    let d = load(&pdf::render(&sample()));
+    let fonts = d.get_page_fonts(page_ids(&d)[0]).unwrap();
+    assert_eq!(fonts.len(), 2);
+    for f in fonts.values() {
+        let desc = f.get(b"DescendantFonts").unwrap().as_array().unwrap();
+        let cid = deref(&d, &desc[0]).as_dict().unwrap();
+        let fd = deref(&d, cid.get(b"FontDescriptor").unwrap())
+            .as_dict()
+            .unwrap();
+        let file = deref(&d, fd.get(b"FontFile2").unwrap())
+            .as_stream()
+            .unwrap();
+        let font = file.decompressed_content().unwrap();
+        let t = sfnt_tables(&font);
+        // What a PDF reader draws TrueType glyphs with (ISO 32000-1 §9.9), cmap and post; no
+        // name table, no hinting programs.
+        let tags: Vec<&str> = t.keys().map(String::as_str).collect();
+        assert_eq!(
+            tags,
+            ["cmap", "glyf", "head", "hhea", "hmtx", "loca", "maxp", "post"]
+        );
+        // Every glyph without instructions (OpenType glyf: a simple glyph's instructionLength
+        // after its endPtsOfContours; a composite glyph's WE_HAVE_INSTRUCTIONS flag, 0x100).
+        let be16 = |b: &[u8], i: usize| usize::from(u16::from_be_bytes([b[i], b[i + 1]]));
+        let long = be16(&t["head"], 50) == 1;
+        let n = be16(&t["maxp"], 4);
+        let off = |i: usize| {
+            if long {
+                u32::from_be_bytes(t["loca"][4 * i..4 * i + 4].try_into().unwrap()) as usize
+            } else {
+                2 * be16(&t["loca"], 2 * i)
+            }
+        };
+        let glyf = &t["glyf"];
+        let mut simple = 0;
+        for g in 0..n {
+            let rec = &glyf[off(g)..off(g + 1)];
+            if rec.is_empty() {
+                continue;
+            }
+            let contours = i16::from_be_bytes([rec[0], rec[1]]);
+            if contours >= 0 {
+                assert_eq!(
+                    be16(rec, 10 + 2 * contours as usize),
+                    0,
+                    "glyph {g} has instructions"
+                );
+                simple += 1;
+            } else {
+                let mut at = 10;
+                loop {
+                    let flags = be16(rec, at);
+                    assert_eq!(flags & 0x100, 0, "composite glyph {g} has instructions");
+                    if flags & 0x20 == 0 {
+                        break;
+                    }
+                    at += 4 + if flags & 1 != 0 { 4 } else { 2 };
+                    at += match flags & 0xC8 {
+                        0x08 => 2,
+                        0x40 => 4,
+                        0x80 => 8,
+                        _ => 0,
+                    };
+                }
+            }
+        }
+        assert!(simple > 10, "{simple} simple glyphs");
+    }
 }
 
 #[test]
@@ -428,19 +654,29 @@ fn svg_text_is_outlined_and_labelled() {
     assert!(s.contains(&format!(r#"aria-label="{SPECIAL}"#)) || s.contains(SPECIAL));
 
     // A line whose glyphs are all different: one <use> per non-space character
-    // (s e ñ a l ɛ ɔ → ✂), each at its origin, scaled from font units to mm:
-    // 12 pt × 25.4 / 72 mm per em / 2048 units = 0.002067057 mm per unit.
+    // (s e ñ a l ɛ ɔ → ✂), all in one group scaled from font units to mm
+    // (12 pt × 25.4 / 72 mm per em / 2048 units = 0.002067057 mm per unit), each placed at
+    // its origin (0.01 mm) in whole font units.
     let mut p = Page::new("t", 100.0, 50.0);
     p.text(20.0, 38.0, 12.0, Weight::Regular, SPECIAL);
     let s = svg::render_page(&p, "t");
     assert_eq!(s.matches("<use ").count(), 9, "{s}");
-    assert!(
-        s.contains("transform=\"translate(20 38) scale(.002067057)\""),
+    assert_eq!(
+        s.matches("<g transform=\"scale(.002067057)\">").count(),
+        1,
         "{s}"
     );
+    let k = 12.0 * 25.4 / 72.0 / 2048.0;
+    let units = |h: i64| (h as f64 / 100.0 / k).round() as i64;
+    let y = units(3800);
+    // The `<use>` placed at (x, y) font units (attributes in the svg crate's order).
+    let placed = |x: i64| {
+        s.split("<use ")
+            .any(|u| u.starts_with(&format!("x=\"{x}\" ")) && u.contains(&format!(" y=\"{y}\"/>")))
+    };
+    assert!(placed(units(2000)), "{s}");
     // The second glyph ('e') sits one quantised advance of 's' further.
-    let x = h_str(origin_h(SPECIAL, 1));
-    assert!(s.contains(&format!("translate({x} 38)")), "{s}");
+    assert!(placed(units(origin_h(SPECIAL, 1))), "{s}");
     // Every use points at a glyph outline defined in <defs>.
     for u in s.split("href=\"#").skip(1) {
         let id = &u[..u.find('"').unwrap()];
@@ -544,4 +780,33 @@ fn six_text_heavy_pages_stay_under_200_kb() {
     );
     assert!(lines > 6 * 55, "text-heavy: {lines} items");
     assert!(bytes.len() < 200_000, "PDF is {} bytes", bytes.len());
+}
+
+#[test]
+fn svg_text_is_drawn_before_a_shape_over_it_and_other_text_stays_gathered() {
+    // Line 1 at the top, a white box drawn over line 2, then line 3 at the foot: line 2 must
+    // be painted before the box (one group), lines 1 and 3 (away from the box) after it, in
+    // one group of their own, where the glyphs of "aa" on both lines share one marker path.
+    let mut p = Page::new("t", 100.0, 100.0);
+    p.text(10.0, 10.0, 10.0, Weight::Regular, "aa top");
+    p.text(10.0, 50.0, 10.0, Weight::Regular, "covered");
+    p.shape(rect(5.0, 40.0, 90.0, 20.0), Some(Color::WHITE), None);
+    p.text(10.0, 90.0, 10.0, Weight::Regular, "aa foot");
+    let s = svg::render_page(&p, "t");
+    let covered = s.find(r#"aria-label="covered""#).expect("line 2 group");
+    let rect_at = s.find("<rect ").expect("the box");
+    let others = s
+        .find(r#"aria-label="aa top aa foot""#)
+        .expect("lines 1 and 3 together");
+    assert!(covered < rect_at && rect_at < others, "{s}");
+    assert_eq!(s.matches("aria-label=").count(), 2, "{s}");
+    // 'a' is drawn four times in the second group: one marker path from (10, 10) along line
+    // 1, then 80 mm down to line 3.
+    let group = &s[others..];
+    let d = group
+        .split("<path d=\"")
+        .nth(1)
+        .and_then(|d| d.split('"').next())
+        .unwrap_or("");
+    assert!(d.starts_with("m10 10h") && d.contains(" 80"), "{d}");
 }

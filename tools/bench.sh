@@ -45,6 +45,9 @@ one=$(median_ms "$bin" build rulesets/kalah-6x4.toml --out "$tmp/one")
 all=$(median_ms "$bin" build rulesets --out "$tmp/all")
 printf '%-44s %9s ms  target <= 15 ms  %s\n' "kalah-6x4 (one kit, all its files)" "$one" "$(verdict "$one" 15)"
 printf '%-44s %9s ms  target <= 60 ms  %s\n' "all five bundled kits" "$all" "$(verdict "$all" 60)"
+# The kit's own share: the same kit in process, without the host key's solver lines.
+nos=$(cargo bench -q --bench build -- --without-solver 2>/dev/null | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+printf '%-44s %9s ms  (no target; the solver is not counted)\n' "kalah-6x4 without the solver (in process)" "${nos:-?}"
 
 echo
 echo "== output sizes (KB = 1000 bytes)"

@@ -19,9 +19,13 @@
 //!   1/1000); `overflow="visible"` lets the outline out of the marker box. A glyph then costs
 //!   one coordinate pair instead of an element.
 //!
-//! Text lines are gathered and drawn together until a shape would overlap one of them, so the
-//! painting order of every overlapping pair of items is the page model's. Each gathered group
-//! carries its lines in `aria-label` for search and screen readers. A clip ([`Item::Clip`])
+//! * glyphs drawn once at one size and colour share a `<g transform="scale(k)">` and are
+//!   placed by `x`/`y` in whole font units (when a unit is at most 0.01 mm).
+//!
+//! Text lines are gathered and drawn together. When a shape would overlap some of them, those
+//! lines (and every gathered line overlapping one of those) are drawn just before it and the
+//! others stay gathered, so the painting order of every overlapping pair of items is the page
+//! model's. Each drawn group carries its lines in `aria-label` for search and screen readers. A clip ([`Item::Clip`])
 //! is a `<g clip-path>` whose rectangle is a `<clipPath>` in `<defs>`.
 use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
@@ -371,17 +375,24 @@ impl Defs {
 /// One run of glyph placements: (size key, colour, weight, glyph id).
 type RunKey = (u64, Color, Weight, u16);
 
+/// One gathered text line: its glyph origins (0.01 mm), ink box and text.
+struct Line {
+    glyphs: Vec<(RunKey, (i64, i64))>,
+    /// Ink box (min x, min y, max x, max y), mm.
+    bbox: (f64, f64, f64, f64),
+    label: String,
+}
+
+fn boxes_meet(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
+    a.0 <= b.2 && b.0 <= a.2 && a.1 <= b.3 && b.1 <= a.3
+}
+
 /// Text lines waiting to be drawn together (see the module docs).
 #[derive(Default)]
 struct Pending {
-    /// Glyph origins (0.01 mm) per (size key, colour, weight, gid), in first-use order.
-    runs: Vec<(RunKey, Vec<(i64, i64)>)>,
-    index: HashMap<(u64, u32, Weight, u16), usize>,
+    lines: Vec<Line>,
     /// Scale (mm per font unit) of each size key.
     scales: HashMap<u64, f64>,
-    /// Ink boxes of the lines (min x, min y, max x, max y), mm.
-    boxes: Vec<(f64, f64, f64, f64)>,
-    labels: Vec<String>,
 }
 
 impl Pending {
@@ -395,51 +406,98 @@ impl Pending {
         self.scales.insert(key, k);
         let em_mm = t.size_pt * text::MM_PER_PT;
         let mut pen_milli = 0u64;
-        let mut any = false;
+        let mut glyphs = Vec::new();
         for g in text::glyphs(&t.text, t.weight) {
             if defs.glyph(t.weight, g.gid).is_some() {
                 let x = t.x + pen_milli as f64 / 1000.0 * em_mm;
-                let run = (key, t.color, t.weight, g.gid);
-                let i = *self
-                    .index
-                    .entry((key, rgb(t.color), t.weight, g.gid))
-                    .or_insert_with(|| {
-                        self.runs.push((run, Vec::new()));
-                        self.runs.len() - 1
-                    });
-                self.runs[i].1.push((hundredths(x), hundredths(t.y)));
-                any = true;
+                glyphs.push((
+                    (key, t.color, t.weight, g.gid),
+                    (hundredths(x), hundredths(t.y)),
+                ));
             }
             pen_milli += u64::from(g.advance_milli_em);
         }
-        if any {
+        if !glyphs.is_empty() {
             let w = pen_milli as f64 / 1000.0 * em_mm;
             // Generous ink box: glyphs may reach past the advance and the hhea extremes.
-            self.boxes.push((
+            let bbox = (
                 finite(t.x) - em_mm,
                 finite(t.y) - 1.2 * em_mm,
                 finite(t.x) + w + em_mm,
                 finite(t.y) + 0.5 * em_mm,
-            ));
-            self.labels.push(clean_text(&t.text));
+            );
+            self.lines.push(Line {
+                glyphs,
+                bbox,
+                label: clean_text(&t.text),
+            });
         }
     }
 
-    fn overlaps(&self, b: (f64, f64, f64, f64)) -> bool {
-        self.boxes
+    /// Draws, before a shape painting box `b`, the pending lines it overlaps, together with
+    /// every pending line that overlaps one of those (and so on), so that each overlapping pair
+    /// keeps its painting order; the other lines stay pending and are drawn later, with more
+    /// text. `b = None` (a shape of unknown extent) draws them all.
+    fn flush_under(
+        &mut self,
+        b: Option<(f64, f64, f64, f64)>,
+        out: &mut Vec<Box<dyn Node>>,
+        defs: &mut Defs,
+    ) {
+        let mut take: Vec<bool> = self
+            .lines
             .iter()
-            .any(|a| a.0 <= b.2 && b.0 <= a.2 && a.1 <= b.3 && b.1 <= a.3)
-    }
-
-    /// Appends the gathered lines to `out` as one group and empties the batch.
-    fn flush(&mut self, out: &mut Vec<Box<dyn Node>>, defs: &mut Defs) {
-        if self.runs.is_empty() {
+            .map(|l| b.is_none_or(|b| boxes_meet(l.bbox, b)))
+            .collect();
+        loop {
+            let mut grew = false;
+            for i in 0..self.lines.len() {
+                if !take[i]
+                    && (0..self.lines.len())
+                        .any(|j| take[j] && boxes_meet(self.lines[i].bbox, self.lines[j].bbox))
+                {
+                    take[i] = true;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        if !take.iter().any(|t| *t) {
             return;
         }
-        let mut group = Group::new().set("aria-label", self.labels.join(" "));
+        let lines = std::mem::take(&mut self.lines);
+        let (now, later): (Vec<_>, Vec<_>) = lines.into_iter().zip(take).partition(|(_, t)| *t);
+        self.lines = later.into_iter().map(|(l, _)| l).collect();
+        let now: Vec<Line> = now.into_iter().map(|(l, _)| l).collect();
+        self.draw(&now, out, defs);
+    }
+
+    fn flush(&mut self, out: &mut Vec<Box<dyn Node>>, defs: &mut Defs) {
+        self.flush_under(None, out, defs);
+    }
+
+    /// Appends `lines` to `out` as one group.
+    fn draw(&self, lines: &[Line], out: &mut Vec<Box<dyn Node>>, defs: &mut Defs) {
+        // Glyph origins per run key, in first-use order.
+        let mut runs: Vec<(RunKey, Vec<(i64, i64)>)> = Vec::new();
+        let mut index: HashMap<(u64, u32, Weight, u16), usize> = HashMap::new();
+        for l in lines {
+            for &(run, q) in &l.glyphs {
+                let (key, color, w, gid) = run;
+                let i = *index.entry((key, rgb(color), w, gid)).or_insert_with(|| {
+                    runs.push((run, Vec::new()));
+                    runs.len() - 1
+                });
+                runs[i].1.push(q);
+            }
+        }
+        let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
+        let mut group = Group::new().set("aria-label", labels.join(" "));
         // Sizes in first-use order; within a size, colours in first-use order.
         let mut groups: Vec<(u64, Color)> = Vec::new();
-        for ((key, color, _, _), _) in &self.runs {
+        for ((key, color, _, _), _) in &runs {
             if !groups.contains(&(*key, *color)) {
                 groups.push((*key, *color));
             }
@@ -451,14 +509,37 @@ impl Pending {
                 .set("fill", "none")
                 .set("stroke-width", scale_str(k * 1000.0));
             let mut any_multi = false;
-            for ((rk, rc, w, gid), pts) in &self.runs {
+            // Glyphs drawn once at this size: when there are several and a font unit is at most
+            // 0.01 mm, they share one `<g transform="scale(k)">` and are placed by `x`/`y` in
+            // whole font units (within 0.005 mm of the origin).
+            let singles = runs
+                .iter()
+                .filter(|((rk, rc, w, gid), pts)| {
+                    (*rk, *rc) == (key, color) && pts.len() == 1 && defs.glyph(*w, *gid).is_some()
+                })
+                .count();
+            let in_units = singles >= 2 && k > 0.0 && k <= 0.01;
+            let mut scaled = Group::new().set("transform", format!("scale({ks})"));
+            if color != Color::BLACK {
+                scaled = scaled.set("fill", hex(color));
+            }
+            for ((rk, rc, w, gid), pts) in &runs {
                 if (*rk, *rc) != (key, color) {
                     continue;
                 }
                 let Some(glyph) = defs.glyph(*w, *gid) else {
                     continue;
                 };
-                if pts.len() == 1 {
+                if pts.len() == 1 && in_units {
+                    let (x, y) = pts[0];
+                    let units = |h: i64| ((h as f64 / 100.0) / k).round() as i64;
+                    scaled = scaled.add(
+                        Use::new()
+                            .set("x", units(x))
+                            .set("y", units(y))
+                            .set("xlink:href", format!("#{glyph}")),
+                    );
+                } else if pts.len() == 1 {
                     let (x, y) = pts[0];
                     let mut pos = String::new();
                     push_h(&mut pos, x, false);
@@ -487,15 +568,14 @@ impl Pending {
                     any_multi = true;
                 }
             }
+            if in_units {
+                group = group.add(scaled);
+            }
             if any_multi {
                 group = group.add(multi);
             }
         }
         out.push(Box::new(group));
-        self.runs.clear();
-        self.index.clear();
-        self.boxes.clear();
-        self.labels.clear();
     }
 }
 
@@ -707,9 +787,10 @@ fn item_nodes(items: &[Item], defs: &mut Defs) -> Vec<Box<dyn Node>> {
                 let Some((geometry, paint)) = shape_node(s) else {
                     continue;
                 };
-                if shape_box(s).is_none_or(|b| pending.overlaps(b)) {
+                let b = shape_box(s);
+                if b.is_none_or(|b| pending.lines.iter().any(|l| boxes_meet(l.bbox, b))) {
                     run.flush(&mut body);
-                    pending.flush(&mut body, defs);
+                    pending.flush_under(b, &mut body, defs);
                 }
                 run.push(geometry, paint, &mut body);
             }
