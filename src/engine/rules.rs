@@ -35,6 +35,7 @@ pub fn relay_sown_here() -> u64 {
 fn count_relay(seeds: u32) {
     RELAY_SOWN.with(|c| c.set(c.get().wrapping_add(u64::from(seeds))));
 }
+
 /// Largest number of legal moves in one position (every pit of a row, both directions).
 pub const MAX_MOVES: usize = 2 * MAX_PITS_PER_SIDE;
 
