@@ -114,3 +114,38 @@ fn random_mutations_of_the_corpus() {
         println!("{name}: {n} inputs in {secs} s, no property broken");
     }
 }
+
+/// Times every input of the regression corpus through its harness (one run each, in the order
+/// of the files) and prints the slowest, to find what makes a target slow.
+/// `cargo test --release --test fuzz_regressions time_each_input -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn time_each_input() {
+    type Harness = fn(&[u8]);
+    let targets: [(&str, Harness); 4] = [
+        ("loader", sowkit::fuzzing::loader),
+        ("notation", sowkit::fuzzing::notation),
+        ("engine", sowkit::fuzzing::engine),
+        ("kit", sowkit::fuzzing::kit),
+    ];
+    for (name, run) in targets {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fuzz-regressions")
+            .join(name);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for f in files {
+            let data = std::fs::read(&f).unwrap();
+            let t0 = std::time::Instant::now();
+            run(&data);
+            println!(
+                "{name}/{}: {:.1} ms",
+                f.file_name().unwrap().to_string_lossy(),
+                t0.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+}

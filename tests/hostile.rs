@@ -210,3 +210,69 @@ fn the_cli_refuses_the_hostile_file_and_writes_nothing() {
     assert!(err.contains(&format!("many.toml:{line}:1")), "{err}");
     assert!(!Path::new(&out).exists());
 }
+
+/// The heaviest board for the engine (issue 8, the kit fuzzer's 0xFF timeout, worked out): 16
+/// pits a side of 50 seeds, relay sowing, no store and no capture, so no seed ever leaves the
+/// pits and a move relays until it lands in an empty pit — thousands of seeds a move, up to
+/// the engine's per-turn cap. Before the bounds `check` took 47 s and `build` 84 s on it.
+fn relay_board(pits: usize, seeds: usize) -> String {
+    format!(
+        "id = \"relay\"\nname = \"Relay\"\nsource = \"generated\"\n[board]\npits_per_side = {pits}\nseeds_per_pit = {seeds}\nplayers = [\"A\", \"B\"]\n[sowing]\ndirection = \"counterclockwise\"\nown_store = \"skip\"\nopponent_store = \"skip\"\norigin_on_lap = \"skip\"\nmin_seeds = 1\nrelay = \"same\"\n[extra_turn]\non = [\"empty-pit-before-crossing\"]\n[capture]\nkind = \"none\"\nafter_crossing_only = true\ncrossing = \"sown\"\n[grand_slam]\npolicy = \"illegal-unless-only\"\n[feeding]\nmust_feed = true\n[end]\nwhen = [\"either-side-empty\", \"threshold\", \"repetition\"]\nthreshold = {}\nno_legal_move = \"pass\"\nremaining_seeds = \"owner\"\n",
+        pits * seeds + 1
+    )
+}
+
+#[test]
+fn relay_sowing_on_the_biggest_board_is_bounded_work() {
+    use sowkit::engine::{relay_cap, SowBudget};
+    let src = relay_board(16, 50);
+    let rs = load::load_str("relay.toml", &src).expect("loads");
+    let total = rs.total_seeds();
+    assert_eq!(total, 1600);
+    // One ply past the budget, at most: a move played or tried, and the legal-move check
+    // before it (feeding / grand slam: every one of the 32 candidates simulated), each at
+    // most the engine's per-turn cap.
+    let ply = 2 * 33 * u64::from(relay_cap(total));
+    let spent = SowBudget::new(0);
+    let diags = sowkit::examples::sanity(&rs, &src);
+    let sanity = spent.spent();
+    assert!(diags.is_empty(), "{:?}", diags[0].short());
+    assert!(
+        sanity <= sowkit::examples::SANITY_SOWN + ply,
+        "sanity sowed {sanity}"
+    );
+    let spent = SowBudget::new(0);
+    let ex = sowkit::layout::practice::exercises(&rs).expect("exercises");
+    let practice = spent.spent();
+    assert!(
+        practice <= 2 * (sowkit::layout::practice::PRACTICE_SOWN + ply),
+        "practice sowed {practice}"
+    );
+    // The budget did bind: without it 40 games of 400 plies sow far more.
+    assert!(
+        practice >= sowkit::layout::practice::PRACTICE_SOWN,
+        "{practice}"
+    );
+    assert!(!ex.is_empty());
+    // The solver is not asked about these positions (its moves sow too many seeds for a
+    // bounded search) but is about every exercise of the bundled relay ruleset (Giuthi), whose
+    // host key keeps its perfect-play lines.
+    let rules = sowkit::engine::Rules::new(&rs);
+    assert!(ex
+        .iter()
+        .all(|e| !sowkit::layout::practice::solver_affordable(&rules, &e.start)));
+    let giuthi = load::load_str("g.toml", include_str!("../rulesets/giuthi.toml")).unwrap();
+    let grules = sowkit::engine::Rules::new(&giuthi);
+    for e in sowkit::layout::practice::exercises(&giuthi).unwrap() {
+        assert!(sowkit::layout::practice::solver_affordable(
+            &grules, &e.start
+        ));
+    }
+    // The whole kit is made.
+    let opts = sowkit::layout::KitOptions {
+        fit: true,
+        ..sowkit::layout::KitOptions::new(sowkit::paper::A4)
+    };
+    let kit = sowkit::kit::make(&rs, &opts).expect("a kit");
+    assert!(kit.files.iter().any(|f| f.name == "host-key.pdf"));
+}

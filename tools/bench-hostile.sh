@@ -56,6 +56,41 @@ many() {
   echo "$d"
 }
 
+# 5. The heaviest work for the engine: 16 pits a side of 50 seeds, relay sowing, no store and no
+#    capture, so every move relays for thousands of seeds (before the engine-work bounds: check
+#    47 s, build 84 s). Built with --fit (the board is too wide for A4 otherwise).
+cat > "$work/relay-16x50.toml" <<'TOML'
+id = "relay-16x50"
+name = "Relay"
+source = "generated"
+[board]
+pits_per_side = 16
+seeds_per_pit = 50
+players = ["A", "B"]
+[sowing]
+direction = "counterclockwise"
+own_store = "skip"
+opponent_store = "skip"
+origin_on_lap = "skip"
+min_seeds = 1
+relay = "same"
+[extra_turn]
+on = ["empty-pit-before-crossing"]
+[capture]
+kind = "none"
+after_crossing_only = true
+crossing = "sown"
+[grand_slam]
+policy = "illegal-unless-only"
+[feeding]
+must_feed = true
+[end]
+when = ["either-side-empty", "threshold", "repetition"]
+threshold = 801
+no_legal_move = "pass"
+remaining_seeds = "owner"
+TOML
+
 fail=0
 measure() { # name, then the command
   local name=$1; shift
@@ -78,6 +113,9 @@ for f in many-examples big-note heaviest-valid; do
   rm -rf "$work/out"
   measure "build $f" "$bin" build "$work/$f.toml" -o "$work/out"
 done
+measure "check relay-16x50" "$bin" check "$work/relay-16x50.toml"
+rm -rf "$work/out"
+measure "build relay-16x50 --fit" "$bin" build "$work/relay-16x50.toml" --fit -o "$work/out"
 d10=$(many 2)
 notime=1 measure "build 10 rulesets" "$bin" build "$d10" -o "$work/out10"
 kb10=$(cat "$work/last-kb")

@@ -6,7 +6,8 @@
 # Usage: bash tools/fuzz.sh TARGET SECONDS    TARGET: loader | notation | engine | kit | all
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 # FUZZ_TIMEOUT (seconds one input may take, default 10) and FUZZ_RSS_MB (memory limit, default
-# 2048) can be set; on a loaded machine run the script under `nice -n 19`.
+# 2048) and FUZZ_SANITIZER (default none; address for ASan) can be set; on a loaded machine
+# run the script under `nice -n 19`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: tools/fuzz.sh TARGET SECONDS}
@@ -22,7 +23,13 @@ mkdir -p "$corpus" "$root/fuzz/artifacts/$target"
 cp -n "$root/tests/fuzz-regressions/$target/"* "$corpus/" 2>/dev/null || true
 log=$root/fuzz/artifacts/$target.log
 before=$(ls "$root/fuzz/artifacts/$target" | wc -l)
-(cd fuzz && cargo +nightly fuzz run -O "$target" "$corpus" -- \
+# The fuzz workspace builds with the main lock file's versions (fuzz/Cargo.lock is not kept).
+cp -n "$root/Cargo.lock" "$root/fuzz/Cargo.lock" 2>/dev/null || true
+# Release with debug assertions and overflow checks (-O -a), without AddressSanitizer
+# (-s none): sowkit's own code has no `unsafe` beyond libc calls for the kit folder, which the
+# fuzz targets do not reach, and ASan made every exec several times slower and the build
+# longer. FUZZ_SANITIZER=address brings it back.
+(cd fuzz && cargo +nightly fuzz run -O -a -s "${FUZZ_SANITIZER:-none}" "$target" "$corpus" -- \
   -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
   -print_final_stats=1 >"$log" 2>&1) || true
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)

@@ -20,7 +20,7 @@ mod game;
 mod rules;
 
 pub use game::{perft, Game, MoveList, Outcome};
-pub use rules::{Rules, MAX_HOLES, MAX_MOVES, MAX_PITS_PER_SIDE};
+pub use rules::{relay_cap, relay_sown_here, Rules, MAX_HOLES, MAX_MOVES, MAX_PITS_PER_SIDE};
 
 /// Which way one handful travels: along the circuit order (counter-clockwise) or against it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,6 +115,40 @@ pub struct Report {
     pub ending: Option<Ending>,
     /// Who moves next; `None` once the game is over.
     pub next: Option<u8>,
+}
+
+/// A bound on the engine work of code that plays many games to look for something (the
+/// relay check of `sowkit check`, the practice generator): seeds sown by relay sowing on this
+/// thread, counted by the engine itself ([`relay_sown_here`]: every move played, tried, or
+/// simulated to find the legal ones). A move without relay sowing is one handful, so relay
+/// sowing is the only way one move can cost thousands of seeds (up to [`relay_cap`]). The
+/// count is deterministic (the same ruleset spends it the same way on every machine), so
+/// output stays byte-identical. Without it a 16-pit board of 50 seeds with relay sowing and
+/// no store took over a minute to build (issue 8: no unbounded time on any input).
+#[derive(Clone, Copy, Debug)]
+pub struct SowBudget {
+    start: u64,
+    seeds: u64,
+}
+
+impl SowBudget {
+    /// A budget of `seeds` seeds sown by relay sowing from now on, on this thread.
+    pub fn new(seeds: u64) -> SowBudget {
+        SowBudget {
+            start: relay_sown_here(),
+            seeds,
+        }
+    }
+
+    /// Seeds sown by relay sowing on this thread since [`SowBudget::new`].
+    pub fn spent(&self) -> u64 {
+        relay_sown_here().wrapping_sub(self.start)
+    }
+
+    /// Whether any budget is left (the caller stops looking once it is not).
+    pub fn left(&self) -> bool {
+        self.spent() < self.seeds
+    }
 }
 
 /// Errors from the engine.

@@ -15,6 +15,29 @@ use crate::ruleset::{
 pub const MAX_PITS_PER_SIDE: usize = 16;
 /// Largest number of holes (pits and both stores).
 pub const MAX_HOLES: usize = 2 * MAX_PITS_PER_SIDE + 2;
+
+/// Seeds one turn of relay sowing may sow on a board of `total` seeds before it counts as
+/// endless ([`crate::engine::EngineError::NonTerminating`]): `10 000 + 100 × total`.
+pub const fn relay_cap(total: u32) -> u32 {
+    10_000 + 100 * total
+}
+
+thread_local! {
+    /// Seeds sown by moves with relay sowing on this thread, for [`crate::engine::SowBudget`].
+    static RELAY_SOWN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Seeds sown so far on this thread by moves with relay sowing (played, tried or simulated;
+/// an endless one counts what it sowed before it was refused). Only differences mean
+/// anything: see [`crate::engine::SowBudget`].
+pub fn relay_sown_here() -> u64 {
+    RELAY_SOWN.with(|c| c.get())
+}
+
+fn count_relay(seeds: u32) {
+    RELAY_SOWN.with(|c| c.set(c.get().wrapping_add(u64::from(seeds))));
+}
+
 /// Largest number of legal moves in one position (every pit of a row, both directions).
 pub const MAX_MOVES: usize = 2 * MAX_PITS_PER_SIDE;
 
@@ -632,8 +655,7 @@ impl Rules {
         let cap: u32 = if self.relay == Relay::None {
             u32::MAX
         } else {
-            let total: u32 = b.iter().map(|&x| x as u32).sum();
-            10_000 + 100 * total
+            relay_cap(b.iter().map(|&x| x as u32).sum())
         };
         // Brent's cycle detection on the state at each lap start (board, pit, direction).
         let mut saved: Option<(Board, usize, Dir)> = None;
@@ -704,6 +726,7 @@ impl Rules {
             }
             // Relay: lift the last pit and sow on.
             if sown_total > cap {
+                count_relay(sown_total);
                 return Err(Endless);
             }
             from = pos;
@@ -715,6 +738,7 @@ impl Rules {
             }
             match &saved {
                 Some((sb, sp, sd)) if *sp == from && *sd == dir && sb == b => {
+                    count_relay(sown_total);
                     return Err(Endless);
                 }
                 _ => {}
@@ -725,6 +749,9 @@ impl Rules {
                 power = power.saturating_mul(2);
                 lam = 0;
             }
+        }
+        if self.relay != Relay::None {
+            count_relay(sown_total);
         }
         let last_dir = dir;
         let landed_in_empty = last < 2 * self.n && b[last] == 1;
