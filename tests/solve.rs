@@ -562,10 +562,12 @@ impl<'r> Exact<'r> {
                     let mut c = Game::new(self.rules, q.clone());
                     let Ok(r) = c.play(mv) else { continue };
                     let next = c.position().clone();
-                    if r.captured == 0 && next.holes[n..] == q.holes[n..] && seen.insert(next.clone()) {
-                        if !c.is_over() {
-                            todo.push(next);
-                        }
+                    if r.captured == 0
+                        && next.holes[n..] == q.holes[n..]
+                        && seen.insert(next.clone())
+                        && !c.is_over()
+                    {
+                        todo.push(next);
                     }
                 }
             }
@@ -597,7 +599,11 @@ impl<'r> Exact<'r> {
                 Err(EngineError::NonTerminating(_)) => continue,
                 Err(e) => panic!("{e}"),
             };
-            let mut next_seen = if r.captured > 0 { Vec::new() } else { seen.to_vec() };
+            let mut next_seen = if r.captured > 0 {
+                Vec::new()
+            } else {
+                seen.to_vec()
+            };
             next_seen.push(p.clone());
             let v = self.value(&c, &next_seen);
             best = Some(match best {
@@ -619,7 +625,11 @@ impl<'r> Exact<'r> {
         for mv in g.legal_moves() {
             let mut c = g.clone();
             let Ok(r) = c.play(mv) else { continue };
-            let seen = if r.captured > 0 { Vec::new() } else { vec![pos.clone()] };
+            let seen = if r.captured > 0 {
+                Vec::new()
+            } else {
+                vec![pos.clone()]
+            };
             if self.value(&c, &seen) == v {
                 best.push(mv);
             }
@@ -695,6 +705,9 @@ fn repetition_table_agrees_with_exact_history_search_on_small_boards() {
         }
     }
     assert!(checked >= 30, "{checked}");
-    assert!(history_decides >= 1, "no position where the history decides");
+    assert!(
+        history_decides >= 1,
+        "no position where the history decides"
+    );
     eprintln!("{checked} positions, {history_decides} decided by the history");
 }

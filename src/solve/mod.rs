@@ -765,7 +765,14 @@ impl<'r> Solver<'r> {
     }
 
     /// Records a mid-segment result; the side table is emptied when it would pass its cap.
-    fn side_store(&mut self, k: (PathKey, u32), lo: i32, hi: i32, mv: Option<u8>, seen: &[PathKey]) {
+    fn side_store(
+        &mut self,
+        k: (PathKey, u32),
+        lo: i32,
+        hi: i32,
+        mv: Option<u8>,
+        seen: &[PathKey],
+    ) {
         let cost = 1 + seen.len();
         if cost > self.side_cap {
             return;
