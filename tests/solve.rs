@@ -484,3 +484,230 @@ fn best_move_exercises_are_unique_and_agree_with_minimax() {
     // Kalah 6×3, Kalah 6×4 and six-pit sowing each get them.
     assert!(found >= 6, "{found}");
 }
+
+// ---- repetition ends: the history-safe table against plain searches --------------------------
+
+/// `rs` on `n` pits a side with `seeds` seeds a pit.
+fn small(mut rs: Ruleset, n: usize, seeds: u16) -> Ruleset {
+    rs.board.pits_per_side = n;
+    rs.board.seeds_per_pit = seeds;
+    rs.board.pit_labels = [
+        (1..=n).map(|i| format!("A{i}")).collect(),
+        (1..=n).map(|i| format!("B{i}")).collect(),
+    ];
+    rs
+}
+
+/// A plain search that is *wrong* under a repetition end: memoised on the position alone, so a
+/// value found under one history is reused under another (the unsound reuse a history-safe
+/// table must avoid). Used only to show that the positions below are ones where the history
+/// changes the value.
+fn history_blind(g: &Game, memo: &mut HashMap<Position, i32>) -> i32 {
+    if let Some(e) = g.ending() {
+        return e.scores[0] as i32 - e.scores[1] as i32;
+    }
+    if let Some(&v) = memo.get(g.position()) {
+        return v;
+    }
+    let maxing = g.to_move() == 0;
+    let mut best: Option<i32> = None;
+    for mv in g.legal_moves() {
+        let mut c = g.clone();
+        match c.play(mv) {
+            Ok(_) => {}
+            Err(EngineError::NonTerminating(_)) => continue,
+            Err(e) => panic!("{e}"),
+        }
+        let v = history_blind(&c, memo);
+        best = Some(match best {
+            None => v,
+            Some(b) if maxing => b.max(v),
+            Some(b) => b.min(v),
+        });
+    }
+    let v = best.expect("a position not over has a playable move");
+    memo.insert(g.position().clone(), v);
+    v
+}
+
+/// Exact value by plain minimax with the history, memoised on the position together with the
+/// part of the history that play from it can reach again: the positions since the last
+/// capture that are reachable from it by moves that capture nothing and sow no store (any
+/// other position of the history can never recur, so it cannot change the value). The
+/// reachable sets come from a breadth-first search with the engine; nothing of the solver's.
+struct Exact<'r> {
+    rules: &'r Rules,
+    reach: HashMap<Position, std::collections::HashSet<Position>>,
+    memo: HashMap<(Position, Vec<Position>), i32>,
+}
+
+impl<'r> Exact<'r> {
+    fn new(rules: &'r Rules) -> Self {
+        Exact {
+            rules,
+            reach: HashMap::new(),
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Positions reachable from `p` without a capture or a store changing (`p` included).
+    fn reach(&mut self, p: &Position) -> &std::collections::HashSet<Position> {
+        if !self.reach.contains_key(p) {
+            let n = 2 * self.rules.pits_per_side();
+            let mut seen = std::collections::HashSet::from([p.clone()]);
+            let mut todo = vec![p.clone()];
+            while let Some(q) = todo.pop() {
+                let g = Game::new(self.rules, q.clone());
+                for mv in g.legal_moves() {
+                    let mut c = Game::new(self.rules, q.clone());
+                    let Ok(r) = c.play(mv) else { continue };
+                    let next = c.position().clone();
+                    if r.captured == 0
+                        && next.holes[n..] == q.holes[n..]
+                        && seen.insert(next.clone())
+                        && !c.is_over()
+                    {
+                        todo.push(next);
+                    }
+                }
+            }
+            self.reach.insert(p.clone(), seen);
+        }
+        &self.reach[p]
+    }
+
+    /// Side 0 minus side 1 at `g`, the positions `seen` having come before it since the last
+    /// capture.
+    fn value(&mut self, g: &Game, seen: &[Position]) -> i32 {
+        if let Some(e) = g.ending() {
+            return e.scores[0] as i32 - e.scores[1] as i32;
+        }
+        let p = g.position().clone();
+        let reach = self.reach(&p);
+        let mut h: Vec<Position> = seen.iter().filter(|q| reach.contains(q)).cloned().collect();
+        h.sort_by(|a, b| (&a.holes, a.to_move).cmp(&(&b.holes, b.to_move)));
+        let key = (p.clone(), h);
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let maxing = g.to_move() == 0;
+        let mut best: Option<i32> = None;
+        for mv in g.legal_moves() {
+            let mut c = g.clone();
+            let r = match c.play(mv) {
+                Ok(r) => r,
+                Err(EngineError::NonTerminating(_)) => continue,
+                Err(e) => panic!("{e}"),
+            };
+            let mut next_seen = if r.captured > 0 {
+                Vec::new()
+            } else {
+                seen.to_vec()
+            };
+            next_seen.push(p.clone());
+            let v = self.value(&c, &next_seen);
+            best = Some(match best {
+                None => v,
+                Some(b) if maxing => b.max(v),
+                Some(b) => b.min(v),
+            });
+        }
+        let v = best.expect("a position not over has a playable move");
+        self.memo.insert(key, v);
+        v
+    }
+
+    /// Value and best moves of `pos` taken as newly set up.
+    fn best(&mut self, pos: &Position) -> (i32, Vec<Move>) {
+        let g = Game::new(self.rules, pos.clone());
+        let v = self.value(&g, &[]);
+        let mut best = Vec::new();
+        for mv in g.legal_moves() {
+            let mut c = g.clone();
+            let Ok(r) = c.play(mv) else { continue };
+            let seen = if r.captured > 0 {
+                Vec::new()
+            } else {
+                vec![pos.clone()]
+            };
+            if self.value(&c, &seen) == v {
+                best.push(mv);
+            }
+        }
+        (v, best)
+    }
+}
+
+/// Oware-like and Giuthi-like rules on small boards, at every position of seeded random games
+/// (each taken as newly set up): the solver (its table and its history-checked mid-segment
+/// table, and again with no table) gives the value and best moves of the exact minimax
+/// memoised on position and history. At least one of these positions is one where the history
+/// decides the value (the history-blind search gets it wrong), so an unsound reuse of a
+/// mid-segment result would show here.
+#[test]
+fn repetition_table_agrees_with_exact_history_search_on_small_boards() {
+    let boards: Vec<Ruleset> = vec![
+        small(oware_with_threshold(3), 2, 1),
+        small(oware_with_threshold(4), 1, 3),
+        small(giuthi(), 2, 1),
+        small(oware_with_threshold(4), 2, 1),
+        small(ring_game(true), 1, 2),
+        small(ring_game(true), 1, 3),
+        small(ring_game(true), 2, 1),
+    ];
+    let mut history_decides = 0;
+    let mut checked = 0;
+    for (b, rs) in boards.iter().enumerate() {
+        let rules = Rules::try_new(rs).unwrap();
+        let mut exact_search = Exact::new(&rules);
+        let mut rng = sowkit::rng::XorShift::new(11 + b as u64);
+        for _game in 0..3 {
+            let mut g = Game::new(&rules, rules.initial());
+            for _ply in 0..30 {
+                if g.is_over() {
+                    break;
+                }
+                let p = g.position().clone();
+                let exact = exact_search.best(&p);
+                let with = solve(&rules, &p, Limits::default()).unwrap();
+                assert!(with.proven, "{p:?}");
+                assert_eq!(
+                    (with.value().unwrap(), &with.best_moves),
+                    (exact.0, &exact.1),
+                    "board {b} at {p:?}"
+                );
+                let without = solve(
+                    &rules,
+                    &p,
+                    Limits {
+                        memory_mb: 0,
+                        ..Limits::default()
+                    },
+                )
+                .unwrap();
+                assert_eq!(without.value(), Some(exact.0), "board {b} at {p:?}");
+                let blind = history_blind(&Game::new(&rules, p.clone()), &mut HashMap::new());
+                if blind != exact.0 {
+                    history_decides += 1;
+                }
+                checked += 1;
+                let moves = g.legal_moves();
+                let playable: Vec<_> = moves
+                    .iter()
+                    .filter(|&&m| g.clone().play(m).is_ok())
+                    .copied()
+                    .collect();
+                if playable.is_empty() {
+                    break;
+                }
+                g.play(playable[rng.below(playable.len())]).unwrap();
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked}");
+    assert!(
+        history_decides >= 1,
+        "no position where the history decides"
+    );
+    eprintln!("{checked} positions, {history_decides} decided by the history");
+}

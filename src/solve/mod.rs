@@ -21,11 +21,36 @@
 //!
 //! **History.** A position's value may depend on how it was reached:
 //! * Rulesets with a repetition end (`end.repetition`): the engine ends the game when a position
-//!   recurs since the last capture, so the value depends on the positions seen since then. The
-//!   solver searches every line with the full history ([`Game`] carries it) and uses the
-//!   transposition table **only at positions reached by a capture** (and the root), whose
-//!   history is just themselves; elsewhere it searches without the table. Exact, but slower.
-//!   The root is taken as having no earlier history, as [`Game::new`] does.
+//!   recurs since the last capture, so a position's value may depend on the positions seen
+//!   before it. The solver keeps the **segment**: the positions of the current line since the
+//!   last capture or the last seed put into a store (stores only grow, so no position from
+//!   before such a move can recur), and ends the game itself when a move leads back into it
+//!   (with the engine's sweep: the remaining seeds go as `end.remaining_seeds` says, the mover
+//!   being the last mover). Children are played from a copy of the position with no history,
+//!   so no position carries the whole line.
+//!
+//!   *What a result depends on.* Every search result comes with the smallest segment index a
+//!   repetition in its subtree went back to (`low`), and the set `seen` of positions whose
+//!   presence in the history it consulted (every child in the same segment that it examined,
+//!   its own position, and the `seen` of every stored result it used). Take a search of `P`
+//!   at segment index `d` with earlier positions `H`, that found no repetition going back
+//!   before `d` (`low >= d`). Under another history `H'` with `H'` ∩ `seen` = ∅, every
+//!   repetition check of that search (a child `Q` in `seen`: is `Q` in `H'` or on the path
+//!   from `P`?) has the same answer (it was "not in `H`", and is "not in `H'`"; the path part
+//!   is the same), the moves are the same, so the same proof tree proves the same bound:
+//!   the result holds for `(P, H')`. Two uses follow:
+//!   1. `H'` = ∅, i.e. `P` starts a segment (the root, or right after a capture or a store
+//!      change): the result goes into the main table, keyed by the position alone, probed
+//!      only where a segment starts.
+//!   2. Mid-segment, if `seen` has at most 256 positions: the result goes into a side table
+//!      with its `seen`; it is used at `P` only when no earlier position of the current
+//!      segment is in `seen` (checked on every probe).
+//!
+//!   A result with `low < d` (a repetition reached a position above `P`) is not stored. The
+//!   root is taken as having no earlier history, as [`Game::new`] does. `tests/solve.rs`
+//!   (`repetition_table_agrees_with_exact_history_search_on_small_boards`) compares the
+//!   solver with a plain minimax memoised on the position and its reachable history, on
+//!   Oware-like and Giuthi-like boards where the history decides some values.
 //! * Rulesets without a repetition end in which play can return to an earlier position (e.g. no
 //!   store is sown and nothing is captured): such a game need not end and has no value under
 //!   perfect play as defined here. The solver keeps the line of play since the last change of the
@@ -36,7 +61,9 @@
 //!   be completed, so the solver does not count it as a move (as [`crate::engine::perft`] does).
 //!
 //! **Budgets.** A node budget (deterministic) and a time budget; when either runs out the solver
-//! says so and returns the bounds proven so far.
+//! says so and returns the bounds proven so far. Memory: the main table is capped by
+//! [`Limits::memory_mb`]; the side table (repetition rules) by about another half of it, and it
+//! is emptied when full.
 
 pub mod balance;
 pub mod report;
@@ -153,6 +180,120 @@ enum Abort {
     Error(SolveError),
 }
 
+/// Positions a stored result may list as consulted, at most (module doc, "History"); a
+/// subtree that consulted more is reused only where its position starts a segment.
+const SEEN_CAP: usize = 256;
+
+/// A position on a line of play, for repetition checks: its compact key without the stores
+/// (the stores are constant within a segment), or its pits and side to move when the key does
+/// not fit 128 bits.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+enum PathKey {
+    Compact(Key),
+    Full(Vec<u16>, u8),
+}
+
+/// What a result depends on besides its position (repetition rules): module doc, "History".
+struct Dep {
+    /// Smallest segment index a repetition in the subtree went back to (`usize::MAX`: none).
+    low: usize,
+    /// Positions whose presence in the history the subtree consulted (unsorted, may repeat),
+    /// or `None` once more than [`SEEN_CAP`].
+    seen: Option<Vec<PathKey>>,
+}
+
+impl Dep {
+    fn none() -> Dep {
+        Dep {
+            low: usize::MAX,
+            seen: Some(Vec::new()),
+        }
+    }
+
+    fn add(&mut self, k: &PathKey) {
+        if let Some(s) = &mut self.seen {
+            s.push(k.clone());
+            if s.len() > 2 * SEEN_CAP {
+                self.normalize();
+            }
+        }
+    }
+
+    fn add_all(&mut self, ks: &[PathKey]) {
+        if let Some(s) = &mut self.seen {
+            s.extend_from_slice(ks);
+            if s.len() > 2 * SEEN_CAP {
+                self.normalize();
+            }
+        }
+    }
+
+    fn merge(&mut self, o: Dep) {
+        self.low = self.low.min(o.low);
+        match (&mut self.seen, o.seen) {
+            (Some(s), Some(t)) => {
+                s.extend(t);
+                if s.len() > 2 * SEEN_CAP {
+                    self.normalize();
+                }
+            }
+            _ => self.seen = None,
+        }
+    }
+
+    /// Sorts and dedups `seen`; drops it when over [`SEEN_CAP`].
+    fn normalize(&mut self) {
+        if let Some(s) = &mut self.seen {
+            s.sort_unstable();
+            s.dedup();
+            if s.len() > SEEN_CAP {
+                self.seen = None;
+            }
+        }
+    }
+}
+
+/// The current segment of the line of play (repetition rules): the positions since the last
+/// capture or change of the stores, in order, and each one's index.
+#[derive(Default)]
+struct Segment {
+    keys: Vec<PathKey>,
+    index: std::collections::HashMap<PathKey, usize>,
+}
+
+impl Segment {
+    fn push(&mut self, k: PathKey) -> usize {
+        let i = self.keys.len();
+        self.index.insert(k.clone(), i);
+        self.keys.push(k);
+        i
+    }
+
+    fn pop(&mut self) {
+        if let Some(k) = self.keys.pop() {
+            self.index.remove(&k);
+        }
+    }
+
+    fn fresh(k: PathKey) -> Segment {
+        let mut s = Segment::default();
+        s.push(k);
+        s
+    }
+}
+
+/// A mid-segment result: bounds on the future gain, valid at the position whatever the
+/// history, as long as no earlier position of the segment is in `seen` (sorted).
+struct SideEntry {
+    lo: i16,
+    hi: i16,
+    mv: Option<u8>,
+    seen: Box<[PathKey]>,
+}
+
+/// Approximate bytes of one [`PathKey`] held in the side table (for its memory cap).
+const SIDE_KEY_BYTES: usize = 48;
+
 /// The solver: rules, limits, table and counters. Reuse one for several positions of the same
 /// rules to share the table.
 pub struct Solver<'r> {
@@ -167,14 +308,15 @@ pub struct Solver<'r> {
     path: Vec<PathKey>,
     /// Moves on the current line from the root.
     depth: usize,
-}
-
-/// A position on the line of play: its compact key, or the whole position when the key does
-/// not fit.
-#[derive(PartialEq, Eq)]
-enum PathKey {
-    Compact(Key),
-    Full(Position),
+    /// Longest line followed ([`MAX_DEPTH`] unless set lower).
+    max_depth: usize,
+    /// The current segment (rules with a repetition end).
+    segment: Segment,
+    /// Mid-segment results with the history they consulted (rules with a repetition end).
+    side: std::collections::HashMap<(PathKey, u32), SideEntry>,
+    /// Keys held by `side` (entries plus their `seen` lists), and the most allowed.
+    side_keys: usize,
+    side_cap: usize,
 }
 
 /// A legal move with the position it leads to.
@@ -185,8 +327,12 @@ struct Child<'r> {
     gain: i32,
     /// The mover moves again (extra turn, or the other side passed).
     again: bool,
-    /// The move captured (repetition history starts afresh).
-    captured: bool,
+    /// The move captured, or put seeds in a store: no earlier position can recur, a new
+    /// segment starts.
+    fresh: bool,
+    /// Change of the mover's margin if the game ends at this position by repetition (the
+    /// sweep of the remaining seeds included).
+    repeat_gain: i32,
 }
 
 /// Stores of `g`: (side to move's store minus the other's).
@@ -210,10 +356,15 @@ impl<'r> Solver<'r> {
             table: Table::new(limits.memory_mb),
             nodes: 0,
             depth: 0,
+            max_depth: MAX_DEPTH,
             start: Instant::now(),
             repetition: end.repetition,
             stores_in_key: end.threshold.is_some(),
             path: Vec::new(),
+            segment: Segment::default(),
+            side: std::collections::HashMap::new(),
+            side_keys: 0,
+            side_cap: limits.memory_mb.saturating_mul(1 << 20) / 2 / SIDE_KEY_BYTES,
         }
     }
 
@@ -223,8 +374,10 @@ impl<'r> Solver<'r> {
         let rules = self.rules;
         let root = Game::try_new(rules, pos.clone()).map_err(SolveError::Engine)?;
         self.nodes = 0;
+        self.depth = 0;
         self.start = Instant::now();
         self.path.clear();
+        self.segment = Segment::fresh(self.path_key(&root));
         // Everything below is in the root mover's terms; `sign` turns it into side 0's.
         let side = root.to_move();
         let sign = if side == 0 { 1 } else { -1 };
@@ -253,8 +406,8 @@ impl<'r> Solver<'r> {
         let mut guess = 0;
         while lo < hi {
             let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
-            match self.search(&root, beta - 1, beta, true) {
-                Ok(v) => {
+            match self.search(&root, beta - 1, beta, 0) {
+                Ok((v, _)) => {
                     if v < beta {
                         hi = v;
                     } else {
@@ -275,7 +428,7 @@ impl<'r> Solver<'r> {
         })?;
         for c in &children {
             match self.child_value(c, v - 1, v) {
-                Ok(x) if x >= v => best.push(c.mv),
+                Ok((x, _)) if x >= v => best.push(c.mv),
                 Ok(_) => {}
                 Err(Abort::Budget(s)) => return Ok(done(self, v, v, Vec::new(), Some(s))),
                 Err(Abort::Error(e)) => return Err(e),
@@ -293,6 +446,25 @@ impl<'r> Solver<'r> {
             g.to_move(),
             self.stores_in_key,
         )
+    }
+
+    /// The position of `g` for repetition checks (no stores).
+    fn path_key(&self, g: &Game) -> PathKey {
+        let h = &g.position().holes;
+        match table::key(self.rules, h, g.to_move(), false) {
+            Some(k) => PathKey::Compact(k),
+            None => PathKey::Full(h[..2 * self.rules.pits_per_side()].to_vec(), g.to_move()),
+        }
+    }
+
+    /// The stores of `g` when they are part of the key (threshold rules), else 0.
+    fn stores_tag(&self, g: &Game) -> u32 {
+        if !self.stores_in_key {
+            return 0;
+        }
+        let n = 2 * self.rules.pits_per_side();
+        let h = &g.position().holes;
+        ((h[n] as u32) << 16) | h[n + 1] as u32
     }
 
     fn tick(&mut self) -> Result<(), Abort> {
@@ -317,21 +489,50 @@ impl<'r> Solver<'r> {
         let rules = self.rules;
         let mover = g.to_move();
         let before = margin(rules, g, mover);
+        let n = rules.pits_per_side();
+        let stores = |c: &Game| {
+            let h = &c.position().holes;
+            (h[2 * n], h[2 * n + 1])
+        };
         let mut list = MoveList::new();
         g.legal_moves_into(&mut list);
+        // Under a repetition end, the children are played from a copy of `g` whose history is
+        // `g` alone (the segment does the rest), so no child carries the whole line.
+        let base;
+        let from = if self.repetition {
+            base = Game::try_new(rules, g.position().clone())
+                .map_err(|e| Abort::Error(SolveError::Engine(e)))?;
+            &base
+        } else {
+            g
+        };
         let mut out = Vec::with_capacity(list.len());
         for &mv in list.as_slice() {
-            let mut c = g.clone();
+            let mut c = from.clone();
             match c.play_fast(mv) {
                 Ok(o) => {
                     let gain = margin(rules, &c, mover) - before;
                     let again = !c.is_over() && c.to_move() == mover;
+                    let h = &c.position().holes;
+                    let rows = [
+                        h[..n].iter().map(|&x| x as i32).sum::<i32>(),
+                        h[n..2 * n].iter().map(|&x| x as i32).sum::<i32>(),
+                    ];
+                    let (own, other) = (rows[mover as usize], rows[1 - mover as usize]);
+                    // The engine's sweep at a repetition end (`Game::finish`, the mover of this
+                    // move being the last mover).
+                    let sweep = match rules.ruleset().end.remaining_seeds {
+                        crate::ruleset::Remaining::Owner => own - other,
+                        crate::ruleset::Remaining::Mover => own + other,
+                        crate::ruleset::Remaining::Opponent => -(own + other),
+                    };
                     out.push(Child {
                         mv,
+                        fresh: o.captured > 0 || stores(&c) != stores(g),
                         game: c,
                         gain,
                         again,
-                        captured: o.captured > 0,
+                        repeat_gain: gain + sweep,
                     });
                 }
                 Err(EngineError::NonTerminating(_)) => {}
@@ -347,40 +548,75 @@ impl<'r> Solver<'r> {
     }
 
     /// The value of child `c` for the mover at its parent (gain included), fail-soft in the
-    /// window `(alpha, beta)` of the parent's mover.
-    fn child_value(&mut self, c: &Child<'r>, alpha: i32, beta: i32) -> Result<i32, Abort> {
+    /// window `(alpha, beta)` of the parent's mover, and what it depends on in the parent's
+    /// segment.
+    fn child_value(&mut self, c: &Child<'r>, alpha: i32, beta: i32) -> Result<(i32, Dep), Abort> {
         if c.game.is_over() {
-            return Ok(c.gain);
+            return Ok((c.gain, Dep::none()));
         }
-        // Under a repetition end a position's history is only itself right after a capture.
-        let clean = !self.repetition || c.captured;
+        if !self.repetition {
+            return Ok((self.child_search(c, alpha, beta, 0)?.0, Dep::none()));
+        }
+        let k = self.path_key(&c.game);
+        if c.fresh {
+            // A capture or a store sown into: a new segment, which nothing above can reach.
+            let saved = std::mem::replace(&mut self.segment, Segment::fresh(k));
+            let r = self.child_search(c, alpha, beta, 0);
+            self.segment = saved;
+            return Ok((r?.0, Dep::none()));
+        }
+        if let Some(&j) = self.segment.index.get(&k) {
+            // The position recurs: the game ends here (the engine's repetition end).
+            let mut d = Dep::none();
+            d.low = j;
+            d.add(&k);
+            return Ok((c.repeat_gain, d));
+        }
+        let i = self.segment.push(k);
+        let r = self.child_search(c, alpha, beta, i);
+        self.segment.pop();
+        r
+    }
+
+    fn child_search(
+        &mut self,
+        c: &Child<'r>,
+        alpha: i32,
+        beta: i32,
+        seg: usize,
+    ) -> Result<(i32, Dep), Abort> {
         let d = c.gain;
         if c.again {
-            Ok(d + self.search(&c.game, alpha - d, beta - d, clean)?)
+            let (v, dep) = self.search(&c.game, alpha - d, beta - d, seg)?;
+            Ok((d + v, dep))
         } else {
-            Ok(d - self.search(&c.game, d - beta, d - alpha, clean)?)
+            let (v, dep) = self.search(&c.game, d - beta, d - alpha, seg)?;
+            Ok((d - v, dep))
         }
     }
 
     /// Future gain of the side to move at `g` (final margin minus margin now), fail-soft in
-    /// `(alpha, beta)`. `clean`: the value does not depend on the history (table allowed).
-    fn search(&mut self, g: &Game<'r>, alpha: i32, beta: i32, clean: bool) -> Result<i32, Abort> {
+    /// `(alpha, beta)`, and what it depends on. `seg`: the index of `g` in the segment
+    /// (repetition rules; 0 otherwise).
+    fn search(
+        &mut self,
+        g: &Game<'r>,
+        alpha: i32,
+        beta: i32,
+        seg: usize,
+    ) -> Result<(i32, Dep), Abort> {
         self.tick()?;
         let r = pit_seeds(self.rules, g);
         if r <= alpha {
-            return Ok(r);
+            return Ok((r, Dep::none()));
         }
         if -r >= beta {
-            return Ok(-r);
+            return Ok((-r, Dep::none()));
         }
-        let key = if clean { self.key(g) } else { None };
         // Rules without a repetition end: a position recurring on the line is endless play.
         let mut pushed = false;
         if !self.repetition {
-            let k = match key.or_else(|| self.key(g)) {
-                Some(k) => PathKey::Compact(k),
-                None => PathKey::Full(g.position().clone()),
-            };
+            let k = self.path_key(g);
             if self.path.contains(&k) {
                 return Err(Abort::Error(SolveError::EndlessPlay(
                     crate::notation::format_position(self.rules, g.position()),
@@ -389,14 +625,14 @@ impl<'r> Solver<'r> {
             self.path.push(k);
             pushed = true;
         }
-        if self.depth >= MAX_DEPTH {
+        if self.depth >= self.max_depth {
             if pushed {
                 self.path.pop();
             }
             return Err(Abort::Budget(Stop::Depth));
         }
         self.depth += 1;
-        let res = self.search_inner(g, alpha, beta, key, r);
+        let res = self.search_inner(g, alpha, beta, seg, r);
         self.depth -= 1;
         if pushed {
             self.path.pop();
@@ -404,27 +640,61 @@ impl<'r> Solver<'r> {
         res
     }
 
+    /// Whether side entry `e` holds at the segment index `seg`: none of the positions it
+    /// consulted comes before `seg` in the segment.
+    fn side_valid(&self, e: &SideEntry, seg: usize) -> bool {
+        if e.seen.len() <= seg {
+            e.seen
+                .iter()
+                .all(|k| self.segment.index.get(k).is_none_or(|&j| j >= seg))
+        } else {
+            self.segment.keys[..seg]
+                .iter()
+                .all(|k| e.seen.binary_search(k).is_err())
+        }
+    }
+
     fn search_inner(
         &mut self,
         g: &Game<'r>,
         alpha0: i32,
         beta0: i32,
-        key: Option<Key>,
+        seg: usize,
         r: i32,
-    ) -> Result<i32, Abort> {
+    ) -> Result<(i32, Dep), Abort> {
+        let mut dep = Dep::none();
+        // The table holds values free of history: usable where a segment starts (or always,
+        // without a repetition end). Mid-segment, the side table with its check.
+        let main = !self.repetition || seg == 0;
+        let key = self.key(g);
+        let side_key = if self.repetition {
+            let k = self.segment.keys[seg].clone();
+            // A move back to `g` itself ends the game: `g`'s presence is consulted too.
+            dep.add(&k);
+            Some((k, self.stores_tag(g)))
+        } else {
+            None
+        };
         let (mut lo, mut hi, mut tt_move) = (-r, r, None);
-        if let Some(k) = key {
-            if let Some(e) = self.table.probe(k) {
+        if main {
+            if let Some(e) = key.and_then(|k| self.table.probe(k)) {
                 lo = lo.max(e.lo as i32);
                 hi = hi.min(e.hi as i32);
                 tt_move = e.mv;
-                if lo >= beta0 || lo == hi {
-                    return Ok(lo);
-                }
-                if hi <= alpha0 {
-                    return Ok(hi);
-                }
             }
+        } else if let Some(e) = side_key.as_ref().and_then(|k| self.side.get(k)) {
+            if self.side_valid(e, seg) {
+                lo = lo.max(e.lo as i32);
+                hi = hi.min(e.hi as i32);
+                tt_move = e.mv;
+                dep.add_all(&e.seen);
+            }
+        }
+        if lo >= beta0 || lo == hi {
+            return Ok((lo, dep));
+        }
+        if hi <= alpha0 {
+            return Ok((hi, dep));
         }
         let alpha = alpha0.max(lo);
         let beta = beta0.min(hi);
@@ -437,13 +707,13 @@ impl<'r> Solver<'r> {
                 std::cmp::Reverse(c.gain),
             )
         });
-        // The side-to-move's store changed in every line that leaves the path: clear the
-        // repetition line when the stores change (a position with other stores cannot recur).
         let mut best = i32::MIN;
         let mut best_mv = None;
         let mut a = alpha;
         for c in &kids {
-            let saved = if !self.repetition && (c.gain != 0 || c.captured) {
+            // Without a repetition end: the stores changed in every line that leaves here
+            // with a gain or a capture, so the endless-play line starts afresh.
+            let saved = if !self.repetition && (c.gain != 0 || c.fresh) {
                 Some(std::mem::take(&mut self.path))
             } else {
                 None
@@ -452,7 +722,8 @@ impl<'r> Solver<'r> {
             if let Some(p) = saved {
                 self.path = p;
             }
-            let v = v?;
+            let (v, d) = v?;
+            dep.merge(d);
             if v > best {
                 best = v;
                 best_mv = Some(c.mv);
@@ -469,7 +740,8 @@ impl<'r> Solver<'r> {
             best = 0;
         }
         let best = best.clamp(lo, hi);
-        if let Some(k) = key {
+        // Stored only when no repetition in the subtree went back above `g` (module doc).
+        if dep.low >= seg {
             let (nlo, nhi) = if best <= alpha {
                 (lo, best)
             } else if best >= beta {
@@ -477,11 +749,48 @@ impl<'r> Solver<'r> {
             } else {
                 (best, best)
             };
+            let mv = best_mv.map(|m| m.pit * 2 + m.dir as u8);
             let work = self.nodes - start_nodes;
-            self.table
-                .store(k, nlo, nhi, best_mv.map(|m| m.pit * 2 + m.dir as u8), work);
+            if let Some(k) = key {
+                self.table.store(k, nlo, nhi, mv, work);
+            }
+            if let Some(sk) = side_key {
+                dep.normalize();
+                if let Some(seen) = &dep.seen {
+                    self.side_store(sk, nlo, nhi, mv, seen);
+                }
+            }
         }
-        Ok(best)
+        Ok((best, dep))
+    }
+
+    /// Records a mid-segment result; the side table is emptied when it would pass its cap.
+    fn side_store(
+        &mut self,
+        k: (PathKey, u32),
+        lo: i32,
+        hi: i32,
+        mv: Option<u8>,
+        seen: &[PathKey],
+    ) {
+        let cost = 1 + seen.len();
+        if cost > self.side_cap {
+            return;
+        }
+        if self.side_keys + cost > self.side_cap {
+            self.side.clear();
+            self.side_keys = 0;
+        }
+        let e = SideEntry {
+            lo: lo as i16,
+            hi: hi as i16,
+            mv,
+            seen: seen.into(),
+        };
+        if let Some(old) = self.side.insert(k, e) {
+            self.side_keys -= 1 + old.seen.len();
+        }
+        self.side_keys += cost;
     }
 }
 
