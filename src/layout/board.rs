@@ -14,7 +14,7 @@ const MIN_PLAYABLE_PIT: f64 = 10.0;
 
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, Phrases};
-use super::{centred, centred_mid, para, tile, KitOptions, Paper};
+use super::{centred, centred_mid, para, sheet_title, tile, KitOptions, Paper};
 use crate::doc::pt as p;
 use crate::doc::{circle, line, rect, rounded_rect, Color, Page, Pt, Seg, Stroke, Weight};
 use crate::ruleset::{CaptureKind, Chain, Direction, Ruleset};
@@ -244,13 +244,9 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
     let mut pg = Page::new("board-map", plan.page.0, plan.page.1);
     let (w, h) = (pg.width, pg.height);
     let content_w = w - 2.0 * MARGIN;
-    let mut y = para(
+    let mut y = sheet_title(
         &mut pg,
-        MARGIN,
-        MARGIN,
-        sz.sheet_title,
-        Weight::Bold,
-        content_w,
+        sz,
         &ph.fmt(
             "tile.map_title",
             &[("name", &rs.name), ("total", &plan.count().to_string())],
@@ -345,15 +341,7 @@ fn single(
     let content_w = w - 2.0 * MARGIN;
     // Title.
     let title = ph.fmt("board.title", &[("name", &rs.name)]);
-    let mut y = para(
-        &mut pg,
-        MARGIN,
-        MARGIN,
-        sz.sheet_title,
-        Weight::Bold,
-        content_w,
-        &title,
-    );
+    let mut y = sheet_title(&mut pg, sz, &title);
     // Room above the cut line for the scissors.
     y += 3.0;
 

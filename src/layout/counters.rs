@@ -10,7 +10,7 @@ use super::cut::{self, MARK_ROOM};
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
 use super::style::Sizes;
-use super::{board::fmt_mm, para, Paper};
+use super::{board::fmt_mm, para, sheet_title, Paper};
 use crate::doc::{circle, pt as p, Color, Page, Stroke, Weight};
 use crate::ruleset::Ruleset;
 
@@ -108,15 +108,7 @@ fn lay_out(
             None => ph.fmt("counters.title", &args),
             Some(_) => ph.fmt("counters.title_repeat", &args),
         };
-        let mut y = para(
-            &mut pg,
-            MARGIN,
-            MARGIN,
-            sz.sheet_title,
-            Weight::Bold,
-            cw,
-            &title,
-        );
+        let mut y = sheet_title(&mut pg, sz, &title);
         if pages.is_empty() {
             y += 1.0;
             let note = ph.fmt("counters.note", &[("d", &ph.mm(d))]);

@@ -5,7 +5,7 @@
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
 use super::style::Sizes;
-use super::{para, tile, Paper};
+use super::{para, sheet_title, tile, Paper};
 use crate::doc::{Page, Weight};
 use crate::ruleset::Ruleset;
 use crate::text;
@@ -48,15 +48,7 @@ pub fn page(
     let body = sz.howto;
     // Step titles: a point above the body, and at least the large-print label size.
     let head = if sz.large { sz.head } else { body + 1.0 };
-    let mut y = para(
-        &mut pg,
-        MARGIN,
-        MARGIN,
-        sz.sheet_title,
-        Weight::Bold,
-        cw,
-        &ph.fmt("howto.title", &[("name", &rs.name)]),
-    );
+    let mut y = sheet_title(&mut pg, sz, &ph.fmt("howto.title", &[("name", &rs.name)]));
     y += 2.0;
     y = para(
         &mut pg,

@@ -8,7 +8,7 @@ use super::cut::{self, MARK_ROOM};
 use super::page::{self, CUT_W, MARGIN};
 use super::phrases::Phrases;
 use super::style::{Sizes, SIDE_INK};
-use super::{para, Paper};
+use super::{para, sheet_title, Paper};
 use crate::doc::{circle, pt as p, rounded_rect, Page, Stroke, Weight};
 use crate::ruleset::{Direction, Ruleset};
 use crate::text;
@@ -210,15 +210,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         let (w, h) = (pg.width, pg.height);
         let cw = w - 2.0 * MARGIN;
         let title = ph.fmt("labels.title", &[("name", &rs.name)]);
-        let mut y = para(
-            &mut pg,
-            MARGIN,
-            MARGIN,
-            sz.sheet_title,
-            Weight::Bold,
-            cw,
-            &title,
-        );
+        let mut y = sheet_title(&mut pg, sz, &title);
         if pages.is_empty() {
             y = para(
                 &mut pg,

@@ -10,7 +10,7 @@
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
 use super::style::Sizes;
-use super::{para, Paper};
+use super::{para, sheet_title, Paper};
 use crate::doc::{line, rect, Color, Page, Stroke, Weight};
 use crate::ruleset::{CaptureKind, Direction, NoLegalMove, Ruleset};
 use crate::text;
@@ -122,15 +122,7 @@ fn first_sheet(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> (Page, u
     let w = pg.width;
     let cw = w - 2.0 * MARGIN;
     let title = ph.fmt("log.title", &[("name", &rs.name)]);
-    let mut y = para(
-        &mut pg,
-        MARGIN,
-        MARGIN,
-        sz.sheet_title,
-        Weight::Bold,
-        cw,
-        &title,
-    );
+    let mut y = sheet_title(&mut pg, sz, &title);
     y += 2.0;
 
     // Blanks for the players, the round (a match is several games) and the date.
@@ -207,15 +199,7 @@ pub fn continuation(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Pag
     let mut pg = sheet("log-2", paper, sz);
     let cw = pg.width - 2.0 * MARGIN;
     let title = ph.fmt("log.continued", &[("name", &rs.name)]);
-    let mut y = para(
-        &mut pg,
-        MARGIN,
-        MARGIN,
-        sz.sheet_title,
-        Weight::Bold,
-        cw,
-        &title,
-    );
+    let mut y = sheet_title(&mut pg, sz, &title);
     y = para(
         &mut pg,
         MARGIN,

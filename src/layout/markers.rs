@@ -11,7 +11,7 @@ use super::cut::{self, MARK_ROOM};
 use super::page::{self, MARGIN};
 use super::phrases::Phrases;
 use super::style::Sizes;
-use super::{centred_mid, para, Paper};
+use super::{centred_mid, para, sheet_title, Paper};
 use crate::doc::{circle, line, pt as p, Color, Page, Stroke, Weight};
 use crate::ruleset::Ruleset;
 use crate::text;
@@ -51,15 +51,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
             "markers.title",
             &[("name", &rs.name), ("n", &total.to_string())],
         );
-        let mut y = para(
-            &mut pg,
-            MARGIN,
-            MARGIN,
-            sz.sheet_title,
-            Weight::Bold,
-            cw,
-            &title,
-        );
+        let mut y = sheet_title(&mut pg, sz, &title);
         if pages.is_empty() {
             let note = ph.fmt("markers.note", &[("d", &ph.mm(d))]);
             y = para(

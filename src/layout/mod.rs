@@ -226,6 +226,21 @@ pub(crate) fn para(
     )
 }
 
+/// Draws a sheet's title `s` in bold at `sz.sheet_title` pt from the top-left margin, wrapped to
+/// the page's width between the margins; returns the y below it (mm).
+pub(crate) fn sheet_title(page: &mut Page, sz: &style::Sizes, s: &str) -> f64 {
+    let w = page.width - 2.0 * page::MARGIN;
+    para(
+        page,
+        page::MARGIN,
+        page::MARGIN,
+        sz.sheet_title,
+        Weight::Bold,
+        w,
+        s,
+    )
+}
+
 /// Sets `lines` top-down from `top`, left ends at `x`, one line height apart; returns the y
 /// below the last line (mm).
 pub(crate) fn set_lines(
