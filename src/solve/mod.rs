@@ -818,19 +818,25 @@ pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, 
 /// that the host key is the same on every run.
 pub const HINT_NODES: u64 = 30_000;
 
-type HintCache = std::collections::HashMap<(String, Position), Option<(i32, Vec<Move>)>>;
+/// The hints of one ruleset: its whole-ruleset Debug form, and the answers by position.
+type HintCache = (
+    String,
+    std::collections::HashMap<Position, Option<(i32, Vec<Move>)>>,
+);
 
 /// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
 /// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
-/// the host key; answers are remembered for the process (the key is laid out once per paper).
+/// the host key; answers are remembered for the ruleset asked about last (the key is laid out
+/// once per paper), so a build of many rulesets holds the hints of one at a time.
 pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
     static CACHE: std::sync::Mutex<Option<HintCache>> = std::sync::Mutex::new(None);
     // The whole ruleset (Debug form) names the rules: two rulesets with one id may differ.
     let id = format!("{:?}", rules.ruleset());
-    let key = (id, pos.clone());
     if let Ok(c) = CACHE.lock() {
-        if let Some(hit) = c.as_ref().and_then(|m| m.get(&key)) {
-            return hit.clone();
+        if let Some((_, m)) = c.as_ref().filter(|(cid, _)| *cid == id) {
+            if let Some(hit) = m.get(pos) {
+                return hit.clone();
+            }
         }
     }
     let limits = Limits {
@@ -843,8 +849,12 @@ pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
         .filter(|s| s.proven && !s.best_moves.is_empty())
         .map(|s| (s.bounds.0, s.best_moves));
     if let Ok(mut c) = CACHE.lock() {
-        c.get_or_insert_with(Default::default)
-            .insert(key, answer.clone());
+        if c.as_ref().is_none_or(|(cid, _)| *cid != id) {
+            *c = Some((id, Default::default()));
+        }
+        if let Some((_, m)) = c.as_mut() {
+            m.insert(pos.clone(), answer.clone());
+        }
     }
     answer
 }
