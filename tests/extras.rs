@@ -512,6 +512,50 @@ fn exercises_are_numbered_generated_and_deterministic() {
     assert!(kinds("giuthi").contains(&practice::Kind::Relay));
 }
 
+/// Every bundled kit has "find the best move" exercises with a proven, unique best move (issue
+/// 12), the repetition rulesets (Oware, Giuthi) included through set-up endgames; and the
+/// solver's answer on one such Oware endgame matches the game worked by hand.
+#[test]
+fn every_bundled_kit_has_proven_best_move_exercises() {
+    for rs in repo_rulesets() {
+        let list = practice::exercises(&rs).unwrap();
+        let best: Vec<_> = list
+            .iter()
+            .filter(|e| e.kind == Some(practice::Kind::BestMove))
+            .collect();
+        assert!(!best.is_empty(), "{}: no best-move exercise", rs.id);
+        let rules = Rules::try_new(&rs).unwrap();
+        for e in best {
+            // The position is a live one with a real choice, and the move is legal there.
+            let g = Game::try_new(&rules, e.start.clone()).unwrap();
+            assert!(!g.is_over() && g.legal_moves().len() >= 3, "{}", rs.id);
+            let total: u32 = e.start.holes.iter().map(|&h| h as u32).sum();
+            assert_eq!(total, rs.total_seeds(), "{}", rs.id);
+        }
+    }
+    // South 1 0 1 0 1 0 (24) / North 0 0 0 0 0 1 (20), South to move, worked by hand:
+    // - S1 -> S2; North's only move N6 -> S1 (1 seed there, no capture); North's row is empty
+    //   and no South move reaches it (S1->S2, S2->S3, S3->S4, S5->S6), so the game ends and
+    //   South keeps the 4 seeds: 28 - 20 = +8.
+    // - S3 or S5: N6 -> S1 makes 2 there and North captures them (22), so South ends with at
+    //   most 48 - 22 = 26 against 22: at most +4.
+    // So S1 is the only best move and the value is +8.
+    let ow = repo("oware-abapa");
+    let rules = Rules::try_new(&ow).unwrap();
+    let (pos, _) = notation::parse_position(
+        &rules,
+        "South 1 0 1 0 1 0 (24) / North 0 0 0 0 0 1 (20); South",
+    )
+    .unwrap();
+    let (v, best) = sowkit::solve::proven_best(&rules, &pos).expect("proven");
+    assert_eq!(v, 8);
+    let names: Vec<String> = best
+        .iter()
+        .map(|&m| notation::format_move(&rules, m))
+        .collect();
+    assert_eq!(names, ["S1"]);
+}
+
 /// The host key's answers (the report its captions are built from) agree with a replay of
 /// each exercise made here with the engine, and the ruleset's exercises with their hand-worked
 /// `expect` values.

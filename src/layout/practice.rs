@@ -13,8 +13,9 @@
 //! Last come up to [`BEST_EXERCISES`] "find the best move" exercises ([`Kind::BestMove`]):
 //! positions late in a practice game (few seeds left) whose value and best move the solver
 //! proves within its node budget ([`crate::solve::proven_best`]), kept only when exactly one
-//! move is best. The position counts as newly set up: under a repetition end, only positions
-//! from it on count as repeated (as [`crate::solve`] takes the root).
+//! move is best; under a repetition end, set-up endgames with few seeds instead. The position
+//! counts as newly set up: under a repetition end, only positions from it on count as repeated
+//! (as [`crate::solve`] takes the root).
 use super::diagram::{self, Prepared};
 use super::page::MARGIN;
 use super::phrases::{join_and, Phrases};
@@ -325,14 +326,15 @@ const BEST_CHOICES: usize = 3;
 /// that position is tried when the side to move has at least [`BEST_CHOICES`] moves and it is
 /// not in `avoid`; it is kept when the solver proves exactly one best move, else the game goes
 /// on to the next such position. One exercise per game, and at most [`BEST_TRIES`] solves.
-/// None for rules with a repetition end (see the body).
+/// For rules with a repetition end, set-up endgames instead ([`endgames`]).
 fn best_positions(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Report)> {
     let rs = rules.ruleset();
-    // Under a repetition end the solver cannot use its table between captures, and late-game
-    // positions of the bundled rulesets were not proven within the budget (measured: 24 tries,
-    // 14 s per kit, none proven with one best move), so none are tried.
+    // Under a repetition end a value depends on the line of play since the last capture, the
+    // table helps little, and late-game positions of practice games were rarely proven within
+    // the budget (measured before: 24 tries, 14 s per kit, none proven with one best move):
+    // set-up endgames with few seeds are tried instead.
     if rs.end.repetition {
-        return Vec::new();
+        return endgames(rules, avoid);
     }
     let n = 2 * rs.board.pits_per_side;
     let mut rng = XorShift::seeded(&format!("{}/best-move", rs.id));
@@ -389,6 +391,89 @@ fn best_positions(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32
             let mv = moves[rng.below(moves.len())];
             if game.play(mv).is_err() {
                 continue 'games;
+            }
+        }
+    }
+    out
+}
+
+/// Seeds in the pits of a set-up endgame ([`endgames`]), at least and at most.
+const ENDGAME_SEEDS: (usize, usize) = (4, 8);
+/// Set-up endgames drawn, at most (most are dropped before the solver: too few moves).
+const ENDGAME_TRIES: usize = 1_500;
+/// Positions the solver may visit per set-up endgame. Measured on Oware: of 178 endgames with
+/// 4 to 8 seeds and 3 or more moves, 2 were proven with one best move within 1,000 positions,
+/// each in under 20; with 5,000 and 30,000 no more (lines of play under a repetition end run
+/// past [`crate::solve::MAX_DEPTH`]). So a small budget loses little and keeps each try cheap.
+const ENDGAME_NODES: u64 = 200;
+
+/// Best-move positions for rules with a repetition end, as [`best_positions`] returns them:
+/// set-up endgames, deterministic for a ruleset. Each puts 4 to 8 seeds at random
+/// ([`ENDGAME_SEEDS`], a xorshift sequence seeded from the ruleset id) in the pits, shares the
+/// rest between the stores at random (each below the ruleset's threshold) and gives the move
+/// to a random side. It is tried when the game is not over there, the side to move
+/// does not pass and has at least [`BEST_CHOICES`] moves, and it is not in `avoid`; kept when
+/// the solver proves exactly one best move within [`ENDGAME_NODES`] positions. At most
+/// [`ENDGAME_TRIES`] tries. None when seeds can never reach a store (no capture and no sowing
+/// into the stores), since such a position could not arise.
+fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Report)> {
+    let rs = rules.ruleset();
+    let stores_fill =
+        rs.capture.kind != CaptureKind::None || rs.sowing.own_store == crate::ruleset::Include::Sow;
+    let n = 2 * rs.board.pits_per_side;
+    let total = rs.total_seeds() as usize;
+    if !stores_fill || n == 0 || total <= ENDGAME_SEEDS.0 {
+        return Vec::new();
+    }
+    let mut rng = XorShift::seeded(&format!("{}/endgame", rs.id));
+    let mut out: Vec<(Position, Move, i32, Report)> = Vec::new();
+    let budget = SowBudget::new(PRACTICE_SOWN);
+    for _ in 0..ENDGAME_TRIES {
+        if out.len() >= BEST_EXERCISES || !budget.left() {
+            break;
+        }
+        let (lo, hi) = ENDGAME_SEEDS;
+        let k = (lo + rng.below(hi - lo + 1)).min(total);
+        let mut holes = vec![0u16; n + 2];
+        for _ in 0..k {
+            holes[rng.below(n)] += 1;
+        }
+        // The stores share the rest at random, each below the threshold (if any).
+        let rest = total - k;
+        let cap = rs
+            .end
+            .threshold
+            .map_or(rest, |t| (t as usize).saturating_sub(1));
+        let (lo_store, hi_store) = (rest.saturating_sub(cap), cap.min(rest));
+        if lo_store > hi_store {
+            continue;
+        }
+        let s0 = lo_store + rng.below(hi_store - lo_store + 1);
+        holes[n] = s0 as u16;
+        holes[n + 1] = (rest - s0) as u16;
+        let pos = Position {
+            holes,
+            to_move: rng.below(2) as u8,
+        };
+        if avoid.contains(&pos) || out.iter().any(|(q, ..)| *q == pos) {
+            continue;
+        }
+        let Ok(game) = Game::try_new(rules, pos.clone()) else {
+            continue;
+        };
+        if game.is_over()
+            || game.start_passed().is_some()
+            || game.legal_moves().len() < BEST_CHOICES
+            || !solver_affordable(rules, &pos)
+        {
+            continue;
+        }
+        let Some((v, best)) = crate::solve::proven_best_within(rules, &pos, ENDGAME_NODES) else {
+            continue;
+        };
+        if let [mv] = best[..] {
+            if let Ok(r) = game.clone().play(mv) {
+                out.push((pos, mv, v, r));
             }
         }
     }

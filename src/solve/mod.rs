@@ -814,6 +814,21 @@ pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, 
     })
 }
 
+/// The proven value (side 0's final total minus side 1's) and best moves of `pos` within
+/// `nodes` positions and a 4 MiB table (deterministic, not remembered), or `None` when not
+/// proven in that budget or the game has no value.
+pub fn proven_best_within(rules: &Rules, pos: &Position, nodes: u64) -> Option<(i32, Vec<Move>)> {
+    let limits = Limits {
+        nodes: Some(nodes),
+        seconds: None,
+        memory_mb: 4,
+    };
+    solve(rules, pos, limits)
+        .ok()
+        .filter(|s| s.proven && !s.best_moves.is_empty())
+        .map(|s| (s.bounds.0, s.best_moves))
+}
+
 /// Node budget of [`proven_best`]: small enough for kit builds, and counted in positions so
 /// that the host key is the same on every run.
 pub const HINT_NODES: u64 = 30_000;
@@ -839,15 +854,7 @@ pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
             }
         }
     }
-    let limits = Limits {
-        nodes: Some(HINT_NODES),
-        seconds: None,
-        memory_mb: 4,
-    };
-    let answer = solve(rules, pos, limits)
-        .ok()
-        .filter(|s| s.proven && !s.best_moves.is_empty())
-        .map(|s| (s.bounds.0, s.best_moves));
+    let answer = proven_best_within(rules, pos, HINT_NODES);
     if let Ok(mut c) = CACHE.lock() {
         if c.as_ref().is_none_or(|(cid, _)| *cid != id) {
             *c = Some((id, Default::default()));
