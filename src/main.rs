@@ -353,12 +353,16 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
 /// tiled or fitted) each change of the ruleset file, paper or options that was tried and lays
 /// the kit out, naming the file, line and field (see [`sowkit::advice`]).
 fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions) -> String {
+    let advice = rs.map_or_else(Vec::new, |rs| sowkit::advice::layout_advice(rs, opts));
+    // The advice tried replaces the layout's untried general hint.
+    let e = match e.strip_suffix(": use a larger paper or --fit") {
+        Some(short) if !advice.is_empty() => short,
+        _ => e,
+    };
     let mut s = format!("cannot lay out the kit on {} paper: {e}", opts.paper.name);
-    if let Some(rs) = rs {
-        for line in sowkit::advice::layout_advice(rs, opts) {
-            s.push_str("\n  ");
-            s.push_str(&line);
-        }
+    for line in advice {
+        s.push_str("\n  ");
+        s.push_str(&line);
     }
     s
 }
