@@ -129,12 +129,14 @@ measure "check relay-16x50" "$bin" check "$work/relay-16x50.toml"
 rm -rf "$work/out"
 measure "build relay-16x50 --fit" "$bin" build "$work/relay-16x50.toml" --fit -o "$work/out"
 rm -rf "$work/out"
-limit=8 measure "build relay-16x50 --fit --3d (refused)" "$bin" build "$work/relay-16x50.toml" --fit --3d --bed 2000x2000 -o "$work/out"
-if "$bin" build "$work/relay-16x50.toml" --fit --3d --bed 2000x2000 -o "$work/out" 2>&1 | grep -q 'more than the 0.54 m²'; then :; else
-  echo "  MISSED: the relay board was not refused for its area"; fail=1
-fi
+limit=8 measure "build relay-16x50 --3d (refused)" "$bin" build "$work/relay-16x50.toml" --fit --3d --bed 2000x2000 -o "$work/out"
+said=$("$bin" build "$work/relay-16x50.toml" --fit --3d --bed 2000x2000 -o "$work/out" 2>&1 || true)
+case $said in
+  *"more than the 0.54 m²"*) ;;
+  *) echo "  MISSED: the relay board was not refused for its area"; fail=1 ;;
+esac
 rm -rf "$work/out"
-limit=8 measure "build kalah-80mm --3d (2 m bed)" "$bin" build "$work/kalah-80mm.toml" --3d --bed 2000x2000 -o "$work/out"
+limit=8 measure "build kalah-80mm --3d" "$bin" build "$work/kalah-80mm.toml" --3d --bed 2000x2000 -o "$work/out"
 tris=$(for f in "$work"/out/kalah-6x4/*.stl; do echo $(( ($(stat -c %s "$f") - 84) / 50 )); done | awk '{ s += $1 } END { print s }')
 echo "  kalah-80mm: ${tris} triangles in all its STL files (bound 2500000)"
 [ "${tris:-0}" -gt 0 ] && [ "$tris" -le 2500000 ] || { echo "  MISSED the triangle bound"; fail=1; }
