@@ -8,9 +8,15 @@
 //! `renameat2(RENAME_EXCHANGE)` swaps the staged folder and the old kit, elsewhere (or on a
 //! file system without exchange) the old kit is renamed to `.sowkit-old.<id>/` and the new one
 //! renamed into place; the next run restores a `.sowkit-old.<id>` whose kit is missing. Only when
-//! every kit is switched are the old kits deleted. Any error undoes every switch, removes every
-//! staged folder and every folder this run created (`-o` included), so a failed build leaves
-//! nothing new.
+//! every kit is switched are the old kits deleted. Any error undoes every switch and removes
+//! every staged folder, so a failed build leaves nothing new.
+//!
+//! An `-o` folder that does not exist yet is never created before the commit, so even a killed
+//! build (which cannot clean up) leaves no empty or half-filled `-o` folder. Its outermost
+//! missing folder `<parent>/<name>` is staged as the hidden sibling
+//! `<parent>/.sowkit-new-out.<name>/` (with any inner missing folders inside it), the kits are
+//! staged and switched in there, and the commit renames the whole tree to `<parent>/<name>` in
+//! one atomic step. The next build into the same `-o` clears what a killed run left there.
 //!
 //! With the portable switch there is one instant per kit, between its two renames, when
 //! `<id>/` is missing and the complete old kit is `.sowkit-old.<id>/`; the next run (or any
@@ -23,7 +29,9 @@
 //! the process print `sowkit: paused at <step>` and sleep at that step; `SOWKIT_TEST_FAIL_AT=<step>`
 //! makes that step fail as a full disk would; `SOWKIT_TEST_NO_EXCHANGE=1` uses the portable
 //! switch. Steps: `locked`, `staging:<id>` (first file written), `staged:<id>`,
-//! `switching:<id>` (portable switch only, old kit moved aside), `switched:<id>`, `committed`.
+//! `switching:<id>` (portable switch only, old kit moved aside), `switched:<id>`, `revealing`
+//! (only when `-o` did not exist: every kit switched in the hidden tree, not yet renamed into
+//! place), `committed`.
 
 use std::fs;
 use std::io::{self, Error, ErrorKind};
@@ -34,6 +42,8 @@ use std::sync::OnceLock;
 const NEW: &str = ".sowkit-new.";
 /// Prefix of an old kit moved aside by the portable switch.
 const OLD: &str = ".sowkit-old.";
+/// Prefix of the hidden sibling that stages an `-o` folder which did not exist.
+const NEW_OUT: &str = ".sowkit-new-out.";
 
 /// An I/O error that names the path and what was being done to it.
 pub fn at_path(what: &str, path: &Path, e: Error) -> Error {
@@ -156,11 +166,16 @@ enum Switched {
 }
 
 /// An output folder locked for one build. Dropping it without [`Output::commit`] undoes
-/// everything it did (staged folders and created folders removed).
+/// everything it did (staged folders removed, a staged `-o` tree too).
 pub struct Output {
+    /// The `-o` folder, where the kits end up.
     out: PathBuf,
-    /// Folders this run created, outermost first (removed again on failure).
-    created: Vec<PathBuf>,
+    /// Where kits are staged and switched: `out` when it existed, else its place inside the
+    /// hidden staging tree.
+    root: PathBuf,
+    /// When `out` did not exist: the hidden staging folder and the outermost missing folder it
+    /// becomes at the commit.
+    fresh: Option<(PathBuf, PathBuf)>,
     /// Kits staged so far (ids).
     staged: std::sync::Mutex<Vec<String>>,
     committed: bool,
@@ -168,65 +183,130 @@ pub struct Output {
 }
 
 impl Output {
-    /// Checks, creates (remembering what it created) and locks `out`, waiting for another
-    /// build that holds it, then tidies what a killed run left (see the module docs).
+    /// Checks and locks `out`, waiting for another build that holds it, then tidies what a
+    /// killed run left (see the module docs). A missing `out` is not created here: it is
+    /// staged as a hidden sibling and appears only at [`Output::commit`].
     /// Errors: `out` is a file or a dangling link, or I/O; messages name the path.
     pub fn open(out: &Path) -> io::Result<Output> {
-        if let Ok(m) = fs::symlink_metadata(out) {
-            match fs::metadata(out) {
-                Err(e) => {
-                    return Err(Error::new(
-                        ErrorKind::InvalidInput,
-                        format!("-o {}", explain_missing(out, &e)),
-                    ))
+        loop {
+            if let Ok(m) = fs::symlink_metadata(out) {
+                match fs::metadata(out) {
+                    Err(e) => {
+                        return Err(Error::new(
+                            ErrorKind::InvalidInput,
+                            format!("-o {}", explain_missing(out, &e)),
+                        ))
+                    }
+                    Ok(t) if !t.is_dir() => {
+                        let _ = m;
+                        return Err(Error::new(
+                            ErrorKind::AlreadyExists,
+                            format!(
+                                "{} is a file, not a folder: give -o a folder (it is created if missing)",
+                                out.display()
+                            ),
+                        ));
+                    }
+                    Ok(_) => {}
                 }
-                Ok(t) if !t.is_dir() => {
-                    let _ = m;
-                    return Err(Error::new(
-                        ErrorKind::AlreadyExists,
-                        format!(
-                            "{} is a file, not a folder: give -o a folder (it is created if missing)",
-                            out.display()
-                        ),
-                    ));
-                }
-                Ok(_) => {}
+                let o = Output {
+                    out: out.to_path_buf(),
+                    root: out.to_path_buf(),
+                    fresh: None,
+                    staged: std::sync::Mutex::new(Vec::new()),
+                    committed: false,
+                    _lock: lock(out)?,
+                };
+                o.tidy()?;
+                step("locked")?;
+                return Ok(o);
             }
+            if let Some(o) = Output::open_fresh(out)? {
+                step("locked")?;
+                return Ok(o);
+            }
+            // Another build held the staging folder; it has finished: look again.
         }
-        let mut created = Vec::new();
-        let mut missing = Vec::new();
-        let mut p = out.to_path_buf();
-        while !p.as_os_str().is_empty() && fs::symlink_metadata(&p).is_err() {
-            missing.push(p.clone());
-            match p.parent() {
-                Some(q) => p = q.to_path_buf(),
-                None => break,
+    }
+
+    /// [`Output::open`] for a missing `out`: creates and locks the hidden staging tree (see
+    /// the module docs), clearing what a killed run left in it. `None` when another build was
+    /// staging the same folder (waited for; the caller looks again).
+    fn open_fresh(out: &Path) -> io::Result<Option<Output>> {
+        // The outermost missing folder.
+        let mut top = out.to_path_buf();
+        while let Some(p) = top.parent() {
+            if p.as_os_str().is_empty() || fs::symlink_metadata(p).is_ok() {
+                break;
             }
+            top = p.to_path_buf();
         }
-        for d in missing.into_iter().rev() {
-            if let Err(e) = fs::create_dir(&d) {
-                remove_created(&created);
-                return Err(at_path("cannot create folder", &d, e));
-            }
-            created.push(d);
-        }
-        let lock = match lock(out) {
-            Ok(l) => l,
-            Err(e) => {
-                remove_created(&created);
-                return Err(e);
-            }
+        let Some(name) = top.file_name() else {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("-o {}: cannot create this folder", out.display()),
+            ));
         };
+        let parent = match top.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut hidden = std::ffi::OsString::from(NEW_OUT);
+        hidden.push(name);
+        let stage_top = parent.join(hidden);
+        match fs::create_dir(&stage_top) {
+            Ok(()) => {}
+            // Left by a killed run, or another build is staging there now (the lock tells).
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(at_path("cannot create folder", &top, e)),
+        }
+        let f =
+            fs::File::open(&stage_top).map_err(|e| at_path("cannot open folder", &stage_top, e))?;
+        match f.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                eprintln!(
+                    "waiting: another sowkit build is writing to {}",
+                    out.display()
+                );
+                f.lock()
+                    .map_err(|e| at_path("cannot lock folder", &stage_top, e))?;
+                return Ok(None);
+            }
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(at_path("cannot lock folder", &stage_top, e))
+            }
+        }
+        // The folder locked must still be the staging folder (not one another build has
+        // just committed as `top`), and `out` still missing.
+        if !same_folder(&f, &stage_top) || fs::symlink_metadata(out).is_ok() {
+            return Ok(None);
+        }
+        #[cfg(not(unix))]
+        let f = {
+            drop(f);
+            lock(&stage_top)?
+        };
+        // What a killed run left (the lock file of other systems stays).
+        let rd =
+            fs::read_dir(&stage_top).map_err(|e| at_path("cannot read folder", &stage_top, e))?;
+        for e in rd.filter_map(|e| e.ok()) {
+            if e.file_name() != ".sowkit.lock" {
+                remove_tree(&e.path())?;
+            }
+        }
+        let inner = out.strip_prefix(&top).unwrap_or(Path::new(""));
+        let root = stage_top.join(inner);
         let o = Output {
             out: out.to_path_buf(),
-            created,
+            root: root.clone(),
+            fresh: Some((stage_top, top)),
             staged: std::sync::Mutex::new(Vec::new()),
             committed: false,
-            _lock: lock,
+            _lock: f,
         };
-        o.tidy()?;
-        step("locked")?;
-        Ok(o)
+        fs::create_dir_all(&root).map_err(|e| at_path("cannot create folder", &root, e))?;
+        Ok(Some(o))
     }
 
     /// Removes staged folders and old kits left by killed runs; restores an old kit whose
@@ -234,20 +314,20 @@ impl Output {
     /// tidies the `.<id>.tmp-<pid>` / `.<id>.old-<pid>` folders of sowkit before 0.2.
     fn tidy(&self) -> io::Result<()> {
         let rd =
-            fs::read_dir(&self.out).map_err(|e| at_path("cannot read folder", &self.out, e))?;
+            fs::read_dir(&self.root).map_err(|e| at_path("cannot read folder", &self.root, e))?;
         let mut names: Vec<String> = rd
             .filter_map(|e| e.ok())
             .filter_map(|e| e.file_name().into_string().ok())
             .collect();
         names.sort();
         for name in names {
-            let path = self.out.join(&name);
+            let path = self.root.join(&name);
             let old_id = name
                 .strip_prefix(OLD)
                 .map(str::to_string)
                 .or_else(|| legacy(&name, ".old-"));
             if let Some(id) = old_id {
-                let fin = self.out.join(&id);
+                let fin = self.root.join(&id);
                 if fs::symlink_metadata(&fin).is_err() {
                     fs::rename(&path, &fin)
                         .map_err(|e| at_path("cannot restore old kit", &path, e))?;
@@ -258,12 +338,12 @@ impl Output {
                 remove_tree(&path)?;
             }
         }
-        sync_dir(&self.out)
+        sync_dir(&self.root)
     }
 
     /// The folder kit `id` is staged in.
     fn stage_dir(&self, id: &str) -> PathBuf {
-        self.out.join(format!("{NEW}{id}"))
+        self.root.join(format!("{NEW}{id}"))
     }
 
     /// Writes one kit's files to its staging folder, each fsynced, then the folder fsynced.
@@ -277,7 +357,7 @@ impl Output {
                 format!("{id:?} cannot be a kit folder name"),
             ));
         }
-        let fin = self.out.join(id);
+        let fin = self.root.join(id);
         if let Ok(m) = fs::symlink_metadata(&fin) {
             if !m.is_dir() {
                 return Err(Error::new(
@@ -330,18 +410,21 @@ impl Output {
                 break;
             }
         }
-        if let Err(e) = result.and_then(|_| sync_dir(&self.out)) {
+        let result = result
+            .and_then(|_| sync_dir(&self.root))
+            .and_then(|_| self.reveal());
+        if let Err(e) = result {
             for (id, s) in done.iter().rev() {
-                let fin = self.out.join(id);
+                let fin = self.root.join(id);
                 let _ = match s {
                     Switched::Fresh => fs::rename(&fin, self.stage_dir(id)),
                     Switched::Exchanged => exchange(&self.stage_dir(id), &fin).map(|_| ()),
                     Switched::MovedAside => fs::rename(&fin, self.stage_dir(id))
-                        .and_then(|_| fs::rename(self.out.join(format!("{OLD}{id}")), &fin)),
+                        .and_then(|_| fs::rename(self.root.join(format!("{OLD}{id}")), &fin)),
                 };
             }
-            let _ = sync_dir(&self.out);
-            return Err(e); // Drop removes the staged folders and created folders.
+            let _ = sync_dir(&self.root);
+            return Err(e); // Drop removes the staged folders (and a staged `-o` tree).
         }
         self.committed = true;
         step("committed")?;
@@ -350,19 +433,45 @@ impl Output {
             let old = match s {
                 Switched::Fresh => continue,
                 Switched::Exchanged => self.stage_dir(id),
-                Switched::MovedAside => self.out.join(format!("{OLD}{id}")),
+                Switched::MovedAside => self.root.join(format!("{OLD}{id}")),
             };
             if let Err(e) = remove_tree(&old) {
                 eprintln!("warning: {e}; the next build removes it");
             }
         }
-        let _ = sync_dir(&self.out);
+        let _ = sync_dir(&self.root);
         Ok(ids.iter().map(|id| self.out.join(id)).collect())
+    }
+
+    /// For an `-o` folder that did not exist: renames the staged tree into place, the one
+    /// step that makes it appear. Nothing to do otherwise.
+    fn reveal(&mut self) -> io::Result<()> {
+        let Some((stage_top, top)) = &self.fresh else {
+            return Ok(());
+        };
+        step("revealing")?;
+        // A folder made there meanwhile (by someone else) is not replaced.
+        if fs::symlink_metadata(top).is_ok() {
+            return Err(Error::new(
+                ErrorKind::AlreadyExists,
+                format!(
+                    "{} was created by someone else during the build: build again",
+                    top.display()
+                ),
+            ));
+        }
+        fs::rename(stage_top, top).map_err(|e| at_path("cannot rename into place", top, e))?;
+        if let Some(p) = top.parent().filter(|p| !p.as_os_str().is_empty()) {
+            let _ = sync_dir(p);
+        }
+        self.fresh = None;
+        self.root = self.out.clone();
+        Ok(())
     }
 
     fn switch(&self, id: &str) -> io::Result<Switched> {
         let new = self.stage_dir(id);
-        let fin = self.out.join(id);
+        let fin = self.root.join(id);
         if fs::symlink_metadata(&fin).is_err() {
             fs::rename(&new, &fin).map_err(|e| at_path("cannot rename into place", &fin, e))?;
             return Ok(Switched::Fresh);
@@ -370,7 +479,7 @@ impl Output {
         if exchange(&new, &fin).map_err(|e| at_path("cannot switch in", &fin, e))? {
             return Ok(Switched::Exchanged);
         }
-        let old = self.out.join(format!("{OLD}{id}"));
+        let old = self.root.join(format!("{OLD}{id}"));
         fs::rename(&fin, &old).map_err(|e| at_path("cannot move aside", &fin, e))?;
         step(&format!("switching:{id}"))?;
         if let Err(e) = fs::rename(&new, &fin) {
@@ -386,19 +495,31 @@ impl Drop for Output {
         if self.committed {
             return;
         }
+        if let Some((stage_top, _)) = &self.fresh {
+            let _ = fs::remove_dir_all(stage_top);
+            return;
+        }
         for id in self.staged.lock().unwrap_or_else(|p| p.into_inner()).iter() {
             let _ = fs::remove_dir_all(self.stage_dir(id));
         }
-        remove_created(&self.created);
     }
 }
 
-/// Removes folders this run created (innermost first), only while they are empty.
-fn remove_created(created: &[PathBuf]) {
-    for d in created.iter().rev() {
-        if fs::remove_dir(d).is_err() {
-            break;
+/// Whether the open folder `f` is the one at `path` now (on Unix by device and inode; on other
+/// systems assumed).
+fn same_folder(f: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (f.metadata(), fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
         }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = f;
+        fs::symlink_metadata(path).is_ok()
     }
 }
 

@@ -7,6 +7,7 @@
 //! `render::svg` / `render::pdf` → `kit` (files written atomically). The `sowkit` binary
 //! (`src/main.rs`, clap) turns it into commands.
 
+pub mod advice;
 pub mod build;
 pub mod bundled;
 pub mod doc;

@@ -349,15 +349,22 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
     }
 }
 
-/// A layout failure in the user's terms: which fields to change.
-fn layout_problem(e: &str, paper: &str) -> String {
-    // Only a size problem is helped by changing sizes.
-    let hint = if e.contains("fit") && !e.contains("pit label") {
-        " (try a smaller layout.pit_diameter, layout.pit_gap or layout.store_length, or fewer board.pits_per_side)"
-    } else {
-        ""
+/// A layout failure in the user's terms: what does not fit, then (for a board that cannot be
+/// tiled or fitted) each change of the ruleset file, paper or options that was tried and lays
+/// the kit out, naming the file, line and field (see [`sowkit::advice`]).
+fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions) -> String {
+    let advice = rs.map_or_else(Vec::new, |rs| sowkit::advice::layout_advice(rs, opts));
+    // The advice tried replaces the layout's untried general hint.
+    let e = match e.strip_suffix(": use a larger paper or --fit") {
+        Some(short) if !advice.is_empty() => short,
+        _ => e,
     };
-    format!("cannot lay out the kit on {paper} paper: {e}{hint}")
+    let mut s = format!("cannot lay out the kit on {} paper: {e}", opts.paper.name);
+    for line in advice {
+        s.push_str("\n  ");
+        s.push_str(&line);
+    }
+    s
 }
 
 fn main() -> ExitCode {
@@ -528,8 +535,27 @@ fn main() -> ExitCode {
                 }
             };
             let problems = sowkit::build::check_layout(&all, papers_for);
-            for (path, paper, e) in &problems {
-                eprintln!("error: {path}: {}", layout_problem(e, paper));
+            for (path, paper_name, e) in &problems {
+                let rs = all.iter().find(|r| &r.path == path);
+                let paper = rs.and_then(|r| {
+                    papers_for(r)
+                        .into_iter()
+                        .find(|p| p.name == paper_name.as_str())
+                });
+                let Some((rs, paper)) = rs.zip(paper) else {
+                    eprintln!("error: {path}: cannot lay out the kit on {paper_name} paper: {e}");
+                    continue;
+                };
+                // "in `es`: …" when the ruleset has text in several languages.
+                let lang = e
+                    .strip_prefix("in `")
+                    .and_then(|r| r.split_once('`'))
+                    .map(|(l, _)| l.to_string());
+                let opts = KitOptions {
+                    lang,
+                    ..KitOptions::new(paper)
+                };
+                eprintln!("error: {path}: {}", layout_problem(e, Some(rs), &opts));
             }
             if !problems.is_empty() {
                 return ExitCode::from(1);
@@ -611,9 +637,9 @@ fn main() -> ExitCode {
                         Ok(k) => kits.push(k),
                         Err(e) => {
                             eprintln!(
-                                "error: {}: {}; nothing was written",
+                                "error: {}: {}\n  nothing was written",
                                 rs.path,
-                                layout_problem(&e, &opts.paper.name)
+                                layout_problem(&e, Some(rs), &opts)
                             );
                             return ExitCode::from(1);
                         }
@@ -640,12 +666,14 @@ fn main() -> ExitCode {
                 }
                 Err(sowkit::build::BuildError::Layout {
                     path,
-                    paper,
+                    paper: _,
                     message,
                 }) => {
+                    let rs = all.iter().find(|r| r.path == path);
+                    let opts = rs.map_or_else(|| KitOptions::new(A4), opts_for);
                     eprintln!(
-                        "error: {path}: {}; nothing was written",
-                        layout_problem(&message, &paper)
+                        "error: {path}: {}\n  nothing was written",
+                        layout_problem(&message, rs, &opts)
                     );
                     ExitCode::from(1)
                 }

@@ -42,6 +42,7 @@
 
 use crate::engine::{Dir, EndReason, Game, Position, Report, Rules};
 use crate::notation;
+use crate::ruleset::load::{MAX_EXAMPLE_MOVES, MAX_LIST_ITEMS};
 use serde::Serialize;
 
 /// The JSON shape's version number (see the module docs).
@@ -191,8 +192,49 @@ impl<'r> Replay<'r> {
     /// A ready `[[example]]` table (TOML) for this replay, every expectation filled in from the
     /// engine: position, next, extra_turn, captured, last, sown, game_over, and legal (while
     /// the game goes on) or scores (once over), grand_slam and passed when they happened.
-    /// `check` accepts it appended to the ruleset. Errors: no moves (an example needs one).
+    /// `check` accepts it appended to the ruleset (see [`Replay::example_toml_noted`] for what
+    /// is cut so that it does). Errors: no moves (an example needs one).
     pub fn example_toml(&self, title: &str) -> Result<String, String> {
+        self.example_toml_noted(title).map(|(t, _)| t)
+    }
+
+    /// As [`Replay::example_toml`], with a note (for stderr) on each thing cut so that `check`
+    /// accepts the example:
+    ///
+    /// - more than [`MAX_EXAMPLE_MOVES`] moves: the example starts from the position before the
+    ///   last [`MAX_EXAMPLE_MOVES`] of them, written out as `start`, and its expectations are
+    ///   those of replaying from there (the earlier positions are not carried, so a repetition
+    ///   end counts afresh);
+    /// - a `sown` list of more than [`MAX_LIST_ITEMS`] holes (a long relay): `sown` is left out
+    ///   (`last` still says where the last seed fell).
+    ///
+    /// Errors: no moves; the cut replay cannot be played from its written start (a bug).
+    pub fn example_toml_noted(&self, title: &str) -> Result<(String, Vec<String>), String> {
+        let mut notes = Vec::new();
+        if self.plies.len() > MAX_EXAMPLE_MOVES {
+            let cut = self.plies.len() - MAX_EXAMPLE_MOVES;
+            let from = notation::format_position(self.rules, self.plies[cut - 1].2.position());
+            let moves: Vec<String> = self.plies[cut..].iter().map(|p| p.0.clone()).collect();
+            let sub = run(self.rules, Some(&from), &moves).map_err(|e| {
+                format!("the last {MAX_EXAMPLE_MOVES} moves cannot be replayed from the position before them: {e}")
+            })?;
+            notes.push(format!(
+                "the game has {} moves and a worked example may have at most {MAX_EXAMPLE_MOVES}: the example starts from the position after move {cut} ({from}) and holds moves {} to {}",
+                self.plies.len(),
+                cut + 1,
+                self.plies.len()
+            ));
+            let (t, more) = sub.example_body(title)?;
+            notes.extend(more);
+            return Ok((t, notes));
+        }
+        self.example_body(title)
+    }
+
+    /// The example of [`Replay::example_toml_noted`] for a replay of at most
+    /// [`MAX_EXAMPLE_MOVES`] moves.
+    fn example_body(&self, title: &str) -> Result<(String, Vec<String>), String> {
+        let mut notes = Vec::new();
         let Some((_, rep, g)) = self.plies.last() else {
             return Err("a worked example needs at least one move: give --moves".to_string());
         };
@@ -226,7 +268,15 @@ impl<'r> Replay<'r> {
         t.push_str(&format!("extra_turn = {}\n", rep.extra_turn));
         t.push_str(&format!("captured = {}\n", rep.captured));
         t.push_str(&format!("last = {}\n", q(r.label(rep.last))));
-        t.push_str(&format!("sown = {}\n", list(&sown_labels(r, rep))));
+        let sown = sown_labels(r, rep);
+        if sown.len() > MAX_LIST_ITEMS {
+            notes.push(format!(
+                "the last move sows into {} holes and a list in an example may have at most {MAX_LIST_ITEMS}: expect.sown is left out (expect.last still says where the last seed fell)",
+                sown.len()
+            ));
+        } else {
+            t.push_str(&format!("sown = {}\n", list(&sown)));
+        }
         t.push_str(&format!("game_over = {}\n", g.is_over()));
         match g.ending() {
             Some(end) => t.push_str(&format!(
@@ -246,7 +296,7 @@ impl<'r> Replay<'r> {
                 .collect();
             t.push_str(&format!("passed = {}\n", list(&p)));
         }
-        Ok(t)
+        Ok((t, notes))
     }
 }
 

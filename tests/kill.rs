@@ -235,3 +235,71 @@ fn a_disk_full_build_into_a_missing_folder_leaves_no_folder() {
     assert_eq!(r.status.code(), Some(1));
     assert!(!base.join("new").exists());
 }
+
+/// Names in `dir` that start with `.sowkit` (what a build leaves beside or in `-o`).
+fn hidden(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(".sowkit"))
+        .collect()
+}
+
+#[test]
+fn a_build_into_a_missing_folder_killed_before_its_commit_leaves_no_folder() {
+    let base = scratch("fresh");
+    let (_, new) = references(&base);
+    let mut steps = vec!["locked".to_string()];
+    for id in IDS {
+        steps.push(format!("staging:{id}"));
+        steps.push(format!("staged:{id}"));
+        steps.push(format!("switched:{id}"));
+    }
+    steps.push("revealing".to_string());
+    for step in &steps {
+        let when = format!("killed at {step}");
+        let top = base.join(format!("new-{}", step.replace(':', "-")));
+        let out = top.join("kits");
+        kill_at(&out, step, true);
+        assert!(!top.exists(), "{when}: {} was left", top.display());
+        // The next build into the same folder clears what was left and writes every kit.
+        next_build_finishes_cleanly(&out, &new, &when);
+        assert_eq!(hidden(&base), Vec::<String>::new(), "{when}");
+    }
+    // Killed at the commit itself: the folder is there, whole.
+    let out = base.join("new-committed");
+    kill_at(&out, "committed", true);
+    assert_eq!(tree(&out), tree(&new));
+}
+
+#[test]
+fn a_heavy_build_into_a_missing_folder_killed_part_way_leaves_no_folder_or_every_kit() {
+    // Every bundled ruleset: a build of several seconds.
+    let base = scratch("fresh-heavy");
+    let build_all = |out: &Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_sowkit"));
+        c.arg("build").arg(repo("rulesets")).arg("-o").arg(out);
+        c.stdout(Stdio::null()).stderr(Stdio::null());
+        c
+    };
+    let full_out = base.join("full");
+    let t0 = std::time::Instant::now();
+    assert!(build_all(&full_out).status().unwrap().success());
+    let full = t0.elapsed();
+    let whole = tree(&full_out);
+    let mut absent = 0;
+    for k in 1..6u32 {
+        let out = base.join(format!("out-{k}"));
+        let mut child = build_all(&out).spawn().unwrap();
+        std::thread::sleep(full * k / 6);
+        child.kill().unwrap(); // SIGKILL on Unix
+        child.wait().unwrap();
+        if out.exists() {
+            assert_eq!(tree(&out), whole, "killed after {k}/6: a partial folder");
+        } else {
+            absent += 1;
+        }
+    }
+    // Killed early, the folder is not there at all.
+    assert!(absent >= 1, "every kill came after the commit");
+}

@@ -587,3 +587,143 @@ fn independent_problems_of_one_example_are_all_reported_at_once() {
         assert!(err.contains(must), "{must} missing:\n{err}");
     }
 }
+
+/// A relay-sowing ruleset with no store and no capture: games run on for hundreds of moves and
+/// a single move relays round the board many times.
+const RELAY: &str = r#"id = "relay-long"
+name = "Relay"
+source = "generated"
+[board]
+pits_per_side = 6
+seeds_per_pit = 4
+players = ["A", "B"]
+[sowing]
+direction = "counterclockwise"
+own_store = "skip"
+opponent_store = "skip"
+origin_on_lap = "skip"
+min_seeds = 1
+relay = "same"
+[extra_turn]
+on = ["empty-pit-before-crossing"]
+[capture]
+kind = "none"
+after_crossing_only = true
+crossing = "sown"
+[grand_slam]
+policy = "illegal-unless-only"
+[feeding]
+must_feed = true
+[end]
+when = ["either-side-empty", "repetition"]
+no_legal_move = "pass"
+remaining_seeds = "owner"
+"#;
+
+/// `n` moves of a game of `src` in notation form, each the last legal move (the game never
+/// ends first here), with how many holes each move sows into.
+fn long_game(src: &str, n: usize) -> Vec<(String, usize)> {
+    let rs = sowkit::ruleset::load_str("relay.toml", src).unwrap();
+    let rules = sowkit::engine::Rules::new(&rs);
+    let mut g = sowkit::engine::Game::new(&rules, rules.initial());
+    let mut moves = Vec::new();
+    while moves.len() < n {
+        assert!(!g.is_over(), "the game ended after {} moves", moves.len());
+        let mv = *g.legal_moves().last().unwrap();
+        let rep = g.play(mv).unwrap();
+        let sown = rep.laps.iter().map(|l| l.sown.len()).sum();
+        moves.push((sowkit::notation::format_move(&rules, mv), sown));
+    }
+    moves
+}
+
+/// Appends `example` to `src` in a scratch folder; runs `check` on it.
+fn check_src_with(name: &str, src: &str, example: &str) -> Output {
+    let d = scratch(name);
+    let f = d.join("relay-long.toml");
+    std::fs::write(&f, format!("{src}\n{example}")).unwrap();
+    sowkit().arg("check").arg(&f).output().unwrap()
+}
+
+/// What `replay --emit-example` writes is accepted by `check`, however long the game: more
+/// than 500 moves (the most an example may have) start from a later position, and a move
+/// that sows into more than 64 holes (the longest list) has no `sown` list; stderr says so.
+#[test]
+fn emitted_example_of_a_long_game_is_accepted_by_check() {
+    let game = long_game(RELAY, 700);
+    // The 700th move relays round the board into more than 64 holes.
+    assert!(game[699].1 > 64, "{}", game[699].1);
+    // The first game shorter than 500 moves whose last move sows into more than 64 holes.
+    let short = 1 + game.iter().position(|(_, s)| *s > 64).unwrap();
+    assert!(short < 500, "{short}");
+    let d = scratch("long-game");
+    let f = d.join("relay-long.toml");
+    std::fs::write(&f, RELAY).unwrap();
+    for (n, cut) in [(700, true), (short, false)] {
+        let moves: Vec<&str> = game[..n].iter().map(|(m, _)| m.as_str()).collect();
+        let o = sowkit()
+            .arg("replay")
+            .arg(&f)
+            .args(["--moves", &moves.join(" "), "--emit-example"])
+            .output()
+            .unwrap();
+        let (ex, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains("expect.sown is left out"), "{err}");
+        assert!(!ex.contains("\nsown ="), "{ex}");
+        let listed = ex
+            .lines()
+            .find_map(|l| l.strip_prefix("moves = "))
+            .unwrap()
+            .matches('"')
+            .count()
+            / 2;
+        if cut {
+            assert!(err.contains("the game has 700 moves"), "{err}");
+            assert!(err.contains("holds moves 201 to 700"), "{err}");
+            assert_eq!(listed, 500);
+            assert!(ex.contains("title = \"Replay of 700 moves\""), "{ex}");
+            assert!(!ex.contains("start = \"initial\""), "{ex}");
+        } else {
+            assert!(!err.contains("the game has"), "{err}");
+            assert_eq!(listed, n);
+        }
+        let o = check_src_with("long-game-check", RELAY, &ex);
+        assert!(o.status.success(), "{ex}\n{:?}", text(&o));
+        assert!(
+            text(&o).1.contains("1 worked example agrees"),
+            "{:?}",
+            text(&o)
+        );
+        // The expectations are really checked: a wrong `last` is caught.
+        let last = ex.lines().find(|l| l.starts_with("last = ")).unwrap();
+        let wrong = ex.replace(last, "last = \"B6\"");
+        let wrong = if wrong == ex {
+            ex.replace(last, "last = \"A1\"")
+        } else {
+            wrong
+        };
+        let o = check_src_with("long-game-wrong", RELAY, &wrong);
+        assert_eq!(o.status.code(), Some(1), "{wrong}");
+    }
+}
+
+#[test]
+fn replay_title_over_the_limit_is_refused() {
+    let o = sowkit()
+        .args([
+            "replay",
+            "--bundled",
+            "six-pit-sowing",
+            "--moves",
+            "A1",
+            "--emit-example",
+        ])
+        .args(["--title", &"t".repeat(101)])
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--title has 101 characters"), "{err}");
+    assert!(err.contains("at most 100"), "{err}");
+}

@@ -526,3 +526,111 @@ fn the_giuthi_3d_kit_has_plugs_for_the_next_round() {
     let k = sowkit::mesh::kit_files(&load("kalah-6x4"), false, Bed::DEFAULT).unwrap();
     assert!(!k.iter().any(|f| f.name.starts_with("plug")));
 }
+
+/// The relay ruleset of `tools/bench-hostile.sh` (16 pits a side of 50 seeds, play sizes),
+/// with `layout` appended (a `[layout]` table or nothing).
+fn relay_16x50(layout: &str) -> Ruleset {
+    let src = format!(
+        "id = \"relay-16x50\"\nname = \"Relay\"\nsource = \"generated\"\n[board]\npits_per_side = 16\nseeds_per_pit = 50\nplayers = [\"A\", \"B\"]\n[sowing]\ndirection = \"counterclockwise\"\nown_store = \"skip\"\nopponent_store = \"skip\"\norigin_on_lap = \"skip\"\nmin_seeds = 1\nrelay = \"same\"\n[extra_turn]\non = [\"empty-pit-before-crossing\"]\n[capture]\nkind = \"none\"\nafter_crossing_only = true\ncrossing = \"sown\"\n[grand_slam]\npolicy = \"illegal-unless-only\"\n[feeding]\nmust_feed = true\n[end]\nwhen = [\"either-side-empty\", \"threshold\", \"repetition\"]\nthreshold = 801\nno_legal_move = \"pass\"\nremaining_seeds = \"owner\"\n{layout}"
+    );
+    sowkit::ruleset::load_str("relay-16x50.toml", &src)
+        .unwrap_or_else(|d| panic!("{}", d[0].rendered))
+}
+
+#[test]
+fn a_board_over_the_3d_area_limit_is_refused_at_once_naming_the_fields() {
+    // 150 mm pits (the play size for 50 seeds), 16 a side: 2933 × 612 mm, 1.79 m².
+    let rs = relay_16x50("");
+    let t0 = std::time::Instant::now();
+    let e = sowkit::mesh::kit_files(
+        &rs,
+        false,
+        Bed {
+            w: 2000.0,
+            h: 2000.0,
+        },
+    )
+    .unwrap_err();
+    assert!(t0.elapsed().as_secs_f64() < 1.0, "{:?}", t0.elapsed());
+    assert!(e.contains("2933 × 612 mm"), "{e}");
+    // 1.1 million grid points at most 0.7 mm apart: 0.54 m².
+    assert!((board::MAX_BOARD_AREA - 1.1e6 * 0.49).abs() < 1.0);
+    assert!(e.contains("0.54 m²"), "{e}");
+    assert!(e.contains("layout.pit_diameter (now 150 mm)"), "{e}");
+    assert!(e.contains("board.pits_per_side (now 16)"), "{e}");
+}
+
+#[test]
+fn a_kit_with_more_seed_triangles_than_the_budget_is_refused_before_the_board_is_made() {
+    // 24 mm pits keep the board small; its 1600 seeds (1760 with spares) are what is too much.
+    let rs = relay_16x50("[layout]\npit_diameter = 24\npit_gap = 4\nstore_length = 200\n");
+    let lens = seed::lens(Design::new(&rs, false).unwrap().counter_d)
+        .triangles
+        .len();
+    assert_eq!(seed::needed(&rs), 1760);
+    assert!(1760 * lens > sowkit::mesh::MAX_TRIANGLES, "{lens}");
+    let t0 = std::time::Instant::now();
+    let e = sowkit::mesh::kit_files(
+        &rs,
+        false,
+        Bed {
+            w: 2000.0,
+            h: 2000.0,
+        },
+    )
+    .unwrap_err();
+    assert!(t0.elapsed().as_secs_f64() < 1.0, "{:?}", t0.elapsed());
+    assert!(
+        e.contains(&format!("1760 seeds would have {} triangles", 1760 * lens)),
+        "{e}"
+    );
+    assert!(e.contains("board.seeds_per_pit (now 50)"), "{e}");
+}
+
+#[test]
+fn a_large_board_gets_a_coarser_grid_within_the_grid_point_bound() {
+    // Kalah 6×4 with 80 mm pits: 745 × 202 mm, 1.22 million points at 0.35 mm.
+    let mut src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/kalah-6x4.toml"),
+    )
+    .unwrap();
+    src = src
+        .lines()
+        .filter(|l| !l.starts_with("store_length") && !l.starts_with("counter_diameter"))
+        .map(|l| {
+            if l.starts_with("pit_diameter") {
+                "pit_diameter = 80"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let rs = sowkit::ruleset::load_str("k80.toml", &src).unwrap();
+    let d = Design::new(&rs, false).unwrap();
+    let (hx, hy) = d.half_size();
+    let at_step = 4.0 * hx * hy / (board::STEP * board::STEP);
+    assert!(at_step > board::MAX_GRID_POINTS, "{at_step}");
+    let points = ((2 * d.ix + 1) * (2 * d.iy + 1)) as f64;
+    // The steps are rounded to divide the pit pitch and row spacing: within 1% of the bound.
+    assert!(points <= 1.01 * board::MAX_GRID_POINTS, "{points}");
+    assert!(d.sx > board::STEP && d.sx < board::MAX_STEP, "{}", d.sx);
+    // Every bundled board, child-safe too, keeps the fine step (its kit is unchanged).
+    for id in [
+        "giuthi",
+        "kalah-6x3",
+        "kalah-6x4",
+        "oware-abapa",
+        "six-pit-sowing",
+    ] {
+        for cs in [false, true] {
+            let d = Design::new(&load(id), cs).unwrap();
+            let (hx, hy) = d.half_size();
+            assert!(
+                4.0 * hx * hy / (board::STEP * board::STEP) < board::MAX_GRID_POINTS,
+                "{id}"
+            );
+            assert!((d.sx - board::STEP).abs() < 0.01, "{id}: {}", d.sx);
+        }
+    }
+}

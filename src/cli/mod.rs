@@ -197,11 +197,47 @@ pub fn replay(
         }
     };
     if emit_example {
-        let title = title
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("Replay of {}", moves.join(" ")));
-        match rep.example_toml(&title) {
-            Ok(t) => print!("{t}"),
+        use sowkit::ruleset::load::{MAX_EXAMPLES, MAX_TITLE_CHARS, MAX_TOTAL_MOVES};
+        let title = match title {
+            Some(t) if t.trim().is_empty() => {
+                eprintln!("error: --title is empty: give the example a short title");
+                return ExitCode::from(2);
+            }
+            Some(t) if t.chars().count() > MAX_TITLE_CHARS => {
+                eprintln!(
+                    "error: --title has {} characters: an example title may have at most {MAX_TITLE_CHARS}; shorten it",
+                    t.chars().count()
+                );
+                return ExitCode::from(2);
+            }
+            Some(t) => t.to_string(),
+            None => {
+                let all = format!("Replay of {}", moves.join(" "));
+                if all.chars().count() <= MAX_TITLE_CHARS {
+                    all
+                } else {
+                    format!("Replay of {} moves", moves.len())
+                }
+            }
+        };
+        match rep.example_toml_noted(&title) {
+            Ok((t, notes)) => {
+                for n in notes {
+                    eprintln!("note: {n}");
+                }
+                let have = rs.examples.len();
+                let have_moves: usize = rs.examples.iter().map(|e| e.moves.len()).sum();
+                let adds = rep
+                    .plies
+                    .len()
+                    .min(sowkit::ruleset::load::MAX_EXAMPLE_MOVES);
+                if have >= MAX_EXAMPLES {
+                    eprintln!("warning: {} already has {have} worked examples, the most a ruleset may have ({MAX_EXAMPLES}): check refuses this one appended; replace an example with it", input.display());
+                } else if have_moves + adds > MAX_TOTAL_MOVES {
+                    eprintln!("warning: {} already has {have_moves} moves in its worked examples and this one adds {adds}: check refuses more than {MAX_TOTAL_MOVES} in all; shorten or replace an example", input.display());
+                }
+                print!("{t}");
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);

@@ -16,8 +16,17 @@ use crate::text;
 
 /// Target grid step, mm (the exact steps divide the pit pitch and row spacing).
 pub const STEP: f64 = 0.35;
-/// Most grid vertices a board's top surface may have (a larger board gets a coarser grid).
-const MAX_VERTICES: f64 = 6.0e6;
+/// Most grid points a board's top surface may have: a larger board gets a coarser grid, up to
+/// [`MAX_STEP`]. This bounds the board's mesh (about two triangles a grid point, so at most
+/// about 2.3 million triangles over all its parts) and with it the time and memory of `--3d`.
+/// The largest bundled board, giuthi with `--child-safe`, has 1.06 million at [`STEP`].
+pub const MAX_GRID_POINTS: f64 = 1.1e6;
+/// Coarsest grid step, mm: at [`MAX_GRID_POINTS`] this covers 0.54 m² of board
+/// ([`MAX_BOARD_AREA`]); a larger board is refused, as its 1 mm engraved grooves and rim beads
+/// would no longer come out.
+pub const MAX_STEP: f64 = 0.7;
+/// Largest board top area `--3d` makes, mm² ([`MAX_GRID_POINTS`] at [`MAX_STEP`]).
+pub const MAX_BOARD_AREA: f64 = MAX_GRID_POINTS * MAX_STEP * MAX_STEP;
 /// Flat blocks of this many cells a side become one fan.
 const BLOCK: usize = 12;
 /// Floor under the deepest bowl, mm.
@@ -471,8 +480,22 @@ impl Design {
             });
         }
         // Grid: x step divides half the pitch; y step divides half the row spacing. A board so
-        // large that [`STEP`] would pass [`MAX_VERTICES`] gets a coarser grid (bounded memory).
-        let step = STEP.max((4.0 * x_half * y_half / MAX_VERTICES).sqrt());
+        // large that [`STEP`] would pass [`MAX_GRID_POINTS`] gets a coarser grid (bounded
+        // memory and time), up to [`MAX_STEP`].
+        let area = 4.0 * x_half * y_half;
+        if area > MAX_BOARD_AREA {
+            return Err(format!(
+                "the 3D board would be {:.0} × {:.0} mm ({:.2} m²), more than the {:.2} m² a 3D board may have (limit: {:.1} million grid points at most {MAX_STEP} mm apart): use a smaller layout.pit_diameter (now {} mm) or layout.pit_gap (now {} mm), or fewer board.pits_per_side (now {n})",
+                2.0 * x_half,
+                2.0 * y_half,
+                area / 1e6,
+                MAX_BOARD_AREA / 1e6,
+                MAX_GRID_POINTS / 1e6,
+                rs.layout.pit_diameter,
+                rs.layout.pit_gap,
+            ));
+        }
+        let step = STEP.max((area / MAX_GRID_POINTS).sqrt());
         let m = (2.0 * (pitch / (2.0 * step)).round()).max(2.0);
         let sx = pitch / m;
         let sy = half_row / (half_row / step).round().max(1.0);

@@ -16,6 +16,13 @@ use crate::kit::File;
 use crate::ruleset::Ruleset;
 use std::collections::HashMap;
 
+/// Most triangles in all the STL files of one 3D kit together (board parts, joiner, seeds and
+/// their plates, plug): 125 MB of binary STL. With the board's grid bound
+/// ([`board::MAX_GRID_POINTS`]) this keeps `build --3d` of one ruleset under 256 MB; the
+/// largest bundled kit (giuthi with `--child-safe`) has 2.41 million. A kit over it is refused,
+/// naming the field to change.
+pub const MAX_TRIANGLES: usize = 2_500_000;
+
 /// An indexed triangle mesh: vertex positions (mm) and triangles of vertex indices,
 /// counter-clockwise seen from outside.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -367,7 +374,8 @@ impl Bed {
 /// `seeds-N.stl` plates, `plug.stl` (and `plug.png`) when a next round may shorten the board, a `board-N.png`/`seeds-N.png` preview of each, and `3d.txt` (what to
 /// print and how the parts join). Sizes are the paper board's ([`crate::geometry::BoardGeometry`]
 /// with `child_safe` as for the paper kit). Errors: the board or a part cannot fit `bed`
-/// (message says which measurement), or a mesh fails its check.
+/// (message says which measurement), the board is over [`board::MAX_BOARD_AREA`] or the kit
+/// over [`MAX_TRIANGLES`] (message names the field to change), or a mesh fails its check.
 ///
 /// `3d.txt` is in the ruleset's own language; see [`kit_files_in`] for another.
 pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, String> {
@@ -391,7 +399,25 @@ pub fn kit_files_in(
     let d1 = |v: f64| format!("{v:.1}").replace('.', &dec);
     let design = board::Design::new(rs, child_safe)?;
     let counter = design.counter_d;
+    // The seeds' share of the triangle budget is known before any work: refuse at once.
+    let need = seed::needed(rs);
+    let seed_tris = need * seed::lens(counter).triangles.len();
+    if seed_tris > MAX_TRIANGLES {
+        return Err(format!(
+            "the 3D kit's {need} seeds would have {seed_tris} triangles, more than the {MAX_TRIANGLES} a 3D kit may have in all (limit on all its STL files together): use fewer board.seeds_per_pit (now {}) or board.pits_per_side (now {})",
+            rs.board.seeds_per_pit, rs.board.pits_per_side
+        ));
+    }
     let parts = board::parts(&design, bed)?;
+    let board_tris: usize = parts.iter().map(|p| p.mesh.triangles.len()).sum();
+    if board_tris + seed_tris > MAX_TRIANGLES {
+        return Err(format!(
+            "the 3D kit would have {} triangles (board {board_tris}, {need} seeds {seed_tris}), more than the {MAX_TRIANGLES} a 3D kit may have in all (limit on all its STL files together): use fewer board.seeds_per_pit (now {}) or a smaller layout.pit_diameter (now {} mm)",
+            board_tris + seed_tris,
+            rs.board.seeds_per_pit,
+            rs.layout.pit_diameter
+        ));
+    }
     let mut files = Vec::new();
     let mut notes = String::new();
     notes.push_str(&ph.fmt("three_d.head", &[("name", &lrs.name)]));
@@ -452,7 +478,6 @@ pub fn kit_files_in(
         name: "seed.stl".into(),
         bytes: s.to_stl(&format!("{} seed", rs.id)),
     });
-    let need = seed::needed(rs);
     let plates = seed::plates(counter, need, bed)?;
     notes.push_str(&ph.fmt("three_d.seed", &[("d", &ph.mm(counter))]));
     notes.push('\n');
