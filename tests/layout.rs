@@ -892,3 +892,71 @@ fn footer_keeps_the_print_check_whatever_the_name() {
         }
     }
 }
+
+/// The lowest ink above the bottom band of `p` (the content's foot), mm from the top.
+fn content_foot(p: &Page, sz: &Sizes) -> f64 {
+    let band = page::content_bottom(p.height, sz) + 0.6;
+    sowkit::doc::leaves(&p.items)
+        .iter()
+        .filter_map(|i| ink(i))
+        .map(|b| b.3)
+        .filter(|&y| y < band)
+        .fold(page::MARGIN, f64::max)
+}
+
+/// Large print, every bundled ruleset, English and Spanish, A4 and Letter: no page is left
+/// nearly empty by a spill that fits elsewhere. (1) No rule sheet page holds only the
+/// closing note on where the text comes from (Giuthi, A4: page 19 held its two lines); it
+/// moves up between sections when that saves the page. (2) The host key's first page is
+/// more than half full, or the first answer's heading, boards and two caption lines would not
+/// fit under its intro (the first answer used to move whole to page 2, leaving page 1 with
+/// only the title and intro, 20–28 % full).
+#[test]
+fn large_print_leaves_no_page_to_a_spill() {
+    let sz = Sizes::LARGE;
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            let ph = layout::phrases::Phrases::load(lang).unwrap();
+            let own = ph.get("rules.own_words");
+            for paper in [A4, LETTER] {
+                let opts = layout::KitOptions {
+                    large: true,
+                    lang: Some(lang.into()),
+                    ..layout::KitOptions::new(paper)
+                };
+                let what = format!("{} [{lang}] {}", rs.id, paper.name);
+                let kit = layout::kit(&rs, &opts).unwrap();
+                let foot = page::content_bottom(kit.pages[0].height, &sz);
+                for p in kit.pages.iter().filter(|p| p.name.starts_with("rules-")) {
+                    let body: Vec<&Text> = texts(p).filter(|t| t.y < foot).collect();
+                    let only_note =
+                        !body.is_empty() && body.iter().all(|t| own.contains(t.text.trim()));
+                    assert!(!only_note, "{what}: {} holds only the closing note", p.name);
+                }
+                let key = layout::host_key(&rs, &opts).unwrap();
+                let (first, second) = (&key.pages[0], &key.pages[1]);
+                let used = content_foot(first, &sz) - page::MARGIN;
+                let usable = foot - page::MARGIN;
+                if used < usable / 2.0 {
+                    // The first answer on page 2: its heading and boards end where its caption
+                    // starts (its first line: regular caption type, a sentence of words).
+                    let caption = texts(second)
+                        .find(|t| {
+                            t.weight == sowkit::doc::Weight::Regular
+                                && (t.size_pt - sz.caption).abs() < EPS
+                                && t.text.split_whitespace().count() >= 3
+                        })
+                        .expect("a caption on the host key's page 2");
+                    let top = caption.y - text::ascent_mm(caption.size_pt);
+                    let lead = top - page::MARGIN + 2.0 * text::line_height_mm(sz.caption);
+                    let free = foot - content_foot(first, &sz);
+                    assert!(
+                        lead > free,
+                        "{what}: host key page 1 is {:.0} % full, yet the first answer's first {lead:.0} mm would fit its {free:.0} mm",
+                        100.0 * used / usable
+                    );
+                }
+            }
+        }
+    }
+}

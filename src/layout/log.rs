@@ -282,7 +282,7 @@ fn large_blanks(pg: &mut Page, top: f64, pt: f64, blanks: &[(String, f64)]) -> f
             let tw = text::width_mm(label, pt, Weight::Bold);
             pg.text(x, base, pt, Weight::Bold, label);
             let x0 = x + tw + BLANK_GAP.0;
-            let x1 = (x0 + min + extra).min(MARGIN + cw);
+            let x1 = (x0 + min + extra).min(MARGIN + cw - 0.5);
             blank_line(pg, x0, x1, base + 0.8);
             x = x1 + BLANK_GAP.1;
         }
