@@ -124,6 +124,7 @@ pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, St
         ph.get("manifest.head"),
         ph.fmt("manifest.ruleset", &[("name", &lrs.name), ("id", &rs.id)]),
         ph.fmt("manifest.language", &[("lang", &lrs.lang)]),
+        ph.fmt("manifest.style", &[("style", &opts.style_names())]),
         ph.fmt(
             "manifest.source",
             &[("file", file_name(&rs.path)), ("sha", &rs.sha256)],

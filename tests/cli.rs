@@ -173,3 +173,37 @@ fn build_writes_kit_and_is_byte_identical_across_processes() {
         .iter()
         .all(|(p, _)| !p.to_string_lossy().contains(".tmp-")));
 }
+
+#[test]
+fn a_style_named_twice_is_a_usage_error_naming_the_flag() {
+    let dir = scratch("style-twice");
+    let out = sowkit()
+        .args(["build", "--bundled", "kalah-6x4", "-o"])
+        .arg(&dir)
+        .args(["--style", "large,large"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--style") && err.contains("\"large\" is given twice"),
+        "{err}"
+    );
+    assert!(err.contains("contrast") && err.contains("low-ink"), "{err}");
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "nothing written"
+    );
+    // Different styles still combine.
+    let out = sowkit()
+        .args(["build", "--bundled", "six-pit-sowing", "-o"])
+        .arg(&dir)
+        .args(["--style", "large,contrast"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

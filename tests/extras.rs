@@ -243,16 +243,16 @@ fn counters_cover_every_seed_with_spares() {
             paper.name
         );
         if times == 1 {
-            // Exactly the seeds and the spares are black (the ones to cut); the rest of the
-            // last page is grey extras, only on the last page, and the page says so. The title
-            // counts what to cut.
-            let ink = |p: &Page, black: bool| {
+            // Exactly the seeds and the spares are solid black (the ones to cut); the rest of
+            // the last page is dashed extras, only on the last page, and the page says so. The
+            // title counts what to cut.
+            let ink = |p: &Page, solid: bool| {
                 shapes(p)
                     .filter(|s| {
                         s.fill.is_none()
-                            && s.stroke
-                                .as_ref()
-                                .is_some_and(|st| (st.color == Color::BLACK) == black)
+                            && s.stroke.as_ref().is_some_and(|st| {
+                                (st.color == Color::BLACK && st.dash.is_empty()) == solid
+                            })
                             && bounds(&s.segs).is_some_and(|(a, b, c, e)| {
                                 ((c - a) - d).abs() < 1e-6 && ((e - b) - d).abs() < 1e-6
                             })
@@ -273,7 +273,10 @@ fn counters_cover_every_seed_with_spares() {
                 paper.name
             );
             if grey > 0 {
-                assert!(title.contains("grey ones only fill"), "{title}");
+                assert!(
+                    title.contains("dashed circles without a dot only fill"),
+                    "{title}"
+                );
             }
         } else {
             assert_eq!(pages_named(kit, "counters").count(), 1);

@@ -73,13 +73,15 @@ fn html_text(html: &str) -> String {
     out
 }
 
-/// `line` with file names (`kit.pdf`, `host-key.pdf`, `01-board.svg`) blanked: they name files,
-/// the same in every language, not words of the text.
+/// `line` with file names (`kit.pdf`, `host-key.pdf`, `01-board.svg`) and command-line options
+/// (`--child-safe`) blanked: they name files and options, typed the same in every language,
+/// not words of the text.
 fn without_file_names(line: &str) -> String {
     line.split(' ')
         .filter(|w| {
             let w = w.trim_end_matches([',', '.', ';', ':', ')']);
-            !(w.ends_with(".pdf") || w.ends_with(".svg"))
+            let w = w.trim_start_matches('(');
+            !(w.ends_with(".pdf") || w.ends_with(".svg") || w.starts_with("--"))
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -464,7 +466,12 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
                 .split(' ')
                 .filter(|w| {
                     let name = w.trim_end_matches([',', ';']);
+                    // The print style as `--style` takes it (`default`, `large,contrast`) and
+                    // the option itself are typed the same in every language.
+                    let option = w.trim_matches(['(', ')']);
                     !(kit.document.pages.iter().any(|p| p.name == name)
+                        || sowkit::layout::style::Look::parse(name).is_ok()
+                        || option.starts_with("--")
                         || w.ends_with(".pdf")
                         || w.ends_with(".svg")
                         || w.ends_with(".stl")
@@ -487,4 +494,57 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
         sowkit::mesh::kit_files_in(&rs, false, sowkit::mesh::Bed::DEFAULT, Some("en")).unwrap();
     let en_notes = text_of(&en, "3d.txt");
     assert!(en_notes.contains("seeds in all") && en_notes.contains("bed: 200 x 200 mm"));
+}
+
+/// The counters sheet's small-parts note says the same four things in English and Spanish:
+/// a choking hazard, not for children under three, young children only with an adult
+/// watching, and `--child-safe` for counters too large to swallow. Read from the printed
+/// counters page of a normal (not child-safe) kit, so the note really is the one printed.
+#[test]
+fn small_parts_note_says_the_same_in_both_languages() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    // (language, [(what it must say, the words that say it)]).
+    type Says<'a> = [(&'a str, &'a [&'a str]); 4];
+    let must: [(&str, Says); 2] = [
+        (
+            "en",
+            [
+                ("choking hazard", &["choking hazard", "swallow"]),
+                ("under three", &["children under three"]),
+                ("adult supervision", &["adult watching"]),
+                ("the option", &["--child-safe"]),
+            ],
+        ),
+        (
+            "es",
+            [
+                ("choking hazard", &["peligro de asfixia", "tragar"]),
+                ("under three", &["menores de tres años"]),
+                ("adult supervision", &["con un adulto pendiente"]),
+                ("the option", &["--child-safe"]),
+            ],
+        ),
+    ];
+    for (lang, said) in must {
+        let opts = KitOptions {
+            lang: Some(lang.into()),
+            ..KitOptions::new(A4)
+        };
+        let doc = layout::kit(&rs, &opts).unwrap();
+        let page = doc
+            .pages
+            .iter()
+            .find(|p| p.name == "counters-1")
+            .expect("a counters sheet");
+        let text = page
+            .texts()
+            .map(|t| t.text.clone())
+            .collect::<Vec<_>>()
+            .join(" ");
+        for (what, phrases) in said {
+            for p in phrases {
+                assert!(text.contains(p), "{lang}: {what}: {p:?} not in {text:?}");
+            }
+        }
+    }
 }

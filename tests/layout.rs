@@ -742,3 +742,221 @@ fn long_pit_labels_stay_inside_their_pits() {
         );
     }
 }
+
+/// Large print, score log, first sheet, every bundled ruleset in English and Spanish on A4
+/// and Letter: each player's name blank is a line at least 50 mm long with at least 12 mm of
+/// clear paper above it (room to write a name at large-print size), and the table runs down
+/// to the foot of the content area (within 0.5 mm of it), no row shorter than the large-print
+/// row height. Before, four blanks shared one 18 pt line (some lines 13 mm long) and up to a
+/// row's height was left blank under the table.
+#[test]
+fn large_print_log_has_tall_name_blanks_and_fills_the_page() {
+    let sz = Sizes::LARGE;
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            let ph = layout::phrases::Phrases::load(lang).unwrap();
+            let lrs = rs.in_lang(lang).unwrap();
+            for paper in [A4, LETTER] {
+                let opts = layout::KitOptions {
+                    large: true,
+                    lang: Some(lang.into()),
+                    ..layout::KitOptions::new(paper)
+                };
+                let doc = layout::kit(&rs, &opts).unwrap();
+                let log = named(&doc, "log");
+                let what = format!("{} [{lang}] {}", rs.id, paper.name);
+                let items = sowkit::doc::leaves(&log.items);
+                for player in &lrs.board.players {
+                    let label = ph.fmt("log.player_blank", &[("player", player)]);
+                    let t = texts(log)
+                        .find(|t| t.text == label)
+                        .unwrap_or_else(|| panic!("{what}: no {label:?}"));
+                    let end = t.x + text::width_mm(&t.text, t.size_pt, t.weight);
+                    // The line: a horizontal stroke starting just after the label, on its
+                    // baseline.
+                    let (x0, x1, y) = shapes(log)
+                        .filter(|s| s.fill.is_none() && s.segs.len() == 2)
+                        .filter_map(|s| bounds(&s.segs))
+                        .find(|&(a, b, _, d)| {
+                            (b - d).abs() < EPS
+                                && a >= end
+                                && a - end < 4.0
+                                && (b - t.y).abs() < 2.0
+                        })
+                        .map(|(a, b, c, _)| (a, c, b))
+                        .unwrap_or_else(|| panic!("{what}: no line after {label:?}"));
+                    assert!(x1 - x0 >= 50.0, "{what}: {label:?} line {:.1} mm", x1 - x0);
+                    // Nothing in the 12 mm above the line.
+                    let clash = items
+                        .iter()
+                        .filter_map(|i| ink(i))
+                        .find(|&(a, b, c, d)| a < x1 && c > x0 && b < y - 0.3 && d > y - 12.0);
+                    assert!(
+                        clash.is_none(),
+                        "{what}: ink {clash:?} less than 12 mm above the {label:?} line at y {y:.1}"
+                    );
+                }
+                // The table's outline: the heaviest rectangle on the page.
+                let (_, top, _, bottom) = shapes(log)
+                    .filter(|s| s.stroke.as_ref().is_some_and(|st| st.width >= 0.4))
+                    .filter(|s| s.fill.is_none() && !is_bar(s))
+                    .filter_map(|s| bounds(&s.segs))
+                    .max_by(|a, b| (a.3 - a.1).total_cmp(&(b.3 - b.1)))
+                    .unwrap();
+                let foot = page::content_bottom(log.height, &sz);
+                assert!(
+                    (bottom - foot).abs() < 0.5,
+                    "{what}: the table ends at {bottom:.1} mm, the content area at {foot:.1}"
+                );
+                let nums: Vec<usize> = texts(log).filter_map(|t| t.text.parse().ok()).collect();
+                let rows = (1..1000).take_while(|k| nums.contains(k)).count();
+                // At least ten rows on the first sheet: notes that would leave fewer move to
+                // the continuation sheet, all but the first, and it says so.
+                let moved = texts(log).any(|t| t.text.contains(&ph.get("log.note.more")[..12]));
+                assert!(rows >= 10 || moved, "{what}: {rows} rows");
+                assert!(rows >= 8, "{what}: {rows} rows");
+                assert!(
+                    (bottom - top) / rows as f64 >= sz.row_h,
+                    "{what}: rows shorter than {} mm",
+                    sz.row_h
+                );
+            }
+        }
+    }
+}
+
+/// A ruleset name of 80 characters (the most a ruleset may have), in words or one long word,
+/// in large and normal print, English and Spanish, A4 and Letter: every page's footer still
+/// carries the whole print check ("check the bar measures 100 mm"); the name is shortened
+/// with "…" instead, and the footer stays between the margins, clear of the page number and
+/// below the calibration bar. Before, the large-print footer dropped the print check.
+#[test]
+fn footer_keeps_the_print_check_whatever_the_name() {
+    let words = "The Grand Northern Highland Kalah Tournament Edition With Every Optional Rules";
+    let long_word = "K".repeat(80);
+    let base = common::load_path(&common::bundled_path("kalah-6x4"));
+    for name in [words.to_string(), long_word] {
+        let name: String = format!("{name}{}", "x".repeat(80 - name.chars().count()));
+        assert_eq!(name.chars().count(), 80);
+        for lang in ["en", "es"] {
+            let mut rs = base.in_lang(lang).unwrap();
+            rs.name = name.clone();
+            let check = layout::phrases::Phrases::load(lang)
+                .unwrap()
+                .get("page.print_check");
+            for paper in [A4, LETTER] {
+                for large in [false, true] {
+                    let sz = Sizes::new(large);
+                    let opts = layout::KitOptions {
+                        large,
+                        ..layout::KitOptions::new(paper)
+                    };
+                    let doc = layout::kit(&rs, &opts).unwrap();
+                    for p in &doc.pages {
+                        let (_, bar_y, _, bar_h) = page::bar_rect(p.height, &sz);
+                        let foot: Vec<&Text> =
+                            texts(p).filter(|t| t.y > bar_y + bar_h + 1.0).collect();
+                        let all = foot
+                            .iter()
+                            .map(|t| t.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        let what = format!("[{lang}] {} large {large} {}", paper.name, p.name);
+                        assert!(all.contains(&check), "{what}: {all:?}");
+                        assert!(
+                            all.contains(&name) || all.contains('…'),
+                            "{what}: the name is cut without a mark: {all:?}"
+                        );
+                        let boxes: Vec<_> = foot
+                            .iter()
+                            .map(|t| ink(&Item::Text((*t).clone())).unwrap())
+                            .collect();
+                        for (i, a) in boxes.iter().enumerate() {
+                            assert!(a.0 >= page::MARGIN - EPS, "{what}");
+                            assert!(
+                                a.2 <= p.width - page::MARGIN + EPS,
+                                "{what}: {:?}",
+                                foot[i].text
+                            );
+                            assert!(a.3 <= p.height - page::MARGIN + 0.2, "{what}");
+                            assert!(a.1 >= bar_y + bar_h, "{what}: footer above the bar's foot");
+                            for b in &boxes[i + 1..] {
+                                let overlap =
+                                    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5;
+                                assert!(!overlap, "{what}: footer texts overlap");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The lowest ink above the bottom band of `p` (the content's foot), mm from the top.
+fn content_foot(p: &Page, sz: &Sizes) -> f64 {
+    let band = page::content_bottom(p.height, sz) + 0.6;
+    sowkit::doc::leaves(&p.items)
+        .iter()
+        .filter_map(|i| ink(i))
+        .map(|b| b.3)
+        .filter(|&y| y < band)
+        .fold(page::MARGIN, f64::max)
+}
+
+/// Large print, every bundled ruleset, English and Spanish, A4 and Letter: no page is left
+/// nearly empty by a spill that fits elsewhere. (1) No rule sheet page holds only the
+/// closing note on where the text comes from (Giuthi, A4: page 19 held its two lines); it
+/// moves up between sections when that saves the page. (2) The host key's first page is
+/// more than half full, or the first answer's heading, boards and two caption lines would not
+/// fit under its intro (the first answer used to move whole to page 2, leaving page 1 with
+/// only the title and intro, 20–28 % full).
+#[test]
+fn large_print_leaves_no_page_to_a_spill() {
+    let sz = Sizes::LARGE;
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            let ph = layout::phrases::Phrases::load(lang).unwrap();
+            let own = ph.get("rules.own_words");
+            for paper in [A4, LETTER] {
+                let opts = layout::KitOptions {
+                    large: true,
+                    lang: Some(lang.into()),
+                    ..layout::KitOptions::new(paper)
+                };
+                let what = format!("{} [{lang}] {}", rs.id, paper.name);
+                let kit = layout::kit(&rs, &opts).unwrap();
+                let foot = page::content_bottom(kit.pages[0].height, &sz);
+                for p in kit.pages.iter().filter(|p| p.name.starts_with("rules-")) {
+                    let body: Vec<&Text> = texts(p).filter(|t| t.y < foot).collect();
+                    let only_note =
+                        !body.is_empty() && body.iter().all(|t| own.contains(t.text.trim()));
+                    assert!(!only_note, "{what}: {} holds only the closing note", p.name);
+                }
+                let key = layout::host_key(&rs, &opts).unwrap();
+                let (first, second) = (&key.pages[0], &key.pages[1]);
+                let used = content_foot(first, &sz) - page::MARGIN;
+                let usable = foot - page::MARGIN;
+                if used < usable / 2.0 {
+                    // The first answer on page 2: its heading and boards end where its caption
+                    // starts (its first line: regular caption type, a sentence of words).
+                    let caption = texts(second)
+                        .find(|t| {
+                            t.weight == sowkit::doc::Weight::Regular
+                                && (t.size_pt - sz.caption).abs() < EPS
+                                && t.text.split_whitespace().count() >= 3
+                        })
+                        .expect("a caption on the host key's page 2");
+                    let top = caption.y - text::ascent_mm(caption.size_pt);
+                    let lead = top - page::MARGIN + 2.0 * text::line_height_mm(sz.caption);
+                    let free = foot - content_foot(first, &sz);
+                    assert!(
+                        lead > free,
+                        "{what}: host key page 1 is {:.0} % full, yet the first answer's first {lead:.0} mm would fit its {free:.0} mm",
+                        100.0 * used / usable
+                    );
+                }
+            }
+        }
+    }
+}

@@ -483,3 +483,228 @@ fn large_print_text_never_overlaps_or_runs_into_the_bottom_band() {
         }
     }
 }
+
+/// The six print looks users try: default, large, contrast, low-ink, large+contrast,
+/// large+low-ink (ink style, large print).
+const LOOKS: [(Style, bool); 6] = [
+    (Style::Default, false),
+    (Style::Default, true),
+    (Style::Contrast, false),
+    (Style::LowInk, false),
+    (Style::Contrast, true),
+    (Style::LowInk, true),
+];
+
+/// Whether `s` names the colour grey (English or Spanish).
+fn says_grey(s: &str) -> bool {
+    let s = s.to_lowercase();
+    s.contains("grey") || s.contains("gray") || s.contains("gris")
+}
+
+/// Whether `s` names the colour black for counters (English or Spanish).
+fn says_black(s: &str) -> bool {
+    let s = s.to_lowercase();
+    s.contains("black counters") || s.contains("fichas negras")
+}
+
+/// Whether `c` is a grey lighter than black and darker than white.
+fn is_mid_grey(c: Color) -> bool {
+    c.r == c.g && c.g == c.b && c != Color::BLACK && c != Color::WHITE
+}
+
+/// What the counters sheet says about which counters to cut agrees with the ink in every
+/// look and both languages: the note counts the counters with a centre dot, and every counter
+/// without one is drawn dashed; a colour the note names is the colour printed (the contrast
+/// style prints every line black, so before the note said "grey ones" over black circles).
+#[test]
+fn counters_sheet_words_match_the_ink_in_every_style() {
+    for rs in common::bundled() {
+        let d = rs.layout.counter_diameter;
+        for lang in ["en", "es"] {
+            for (style, large) in LOOKS {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    style,
+                    large,
+                    ..KitOptions::new(A4)
+                };
+                let doc = layout::kit(&rs, &opts).unwrap();
+                let pages: Vec<&Page> = doc
+                    .pages
+                    .iter()
+                    .filter(|p| p.name.starts_with("counters-"))
+                    .collect();
+                let what = format!("{} [{lang}] {style:?} large {large}", rs.id);
+                let text: String = pages
+                    .iter()
+                    .flat_map(|p| p.texts().map(|t| t.text.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let (mut dotted, mut extras) = (Vec::new(), Vec::new());
+                for p in &pages {
+                    let shapes: Vec<_> = p.shapes().collect();
+                    for s in &shapes {
+                        let Some((x0, y0, x1, y1)) = bounds(&s.segs) else {
+                            continue;
+                        };
+                        if s.fill.is_some() || ((x1 - x0) - d).abs() > 1e-6 {
+                            continue;
+                        }
+                        let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                        let dot = shapes.iter().any(|o| {
+                            o.fill.is_some()
+                                && bounds(&o.segs).is_some_and(|(a, b, c, e)| {
+                                    ((a + c) / 2.0 - cx).abs() < 1e-6
+                                        && ((b + e) / 2.0 - cy).abs() < 1e-6
+                                        && c - a < d / 2.0
+                                })
+                        });
+                        let st = s.stroke.clone().unwrap();
+                        if dot {
+                            dotted.push(st);
+                        } else {
+                            extras.push(st);
+                        }
+                    }
+                }
+                let (play, spare) = sowkit::layout::counters::count(&rs);
+                if extras.is_empty() {
+                    continue;
+                }
+                // The note names the counters to cut by their dot, and their number.
+                let n = (play + spare).to_string();
+                assert_eq!(dotted.len(), (play + spare) as usize, "{what}");
+                assert!(text.contains(&n), "{what}: {n} not in {text:?}");
+                // Every counter without a dot is dashed, every one with a dot solid.
+                assert!(extras.iter().all(|st| !st.dash.is_empty()), "{what}");
+                assert!(dotted.iter().all(|st| st.dash.is_empty()), "{what}");
+                // A colour named is a colour printed.
+                if says_grey(&text) {
+                    assert!(
+                        extras.iter().all(|st| is_mid_grey(st.color)),
+                        "{what}: the sheet says grey, the extras print {:?}",
+                        extras[0].color
+                    );
+                }
+                if says_black(&text) {
+                    assert!(dotted.iter().all(|st| st.color == Color::BLACK), "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// The how-to sheet and the tile map say how to find the glue strip in words that hold in
+/// every look and both languages: a strip the text calls grey is filled grey on every tile
+/// (low-ink keeps only the outline of so large a fill, and it used to still say "grey strip"),
+/// and the word the text says marks the strip is printed on every tile that has a strip.
+#[test]
+fn glue_strip_words_match_the_ink_in_every_style() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    for lang in ["en", "es"] {
+        let glue = sowkit::layout::phrases::Phrases::load(lang)
+            .unwrap()
+            .get("tile.glue");
+        for (style, large) in LOOKS {
+            let opts = KitOptions {
+                lang: Some(lang.into()),
+                style,
+                large,
+                ..KitOptions::new(A4)
+            };
+            let doc = layout::kit(&rs, &opts).unwrap();
+            let what = format!("[{lang}] {style:?} large {large}");
+            let tiles: Vec<&Page> = doc
+                .pages
+                .iter()
+                .filter(|p| {
+                    p.name
+                        .strip_prefix("board-")
+                        .is_some_and(|n| n.parse::<usize>().is_ok())
+                })
+                .collect();
+            assert!(tiles.len() >= 2, "{what}: Kalah 6×4 is tiled on A4");
+            // The words about the strip: the how-to sheet and the assembly map.
+            let words: String = doc
+                .pages
+                .iter()
+                .filter(|p| p.name == "howto" || p.name == "board-map")
+                .flat_map(|p| p.texts().map(|t| t.text.clone()))
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                words.contains("strip") || words.contains("franja"),
+                "{what}"
+            );
+            if says_grey(&words) {
+                for t in &tiles[..tiles.len() - 1] {
+                    let grey_strip = leaves(&t.items).iter().any(|it| {
+                        let Item::Shape(s) = it else { return false };
+                        s.fill.is_some_and(is_mid_grey)
+                            && bounds(&s.segs).is_some_and(|(a, b, c, e)| {
+                                (c - a).min(e - b) >= 10.0 && (c - a).max(e - b) >= 50.0
+                            })
+                    });
+                    assert!(
+                        grey_strip,
+                        "{what}: the text says the strip is grey; {} has no grey strip",
+                        t.name
+                    );
+                }
+            }
+            // The strip's word, as the text quotes it, is on every tile before the last
+            // (large print sets it one letter a line).
+            assert!(
+                words.contains(&format!("“{glue}”")) || words.contains(&format!("«{glue}»")),
+                "{what}: the text does not name the strip by its word {glue:?}: {words}"
+            );
+            for t in &tiles[..tiles.len() - 1] {
+                let all: String = leaves(&t.items)
+                    .iter()
+                    .filter_map(|i| match i {
+                        Item::Text(x) => Some(x.text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                assert!(all.contains(&glue), "{what}: {} has no {glue:?}", t.name);
+            }
+        }
+    }
+}
+
+/// `manifest.txt` records the kit's language and its print style, the style in one order
+/// whatever order `--style` named it in, so the same choices always give the same manifest.
+#[test]
+fn manifest_records_language_and_style() {
+    use sowkit::layout::style::Look;
+    let rs = common::load_path(&common::bundled_path("six-pit-sowing"));
+    let manifest = |lang: &str, style: &str| {
+        let look = Look::parse(style).unwrap();
+        let opts = KitOptions {
+            lang: Some(lang.into()),
+            style: look.ink,
+            colour: look.colour,
+            large: look.large,
+            ..KitOptions::new(A4)
+        };
+        let kit = sowkit::kit::make(&rs, &opts).unwrap();
+        let f = kit.files.iter().find(|f| f.name == "manifest.txt").unwrap();
+        String::from_utf8(f.bytes.clone()).unwrap()
+    };
+    let en = manifest("en", "default");
+    assert!(en.contains("\nlanguage: en\n"), "{en}");
+    assert!(en.contains("\nstyle: default (--style)\n"), "{en}");
+    let es = manifest("es", "contrast,large");
+    assert!(es.contains("\nidioma: es\n"), "{es}");
+    assert!(
+        es.contains("\nestilo de impresión: large,contrast (--style)\n"),
+        "{es}"
+    );
+    assert_eq!(es, manifest("es", "large, contrast"));
+    let all = manifest("en", "colour,low-ink,large");
+    assert!(
+        all.contains("\nstyle: large,low-ink,colour (--style)\n"),
+        "{all}"
+    );
+    assert_eq!(all, manifest("en", "large,low-ink,color"));
+}

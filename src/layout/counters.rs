@@ -14,8 +14,12 @@ use super::{board::fmt_mm, para, sheet_title, Paper};
 use crate::doc::{circle, pt as p, Color, Page, Stroke, Weight};
 use crate::ruleset::Ruleset;
 
-/// Outline of the extra counters that fill the last page beyond what the game needs.
+/// Outline of the extra counters that fill the last page beyond what the game needs: grey in
+/// the default and low-ink styles, black in contrast. What tells them apart in every style is
+/// the dash ([`EXTRA_DASH`]) and the missing centre dot, and that is what the sheet says.
 pub const EXTRA_GREY: Color = Color::grey(150);
+/// Dash pattern of an extra counter's outline, mm (on, off).
+pub const EXTRA_DASH: [f64; 2] = [1.2, 1.0];
 
 /// Counters `rs` needs at least: (for play, spare). Spares are a tenth of the seeds, rounded
 /// up, at least two. The sheets print more spares when the last page has room for them.
@@ -35,15 +39,15 @@ pub fn cell(diameter: f64) -> f64 {
 pub const MAX_COUNTER_PAGES: usize = 3;
 
 /// Lays out the counter pages (portrait `paper`, type sizes `sz`). The counters the game needs (seeds and
-/// spares, [`count`]) are printed in black; the rest of the last page is filled with grey
-/// extras, and a note says they are extras to cut only when some get lost (a user cutting 168
+/// spares, [`count`]) are printed solid with a centre dot; the rest of the last page is filled
+/// with dashed extras without a dot, and a note says they are extras to cut only when some get lost (a user cutting 168
 /// counters for a 48-seed game would be cutting for an hour for nothing). Errors when not even
 /// one counter fits.
 pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
     let (play, spare) = count(rs);
     let all = lay_out(rs, paper, sz, ph, None, spare, false)?;
     if all.len() <= MAX_COUNTER_PAGES {
-        // Fill the last page with grey extras; the note about them can take a row, so check
+        // Fill the last page with dashed extras; the note about them can take a row, so check
         // that some are still left with it.
         let filled = lay_out(rs, paper, sz, ph, None, spare, true)?;
         let held = filled.iter().map(counters_on).sum::<usize>() as u32;
@@ -75,7 +79,7 @@ fn counters_on(pg: &Page) -> usize {
 }
 
 /// The counter pages for `spare` spares; with `repeat = Some(k)`, a single full page titled to
-/// be printed `k` times; with `fill_last`, the last page is filled with grey extras (and the
+/// be printed `k` times; with `fill_last`, the last page is filled with dashed extras (and the
 /// note says what they are).
 fn lay_out(
     rs: &Ruleset,
@@ -166,10 +170,15 @@ fn lay_out(
         for k in 0..here {
             let (row, col) = (k / cols, k % cols);
             let centre = p(x0 + (col as f64 + 0.5) * c, y0 + (row as f64 + 0.5) * c);
-            // Past what the game needs: a grey extra, no dot.
+            // Past what the game needs: an extra, dashed and without a dot (the sheet says so;
+            // it names no colour, which the contrast style would turn black).
             let extra = done + k >= total;
-            let ink = if extra { EXTRA_GREY } else { Color::BLACK };
-            pg.shape(circle(centre, d / 2.0), None, Some(Stroke::solid(0.3, ink)));
+            let outline = if extra {
+                Stroke::dashed(0.3, EXTRA_GREY, &EXTRA_DASH)
+            } else {
+                Stroke::solid(0.3, Color::BLACK)
+            };
+            pg.shape(circle(centre, d / 2.0), None, Some(outline));
             if !extra {
                 pg.shape(
                     circle(centre, (d * 0.05).max(0.6)),

@@ -57,7 +57,7 @@ pub fn page(
         body,
         Weight::Regular,
         cw,
-        &ph.fmt("howto.intro", &[("paper", &paper.name)]),
+        &ph.fmt("howto.intro", &[("paper", &ph.paper(&paper.name))]),
     );
     y += 1.0;
     let bullet = |pg: &mut Page, y: f64, s: &str| -> f64 {

@@ -28,10 +28,34 @@ fn sheet(name: &str, paper: Paper, sz: &Sizes) -> Page {
     }
 }
 
-/// One column: its header and relative width.
+/// One column: its header, relative width, and the shorter header (from the catalogue's
+/// `log.short` table) used only when the full headers' words do not fit across the page.
+#[derive(Clone)]
 struct Col {
     header: String,
     weight: f64,
+    short: Option<String>,
+    /// The shorter header is a last resort: taken only when the heads do not fit otherwise,
+    /// never just to save a line of head (a store's column named by its owner alone).
+    last_resort: bool,
+}
+
+impl Col {
+    /// A column with no shorter header.
+    fn new(header: String, weight: f64) -> Col {
+        Col {
+            header,
+            weight,
+            short: None,
+            last_resort: false,
+        }
+    }
+
+    /// This column, with `short` as its shorter header.
+    fn or_short(mut self, short: String) -> Col {
+        self.short = Some(short);
+        self
+    }
 }
 
 /// The column headers of the log for `rs`, in order.
@@ -40,59 +64,36 @@ pub fn headers(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
 }
 
 fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
-    let mut c = vec![Col {
-        header: ph.get("log.col.move"),
-        weight: 0.8,
-    }];
+    let total = rs.total_seeds().to_string();
+    let mut c = vec![Col::new(ph.get("log.col.move"), 0.8)];
     // A match in rounds (`[next_round]`): which round each row belongs to.
     if rs.next_round.is_some() {
-        c.push(Col {
-            header: ph.get("log.col.round"),
-            weight: 1.0,
-        });
+        c.push(Col::new(ph.get("log.col.round"), 1.0));
     }
-    c.extend([
-        Col {
-            header: ph.get("log.col.player"),
-            weight: 1.5,
-        },
-        Col {
-            header: ph.get("log.col.pit"),
-            weight: 1.2,
-        },
-    ]);
+    c.push(Col::new(ph.get("log.col.player"), 1.5));
+    c.push(Col::new(ph.get("log.col.pit"), 1.2));
     if rs.sowing.direction == Direction::Either {
-        c.push(Col {
-            header: ph.get("log.col.direction"),
-            weight: 1.8,
-        });
+        c.push(Col::new(ph.get("log.col.direction"), 1.8).or_short(ph.get("log.short.direction")));
     }
-    c.push(Col {
-        header: ph.get("log.col.last"),
-        weight: 1.6,
-    });
+    c.push(Col::new(ph.get("log.col.last"), 1.6).or_short(ph.get("log.short.last")));
     if rs.extra_turn.last_in_own_store || rs.extra_turn.empty_pit_before_crossing {
-        c.push(Col {
-            header: ph.get("log.col.extra"),
-            weight: 1.2,
-        });
+        c.push(Col::new(ph.get("log.col.extra"), 1.2).or_short(ph.get("log.short.extra")));
     }
     if rs.capture.kind != CaptureKind::None {
-        c.push(Col {
-            header: ph.get("log.col.captured"),
-            weight: 1.4,
-        });
+        c.push(Col::new(ph.get("log.col.captured"), 1.4).or_short(ph.get("log.short.captured")));
     }
-    for s in &rs.board.stores {
+    for (s, player) in rs.board.stores.iter().zip(&rs.board.players) {
+        // A column head starts with a capital, as the others do ("Almacén Sur").
         c.push(Col {
-            // A column head starts with a capital, as the others do ("Almacén Sur").
-            header: super::board::capitalise(s),
-            weight: 1.5,
+            last_resort: true,
+            ..Col::new(super::board::capitalise(s), 1.5).or_short(super::board::capitalise(
+                &ph.fmt("log.short.store", &[("store", s), ("player", player)]),
+            ))
         });
     }
     if let Some(t) = rs.end.threshold {
-        c.push(Col {
-            header: ph.fmt(
+        c.push(Col::new(
+            ph.fmt(
                 "log.col.race",
                 &[
                     ("n", &t.to_string()),
@@ -100,13 +101,13 @@ fn columns(rs: &Ruleset, ph: &Phrases) -> Vec<Col> {
                     ("b", &rs.board.players[1]),
                 ],
             ),
-            weight: 1.8,
-        });
+            1.8,
+        ));
     }
-    c.push(Col {
-        header: ph.fmt("log.col.check", &[("total", &rs.total_seeds().to_string())]),
-        weight: 1.8,
-    });
+    c.push(
+        Col::new(ph.fmt("log.col.check", &[("total", &total)]), 1.8)
+            .or_short(ph.fmt("log.short.check", &[("total", &total)])),
+    );
     c
 }
 
@@ -116,42 +117,8 @@ pub fn page(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Page {
     first_sheet(rs, paper, sz, ph).0
 }
 
-/// The first log page and the number of rows its table holds.
-fn first_sheet(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> (Page, usize) {
-    let mut pg = sheet("log", paper, sz);
-    let w = pg.width;
-    let cw = w - 2.0 * MARGIN;
-    let title = ph.fmt("log.title", &[("name", &rs.name)]);
-    let mut y = sheet_title(&mut pg, sz, &title);
-    y += 2.0;
-
-    // Blanks for the players, the round (a match is several games) and the date.
-    let size = if sz.large { sz.head } else { 9.0 };
-    let base = y + text::ascent_mm(size);
-    let mut x = MARGIN;
-    let blanks: Vec<String> = vec![
-        ph.fmt("log.player_blank", &[("player", &rs.board.players[0])]),
-        ph.fmt("log.player_blank", &[("player", &rs.board.players[1])]),
-        ph.get("log.round_blank"),
-        ph.get("log.date_blank"),
-    ];
-    let slot = cw / blanks.len() as f64;
-    for b in &blanks {
-        let tw = text::width_mm(b, size, Weight::Bold).min(slot - 15.0);
-        pg.text(x, base, size, Weight::Bold, b);
-        pg.shape(
-            line(
-                crate::doc::pt(x + tw + 1.5, base + 0.8),
-                crate::doc::pt(x + slot - 4.0, base + 0.8),
-            ),
-            None,
-            Some(Stroke::solid(0.25, Color::BLACK)),
-        );
-        x += slot;
-    }
-    y = base + text::descent_mm(size) + 3.0;
-
-    // Notes.
+/// The notes under the blanks of the first log sheet, in order.
+fn notes(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
     let mut notes = vec![ph.fmt("log.note.how", &[("total", &rs.total_seeds().to_string())])];
     if let Some(t) = rs.end.threshold {
         notes.push(ph.fmt("log.note.threshold", &[("n", &t.to_string())]));
@@ -178,12 +145,150 @@ fn first_sheet(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> (Page, u
     } else {
         "log.note.rounds"
     }));
-    for n in &notes {
+    notes
+}
+
+/// Large print: the fewest table rows the first log sheet keeps; when its notes would leave
+/// fewer, the last notes move to the continuation sheet (one at a time, the first note
+/// always stays) and the first sheet says where they went.
+pub const LARGE_FIRST_ROWS: usize = 10;
+
+/// The first log page, the number of rows its table holds, and how many of the [`notes`] it
+/// carries (the rest are on the continuation sheet).
+fn first_sheet(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> (Page, usize, usize) {
+    let all = notes(rs, ph).len();
+    if !sz.large {
+        let (pg, rows) = first_sheet_with(rs, paper, sz, ph, all);
+        return (pg, rows, all);
+    }
+    for kept in (1..=all).rev() {
+        let (pg, rows) = first_sheet_with(rs, paper, sz, ph, kept);
+        if rows >= LARGE_FIRST_ROWS || kept == 1 {
+            return (pg, rows, kept);
+        }
+    }
+    let (pg, rows) = first_sheet_with(rs, paper, sz, ph, all);
+    (pg, rows, all)
+}
+
+/// The first log page with the first `kept` notes, and the number of rows its table holds.
+fn first_sheet_with(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+    kept: usize,
+) -> (Page, usize) {
+    let mut pg = sheet("log", paper, sz);
+    let w = pg.width;
+    let cw = w - 2.0 * MARGIN;
+    let title = ph.fmt("log.title", &[("name", &rs.name)]);
+    let mut y = sheet_title(&mut pg, sz, &title);
+    y += 2.0;
+
+    // Blanks for the players, the round (a match is several games; not when the log has
+    // a Round column, a match in rounds kept on one log) and the date.
+    let mut blanks: Vec<(String, f64)> = vec![
+        (
+            ph.fmt("log.player_blank", &[("player", &rs.board.players[0])]),
+            NAME_LINE,
+        ),
+        (
+            ph.fmt("log.player_blank", &[("player", &rs.board.players[1])]),
+            NAME_LINE,
+        ),
+    ];
+    if rs.next_round.is_none() {
+        blanks.push((ph.get("log.round_blank"), ROUND_LINE));
+    }
+    blanks.push((ph.get("log.date_blank"), DATE_LINE));
+    if sz.large {
+        y = large_blanks(&mut pg, y, sz.head, &blanks);
+    } else {
+        let size = 9.0;
+        let base = y + text::ascent_mm(size);
+        let mut x = MARGIN;
+        let slot = cw / blanks.len() as f64;
+        for (b, _) in &blanks {
+            let tw = text::width_mm(b, size, Weight::Bold).min(slot - 15.0);
+            pg.text(x, base, size, Weight::Bold, b);
+            blank_line(&mut pg, x + tw + 1.5, x + slot - 4.0, base + 0.8);
+            x += slot;
+        }
+        y = base + text::descent_mm(size) + 3.0;
+    }
+
+    // Notes: the first `kept`, and a pointer to the rest on the continuation sheet.
+    let all = notes(rs, ph);
+    let mut here: Vec<String> = all[..kept.min(all.len())].to_vec();
+    if kept < all.len() {
+        here.push(ph.get("log.note.more"));
+    }
+    for n in &here {
         y = para(&mut pg, MARGIN, y, sz.note, Weight::Regular, cw, n);
     }
     y += 2.0;
     let rows = table(&mut pg, rs, sz, ph, y, 1);
     (pg, rows)
+}
+
+/// Large print: the writing space of each blank, mm: its line lies this far below the top
+/// of its row (the label sits on the line), room for a name handwritten at the size large
+/// body text needs.
+pub const BLANK_H: f64 = 12.0;
+/// Large print: the shortest line of a player's name blank, mm.
+pub const NAME_LINE: f64 = 60.0;
+/// Large print: the shortest line of the round blank, mm.
+pub const ROUND_LINE: f64 = 18.0;
+/// Large print: the shortest line of the date blank, mm.
+pub const DATE_LINE: f64 = 40.0;
+/// Space between a blank's label and its line, and after the line, mm.
+const BLANK_GAP: (f64, f64) = (1.5, 6.0);
+
+/// Draws a blank's writing line from `x0` to `x1` at height `y`.
+fn blank_line(pg: &mut Page, x0: f64, x1: f64, y: f64) {
+    pg.shape(
+        line(crate::doc::pt(x0, y), crate::doc::pt(x1, y)),
+        None,
+        Some(Stroke::solid(0.25, Color::BLACK)),
+    );
+}
+
+/// Large print: sets the `blanks` (label, shortest line in mm) from `top` in rows of
+/// [`BLANK_H`] mm: as few rows as hold them with their shortest lines across the width between
+/// the margins, the blanks shared evenly between them; each line then lengthened by an equal share of what the row has left, labels at
+/// `pt` bold on the line; returns the y below the last row.
+fn large_blanks(pg: &mut Page, top: f64, pt: f64, blanks: &[(String, f64)]) -> f64 {
+    let cw = pg.width - 2.0 * MARGIN;
+    let need = |(label, min): &(String, f64)| {
+        text::width_mm(label, pt, Weight::Bold) + BLANK_GAP.0 + min + BLANK_GAP.1
+    };
+    // The fewest rows of an even share of blanks each (2 + 2 rather than 3 + 1) in which
+    // every blank keeps its shortest line.
+    let fits = |row: &[(String, f64)]| row.iter().map(need).sum::<f64>() <= cw + BLANK_GAP.1;
+    let per = (1..=blanks.len())
+        .rev()
+        .find(|&k| blanks.chunks(k).all(fits))
+        .unwrap_or(1);
+    let per = blanks.len().div_ceil(blanks.len().div_ceil(per));
+    let rows: Vec<&[(String, f64)]> = blanks.chunks(per).collect();
+    let mut y = top;
+    for row in &rows {
+        let base = y + BLANK_H;
+        let fill: f64 = row.iter().map(need).sum::<f64>() - BLANK_GAP.1;
+        let extra = ((cw - fill) / row.len() as f64).max(0.0);
+        let mut x = MARGIN;
+        for (label, min) in row.iter() {
+            let tw = text::width_mm(label, pt, Weight::Bold);
+            pg.text(x, base, pt, Weight::Bold, label);
+            let x0 = x + tw + BLANK_GAP.0;
+            let x1 = (x0 + min + extra).min(MARGIN + cw - 0.5);
+            blank_line(pg, x0, x1, base + 0.8);
+            x = x1 + BLANK_GAP.1;
+        }
+        y = base + text::descent_mm(pt);
+    }
+    y + 3.0
 }
 
 /// Rows of the table on the first log page (the continuation sheet numbers on from the next).
@@ -195,63 +300,214 @@ pub fn first_page_rows(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> 
 /// whole page, its rows numbered on from the first sheet's last row, for a game that runs past
 /// it; a note says to print it as often as needed and number further copies on by hand.
 pub fn continuation(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Page {
-    let first = first_page_rows(rs, paper, sz, ph) + 1;
+    let (_, rows, kept) = first_sheet(rs, paper, sz, ph);
+    let first = rows + 1;
     let mut pg = sheet("log-2", paper, sz);
     let cw = pg.width - 2.0 * MARGIN;
     let title = ph.fmt("log.continued", &[("name", &rs.name)]);
     let mut y = sheet_title(&mut pg, sz, &title);
-    y = para(
-        &mut pg,
-        MARGIN,
-        y + 1.0,
-        sz.note,
-        Weight::Regular,
-        cw,
-        &ph.fmt("log.note.continued", &[("n", &first.to_string())]),
-    );
+    y += 1.0;
+    let mut here = vec![ph.fmt("log.note.continued", &[("n", &first.to_string())])];
+    // The notes the first sheet had no room for (large print).
+    here.extend(notes(rs, ph).into_iter().skip(kept));
+    for n in &here {
+        y = para(&mut pg, MARGIN, y, sz.note, Weight::Regular, cw, n);
+    }
     table(&mut pg, rs, sz, ph, y + 2.0, first);
     pg
 }
 
-/// Column widths across `cw` mm (large print): every column at least as wide as its longest
-/// head word at `pt` bold (plus 2 mm of padding), so no word is broken; what is left is shared
-/// by the columns' weights. When even the words do not fit, the weights alone.
-fn fit_words(cols: &[Col], cw: f64, pt: f64) -> Vec<f64> {
+/// The widest word of `header` at `pt` bold plus the 2.5 mm a column keeps clear around it,
+/// mm: the narrowest the column can be without breaking a word.
+fn least_width(header: &str, pt: f64) -> f64 {
+    header
+        .split_whitespace()
+        .map(|w| text::width_mm(w, pt, Weight::Bold) + 2.5)
+        .fold(0.0, f64::max)
+}
+
+/// Large print: the narrowest column, as a multiple of the row height: room to write a number
+/// by hand (a 10 mm row gives 12 mm).
+const LARGE_MIN_COL: f64 = 1.2;
+
+/// The narrowest width, from `least` up, at which `header` at `pt` bold wraps onto at most
+/// `lines` lines inside the column's 2 mm of padding (to 0.25 mm); `None` if no width under
+/// its one-line width does.
+fn width_for_lines(header: &str, pt: f64, lines: usize, least: f64) -> f64 {
+    let one = text::width_mm(header, pt, Weight::Bold) + 2.5;
+    if one <= least {
+        return least;
+    }
+    let fits = |w: f64| super::wrap(header, pt, Weight::Bold, w - 2.0).len() <= lines;
+    if fits(least) {
+        return least;
+    }
+    let (mut lo, mut hi) = (least, one);
+    while hi - lo > 0.25 {
+        let mid = (lo + hi) / 2.0;
+        if fits(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// Column widths across `cw` mm: every column at least as wide as its longest head word at
+/// `pt` bold (plus padding, [`least_width`]), so no word is ever broken. In normal print
+/// the columns' weights share `cw` when that already holds every word. In large print every
+/// column is also wide enough to write in ([`LARGE_MIN_COL`]) and the widths make the head
+/// as few lines tall as they can; what is left is shared by the weights. `None` when the
+/// words alone are wider than `cw`.
+fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes) -> Option<Vec<f64>> {
+    let floor = if sz.large {
+        LARGE_MIN_COL * sz.row_h
+    } else {
+        0.0
+    };
     let least: Vec<f64> = cols
         .iter()
-        .map(|c| {
-            c.header
-                .split_whitespace()
-                .map(|w| text::width_mm(w, pt, Weight::Bold) + 2.5)
-                .fold(0.0, f64::max)
-        })
+        .map(|c| least_width(&c.header, pt).max(floor))
         .collect();
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
-    let spare = cw - least.iter().sum::<f64>();
-    if spare < 0.0 {
-        return cols.iter().map(|c| c.weight / total_w * cw).collect();
+    if least.iter().sum::<f64>() > cw {
+        return None;
     }
+    let plain: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
+    if !sz.large && plain.iter().zip(&least).all(|(p, l)| p >= l) {
+        return Some(plain);
+    }
+    // The fewest head lines the width allows (large print), then the weights share the rest.
+    let most = cols
+        .iter()
+        .map(|c| c.header.split_whitespace().count())
+        .max()
+        .unwrap_or(1);
+    let mut need = least.clone();
+    if sz.large {
+        for k in 1..=most {
+            let w: Vec<f64> = cols
+                .iter()
+                .zip(&least)
+                .map(|(c, l)| width_for_lines(&c.header, pt, k, *l))
+                .collect();
+            if w.iter().sum::<f64>() <= cw {
+                need = w;
+                break;
+            }
+        }
+    }
+    let spare = cw - need.iter().sum::<f64>();
+    Some(
+        cols.iter()
+            .zip(&need)
+            .map(|(c, l)| l + c.weight / total_w * spare)
+            .collect(),
+    )
+}
+
+/// The smallest column head size allowed, pt: [`Sizes::cell_head`] in large print (labels
+/// never shrink below it), 6 pt in normal print.
+fn least_head_pt(sz: &Sizes) -> f64 {
+    if sz.large {
+        sz.cell_head
+    } else {
+        6.0
+    }
+}
+
+/// Lines the tallest column head takes at `pt` bold in columns `widths` wide.
+fn head_lines(cols: &[Col], widths: &[f64], pt: f64) -> usize {
     cols.iter()
-        .zip(&least)
-        .map(|(c, l)| l + c.weight / total_w * spare)
-        .collect()
+        .zip(widths)
+        .map(|(c, w)| super::wrap(&c.header, pt, Weight::Bold, w - 2.0).len())
+        .max()
+        .unwrap_or(1)
+}
+
+/// Fits the column heads across `cw` mm without breaking a word, trying in turn: the full
+/// heads at [`Sizes::cell_head`]; smaller sizes in half points down to [`least_head_pt`]; then,
+/// at that size, the shorter heads of the catalogue's `log.short` table, the column that saves
+/// most first, until they fit. In large print the shorter heads are also taken while each
+/// makes the head a line less tall (a line of head is a row of the table). Returns the columns
+/// (heads as printed), their widths and the head size; when even the shortest heads do not
+/// fit, their weights share `cw` and a head word may be split (a ruleset with very long store
+/// names on a narrow page).
+fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes) -> (Vec<Col>, Vec<f64>, f64) {
+    let mut pt = sz.cell_head;
+    let least = least_head_pt(sz);
+    let mut best: Option<(Vec<Col>, Vec<f64>, usize)> = None;
+    loop {
+        if let Some(w) = fit_words(&cols, cw, pt, sz) {
+            if !sz.large {
+                return (cols, w, pt);
+            }
+            let lines = head_lines(&cols, &w, pt);
+            best = Some((cols.clone(), w, lines));
+            break;
+        }
+        if pt - 0.5 < least - 1e-9 {
+            break;
+        }
+        pt -= 0.5;
+    }
+    let floor = if sz.large {
+        LARGE_MIN_COL * sz.row_h
+    } else {
+        0.0
+    };
+    loop {
+        // The column whose shorter head saves the most width; last resorts only while the
+        // heads do not fit at all.
+        let resort = best.is_some();
+        let pick = cols
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !(resort && c.last_resort))
+            .filter_map(|(i, c)| {
+                let short = c.short.as_ref()?;
+                let saves =
+                    least_width(&c.header, pt).max(floor) - least_width(short, pt).max(floor);
+                (saves > 1e-9).then_some((i, saves))
+            })
+            .max_by(|a, b| {
+                (!cols[a.0].last_resort)
+                    .cmp(&!cols[b.0].last_resort)
+                    .then(a.1.total_cmp(&b.1))
+                    .then(b.0.cmp(&a.0))
+            });
+        let Some((i, _)) = pick else { break };
+        let short = cols[i].short.take().unwrap_or_default();
+        cols[i].header = short;
+        if let Some(w) = fit_words(&cols, cw, pt, sz) {
+            if !sz.large {
+                return (cols, w, pt);
+            }
+            let lines = head_lines(&cols, &w, pt);
+            if best.as_ref().is_none_or(|b| lines < b.2) {
+                best = Some((cols.clone(), w, lines));
+            }
+        }
+    }
+    if let Some((cols, w, _)) = best {
+        return (cols, w, pt);
+    }
+    let total_w: f64 = cols.iter().map(|c| c.weight).sum();
+    let w = cols.iter().map(|c| c.weight / total_w * cw).collect();
+    (cols, w, pt)
 }
 
 /// Draws the log table from `y` down to the content bottom, rows numbered from `first`;
 /// returns the number of rows.
 fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: usize) -> usize {
-    let (cell, head_pt, row_h) = (sz.cell, sz.cell_head, sz.row_h);
+    let (cell, row_h) = (sz.cell, sz.row_h);
     let (w, h) = (pg.width, pg.height);
     let cw = w - 2.0 * MARGIN;
     // Table header; the table sits half a millimetre inside the margin so its rules do too.
     let tx = MARGIN + 0.5;
     let cw = cw - 1.0;
-    let cols = columns(rs, ph);
-    let total_w: f64 = cols.iter().map(|c| c.weight).sum();
-    let mut widths: Vec<f64> = cols.iter().map(|c| c.weight / total_w * cw).collect();
-    if sz.large {
-        widths = fit_words(&cols, cw, head_pt);
-    }
+    let (cols, widths, head_pt) = fit_heads(columns(rs, ph), cw, sz);
     let wrapped: Vec<Vec<String>> = cols
         .iter()
         .zip(&widths)
@@ -262,6 +518,13 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
     let head_h = head_lines * lh + 2.0;
     let bottom = page::content_bottom(h, sz);
     let rows = ((bottom - y - head_h) / row_h).floor().max(1.0) as usize;
+    // Large print: the rows share what is left below the last one (up to almost a 10 mm
+    // row), so the table reaches the foot of the page; never shorter than `sz.row_h`.
+    let row_h = if sz.large {
+        ((bottom - y - head_h) / rows as f64).max(row_h)
+    } else {
+        row_h
+    };
     let table_h = head_h + rows as f64 * row_h;
     let thin = Stroke::solid(0.2, Color::BLACK);
     pg.shape(rect(tx, y, cw, head_h), Some(Color::grey(230)), None);

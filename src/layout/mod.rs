@@ -70,6 +70,26 @@ impl KitOptions {
         }
     }
 
+    /// The print style as `--style` names it, in one fixed order whatever order it was
+    /// typed in: `large`, then the ink style (`contrast`, `low-ink`), then `colour`, joined
+    /// by commas; `default` when none of them (as `manifest.txt` records it).
+    pub fn style_names(&self) -> String {
+        let mut names = Vec::new();
+        if self.large {
+            names.push("large");
+        }
+        if self.style != style::Style::Default {
+            names.push(self.style.name());
+        }
+        if self.colour {
+            names.push("colour");
+        }
+        if names.is_empty() {
+            names.push("default");
+        }
+        names.join(",")
+    }
+
     /// The type sizes every sheet is laid out with: [`style::Sizes::LARGE`] in large print.
     pub fn sizes(&self) -> style::Sizes {
         style::Sizes::new(self.large)

@@ -67,7 +67,8 @@ pub fn bar_rect(h: f64, sz: &Sizes) -> (f64, f64, f64, f64) {
 
 /// Adds the calibration bar and the footer to every page of `doc` ("page n of N"), in the
 /// type sizes `sz`. The kit name and print check fill one footer line (two in large print,
-/// wrapped), beside the page number; what does not fit is left off.
+/// wrapped), beside the page number; the print check is always printed whole, and a name too
+/// long for the rest is shortened ([`footer_lines`]).
 pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: &Sizes) {
     let n = doc.pages.len();
     let fpt = sz.footer;
@@ -84,10 +85,6 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: 
             Weight::Bold,
             &label,
         );
-        let left = ph.fmt(
-            "page.footer",
-            &[("name", &rs.name), ("check", &ph.get("page.print_check"))],
-        );
         let right = ph.fmt(
             "page.page_of",
             &[
@@ -97,32 +94,82 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: 
             ],
         );
         let rw = text::width_mm(&right, fpt, Weight::Regular);
-        let avail = w - 2.0 * MARGIN - rw - 4.0;
-        let lines = text::wrap(&left, fpt, Weight::Regular, avail);
-        if sz.large {
-            // One line beside the page number when it fits; otherwise the first line beside
-            // it and the rest on a second line across the whole width.
-            let base = h - LARGE_FOOTER_BASE;
-            let lh = text::line_height_mm(fpt);
-            let mut set: Vec<String> = lines.iter().take(1).cloned().collect();
-            if lines.len() > 1 {
-                let rest = lines[1..].join(" ");
-                let more = text::wrap(&rest, fpt, Weight::Regular, w - 2.0 * MARGIN);
-                set.extend(more.into_iter().take(LARGE_FOOTER_LINES - 1));
-            }
-            let top = base - (set.len() - 1) as f64 * lh;
-            for (j, l) in set.iter().enumerate() {
-                page.text(MARGIN, top + j as f64 * lh, fpt, Weight::Regular, l);
-            }
-            page.text(w - MARGIN - rw, top, fpt, Weight::Regular, &right);
-            continue;
+        // The first line shares the baseline with the page number; the rest (large print)
+        // run across the width between the margins.
+        let beside = w - 2.0 * MARGIN - rw - 4.0;
+        let across = w - 2.0 * MARGIN;
+        let most = if sz.large { LARGE_FOOTER_LINES } else { 1 };
+        let set = footer_lines(&rs.name, ph, fpt, beside, across, most);
+        let base = if sz.large {
+            h - LARGE_FOOTER_BASE
+        } else {
+            h - FOOTER_BASE
+        };
+        let lh = text::line_height_mm(fpt);
+        let top = base - (set.len().max(1) - 1) as f64 * lh;
+        for (j, l) in set.iter().enumerate() {
+            page.text(MARGIN, top + j as f64 * lh, fpt, Weight::Regular, l);
         }
-        let base = h - FOOTER_BASE;
-        // The footer normally fits one line; a long kit name keeps only what fits.
-        let first = lines.first().cloned().unwrap_or_default();
-        page.text(MARGIN, base, fpt, Weight::Regular, &first);
-        page.text(w - MARGIN - rw, base, fpt, Weight::Regular, &right);
+        page.text(w - MARGIN - rw, top, fpt, Weight::Regular, &right);
     }
+}
+
+/// The footer's lines (at most `most`; the first `beside` mm wide, beside the page number,
+/// the others `across` mm) for a kit named `name` at `fpt` pt: "name · print check". The print
+/// check (the bar measures 100 mm) is always kept whole: when the footer does not fit, the
+/// name is shortened, by whole words and then by letters, and ends in "…"; on a page too
+/// narrow for even that, the print check alone.
+pub fn footer_lines(
+    name: &str,
+    ph: &Phrases,
+    fpt: f64,
+    beside: f64,
+    across: f64,
+    most: usize,
+) -> Vec<String> {
+    let check = ph.get("page.print_check");
+    let with = |name: &str| ph.fmt("page.footer", &[("name", name), ("check", &check)]);
+    let fits = |s: &str| lay_footer(s, fpt, beside, across, most);
+    if let Some(lines) = fits(&with(name)) {
+        return lines;
+    }
+    // Shorter and shorter names: first by words, then (one long word) by letters.
+    let words: Vec<&str> = name.split_whitespace().collect();
+    for k in (1..words.len()).rev() {
+        let short = format!("{}…", words[..k].join(" "));
+        if let Some(lines) = fits(&with(&short)) {
+            return lines;
+        }
+    }
+    let first: Vec<char> = words.first().copied().unwrap_or("").chars().collect();
+    for k in (1..first.len()).rev() {
+        let short = format!("{}…", first[..k].iter().collect::<String>());
+        if let Some(lines) = fits(&with(&short)) {
+            return lines;
+        }
+    }
+    fits(&check).unwrap_or_else(|| text::wrap(&check, fpt, Weight::Regular, across))
+}
+
+/// `s` set as footer lines, the first `beside` mm wide and the rest `across`, broken only
+/// between words; `None` when it takes more than `most` lines or a word does not fit.
+fn lay_footer(s: &str, fpt: f64, beside: f64, across: f64, most: usize) -> Option<Vec<String>> {
+    let fits_word = |w: &str, max: f64| text::width_mm(w, fpt, Weight::Regular) <= max;
+    let mut lines = Vec::new();
+    let mut rest: Vec<&str> = s.split_whitespace().collect();
+    while !rest.is_empty() {
+        let max = if lines.is_empty() { beside } else { across };
+        if lines.len() == most || !fits_word(rest[0], max) {
+            return None;
+        }
+        let mut k = 1;
+        while k < rest.len() && fits_word(&rest[..=k].join(" "), max) {
+            k += 1;
+        }
+        lines.push(rest[..k].join(" "));
+        rest.drain(..k);
+    }
+    Some(lines)
 }
 
 /// Width of a cut line, mm: thin solid black (K only), as crop marks are printed (research

@@ -736,19 +736,27 @@ pub(crate) fn key_pages_with(
         if hints && !best {
             caption.extend(best_play(&rules, &e.start, ph));
         }
-        let board_h = if best {
-            // One board only: measured by drawing it on a scratch page.
+        // Measured by drawing the boards on a scratch page: one board for a best move, and
+        // exactly what is drawn (an estimate a few mm high could push the answer off a page).
+        let board_h = {
             let mut scratch = super::page::portrait("scratch", paper);
             diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
-        } else {
-            diagram::board_height(rs, w, sz)
         };
         let cap_h: f64 = caption
             .iter()
             .map(|c| lines_h(c, cap_pt, Weight::Regular, w))
             .sum();
         let h = 2.0 + lines_h(&head, sub_head, Weight::Bold, w) + board_h + 1.0 + cap_h;
-        f.room(h);
+        // The whole answer moves to the next page when it does not fit, unless that would
+        // leave more than half of this page empty: then the heading, the boards and the first
+        // two caption lines stay, and the caption runs on over the page (large print's first
+        // answer used to leave page 1 with only the title and intro on it).
+        let lead = h - cap_h + (2.0 * text::line_height_mm(cap_pt)).min(cap_h);
+        if h > f.free() && f.free() > f.usable() / 2.0 {
+            f.room(lead);
+        } else {
+            f.room(h);
+        }
         f.y += 2.0;
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
         f.lines(MARGIN, &hl, sub_head, Weight::Bold);

@@ -481,6 +481,14 @@ impl Flow {
     pub(crate) fn width(&self) -> f64 {
         self.paper.width - 2.0 * MARGIN
     }
+    /// Free height left on the current page, mm.
+    pub(crate) fn free(&self) -> f64 {
+        self.bottom() - self.y
+    }
+    /// Height of a whole page's content area, mm.
+    pub(crate) fn usable(&self) -> f64 {
+        self.bottom() - MARGIN
+    }
     /// Makes room for `h` mm, opening a page if needed (never on an empty page).
     pub(crate) fn room(&mut self, h: f64) {
         if self.y + h > self.bottom() && self.y > MARGIN + 0.01 {
@@ -519,17 +527,55 @@ impl Flow {
 /// Lays out the rule sheet pages (portrait `paper`, type sizes `sz`). Errors when a worked
 /// example cannot be replayed by the engine.
 pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
-    let (body, head, title_pt, caption) = (sz.body, sz.head, sz.title, sz.caption);
-    let ex_title = sz.example_title;
+    let body = sz.body;
     let rules = Rules::try_new(rs)?;
     let prepared: Vec<Prepared> = rs
         .examples
         .iter()
         .map(|ex| diagram::prepare(rs, &rules, ex, ph))
         .collect::<Result<_, _>>()?;
+    let all = blocks(rs, ph);
+    let pages = lay_out(rs, paper, sz, ph, &prepared, &all);
+    // The closing note on where the text comes from belongs to no section: when it alone
+    // spills onto a page of its own, it moves up to the first place between sections (under
+    // the title, or before a heading) where that saves the page.
+    let own = Block::Para(ph.get("rules.own_words"));
+    let spilt = pages.last().is_some_and(|p| {
+        let own_lines = match &own {
+            Block::Para(t) => super::wrap(t, body, Weight::Regular, paper.width - 2.0 * MARGIN),
+            _ => Vec::new(),
+        };
+        p.items.len() == own_lines.len() && p.texts().all(|t| own_lines.contains(&t.text))
+    });
+    if spilt && all.last() == Some(&own) && pages.len() > 1 {
+        let mut rest = all.clone();
+        rest.pop();
+        let places = (1..rest.len()).filter(|&k| matches!(rest[k], Block::Heading(_)));
+        for at in places {
+            let mut moved = rest.clone();
+            moved.insert(at, own.clone());
+            let again = lay_out(rs, paper, sz, ph, &prepared, &moved);
+            if again.len() < pages.len() {
+                return Ok(again);
+            }
+        }
+    }
+    Ok(pages)
+}
+
+/// Lays out `blocks` on rule sheet pages (see [`pages`]).
+fn lay_out(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+    prepared: &[Prepared],
+    blocks: &[Block],
+) -> Vec<Page> {
+    let (body, head, title_pt, caption) = (sz.body, sz.head, sz.title, sz.caption);
+    let ex_title = sz.example_title;
     let mut f = Flow::new(paper, sz, "rules");
     let w = f.width();
-    let blocks = blocks(rs, ph);
     for (i, blk) in blocks.iter().enumerate() {
         match blk {
             Block::Title(s) => {
@@ -624,7 +670,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
             }
         }
     }
-    Ok(f.pages)
+    f.pages
 }
 
 /// Height of a worked example block in the sizes `sz`: title, boards and caption, mm.

@@ -7,7 +7,9 @@
 //!   stay light, so text on them keeps its contrast.
 //! - [`Style::LowInk`]: greyscale, and no large fills: a filled shape larger than
 //!   [`LOW_INK_MAX_FILL`] mm² (the calibration bar, a table head, a glue strip) keeps only its
-//!   outline, drawn in its fill's grey, so it is still there to see and to measure.
+//!   outline, drawn in its fill's grey or, for a pale fill, [`LOW_INK_OUTLINE_GREY`], so it is
+//!   still there to see and to measure. The sheets' words never name the colour of such a fill
+//!   (the glue strip is "the strip marked glue").
 //!
 //! Nothing is ever told by colour alone: every style keeps the rings, dashes and words that
 //! tell the sides and marks apart. [`contrast_ratio`] is the WCAG 2.x formula the tests use.
@@ -55,11 +57,22 @@ pub struct Look {
 
 impl Look {
     /// Reads a comma-separated list of style names (`default`, `contrast`, `low-ink`,
-    /// `colour` or `color`, `large`), e.g. `contrast,colour` or `large,low-ink`. Errors: an unknown name, or both `contrast`
-    /// and `low-ink` (a message naming them).
+    /// `colour` or `color`, `large`), e.g. `contrast,colour` or `large,low-ink`. Errors: an
+    /// unknown name, a name given twice (`large,large`; `colour,color` is the same name twice),
+    /// or both `contrast` and `low-ink` (a message naming the `--style` flag, the names and
+    /// what is allowed).
     pub fn parse(s: &str) -> Result<Look, String> {
         let mut look = Look::default();
+        let mut seen: Vec<&str> = Vec::new();
         for name in s.split(',').map(str::trim) {
+            // `color` is `colour` spelt the American way: the same style.
+            let canon = if name == "color" { "colour" } else { name };
+            if seen.contains(&canon) {
+                return Err(format!(
+                    "--style {s}: {name:?} is given twice: name each style once, joined by commas (default, contrast, low-ink, colour, large; at most one of contrast and low-ink), e.g. large,contrast"
+                ));
+            }
+            seen.push(canon);
             match name {
                 "colour" | "color" => look.colour = true,
                 "large" => look.large = true,
@@ -299,6 +312,9 @@ pub const CONTRAST_MIN_STROKE: f64 = 0.35;
 pub const LOW_INK_MAX_FILL: f64 = 144.0;
 /// Low-ink style: width of the outline that replaces a large fill, mm.
 pub const LOW_INK_OUTLINE: f64 = 0.4;
+/// Low-ink style: the lightest grey of the outline that replaces a large fill (a fill darker
+/// than this keeps its own grey), so a pale glue strip or table head stays easy to see.
+pub const LOW_INK_OUTLINE_GREY: Color = Color::grey(150);
 
 /// Relative luminance of an sRGB colour (WCAG 2.x).
 pub fn luminance(c: Color) -> f64 {
@@ -401,7 +417,10 @@ fn restyle(items: &mut [Item], style: Style, colour: bool) {
                             if area > LOW_INK_MAX_FILL && f != Color::WHITE {
                                 s.fill = None;
                                 if s.stroke.is_none() {
-                                    s.stroke = Some(Stroke::solid(LOW_INK_OUTLINE, f));
+                                    // A pale fill (a glue strip) keeps an outline dark enough
+                                    // to find: at most LOW_INK_OUTLINE_GREY.
+                                    let g = f.r.min(LOW_INK_OUTLINE_GREY.r);
+                                    s.stroke = Some(Stroke::solid(LOW_INK_OUTLINE, Color::grey(g)));
                                 }
                             }
                         }
@@ -453,6 +472,27 @@ mod tests {
         let l = Look::parse("large,low-ink").unwrap();
         assert_eq!((l.ink, l.colour, l.large), (Style::LowInk, false, true));
         assert!(!Look::parse("contrast").unwrap().large);
+        // A style named twice is refused, naming the flag, the name and what is allowed;
+        // `colour` and `color` are one style.
+        for twice in [
+            "large,large",
+            "large, contrast,large",
+            "colour,color",
+            "low-ink,low-ink",
+        ] {
+            let e = Look::parse(twice).unwrap_err();
+            assert!(e.contains("--style") && e.contains("twice"), "{twice}: {e}");
+            assert!(e.contains("low-ink") && e.contains("large"), "{twice}: {e}");
+        }
+        // Every pair of different styles that may go together still does.
+        for ok in [
+            "large,contrast",
+            "large,low-ink",
+            "contrast,large,colour",
+            "default,large",
+        ] {
+            assert!(Look::parse(ok).is_ok(), "{ok}");
+        }
     }
 
     #[test]
