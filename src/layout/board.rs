@@ -519,6 +519,8 @@ fn draw_board(
     circ: &[u8],
     keep_clear: &[(f64, f64)],
 ) -> Result<(), String> {
+    // The circuit numbers' discs at the size of the type (large print: larger).
+    let g = &g.with_number_r(sz.number_r);
     let n = g.n;
     let r = g.d / 2.0;
     // Cut line and scissors.
@@ -686,7 +688,18 @@ fn draw_board(
         let ccw_from = if cwise { b } else { a };
         let hp = g.hop(a, b, ccw_from);
         draw_hop(pg, &hp, Stroke::solid(ARROW_W, Color::BLACK), either);
-        let m = hp.number_at_r(keep_clear, sz.number_r);
+        // Clear of the pits, the stores and the seam bands; failing the bands, clear of the
+        // pits and stores (the tiler then keeps its seam out of that band).
+        let m = g
+            .number_spot(&hp, keep_clear)
+            .or_else(|| g.number_spot(&hp, &[]))
+            .ok_or_else(|| {
+                format!(
+                    "the circuit arrow numbered {} has no room clear of the pits and stores (its number needs a {} mm disc): use a larger layout.pit_gap",
+                    i + 1,
+                    fmt_mm(2.0 * g.number_r)
+                )
+            })?;
         pg.shape(
             circle(m, sz.number_r),
             Some(Color::WHITE),

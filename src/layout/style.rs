@@ -136,9 +136,10 @@ pub struct Sizes {
     pub cell_head: f64,
     /// Score log row height, mm.
     pub row_h: f64,
-    /// Seed counts in diagram pits, pt.
+    /// Seed counts in diagram pits (bold, no box), pt.
     pub count: f64,
-    /// Small diagram text (pit labels in mini boards, sowing marks), pt.
+    /// Small diagram text (pit labels in mini boards, and the sowing-order numbers, set in
+    /// regular type, each in its own small box, so they never read as a count), pt.
     pub small: f64,
     /// Board pit labels on pits of 24 mm or more, and below (bold), pt: the largest size tried.
     pub pit_label: f64,
@@ -179,6 +180,10 @@ pub struct Sizes {
     pub mini_pit: (f64, f64),
     /// Headings over the mini boards ("Before", "After"; bold), pt.
     pub mini_head: f64,
+    /// How many times the normal width every stroke of a mini board is drawn (outlines, the
+    /// heavy ring of a pit lifted from, inner rings, the dashed capture ring and its dashes,
+    /// the boxes round sowing-order numbers), so the lines grow with the larger pits and type.
+    pub mini_line: f64,
 }
 
 /// Large print: smallest body text, pt.
@@ -225,6 +230,7 @@ impl Sizes {
         marker: 10.0,
         mini_pit: (12.0, 13.0),
         mini_head: 8.0,
+        mini_line: 1.0,
     };
     /// Large print (`--style large`): body at least [`LARGE_BODY_MIN`], labels at least
     /// [`LARGE_LABEL_MIN`] pt.
@@ -244,7 +250,8 @@ impl Sizes {
         cell: LARGE_BODY_MIN,
         cell_head: LARGE_LABEL_MIN,
         row_h: 10.0,
-        count: LARGE_BODY_MIN,
+        // Counts a size above the sowing-order numbers (which are boxed and regular).
+        count: 16.0,
         small: LARGE_BODY_MIN,
         pit_label: LARGE_LABEL_MIN,
         pit_label_small: LARGE_LABEL_MIN,
@@ -265,6 +272,8 @@ impl Sizes {
         marker: LARGE_LABEL_MIN,
         mini_pit: (20.0, 22.0),
         mini_head: LARGE_LABEL_MIN,
+        // The mini pits are 20/12 of the normal ones across.
+        mini_line: 1.6,
     };
 
     /// [`Sizes::LARGE`] when `large`, else [`Sizes::NORMAL`].
@@ -295,6 +304,11 @@ pub const SIDE_TINTS: [Color; 2] = [Color::rgb(245, 215, 191), Color::rgb(191, 2
 pub const CONTRAST_STROKE_FACTOR: f64 = 1.6;
 /// … and at least this wide, mm.
 pub const CONTRAST_MIN_STROKE: f64 = 0.35;
+/// The width a stroke laid out `w` mm wide is printed at in the heaviest ink style
+/// ([`Style::Contrast`]), mm: layout keeps text clear of a stroke by this, whatever the style.
+pub fn widest_stroke(w: f64) -> f64 {
+    (w * CONTRAST_STROKE_FACTOR).max(CONTRAST_MIN_STROKE)
+}
 /// Low-ink style: largest filled area kept, mm² (a 12 × 12 mm square).
 pub const LOW_INK_MAX_FILL: f64 = 144.0;
 /// Low-ink style: width of the outline that replaces a large fill, mm.
@@ -374,7 +388,14 @@ fn restyle(items: &mut [Item], style: Style, colour: bool) {
                 Item::Shape(s) => match style {
                     Style::Contrast => {
                         if let Some(st) = &mut s.stroke {
-                            st.width = (st.width * CONTRAST_STROKE_FACTOR).max(CONTRAST_MIN_STROKE);
+                            let w = widest_stroke(st.width);
+                            // Dashes and gaps grow with the stroke, so a heavier dashed ring
+                            // still reads as dashed.
+                            let k = if st.width > 0.0 { w / st.width } else { 1.0 };
+                            for d in &mut st.dash {
+                                *d *= k;
+                            }
+                            st.width = w;
                             if !side_colour(st.color) {
                                 st.color = Color::BLACK;
                             }
