@@ -512,3 +512,93 @@ fn sowing_order_numbers_are_boxed_one_a_box_and_unlike_counts() {
         }
     }
 }
+
+/// The how-to sheet's drawn things: each line of text, the assembly map (every shape but the
+/// bar, as one box) and the calibration bar, as (name, box).
+fn howto_things(page: &Page) -> Vec<(String, (f64, f64, f64, f64))> {
+    let (bx, by, bw, bh) = layout::page::bar_rect(page.height, &Sizes::LARGE);
+    let (nx, ny, nw, nh) = layout::page::bar_rect(page.height, &Sizes::NORMAL);
+    let is_bar = |b: (f64, f64, f64, f64)| {
+        [(bx, by, bw, bh), (nx, ny, nw, nh)].iter().any(|r| {
+            (b.0 - r.0).abs() < 1e-6 && (b.1 - r.1).abs() < 1e-6 && (b.2 - r.0 - r.2).abs() < 1e-6
+        })
+    };
+    let mut out = Vec::new();
+    let mut map: Option<(f64, f64, f64, f64)> = None;
+    for it in leaves(&page.items) {
+        match it {
+            Item::Text(t) => out.push((format!("text {:?}", t.text), text_box(t))),
+            Item::Shape(s) => {
+                let Some(b) = bounds(&s.segs) else { continue };
+                let hw = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+                let b = (b.0 - hw, b.1 - hw, b.2 + hw, b.3 + hw);
+                if is_bar(b) {
+                    out.push(("the calibration bar".into(), b));
+                } else {
+                    map = Some(map.map_or(b, |m| {
+                        (m.0.min(b.0), m.1.min(b.1), m.2.max(b.2), m.3.max(b.3))
+                    }));
+                }
+            }
+            Item::Clip(_) => {}
+        }
+    }
+    if let Some(m) = map {
+        out.push(("the tile map".into(), m));
+    }
+    out
+}
+
+#[test]
+fn the_howto_map_keeps_3_mm_clear_of_everything() {
+    // The check can fail: a map 0.5 mm above the bar.
+    let mut probe = Page::new("howto", 216.0, 279.0);
+    let (bx, by, bw, bh) = layout::page::bar_rect(279.0, &Sizes::NORMAL);
+    probe.shape(sowkit::doc::rect(bx, by, bw, bh), Some(Color::BLACK), None);
+    probe.shape(
+        sowkit::doc::rect(20.0, 200.0, 100.0, by - 0.5 - 200.0),
+        None,
+        Some(sowkit::doc::Stroke::solid(0.0, Color::BLACK)),
+    );
+    let t = howto_things(&probe);
+    assert_eq!(t.len(), 2);
+    assert!((rect_gap(t[0].1, t[1].1) - 0.5).abs() < 1e-6);
+
+    let mut bad = Vec::new();
+    let mut maps = 0;
+    for rs in common::bundled() {
+        for paper in [A4, LETTER, layout::LEGAL, layout::A3, layout::TABLOID] {
+            for large in [false, true] {
+                let opts = KitOptions {
+                    large,
+                    ..KitOptions::new(paper)
+                };
+                let kit = layout::kit(&rs, &opts).unwrap();
+                let howto = &kit.pages[0];
+                let things = howto_things(howto);
+                let Some((_, map)) = things.iter().find(|t| t.0 == "the tile map") else {
+                    continue;
+                };
+                maps += 1;
+                for (name, b) in &things {
+                    // The tile numbers are part of the map.
+                    let inside = b.0 >= map.0 && b.2 <= map.2 && b.1 >= map.1 && b.3 <= map.3;
+                    if name == "the tile map" || inside {
+                        continue;
+                    }
+                    let g = rect_gap(*map, *b);
+                    if g < 3.0 {
+                        bad.push(format!(
+                            "{} {}{}: the tile map is {g:.2} mm from {name}",
+                            rs.id,
+                            paper.name,
+                            if large { " large" } else { "" }
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(maps >= 10, "too few maps: {maps}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
