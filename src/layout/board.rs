@@ -92,21 +92,46 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
     }
     let paper = opts.paper;
     let sz = &opts.sizes();
-    let mut best: Option<(f64, Page)> = None;
+    let mut best: Option<(f64, Vec<Page>)> = None;
     for landscape in [true, false] {
-        if let Some((slack, pg)) = single(rs, paper, sz, ph, landscape, false)? {
+        if let Some((slack, _, pg)) = single(rs, paper, sz, ph, landscape, false, false)? {
             if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                 best = Some((slack, pg));
             }
         }
     }
     if let Some((_, pg)) = best {
-        return Ok(vec![pg]);
+        return Ok(pg);
     }
     if opts.fit {
-        if let Some((_, pg)) = single(rs, paper, sz, ph, true, true)? {
-            return Ok(vec![pg]);
+        // The largest pits on one sheet: landscape or portrait, the legend under the board or,
+        // when it leaves the board too little room (large print), on a sheet of its own.
+        let mut fitted: Option<(f64, Vec<Page>)> = None;
+        let mut why = None;
+        for apart in [false, true] {
+            for landscape in [true, false] {
+                match single(rs, paper, sz, ph, landscape, true, apart) {
+                    Ok(Some((_, s, pg))) => {
+                        if fitted.as_ref().is_none_or(|(b, _)| s > *b + 1e-9) {
+                            fitted = Some((s, pg));
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => why = Some(e),
+                }
+            }
+            if fitted.is_some() {
+                break;
+            }
         }
+        return match (fitted, why) {
+            (Some((_, pg)), _) => Ok(pg),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(format!(
+                "the board does not fit one {} sheet at any size: leave out --fit to print it in tiles at true size",
+                paper.name
+            )),
+        };
     }
     tiled(rs, paper, sz, ph)
 }
@@ -320,10 +345,12 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
     Ok(out)
 }
 
-/// The board on one page, landscape or portrait; `shrink` scales it down to fit if need be.
-/// Returns the room to spare (mm, the smaller of across and down) and the page, or `None`
-/// when the board does not fit at true size and `shrink` is off. Errors when even a much
-/// smaller board does not fit.
+/// The board on one page, landscape or portrait; `shrink` scales it down to fit if need be;
+/// with `apart` the legend goes on a page of its own after the board (`board-legend`, same
+/// orientation), leaving the board sheet to the board and its size note. Returns the room to
+/// spare (mm, the smaller of across and down), the scale and the page(s), or `None` when the
+/// board does not fit at true size and `shrink` is off. Errors when even a much smaller board
+/// does not fit.
 fn single(
     rs: &Ruleset,
     paper: Paper,
@@ -331,7 +358,8 @@ fn single(
     ph: &Phrases,
     landscape: bool,
     shrink: bool,
-) -> Result<Option<(f64, Page)>, String> {
+    apart: bool,
+) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
     let mut pg = if landscape {
         page::landscape("board", paper)
     } else {
@@ -356,7 +384,11 @@ fn single(
         .iter()
         .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w))
         .collect();
-    let legend_lines_n: usize = legend_wrapped.iter().map(|v| v.len()).sum();
+    let legend_lines_n: usize = if apart {
+        0
+    } else {
+        legend_wrapped.iter().map(|v| v.len()).sum()
+    };
     let scale_note_h = text::line_height_mm(strong_pt) * 2.0 + 1.0;
     let bottom = page::content_bottom(h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
@@ -385,9 +417,9 @@ fn single(
         // Round down to a tenth of a millimetre of pit diameter.
         let d = (rs.layout.pit_diameter * lo * 10.0).floor() / 10.0;
         s = d / rs.layout.pit_diameter;
-        if sz.large && d <= 0.0 {
+        if d <= 0.0 {
             return Err(format!(
-                "with large print the board does not fit one {} page at any size (its legend and notes leave too little room): leave out --fit to print it in tiles at true size, or use a larger paper",
+                "the board does not fit one {} page at any size (its arrows, row names and notes leave too little room): leave out --fit to print it in tiles at true size, or use a larger paper",
                 paper.name
             ));
         }
@@ -406,11 +438,29 @@ fn single(
 
     draw_board(&mut pg, rs, ph, sz, &g, &circ, &[])?;
 
-    // Legend.
+    // Legend, under the board or on its own page.
     let (_, cy0, _, chh) = g.cut_rect();
     let mut ly = cy0 + chh + 2.0;
-    for lines in &legend_wrapped {
-        ly = super::set_lines(&mut pg, MARGIN, ly, lines, legend_pt, Weight::Regular);
+    let mut legend_page = None;
+    if apart {
+        let mut lp = if landscape {
+            page::landscape("board-legend", paper)
+        } else {
+            page::portrait("board-legend", paper)
+        };
+        let mut y = sheet_title(&mut lp, sz, &ph.fmt("board.title", &[("name", &rs.name)]));
+        y += 3.0;
+        for lines in &legend_wrapped {
+            y = super::set_lines(&mut lp, MARGIN, y, lines, legend_pt, Weight::Regular);
+        }
+        if y > page::content_bottom(lp.height, sz) {
+            return Ok(None);
+        }
+        legend_page = Some(lp);
+    } else {
+        for lines in &legend_wrapped {
+            ly = super::set_lines(&mut pg, MARGIN, ly, lines, legend_pt, Weight::Regular);
+        }
     }
     let note = if s < 1.0 {
         ph.fmt(
@@ -434,7 +484,14 @@ fn single(
         content_w,
         &note,
     );
-    Ok(Some((spare, pg)))
+    // A shrunk board whose labels no longer fit (or a sheet that runs off its paper) is not
+    // a layout: say why, and let the caller try another.
+    if let Some(e) = super::fit::problem(&pg) {
+        return if shrink { Err(e) } else { Ok(None) };
+    }
+    let mut out = vec![pg];
+    out.extend(legend_page);
+    Ok(Some((spare, s, out)))
 }
 
 /// The two row captions of the board ("North's row, N1 to N6 (single rings)"), as lines: one
@@ -530,8 +587,9 @@ fn draw_board(
         None,
         Some(Stroke::dashed(0.25, Color::BLACK, &[3.0, 2.0])),
     );
-    // Scissors sitting on the top cut line, near its left end.
-    let sc = 16.0;
+    // Scissors sitting on the top cut line, near its left end, small enough to stay in the
+    // 3 mm left above the line.
+    let sc = 12.0;
     pg.text(
         x0 + 8.0,
         y0 + text::ascent_mm(sc) * 0.3,

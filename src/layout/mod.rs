@@ -13,6 +13,7 @@ pub mod board;
 pub mod counters;
 pub mod cut;
 pub mod diagram;
+pub mod fit;
 pub mod howto;
 pub mod labels;
 pub mod log;
@@ -186,6 +187,11 @@ fn document(
         return Err(format!(
             "the kit would have {} pages in one document: at most {MAX_PAGES} are allowed (limit on pages); use fewer or shorter worked examples and notes",
             pages.len()
+        ));
+    }
+    if let Some(e) = pages.iter().find_map(fit::problem) {
+        return Err(format!(
+            "{e}: shorten the labels or notes, or use a larger paper"
         ));
     }
     let mut doc = Document {
