@@ -651,9 +651,31 @@ fn draw_board(
     }
     let (pt, inward) = choice.unwrap_or((min_pt, 0.0));
     if let Some(h) = (0..2 * n).find(|&h| !fits(h, pt, inward)) {
+        let label = hole_label(rs, h);
+        // What would work: the most characters of this label that fit at `min_pt`, and
+        // whether any pit up to the loader's 80 mm limit would hold the whole label (the
+        // widest text across a pit's label line is under its diameter).
+        let fits_chars = (0..label.chars().count())
+            .rev()
+            .find(|&k| {
+                let short: String = label.chars().take(k).collect();
+                text::width_mm(&short, min_pt, Weight::Bold) <= {
+                    let (_, far) = place(h, min_pt, 0.0);
+                    let inner_r = if h >= n { r - RING - 0.4 } else { r - 0.6 };
+                    2.0 * (inner_r * inner_r - far * far).max(0.0).sqrt() - 0.8
+                }
+            })
+            .unwrap_or(0);
+        let need = text::width_mm(&label, min_pt, Weight::Bold) + 0.8;
+        let bigger = if need + 2.0 * (RING + 1.0) < MAX_PIT * 0.9 && g.d < MAX_PIT {
+            format!(", or set layout.pit_diameter larger (at most {MAX_PIT} mm)")
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "the pit label {:?} does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten board.pit_labels (or the player names they default to) or use larger pits",
-            hole_label(rs, h),
+            "{}: board.pit_labels: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten it to at most {fits_chars} characters{bigger}",
+            field_place(rs, "pit_labels"),
+            label.chars().count(),
             g.d
         ));
     }
@@ -809,6 +831,25 @@ fn draw_board(
         }
     }
     Ok(())
+}
+
+/// Largest pit diameter a ruleset may ask for (`layout.pit_diameter`), mm.
+const MAX_PIT: f64 = 80.0;
+
+/// `path:line` of the first line setting `key` in the ruleset file of `rs` (read again from
+/// `rs.path`), or the path alone when the file cannot be read or the key is not in it (a label
+/// that defaults to the player names).
+fn field_place(rs: &Ruleset, key: &str) -> String {
+    let line = std::fs::read_to_string(&rs.path).ok().and_then(|src| {
+        src.lines().position(|l| {
+            let t = l.trim_start();
+            t.starts_with(key) && t[key.len()..].trim_start().starts_with('=')
+        })
+    });
+    match line {
+        Some(i) => format!("{}:{}", rs.path, i + 1),
+        None => rs.path.clone(),
+    }
 }
 
 /// The legend under the board: direction, bypasses, opposite pairs, sides, capture chains.
