@@ -589,10 +589,10 @@ fn draw_board(
     );
     // Scissors sitting on the top cut line, near its left end, small enough to stay in the
     // 3 mm left above the line.
-    let sc = 12.0;
+    let sc = if sz.large { sz.body } else { 12.0 };
     pg.text(
         x0 + 8.0,
-        y0 + text::ascent_mm(sc) * 0.3,
+        y0 + text::ascent_mm(sc) * 0.4,
         sc,
         Weight::Regular,
         "✂",
