@@ -189,7 +189,29 @@ pub fn plan(
 }
 
 /// [`plan`] in the type sizes `sz` (large print: [`drawing_sized`], larger tile headings).
+/// When large print's wrapped row captions make the board too tall for any tiling (a
+/// child-safe board's 73 mm pits with its 18 pt two-line captions and headings on Letter),
+/// the captions go on one line instead, over the pit columns, and the seams keep out of them.
 pub fn plan_sized(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+) -> Result<(tile::Drawing, tile::Plan), String> {
+    match plan_once(rs, paper, sz, ph) {
+        Err(e) if sz.wrap_row_captions => {
+            let one_line = Sizes {
+                wrap_row_captions: false,
+                ..*sz
+            };
+            plan_once(rs, paper, &one_line, ph).map_err(|_| e)
+        }
+        r => r,
+    }
+}
+
+/// [`plan_sized`] with the row captions as `sz` has them.
+fn plan_once(
     rs: &Ruleset,
     paper: Paper,
     sz: &Sizes,
@@ -217,6 +239,8 @@ pub fn plan_sized(
         // Large print: room for the real headings of the plan, not for a sample, so a tile
         // keeps every millimetre the larger type leaves. Start from one line; plan again with
         // as many as the headings then need, until they fit.
+        // When the room for more lines leaves no tiling, the plan keeps the lines it has and
+        // the headings shorten the board's name to fit them ([`tile_title`]).
         let mut have = 1;
         let mut plan = tile::plan(&open, paper, sz, head_h(have))?;
         for _ in 0..4 {
@@ -224,14 +248,13 @@ pub fn plan_sized(
             if need <= have {
                 break;
             }
-            have = need;
-            plan = tile::plan(&open, paper, sz, head_h(have))?;
-        }
-        if tile::heading_lines(&plan, &title, sz.tile_head, ph) > have {
-            return Err(format!(
-                "the tile headings of the board do not settle on {} sheets: use a larger paper or --fit",
-                paper.name
-            ));
+            match tile::plan(&open, paper, sz, head_h(need)) {
+                Ok(p) => {
+                    have = need;
+                    plan = p;
+                }
+                Err(_) => break,
+            }
         }
         plan
     } else {
@@ -261,11 +284,33 @@ pub fn plan_sized(
     Ok((d, plan))
 }
 
+/// The title the tiles of `plan` carry in their headings: "{name} board", or, when the
+/// headings would need more lines than the plan keeps for them (large print on a paper just
+/// tall enough for the board under a one-line heading), the name cut short with "…" until
+/// every heading fits those lines.
+pub fn tile_title(rs: &Ruleset, ph: &Phrases, plan: &tile::Plan, sz: &Sizes) -> String {
+    let lh = text::line_height_mm(sz.tile_head);
+    let room = ((plan.area.1 - MARGIN - 2.0) / lh + 1e-6).floor().max(1.0) as usize;
+    let full = ph.fmt("tile.board", &[("name", &rs.name)]);
+    if tile::heading_lines(plan, &full, sz.tile_head, ph) <= room {
+        return full;
+    }
+    let chars: Vec<char> = rs.name.chars().collect();
+    for k in (1..chars.len()).rev() {
+        let name: String = chars[..k].iter().collect::<String>().trim_end().to_string() + "…";
+        let t = ph.fmt("tile.board", &[("name", &name)]);
+        if tile::heading_lines(plan, &t, sz.tile_head, ph) <= room {
+            return t;
+        }
+    }
+    full
+}
+
 /// The assembly page and the tile pages of a board too big for one sheet.
 fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
     let (d, plan) = plan_sized(rs, paper, sz, ph)?;
     let g = Geometry::new(rs, rs.layout.child_safe);
-    let title = ph.fmt("tile.board", &[("name", &rs.name)]);
+    let title = tile_title(rs, ph, &plan, sz);
     let mut pg = Page::new("board-map", plan.page.0, plan.page.1);
     let (w, h) = (pg.width, pg.height);
     let content_w = w - 2.0 * MARGIN;
@@ -515,7 +560,7 @@ fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<St
                 ("last", &last),
             ],
         );
-        if sz.large {
+        if sz.wrap_row_captions {
             let (x0, x1) = caption_span(sz, g);
             super::wrap(&s, sz.board_caption, Weight::Bold, x1 - x0)
         } else {
@@ -530,7 +575,7 @@ fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<St
 /// first column.
 fn caption_span(sz: &Sizes, g: &Geometry) -> (f64, f64) {
     let pit_left = g.pit_centre(0).x - g.d / 2.0;
-    if sz.large {
+    if sz.wrap_row_captions {
         (g.store_rect(1).0, pit_left + g.d)
     } else {
         (pit_left, f64::INFINITY)

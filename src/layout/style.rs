@@ -157,6 +157,9 @@ pub struct Sizes {
     pub number_r: f64,
     /// The board's row captions and legend (bold), pt.
     pub board_caption: f64,
+    /// The board's row captions are wrapped over the left store and first pit column (large
+    /// print), so a tile seam may fall in any other gap; else one line from the first column.
+    pub wrap_row_captions: bool,
     /// Tile and board-map headings (bold), pt.
     pub tile_head: f64,
     /// Tile join arrows and the glue word (bold), pt.
@@ -219,6 +222,7 @@ impl Sizes {
         number: 7.0,
         number_r: 2.5,
         board_caption: 9.0,
+        wrap_row_captions: false,
         tile_head: 11.0,
         tile_join: 8.0,
         map_number: (12.0, 5.0),
@@ -261,6 +265,7 @@ impl Sizes {
         number: LARGE_BODY_MIN,
         number_r: 4.0,
         board_caption: LARGE_LABEL_MIN,
+        wrap_row_captions: true,
         tile_head: LARGE_LABEL_MIN,
         tile_join: LARGE_LABEL_MIN,
         map_number: (LARGE_LABEL_MIN, 6.5),
