@@ -67,7 +67,7 @@ fn as_rounded(s: &Shape) -> Option<(f64, f64, f64, f64, f64)> {
         return None;
     };
     // `rounded_rect` and `rect` both start on the top edge, `r` from the left corner.
-    ((a.y - y0).abs() < 1e-6).then(|| (x0, y0, x1, y1, a.x - x0))
+    ((a.y - y0).abs() < 1e-6).then_some((x0, y0, x1, y1, a.x - x0))
 }
 
 /// Signed distance from (`x`, `y`) to the shape `o` (negative inside), ignoring the stroke.
@@ -139,7 +139,10 @@ fn is_glue(s: &Shape) -> bool {
 /// order marker is a small rounded box under 6 mm high; outlines are the other closed stroked
 /// shapes at least 6 mm across. On a tile, what lies on a glue strip (covered by the next
 /// tile) or outside the clip (not printed) is left out.
-fn parts(page: &Page, sz: &Sizes) -> (Vec<(Outline, String)>, Vec<(Mark, String)>) {
+/// Outlines and labels of a page, each with a name for messages.
+type Parts = (Vec<(Outline, String)>, Vec<(Mark, String)>);
+
+fn parts(page: &Page, sz: &Sizes) -> Parts {
     let mut outlines = Vec::new();
     let mut marks = Vec::new();
     let mut hidden: Vec<(f64, f64, f64, f64)> = Vec::new();
@@ -601,4 +604,92 @@ fn the_howto_map_keeps_3_mm_clear_of_everything() {
     }
     assert!(maps >= 10, "too few maps: {maps}");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Kalah with `n` pits a side and pit labels `len` characters long ("WWWWWWWWWS01" …: wide
+/// letters), pits `d` mm across.
+fn long_labels(n: usize, len: usize, d: f64) -> Ruleset {
+    let mut rs = common::kalah(n, 4);
+    for (side, p) in ["S", "N"].iter().enumerate() {
+        rs.board.pit_labels[side] = (1..=n)
+            .map(|i| {
+                let tail = format!("{p}{i:02}");
+                format!("{}{tail}", "W".repeat(len - tail.len()))
+            })
+            .collect();
+    }
+    rs.layout.pit_diameter = d;
+    rs.layout.store_length = 2.0 * d + 8.0;
+    rs
+}
+
+#[test]
+fn sixteen_pits_with_long_labels_are_refused_or_laid_out_clear() {
+    // 16 pits a side with 12-character labels on A3 in large print: the board either lays
+    // out with every sheet inside its printable area and no two texts on top of each other,
+    // or it is refused with a message; it is never written overlapping.
+    let rs = long_labels(16, 12, 80.0);
+    let opts = KitOptions {
+        large: true,
+        ..KitOptions::new(layout::A3)
+    };
+    match layout::kit(&rs, &opts) {
+        Ok(doc) => {
+            for p in &doc.pages {
+                assert_eq!(layout::fit::problem(p), None, "{}", p.name);
+            }
+        }
+        Err(e) => assert!(
+            e.contains("pit_labels")
+                || e.contains("overlap")
+                || e.contains("printable")
+                || e.contains("cannot be split"),
+            "{e}"
+        ),
+    }
+    // The check itself: two texts on top of each other, and one off the page, are refused.
+    let mut pg = Page::new("board", 420.0, 297.0);
+    pg.text(20.0, 30.0, 18.0, sowkit::doc::Weight::Bold, "Southerly-01");
+    pg.text(22.0, 31.0, 18.0, sowkit::doc::Weight::Bold, "Southerly-02");
+    assert!(layout::fit::problem(&pg).unwrap().contains("overlap"));
+    let mut pg = Page::new("board", 420.0, 297.0);
+    pg.text(
+        400.0,
+        30.0,
+        18.0,
+        sowkit::doc::Weight::Bold,
+        "store of the North",
+    );
+    assert!(layout::fit::problem(&pg)
+        .unwrap()
+        .contains("printable area"));
+}
+
+#[test]
+fn a_label_too_long_for_the_largest_pit_gets_advice_that_can_work() {
+    // 12 characters at 18 pt bold are wider than any pit up to the 80 mm limit can hold on
+    // its label line, so the message must not ask for larger pits; it names the field, the
+    // label and how many characters would fit.
+    let rs = long_labels(6, 12, 80.0);
+    let opts = KitOptions {
+        large: true,
+        ..KitOptions::new(layout::A3)
+    };
+    let e = layout::kit(&rs, &opts).unwrap_err();
+    assert!(e.contains("board.pit_labels"), "{e}");
+    assert!(e.contains("12 characters"), "{e}");
+    assert!(e.contains("shorten it to at most"), "{e}");
+    assert!(!e.contains("larger"), "{e}");
+    // The most characters it names do fit: a label that long lays out.
+    let k: usize = e
+        .split("at most ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap();
+    assert!((2..12).contains(&k), "{e}");
+    let ok = long_labels(6, k.max(3), 80.0);
+    let ph = layout::phrases::Phrases::load("en").unwrap();
+    layout::board::drawing_sized(&ok, &ph, &Sizes::LARGE, &[])
+        .unwrap_or_else(|e| panic!("{k} characters: {e}"));
 }

@@ -705,7 +705,8 @@ fn draw_board(
             .find(|&k| {
                 let short: String = label.chars().take(k).collect();
                 text::width_mm(&short, min_pt, Weight::Bold) <= {
-                    let (_, far) = place(h, min_pt, 0.0);
+                    // As far in from the rim as labels may go (a third of the radius).
+                    let (_, far) = place(h, min_pt, ((r / 3.0) / 0.5).floor() * 0.5);
                     let inner_r = if h >= n { r - RING - 0.4 } else { r - 0.6 };
                     2.0 * (inner_r * inner_r - far * far).max(0.0).sqrt() - 0.8
                 }
@@ -717,8 +718,13 @@ fn draw_board(
         } else {
             String::new()
         };
+        let normal = if sz.large {
+            ", or print without large print (its labels are at least 18 pt)"
+        } else {
+            ""
+        };
         return Err(format!(
-            "{}: board.pit_labels: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten it to at most {fits_chars} characters{bigger}",
+            "{}: board.pit_labels: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten it to at most {fits_chars} characters{bigger}{normal}",
             field_place(rs, "pit_labels"),
             label.chars().count(),
             g.d
