@@ -126,7 +126,10 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
         }
         return match (fitted, why) {
             (Some((_, pg)), _) => Ok(pg),
-            (None, Some(e)) => Err(e),
+            (None, Some(e)) => Err(format!(
+                "with --fit the board does not fit one {} sheet with its labels readable ({e}): leave out --fit to print it in tiles at true size, or use a larger paper",
+                paper.name
+            )),
             (None, None) => Err(format!(
                 "the board does not fit one {} sheet at any size: leave out --fit to print it in tiles at true size",
                 paper.name
@@ -434,7 +437,24 @@ fn single(
     } else {
         legend_wrapped.iter().map(|v| v.len()).sum()
     };
-    let scale_note_h = text::line_height_mm(strong_pt) * 2.0 + 1.0;
+    // The size note as long as it can get (three-digit sizes), wrapped as it will be.
+    let note_sample = if shrink {
+        ph.fmt(
+            "board.shrunk",
+            &[
+                ("d", "99.9"),
+                ("asked", &ph.mm(rs.layout.pit_diameter)),
+                ("store", "999.9"),
+                ("paper", &ph.paper(&paper.name)),
+            ],
+        )
+    } else {
+        ph.fmt("board.actual", &[("d", &ph.mm(rs.layout.pit_diameter))])
+    };
+    let note_lines = super::wrap(&note_sample, strong_pt, Weight::Bold, content_w)
+        .len()
+        .max(2);
+    let scale_note_h = text::line_height_mm(strong_pt) * note_lines as f64 + 1.0;
     let bottom = page::content_bottom(h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
     let slack = |s: f64| {

@@ -189,16 +189,18 @@ fn document(
             pages.len()
         ));
     }
-    if let Some(e) = pages.iter().find_map(fit::problem) {
-        return Err(format!(
-            "{e}: shorten the labels or notes, or use a larger paper"
-        ));
-    }
     let mut doc = Document {
         title: ph.fmt(title_key, &[("name", &rs.name)]),
         pages,
     };
     page::finish(&mut doc, rs, paper, ph, sz);
+    // Every finished sheet (bar and footer included) inside its paper, no texts on top of
+    // each other.
+    if let Some(e) = doc.pages.iter().find_map(fit::problem) {
+        return Err(format!(
+            "{e}: shorten the labels or notes, or use a larger paper"
+        ));
+    }
     ph.check()?;
     Ok(doc)
 }
