@@ -87,6 +87,8 @@ pub fn pit_for_counters(c: f64) -> f64 {
 pub const OUTLINE: f64 = 0.5;
 /// Radius of the numbered circle on each circuit arrow, mm.
 pub const NUM_R: f64 = 2.5;
+/// Least gap between an arrow number's disc and a pit or store outline's stroke, mm.
+pub const NUMBER_CLEAR: f64 = 0.5;
 /// How far a row arrow's control points reach out from the pit edge, mm.
 pub const HOP: f64 = 8.0;
 /// Space kept outside each row for the arrows and their numbers, mm.
@@ -178,6 +180,10 @@ pub struct BoardGeometry {
     pub caption_pt: f64,
     /// Lines of each row caption (1 unless large print wraps them).
     pub caption_lines: usize,
+    /// Radius of the disc behind each circuit arrow's number, mm ([`NUM_R`] unless large print
+    /// asks for more: [`BoardGeometry::with_number_r`]); a turn between the rows bulges only
+    /// as far as leaves that disc clear of the store beyond it.
+    pub number_r: f64,
 }
 
 impl BoardGeometry {
@@ -233,6 +239,7 @@ impl BoardGeometry {
             scale: s,
             caption_pt: CAPTION_PT,
             caption_lines: 1,
+            number_r: NUM_R,
         };
         let (w, h) = g.cut_size();
         g.cx = w / 2.0;
@@ -274,6 +281,15 @@ impl BoardGeometry {
         g.cx = w / 2.0;
         g.cy = h / 2.0;
         g
+    }
+
+    /// The same board with circuit numbers on discs of radius `r` mm (large print: larger
+    /// numbers on larger discs). Nothing moves but the arrows turning between the rows.
+    pub fn with_number_r(&self, r: f64) -> BoardGeometry {
+        BoardGeometry {
+            number_r: r,
+            ..self.clone()
+        }
     }
 
     /// The same board moved so its centre is at (`cx`, `cy`).
@@ -415,10 +431,13 @@ impl BoardGeometry {
                     (a, p(a.x, a.y + out * HOP))
                 } else {
                     // Turn between the rows at one end: right end when leaving side 0
-                    // counter-clockwise.
+                    // counter-clockwise. Both ends lie on the pits' equators in one column,
+                    // so the curve's middle (where the number sits) is 3/4 of the reach `k`
+                    // out from the pit: as far as leaves the number's disc
+                    // [`NUMBER_CLEAR`] clear of the store's outline `end_gap` away.
                     let sx = if ccw_from < n { 1.0 } else { -1.0 };
                     let a = p(c.x + sx * r, c.y);
-                    let k = (g.end_gap - 1.0) * 4.0 / 3.0 - NUM_R;
+                    let k = (g.end_gap - g.number_r - OUTLINE / 2.0 - NUMBER_CLEAR) / 0.75;
                     (a, p(a.x + sx * k.max(2.0), a.y))
                 }
             }
@@ -426,6 +445,50 @@ impl BoardGeometry {
         let (a, c1) = anchor(from, to);
         let (b, c2) = anchor(to, from);
         Hop { a, c1, c2, b }
+    }
+
+    /// Signed distance from `q` to the nearest pit or store outline's stroke, mm: positive
+    /// outside every pit and store, negative inside one (or on a stroke).
+    pub fn outline_distance(&self, q: Pt) -> f64 {
+        let half = OUTLINE / 2.0;
+        let mut best = f64::INFINITY;
+        for h in 0..2 * self.n {
+            let c = self.pit_centre(h);
+            let dist = ((q.x - c.x).powi(2) + (q.y - c.y).powi(2)).sqrt() - self.d / 2.0;
+            best = best.min(dist.abs() - half);
+        }
+        for side in 0..2 {
+            let (x, y, w, h) = self.store_rect(side);
+            let rho = self.store_radius.min(w / 2.0).min(h / 2.0);
+            let (a, b, c, e) = (x + rho, y + rho, x + w - rho, y + h - rho);
+            let dx = (a - q.x).max(q.x - c).max(0.0);
+            let dy = (b - q.y).max(q.y - e).max(0.0);
+            let dist = if dx > 0.0 || dy > 0.0 {
+                (dx * dx + dy * dy).sqrt() - rho
+            } else {
+                -(rho + (q.x - a).min(c - q.x).min(q.y - b).min(e - q.y))
+            };
+            best = best.min(dist.abs() - half);
+        }
+        best
+    }
+
+    /// Where the number of arrow `hop` sits: the point along the curve nearest its middle
+    /// whose disc of radius [`BoardGeometry::number_r`] stays [`NUMBER_CLEAR`] clear of every
+    /// pit and store outline and, with its 0.5 mm, of the `keep_clear` x intervals (the free
+    /// band round a tile seam). `None` when no point of the curve between t = 0.05 and 0.95
+    /// does.
+    pub fn number_spot(&self, hop: &Hop, keep_clear: &[(f64, f64)]) -> Option<Pt> {
+        let r = self.number_r;
+        let off_seams = |q: Pt| {
+            keep_clear
+                .iter()
+                .all(|(a, b)| q.x + r + 0.5 <= *a || q.x - r - 0.5 >= *b)
+        };
+        (0..=45)
+            .flat_map(|k| [0.5 - 0.01 * k as f64, 0.5 + 0.01 * k as f64])
+            .map(|t| hop.at(t))
+            .find(|&q| off_seams(q) && self.outline_distance(q) >= r + NUMBER_CLEAR)
     }
 
     /// The numbered circuit arrows of `rs` in sowing order (arrow `i` runs from the `i`-th hole

@@ -642,9 +642,10 @@ fn text_in_a_mini_store_stays_clear_of_its_outline() {
                 continue;
             }
             // Mini-board stores: narrow rounded rectangles; the innermost one holding the text.
+            // The small boxes round sowing-order numbers (under 6 mm high) are not stores.
             let stores: Vec<_> = rounded_rects(page)
                 .into_iter()
-                .filter(|b| b.2 - b.0 < 20.0)
+                .filter(|b| b.2 - b.0 < 20.0 && b.3 - b.1 >= 6.0)
                 .collect();
             for t in page.texts() {
                 let (x0, y0, x1, y1) = digit_box(t);

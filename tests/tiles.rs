@@ -799,3 +799,85 @@ fn the_glue_word_stays_on_the_strip() {
         );
     }
 }
+
+#[test]
+fn large_print_fit_finds_one_sheet_for_every_bundled_board() {
+    // `--style large --fit` on A4, Letter and Legal: one board sheet (and at most a legend
+    // sheet of its own), every sheet passing the page check; or, where the 18 pt store names
+    // need wider stores than a shrunk board keeps, refused with a message that says what
+    // works. The six-pit board fits on all three.
+    for rs in common::bundled() {
+        for paper in [A4, LETTER, LEGAL] {
+            let opts = KitOptions {
+                fit: true,
+                large: true,
+                ..KitOptions::new(paper)
+            };
+            match layout::kit(&rs, &opts) {
+                Ok(doc) => {
+                    let boards: Vec<&Page> = doc
+                        .pages
+                        .iter()
+                        .filter(|p| p.name == "board" || p.name.starts_with("board-"))
+                        .collect();
+                    assert!(
+                        boards.len() <= 2 && boards[0].name == "board",
+                        "{} {}: {:?}",
+                        rs.id,
+                        paper.name,
+                        boards.iter().map(|p| &p.name).collect::<Vec<_>>()
+                    );
+                    for p in &doc.pages {
+                        assert_eq!(layout::fit::problem(p), None);
+                    }
+                }
+                Err(e) => {
+                    assert!(rs.id != "six-pit-sowing", "{} {}: {e}", rs.id, paper.name);
+                    assert!(e.contains("leave out --fit"), "{e}");
+                }
+            }
+        }
+    }
+    // The six-pit board, which failed on all three before: the legend under it, portrait.
+    let six = bundled("six-pit-sowing");
+    for paper in [A4, LETTER, LEGAL] {
+        let doc = kit(
+            &six,
+            &KitOptions {
+                fit: true,
+                large: true,
+                ..KitOptions::new(paper)
+            },
+        );
+        assert!(doc.pages.iter().any(|p| p.name == "board"));
+    }
+}
+
+#[test]
+fn child_safe_kalah_6x3_tiles_on_letter_in_large_print() {
+    // Child-safe pits of 73 mm: the drawing is 227.2 mm tall with its registration band; a
+    // portrait Letter tile keeps 279.4 − 10 − 31.5 − (7.6 + 2) = 228.3 mm under a one-line 18 pt
+    // heading and 220.7 mm under two, and no seam can cross the rows (the stores span both),
+    // so the headings must stay on one line.
+    let rs = bundled("kalah-6x3");
+    let opts = KitOptions {
+        child_safe: true,
+        large: true,
+        ..KitOptions::new(LETTER)
+    };
+    let doc = kit(&rs, &opts);
+    let tiles = tile_pages(&doc);
+    assert!(tiles.len() >= 2);
+    for t in tiles {
+        assert!(t.width < t.height, "portrait");
+        // The heading is the first text: one line, so every text above the drawing shares
+        // its baseline.
+        let first = t.texts().next().unwrap();
+        assert!(first.text.contains('…'), "name shortened: {:?}", first.text);
+        let heading_lines = t
+            .texts()
+            .filter(|x| x.y < first.y + 5.0 && x.size_pt == first.size_pt && x.x < 15.0)
+            .count();
+        assert_eq!(heading_lines, 1, "{}", t.name);
+    }
+}

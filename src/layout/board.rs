@@ -92,21 +92,49 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
     }
     let paper = opts.paper;
     let sz = &opts.sizes();
-    let mut best: Option<(f64, Page)> = None;
+    let mut best: Option<(f64, Vec<Page>)> = None;
     for landscape in [true, false] {
-        if let Some((slack, pg)) = single(rs, paper, sz, ph, landscape, false)? {
+        if let Some((slack, _, pg)) = single(rs, paper, sz, ph, landscape, false, false)? {
             if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                 best = Some((slack, pg));
             }
         }
     }
     if let Some((_, pg)) = best {
-        return Ok(vec![pg]);
+        return Ok(pg);
     }
     if opts.fit {
-        if let Some((_, pg)) = single(rs, paper, sz, ph, true, true)? {
-            return Ok(vec![pg]);
+        // The largest pits on one sheet: landscape or portrait, the legend under the board or,
+        // when it leaves the board too little room (large print), on a sheet of its own.
+        let mut fitted: Option<(f64, Vec<Page>)> = None;
+        let mut why = None;
+        for apart in [false, true] {
+            for landscape in [true, false] {
+                match single(rs, paper, sz, ph, landscape, true, apart) {
+                    Ok(Some((_, s, pg))) => {
+                        if fitted.as_ref().is_none_or(|(b, _)| s > *b + 1e-9) {
+                            fitted = Some((s, pg));
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => why = Some(e),
+                }
+            }
+            if fitted.is_some() {
+                break;
+            }
         }
+        return match (fitted, why) {
+            (Some((_, pg)), _) => Ok(pg),
+            (None, Some(e)) => Err(format!(
+                "with --fit the board does not fit one {} sheet with its labels readable ({e}): leave out --fit to print it in tiles at true size, or use a larger paper",
+                paper.name
+            )),
+            (None, None) => Err(format!(
+                "the board does not fit one {} sheet at any size: leave out --fit to print it in tiles at true size",
+                paper.name
+            )),
+        };
     }
     tiled(rs, paper, sz, ph)
 }
@@ -164,7 +192,29 @@ pub fn plan(
 }
 
 /// [`plan`] in the type sizes `sz` (large print: [`drawing_sized`], larger tile headings).
+/// When large print's wrapped row captions make the board too tall for any tiling (a
+/// child-safe board's 73 mm pits with its 18 pt two-line captions and headings on Letter),
+/// the captions go on one line instead, over the pit columns, and the seams keep out of them.
 pub fn plan_sized(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+) -> Result<(tile::Drawing, tile::Plan), String> {
+    match plan_once(rs, paper, sz, ph) {
+        Err(e) if sz.wrap_row_captions => {
+            let one_line = Sizes {
+                wrap_row_captions: false,
+                ..*sz
+            };
+            plan_once(rs, paper, &one_line, ph).map_err(|_| e)
+        }
+        r => r,
+    }
+}
+
+/// [`plan_sized`] with the row captions as `sz` has them.
+fn plan_once(
     rs: &Ruleset,
     paper: Paper,
     sz: &Sizes,
@@ -192,6 +242,8 @@ pub fn plan_sized(
         // Large print: room for the real headings of the plan, not for a sample, so a tile
         // keeps every millimetre the larger type leaves. Start from one line; plan again with
         // as many as the headings then need, until they fit.
+        // When the room for more lines leaves no tiling, the plan keeps the lines it has and
+        // the headings shorten the board's name to fit them ([`tile_title`]).
         let mut have = 1;
         let mut plan = tile::plan(&open, paper, sz, head_h(have))?;
         for _ in 0..4 {
@@ -199,14 +251,13 @@ pub fn plan_sized(
             if need <= have {
                 break;
             }
-            have = need;
-            plan = tile::plan(&open, paper, sz, head_h(have))?;
-        }
-        if tile::heading_lines(&plan, &title, sz.tile_head, ph) > have {
-            return Err(format!(
-                "the tile headings of the board do not settle on {} sheets: use a larger paper or --fit",
-                paper.name
-            ));
+            match tile::plan(&open, paper, sz, head_h(need)) {
+                Ok(p) => {
+                    have = need;
+                    plan = p;
+                }
+                Err(_) => break,
+            }
         }
         plan
     } else {
@@ -236,11 +287,33 @@ pub fn plan_sized(
     Ok((d, plan))
 }
 
+/// The title the tiles of `plan` carry in their headings: "{name} board", or, when the
+/// headings would need more lines than the plan keeps for them (large print on a paper just
+/// tall enough for the board under a one-line heading), the name cut short with "…" until
+/// every heading fits those lines.
+pub fn tile_title(rs: &Ruleset, ph: &Phrases, plan: &tile::Plan, sz: &Sizes) -> String {
+    let lh = text::line_height_mm(sz.tile_head);
+    let room = ((plan.area.1 - MARGIN - 2.0) / lh + 1e-6).floor().max(1.0) as usize;
+    let full = ph.fmt("tile.board", &[("name", &rs.name)]);
+    if tile::heading_lines(plan, &full, sz.tile_head, ph) <= room {
+        return full;
+    }
+    let chars: Vec<char> = rs.name.chars().collect();
+    for k in (1..chars.len()).rev() {
+        let name: String = chars[..k].iter().collect::<String>().trim_end().to_string() + "…";
+        let t = ph.fmt("tile.board", &[("name", &name)]);
+        if tile::heading_lines(plan, &t, sz.tile_head, ph) <= room {
+            return t;
+        }
+    }
+    full
+}
+
 /// The assembly page and the tile pages of a board too big for one sheet.
 fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
     let (d, plan) = plan_sized(rs, paper, sz, ph)?;
     let g = Geometry::new(rs, rs.layout.child_safe);
-    let title = ph.fmt("tile.board", &[("name", &rs.name)]);
+    let title = tile_title(rs, ph, &plan, sz);
     let mut pg = Page::new("board-map", plan.page.0, plan.page.1);
     let (w, h) = (pg.width, pg.height);
     let content_w = w - 2.0 * MARGIN;
@@ -320,10 +393,12 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
     Ok(out)
 }
 
-/// The board on one page, landscape or portrait; `shrink` scales it down to fit if need be.
-/// Returns the room to spare (mm, the smaller of across and down) and the page, or `None`
-/// when the board does not fit at true size and `shrink` is off. Errors when even a much
-/// smaller board does not fit.
+/// The board on one page, landscape or portrait; `shrink` scales it down to fit if need be;
+/// with `apart` the legend goes on a page of its own after the board (`board-legend`, same
+/// orientation), leaving the board sheet to the board and its size note. Returns the room to
+/// spare (mm, the smaller of across and down), the scale and the page(s), or `None` when the
+/// board does not fit at true size and `shrink` is off. Errors when even a much smaller board
+/// does not fit.
 fn single(
     rs: &Ruleset,
     paper: Paper,
@@ -331,7 +406,8 @@ fn single(
     ph: &Phrases,
     landscape: bool,
     shrink: bool,
-) -> Result<Option<(f64, Page)>, String> {
+    apart: bool,
+) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
     let mut pg = if landscape {
         page::landscape("board", paper)
     } else {
@@ -356,8 +432,29 @@ fn single(
         .iter()
         .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w))
         .collect();
-    let legend_lines_n: usize = legend_wrapped.iter().map(|v| v.len()).sum();
-    let scale_note_h = text::line_height_mm(strong_pt) * 2.0 + 1.0;
+    let legend_lines_n: usize = if apart {
+        0
+    } else {
+        legend_wrapped.iter().map(|v| v.len()).sum()
+    };
+    // The size note as long as it can get (three-digit sizes), wrapped as it will be.
+    let note_sample = if shrink {
+        ph.fmt(
+            "board.shrunk",
+            &[
+                ("d", "99.9"),
+                ("asked", &ph.mm(rs.layout.pit_diameter)),
+                ("store", "999.9"),
+                ("paper", &ph.paper(&paper.name)),
+            ],
+        )
+    } else {
+        ph.fmt("board.actual", &[("d", &ph.mm(rs.layout.pit_diameter))])
+    };
+    let note_lines = super::wrap(&note_sample, strong_pt, Weight::Bold, content_w)
+        .len()
+        .max(2);
+    let scale_note_h = text::line_height_mm(strong_pt) * note_lines as f64 + 1.0;
     let bottom = page::content_bottom(h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
     let slack = |s: f64| {
@@ -385,9 +482,9 @@ fn single(
         // Round down to a tenth of a millimetre of pit diameter.
         let d = (rs.layout.pit_diameter * lo * 10.0).floor() / 10.0;
         s = d / rs.layout.pit_diameter;
-        if sz.large && d <= 0.0 {
+        if d <= 0.0 {
             return Err(format!(
-                "with large print the board does not fit one {} page at any size (its legend and notes leave too little room): leave out --fit to print it in tiles at true size, or use a larger paper",
+                "the board does not fit one {} page at any size (its arrows, row names and notes leave too little room): leave out --fit to print it in tiles at true size, or use a larger paper",
                 paper.name
             ));
         }
@@ -406,11 +503,29 @@ fn single(
 
     draw_board(&mut pg, rs, ph, sz, &g, &circ, &[])?;
 
-    // Legend.
+    // Legend, under the board or on its own page.
     let (_, cy0, _, chh) = g.cut_rect();
     let mut ly = cy0 + chh + 2.0;
-    for lines in &legend_wrapped {
-        ly = super::set_lines(&mut pg, MARGIN, ly, lines, legend_pt, Weight::Regular);
+    let mut legend_page = None;
+    if apart {
+        let mut lp = if landscape {
+            page::landscape("board-legend", paper)
+        } else {
+            page::portrait("board-legend", paper)
+        };
+        let mut y = sheet_title(&mut lp, sz, &ph.fmt("board.title", &[("name", &rs.name)]));
+        y += 3.0;
+        for lines in &legend_wrapped {
+            y = super::set_lines(&mut lp, MARGIN, y, lines, legend_pt, Weight::Regular);
+        }
+        if y > page::content_bottom(lp.height, sz) {
+            return Ok(None);
+        }
+        legend_page = Some(lp);
+    } else {
+        for lines in &legend_wrapped {
+            ly = super::set_lines(&mut pg, MARGIN, ly, lines, legend_pt, Weight::Regular);
+        }
     }
     let note = if s < 1.0 {
         ph.fmt(
@@ -434,7 +549,14 @@ fn single(
         content_w,
         &note,
     );
-    Ok(Some((spare, pg)))
+    // A shrunk board whose labels no longer fit (or a sheet that runs off its paper) is not
+    // a layout: say why, and let the caller try another.
+    if let Some(e) = super::fit::problem(&pg) {
+        return if shrink { Err(e) } else { Ok(None) };
+    }
+    let mut out = vec![pg];
+    out.extend(legend_page);
+    Ok(Some((spare, s, out)))
 }
 
 /// The two row captions of the board ("North's row, N1 to N6 (single rings)"), as lines: one
@@ -458,7 +580,7 @@ fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<St
                 ("last", &last),
             ],
         );
-        if sz.large {
+        if sz.wrap_row_captions {
             let (x0, x1) = caption_span(sz, g);
             super::wrap(&s, sz.board_caption, Weight::Bold, x1 - x0)
         } else {
@@ -473,7 +595,7 @@ fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<St
 /// first column.
 fn caption_span(sz: &Sizes, g: &Geometry) -> (f64, f64) {
     let pit_left = g.pit_centre(0).x - g.d / 2.0;
-    if sz.large {
+    if sz.wrap_row_captions {
         (g.store_rect(1).0, pit_left + g.d)
     } else {
         (pit_left, f64::INFINITY)
@@ -519,6 +641,8 @@ fn draw_board(
     circ: &[u8],
     keep_clear: &[(f64, f64)],
 ) -> Result<(), String> {
+    // The circuit numbers' discs at the size of the type (large print: larger).
+    let g = &g.with_number_r(sz.number_r);
     let n = g.n;
     let r = g.d / 2.0;
     // Cut line and scissors.
@@ -528,11 +652,12 @@ fn draw_board(
         None,
         Some(Stroke::dashed(0.25, Color::BLACK, &[3.0, 2.0])),
     );
-    // Scissors sitting on the top cut line, near its left end.
-    let sc = 16.0;
+    // Scissors sitting on the top cut line, near its left end, small enough to stay in the
+    // 3 mm left above the line.
+    let sc = if sz.large { sz.body } else { 12.0 };
     pg.text(
         x0 + 8.0,
-        y0 + text::ascent_mm(sc) * 0.3,
+        y0 + text::ascent_mm(sc) * 0.4,
         sc,
         Weight::Regular,
         "✂",
@@ -591,9 +716,37 @@ fn draw_board(
     }
     let (pt, inward) = choice.unwrap_or((min_pt, 0.0));
     if let Some(h) = (0..2 * n).find(|&h| !fits(h, pt, inward)) {
+        let label = hole_label(rs, h);
+        // What would work: the most characters of this label that fit at `min_pt`, and
+        // whether any pit up to the loader's 80 mm limit would hold the whole label (the
+        // widest text across a pit's label line is under its diameter).
+        let fits_chars = (0..label.chars().count())
+            .rev()
+            .find(|&k| {
+                let short: String = label.chars().take(k).collect();
+                text::width_mm(&short, min_pt, Weight::Bold) <= {
+                    // As far in from the rim as labels may go (a third of the radius).
+                    let (_, far) = place(h, min_pt, ((r / 3.0) / 0.5).floor() * 0.5);
+                    let inner_r = if h >= n { r - RING - 0.4 } else { r - 0.6 };
+                    2.0 * (inner_r * inner_r - far * far).max(0.0).sqrt() - 0.8
+                }
+            })
+            .unwrap_or(0);
+        let need = text::width_mm(&label, min_pt, Weight::Bold) + 0.8;
+        let bigger = if need + 2.0 * (RING + 1.0) < MAX_PIT * 0.9 && g.d < MAX_PIT {
+            format!(", or set layout.pit_diameter larger (at most {MAX_PIT} mm)")
+        } else {
+            String::new()
+        };
+        let normal = if sz.large {
+            ", or print without large print (its labels are at least 18 pt)"
+        } else {
+            ""
+        };
         return Err(format!(
-            "the pit label {:?} does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten board.pit_labels (or the player names they default to) or use larger pits",
-            hole_label(rs, h),
+            "{}: board.pit_labels: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten it to at most {fits_chars} characters{bigger}{normal}",
+            field_place(rs, "pit_labels"),
+            label.chars().count(),
             g.d
         ));
     }
@@ -686,7 +839,18 @@ fn draw_board(
         let ccw_from = if cwise { b } else { a };
         let hp = g.hop(a, b, ccw_from);
         draw_hop(pg, &hp, Stroke::solid(ARROW_W, Color::BLACK), either);
-        let m = hp.number_at_r(keep_clear, sz.number_r);
+        // Clear of the pits, the stores and the seam bands; failing the bands, clear of the
+        // pits and stores (the tiler then keeps its seam out of that band).
+        let m = g
+            .number_spot(&hp, keep_clear)
+            .or_else(|| g.number_spot(&hp, &[]))
+            .ok_or_else(|| {
+                format!(
+                    "the circuit arrow numbered {} has no room clear of the pits and stores (its number needs a {} mm disc): use a larger layout.pit_gap",
+                    i + 1,
+                    fmt_mm(2.0 * g.number_r)
+                )
+            })?;
         pg.shape(
             circle(m, sz.number_r),
             Some(Color::WHITE),
@@ -738,6 +902,25 @@ fn draw_board(
         }
     }
     Ok(())
+}
+
+/// Largest pit diameter a ruleset may ask for (`layout.pit_diameter`), mm.
+const MAX_PIT: f64 = 80.0;
+
+/// `path:line` of the first line setting `key` in the ruleset file of `rs` (read again from
+/// `rs.path`), or the path alone when the file cannot be read or the key is not in it (a label
+/// that defaults to the player names).
+fn field_place(rs: &Ruleset, key: &str) -> String {
+    let line = std::fs::read_to_string(&rs.path).ok().and_then(|src| {
+        src.lines().position(|l| {
+            let t = l.trim_start();
+            t.starts_with(key) && t[key.len()..].trim_start().starts_with('=')
+        })
+    });
+    match line {
+        Some(i) => format!("{}:{}", rs.path, i + 1),
+        None => rs.path.clone(),
+    }
 }
 
 /// The legend under the board: direction, bypasses, opposite pairs, sides, capture chains.

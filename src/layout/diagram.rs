@@ -7,7 +7,7 @@
 //! seed landed, extra turn, captures, grand slam, passes, and the end with the scores.
 //! Exercises show only the starting board and a question; their answers belong to the host key.
 use super::phrases::{join_and, Phrases};
-use super::style::{Sizes, SIDE_INK};
+use super::style::{widest_stroke, Sizes, SIDE_INK};
 use super::{centred, centred_mid};
 use crate::doc::{circle, pt as p, rounded_rect, Color, Page, Pt, Stroke, Weight};
 use crate::engine::{Dir, EndReason, Game, Report, Rules};
@@ -16,17 +16,24 @@ use crate::notation;
 use crate::ruleset::{Example, GrandSlam, Ruleset, Start};
 use crate::text;
 
-// Type and mini-board sizes come from [`Sizes`]: counts in pits [`Sizes::count`]; labels and
-// sowing numbers [`Sizes::small`], in normal print 6 pt, the smallest type printed anywhere
-// (smaller is hard to read on paper); mini-board pits [`Sizes::mini_pit`]: in normal print
-// 12 mm, the smallest that holds a count and a line of sowing numbers such as "9,11,23" inside
-// its inner ring (boards that would be smaller side by side are stacked instead), and at most
-// 13 mm (stacked boards get this size); large print 20 to 22 mm.
-/// Radius of the dashed ring round a captured pit, beyond the pit's own radius, mm; with
-/// the scaled pit gap it leaves neighbouring rings (and a store) clear of each other.
+// Type and mini-board sizes come from [`Sizes`]: counts [`Sizes::count`], bold and bare,
+// alone inside their pit or store; labels and sowing-order numbers [`Sizes::small`], in normal
+// print 6 pt, the smallest type printed anywhere (smaller is hard to read on paper). The order
+// numbers are set in regular type, each in its own small box ([`order_marks`]), in a band
+// outside the row between the pit and its label (inside a store, under its count), so "3" and
+// "14" dropped in one pit never read as a count, nor as one number such as 3,14. Mini-board
+// pits [`Sizes::mini_pit`]: in normal print 12 to 13 mm, large print 20 to 22 mm (boards that
+// would be smaller side by side are stacked). Every stroke of a mini board is
+// [`Sizes::mini_line`] times its normal width.
+/// Radius of the dashed ring round a captured pit, beyond the pit's own radius, mm (times
+/// [`Sizes::mini_line`], and never so far that the rings of neighbouring pits touch).
 const CAPTURE_RING: f64 = 0.6;
-/// Offset of a second-side pit's inner ring from its outline, mm.
+/// Offset of a second-side pit's inner ring from its outline, mm (times [`Sizes::mini_line`]).
 const INNER_RING: f64 = 0.9;
+/// Gap between a pit and its label outside the row, mm (times [`Sizes::mini_line`]).
+const LABEL_GAP: f64 = 1.3;
+/// Least gap between a text or order box and a ring's stroke inside a mini pit or store, mm.
+const RING_CLEAR: f64 = 0.35;
 /// Gap between the two boards (holds the "→" arrow), mm.
 const MID_GAP: f64 = 12.0;
 
@@ -286,6 +293,8 @@ struct Mini {
     g: BoardGeometry,
     /// Size of pit labels and sowing numbers, pt.
     small: f64,
+    /// Stroke factor ([`Sizes::mini_line`]).
+    line: f64,
 }
 
 impl Mini {
@@ -293,7 +302,7 @@ impl Mini {
     /// labels at `small` pt, its stores at least `min_store_w` mm wide (large print: wide
     /// enough for the longest word of a store's name; the rest of the board is scaled down to
     /// leave them the room).
-    fn fit(full: &BoardGeometry, width: f64, max_d: f64, small: f64, min_store_w: f64) -> Mini {
+    fn fit(full: &BoardGeometry, width: f64, max_d: f64, sz: &Sizes, min_store_w: f64) -> Mini {
         let k = (width / full.core_w())
             .min(max_d / full.d)
             .max(4.0 / full.d);
@@ -310,14 +319,21 @@ impl Mini {
             n: g.n,
             d: g.d,
             g,
-            small,
+            small: sz.small,
+            line: sz.mini_line,
         }
     }
     fn width(&self) -> f64 {
         self.g.core_w()
     }
+    /// Height of the band outside each row holding the sowing-order boxes, mm.
+    fn order_h(&self) -> f64 {
+        OrderMarks::box_h(self.small)
+    }
+    /// Height outside each row for the order boxes and the pit labels, mm: [`LABEL_GAP`],
+    /// the boxes, half a gap, a line of label.
     fn label_h(&self) -> f64 {
-        text::line_height_mm(self.small) + 1.0
+        text::line_height_mm(self.small) + self.order_h() + 1.5 * LABEL_GAP * self.line
     }
     fn height(&self) -> f64 {
         2.0 * self.label_h() + self.g.core_h()
@@ -341,8 +357,12 @@ impl Mini {
     }
 }
 
-/// Side room inside a mini store beside its name (both sides together), mm.
-const STORE_NAME_PAD: f64 = 2.4;
+/// Side room inside a mini store beside its name (both sides together), mm, for strokes
+/// `line` times the normal width: the inner ring's inset and half its stroke, and
+/// [`RING_CLEAR`], each side.
+fn store_name_pad(line: f64) -> f64 {
+    2.0 * (INNER_RING * line + widest_stroke(0.2 * line) / 2.0 + RING_CLEAR)
+}
 
 /// Gap between stacked boards, mm.
 const STACK_GAP: f64 = 2.0;
@@ -359,26 +379,19 @@ fn arrange(rs: &Ruleset, width: f64, sz: &Sizes) -> (Mini, bool) {
             .stores
             .iter()
             .flat_map(|s| s.split_whitespace())
-            .map(|w| text::width_mm(w, sz.small, Weight::Regular) + STORE_NAME_PAD + 0.5)
+            .map(|w| {
+                text::width_mm(w, sz.small, Weight::Regular) + store_name_pad(sz.mini_line) + 0.5
+            })
             .fold(0.0, f64::max)
     } else {
         0.0
     };
     // One millimetre clear of the box each side, so strokes stay inside it.
-    let half = Mini::fit(
-        &full,
-        (width - 2.0 - MID_GAP) / 2.0,
-        max_d,
-        sz.small,
-        min_store_w,
-    );
+    let half = Mini::fit(&full, (width - 2.0 - MID_GAP) / 2.0, max_d, sz, min_store_w);
     if half.d >= min_d && 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
         (half, false)
     } else {
-        (
-            Mini::fit(&full, width - 2.0, max_d, sz.small, min_store_w),
-            true,
-        )
+        (Mini::fit(&full, width - 2.0, max_d, sz, min_store_w), true)
     }
 }
 
@@ -487,10 +500,67 @@ struct Board<'a> {
     closed: &'a [u8],
 }
 
-/// Sowing numbers of `hole` and the size to set them at: all of them ("1,5,9") at
-/// `small` pt; if they do not fit `max` mm, the first few and "…", so the numbers shown are
-/// never a misleading range.
-fn sow_marks(sown: &[u8], hole: usize, max: f64, small: f64) -> Option<(String, f64)> {
+/// The sowing-order numbers of one hole, laid out as a row of small boxes, one number a box
+/// (regular type, so they never read as the bold count above them, and never as one number
+/// such as "3,14"): the texts, each box's width, the boxes' height and the gap between them,
+/// all mm. A trailing "…" (no box) when only the first few fit.
+#[derive(Clone, Debug, PartialEq)]
+struct OrderMarks {
+    nums: Vec<String>,
+    widths: Vec<f64>,
+    more: bool,
+    pt: f64,
+    h: f64,
+    gap: f64,
+}
+
+impl OrderMarks {
+    /// Height of a digit at `pt`, mm (1493/2048 em in DejaVu Sans).
+    fn digit_h(pt: f64) -> f64 {
+        pt * 25.4 / 72.0 * 1493.0 / 2048.0
+    }
+    /// Height of a box round numbers at `pt`, mm.
+    fn box_h(pt: f64) -> f64 {
+        1.4 * Self::digit_h(pt)
+    }
+    /// Room above and below the digits inside a box, mm.
+    fn pad_v(&self) -> f64 {
+        0.2 * Self::digit_h(self.pt)
+    }
+    /// Width of the whole row, mm.
+    fn width(&self) -> f64 {
+        let boxes: f64 =
+            self.widths.iter().sum::<f64>() + self.gap * self.widths.len().saturating_sub(1) as f64;
+        if self.more {
+            boxes + self.gap + text::width_mm("…", self.pt, Weight::Regular)
+        } else {
+            boxes
+        }
+    }
+    /// Draws the row centred on `cx` with the boxes' tops at `top`, strokes `line` times the
+    /// normal width.
+    fn draw(&self, pg: &mut Page, cx: f64, top: f64, line: f64) {
+        let mut x = cx - self.width() / 2.0;
+        let base = top + self.pad_v() + Self::digit_h(self.pt);
+        for (s, w) in self.nums.iter().zip(&self.widths) {
+            pg.shape(
+                rounded_rect(x, top, *w, self.h, self.h * 0.3),
+                Some(Color::WHITE),
+                Some(Stroke::solid(0.2 * line, Color::BLACK)),
+            );
+            centred(pg, x + w / 2.0, base, self.pt, Weight::Regular, s);
+            x += w + self.gap;
+        }
+        if self.more {
+            pg.text(x, base, self.pt, Weight::Regular, "…");
+        }
+    }
+}
+
+/// The sowing-order numbers of `hole` (1-based positions in `sown`) as boxes at `pt`
+/// ([`OrderMarks`]): all of them if they fit `max` mm, else the first few and "…", so the
+/// numbers shown are never a misleading range; `None` when the hole was not sown.
+fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64) -> Option<OrderMarks> {
     let nums: Vec<String> = sown
         .iter()
         .enumerate()
@@ -500,22 +570,46 @@ fn sow_marks(sown: &[u8], hole: usize, max: f64, small: f64) -> Option<(String, 
     if nums.is_empty() {
         return None;
     }
-    let full = nums.join(",");
-    if text::width_mm(&full, small, Weight::Bold) <= max {
-        return Some((full, small));
-    }
-    for k in (1..nums.len()).rev() {
-        let s = format!("{},…", nums[..k].join(","));
-        if text::width_mm(&s, small, Weight::Bold) <= max {
-            return Some((s, small));
+    let dh = OrderMarks::digit_h(pt);
+    let h = OrderMarks::box_h(pt);
+    let pad_h = 0.12 * dh;
+    let make = |k: usize| {
+        let widths = nums[..k]
+            .iter()
+            .map(|s| (text::width_mm(s, pt, Weight::Regular) + 2.0 * pad_h).max(0.8 * h))
+            .collect();
+        OrderMarks {
+            nums: nums[..k].to_vec(),
+            widths,
+            more: k < nums.len(),
+            pt,
+            h,
+            gap: 0.4 * dh,
         }
+    };
+    (1..=nums.len())
+        .rev()
+        .map(make)
+        .find(|m| m.width() <= max)
+        .or_else(|| Some(make(1)))
+}
+
+/// The highest top (y, mm) at which a box `hw` mm either side of `cx` fits inside the rounded
+/// rectangle at (`x0`, `y0`), `w` wide, corner radius `rad`; its top edge when the box is
+/// narrower than the straight part, lower where the box reaches into the corners' arcs.
+fn top_inside(x0: f64, y0: f64, w: f64, rad: f64, cx: f64, hw: f64) -> f64 {
+    let reach = ((cx + hw) - (x0 + w - rad)).max((x0 + rad) - (cx - hw));
+    if reach <= 0.0 {
+        y0
+    } else {
+        y0 + rad - (rad * rad - reach.min(rad).powi(2)).max(0.0).sqrt()
     }
-    Some((format!("{},…", nums[0]), small))
 }
 
 /// Draws one mini board `b` with its top-left at (`x`, `y`).
 fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, b: Board<'_>) {
     let small = sz.small;
+    let line = m.line;
     let Board {
         holes,
         sown,
@@ -549,34 +643,48 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         .flatten()
         .map(|l| fit_pt(l, small, Weight::Regular, m.d + m.g.gap - 0.6))
         .fold(small, f64::min);
+    let outline_w = 0.35 * line;
+    let inner_ring = INNER_RING * line;
+    let inner_w = 0.2 * line;
+    // The dashed capture ring: as far out as the strokes ask, but never so far that the rings
+    // of two neighbouring captured pits (or a pit's and the pit label's) touch.
+    let cap_w = 0.35 * line;
+    let cap_off = (CAPTURE_RING * line)
+        .min(m.g.gap / 2.0 - cap_w / 2.0 - 0.1)
+        .max(cap_w / 2.0 + 0.1);
+    // Outside each row, away from the other row: the sowing-order boxes [`LABEL_GAP`] from
+    // the pit, then the pit's label.
+    let label_gap = LABEL_GAP * line;
+    let order_h = m.order_h();
+    let out = label_gap + order_h + 0.5 * label_gap;
     for h in 0..2 * n {
         let c = m.pit(x, y, h);
         let label = &rs.board.pit_labels[h / n][h % n];
         let label_base = if h < n {
-            c.y + r + 1.3 + text::ascent_mm(small)
+            c.y + r + out + text::ascent_mm(small)
         } else {
-            c.y - r - 1.3 - text::descent_mm(small)
+            c.y - r - out - text::descent_mm(small)
         };
         if closed.iter().any(|&o| o as usize == h) {
             // A closed pit of a shortened board: grey, crossed like its paper marker, no count.
             pg.shape(
                 circle(c, r),
                 Some(Color::grey(210)),
-                Some(Stroke::solid(0.35, Color::BLACK)),
+                Some(Stroke::solid(outline_w, Color::BLACK)),
             );
             let k = r * std::f64::consts::FRAC_1_SQRT_2;
             for (dx, dy) in [(k, k), (k, -k)] {
                 pg.shape(
                     crate::doc::line(p(c.x - dx, c.y - dy), p(c.x + dx, c.y + dy)),
                     None,
-                    Some(Stroke::solid(0.5, Color::BLACK)),
+                    Some(Stroke::solid(0.5 * line, Color::BLACK)),
                 );
             }
             centred(pg, c.x, label_base, lpt, Weight::Regular, label);
             continue;
         }
         let heavy = origins.iter().any(|&o| o as usize == h);
-        let sw = if heavy { 0.9 } else { 0.35 };
+        let sw = if heavy { 0.9 * line } else { outline_w };
         pg.shape(
             circle(c, r),
             Some(Color::WHITE),
@@ -584,90 +692,93 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         );
         if h >= n {
             pg.shape(
-                circle(c, r - INNER_RING),
+                circle(c, r - inner_ring),
                 None,
-                Some(Stroke::solid(0.2, SIDE_INK[1])),
+                Some(Stroke::solid(inner_w, SIDE_INK[1])),
             );
         }
         if captured.iter().any(|&o| o as usize == h) {
             pg.shape(
-                circle(c, r + CAPTURE_RING),
+                circle(c, r + cap_off),
                 None,
-                Some(Stroke::dashed(0.35, Color::BLACK, &[0.8, 0.6])),
+                Some(Stroke::dashed(
+                    cap_w,
+                    Color::BLACK,
+                    &[0.8 * line, 0.6 * line],
+                )),
             );
         }
-        // Sowing numbers go inside their own pit, under the count, so they cannot be read as
-        // belonging to the pit across; labels sit outside the rows.
-        let digit_h = text::ascent_mm(small) * 0.78;
-        // Baseline of the numbers: their tops 0.3 mm below the pit's centre, where the
-        // chord is widest; the count sits above the centre.
-        let below = 0.3 + digit_h;
-        let marks_base = c.y + below;
-        // Chord at that baseline of the circle the numbers must stay inside (the inner ring of
-        // a double-ring pit, less its stroke), less a little air.
-        let inside = if h >= n {
-            r - INNER_RING - 0.1
-        } else {
-            r - 0.2
-        };
-        let room = (2.0 * (inside * inside - below * below).max(0.0).sqrt() - 0.6).max(0.0);
-        match sow_marks(sown, h, room, small) {
-            Some((s, pt)) => {
-                centred_mid(
-                    pg,
-                    c.x,
-                    c.y - 0.3 * r,
-                    count_pt(h, 1.5 * r),
-                    Weight::Bold,
-                    &count(h),
-                );
-                centred(pg, c.x, marks_base, pt, Weight::Bold, &s);
-            }
-            None => centred_mid(pg, c.x, c.y, count_pt(h, 1.6 * r), Weight::Bold, &count(h)),
+        // The count alone inside the pit; the sowing-order boxes outside the row, between
+        // the pit and its label, so they belong to this pit and never to the one across, and
+        // never read as part of the count.
+        centred_mid(pg, c.x, c.y, count_pt(h, 1.6 * r), Weight::Bold, &count(h));
+        if let Some(marks) = order_marks(sown, h, m.d + m.g.gap - 0.6 * line, small) {
+            let top = if h < n {
+                c.y + r + label_gap
+            } else {
+                c.y - r - label_gap - order_h
+            };
+            marks.draw(pg, c.x, top, line);
         }
         centred(pg, c.x, label_base, lpt, Weight::Regular, label);
     }
     for (side, ink) in SIDE_INK.into_iter().enumerate() {
         let (sx, sy, sw, sh) = m.store(x, y, side);
+        let rad = (sw / 2.0).min(3.0 * line);
         pg.shape(
-            rounded_rect(sx, sy, sw, sh, (sw / 2.0).min(3.0)),
+            rounded_rect(sx, sy, sw, sh, rad),
             Some(Color::WHITE),
-            Some(Stroke::solid(0.35, ink)),
+            Some(Stroke::solid(outline_w, ink)),
         );
         if side == 1 {
             pg.shape(
                 rounded_rect(
-                    sx + 0.9,
-                    sy + 0.9,
-                    sw - 1.8,
-                    sh - 1.8,
-                    (sw / 2.0).min(3.0) - 0.9,
+                    sx + inner_ring,
+                    sy + inner_ring,
+                    sw - 2.0 * inner_ring,
+                    sh - 2.0 * inner_ring,
+                    rad - inner_ring,
                 ),
                 None,
-                Some(Stroke::solid(0.2, SIDE_INK[1])),
+                Some(Stroke::solid(inner_w, SIDE_INK[1])),
             );
         }
         let h = 2 * n + side;
         let cx = sx + sw / 2.0;
         let cy = sy + sh / 2.0;
-        centred_mid(pg, cx, cy, count_pt(h, sw - 1.2), Weight::Bold, &count(h));
-        // The store's name at its top, in type small enough that no word is broken and no
-        // line is lost above the count.
+        let cpt = count_pt(h, sw - 1.2);
+        centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
+        // The store's name at its top, inside the inner ring (both stores alike, so they
+        // match), in type small enough that no word is broken and no line is lost above the
+        // count; lower where a line reaches into the rounded corners.
+        let inset = inner_ring + widest_stroke(inner_w) / 2.0 + RING_CLEAR;
+        let (ix, iy, iw) = (sx + inset, sy + inset, sw - 2.0 * inset);
+        let irad = (rad - inset).max(0.0);
         let name = &rs.board.stores[side];
-        let name_pt =
-            super::size_for_words(name, small, small, Weight::Regular, sw - STORE_NAME_PAD);
+        let name_pt = super::size_for_words(name, small, small, Weight::Regular, iw);
         let lh = text::line_height_mm(name_pt);
-        let room_lines = (((sh / 2.0 - 2.0 - 3.0) / lh).floor() as usize).max(1);
-        let mut lines = super::wrap(name, name_pt, Weight::Regular, sw - STORE_NAME_PAD);
+        let mut lines = super::wrap(name, name_pt, Weight::Regular, iw);
+        let widest = lines
+            .iter()
+            .map(|l| text::width_mm(l, name_pt, Weight::Regular))
+            .fold(0.0, f64::max);
+        let name_top = top_inside(ix, iy, iw, irad, cx, widest / 2.0);
+        let count_top = cy - OrderMarks::digit_h(cpt) / 2.0 - 0.5;
+        let room_lines = (((count_top - name_top) / lh).floor() as usize).max(1);
         if lines.len() > room_lines {
             lines.truncate(room_lines);
             if let Some(l) = lines.last_mut() {
                 l.push('…');
             }
         }
-        super::set_lines_centred(pg, cx, sy + 2.0, &lines, name_pt, Weight::Regular);
-        if let Some((s, pt)) = sow_marks(sown, h, sw - 1.0, small) {
-            centred(pg, cx, cy + 2.5 + text::ascent_mm(pt), pt, Weight::Bold, &s);
+        super::set_lines_centred(pg, cx, name_top, &lines, name_pt, Weight::Regular);
+        if let Some(marks) = order_marks(sown, h, iw, small) {
+            marks.draw(
+                pg,
+                cx,
+                cy + OrderMarks::digit_h(cpt) / 2.0 + 0.8 * line,
+                line,
+            );
         }
     }
 }

@@ -10,6 +10,9 @@ use crate::doc::{Page, Weight};
 use crate::ruleset::Ruleset;
 use crate::text;
 
+/// Least gap between the assembly map and anything else on the sheet, mm.
+pub const MAP_CLEAR: f64 = 3.0;
+
 /// Page numbers (1-based, counting this sheet as page 1) of the pages named `prefix` or
 /// `prefix-…`, written "Page 4" or "Pages 4–6" (phrases `howto.page_one`,
 /// `howto.page_range`); `None` if there are none.
@@ -160,8 +163,12 @@ pub fn page(
             Weight::Bold,
             cw,
             &ph.get("howto.map_title"),
-        ) + 2.0;
-        let room = page::content_bottom(h, sz) - y;
+        ) + MAP_CLEAR;
+        // Down to [`MAP_CLEAR`] above the calibration bar and its label (whose larger type
+        // in large print stands taller than the bar).
+        let (_, bar_y, _, bar_h) = page::bar_rect(h, sz);
+        let label_top = bar_y + bar_h - text::ascent_mm(sz.bar_label);
+        let room = bar_y.min(label_top) - MAP_CLEAR - y;
         tile::draw_map(&mut pg, d, plan, sz, MARGIN, y, cw, room.max(10.0));
     }
     pg

@@ -13,6 +13,7 @@ pub mod board;
 pub mod counters;
 pub mod cut;
 pub mod diagram;
+pub mod fit;
 pub mod howto;
 pub mod labels;
 pub mod log;
@@ -213,6 +214,13 @@ fn document(
         pages,
     };
     page::finish(&mut doc, rs, paper, ph, sz);
+    // Every finished sheet (bar and footer included) inside its paper, no texts on top of
+    // each other.
+    if let Some(e) = doc.pages.iter().find_map(fit::problem) {
+        return Err(format!(
+            "{e}: shorten the labels or notes, or use a larger paper"
+        ));
+    }
     ph.check()?;
     Ok(doc)
 }

@@ -149,9 +149,10 @@ pub struct Sizes {
     pub cell_head: f64,
     /// Score log row height, mm.
     pub row_h: f64,
-    /// Seed counts in diagram pits, pt.
+    /// Seed counts in diagram pits (bold, no box), pt.
     pub count: f64,
-    /// Small diagram text (pit labels in mini boards, sowing marks), pt.
+    /// Small diagram text (pit labels in mini boards, and the sowing-order numbers, set in
+    /// regular type, each in its own small box, so they never read as a count), pt.
     pub small: f64,
     /// Board pit labels on pits of 24 mm or more, and below (bold), pt: the largest size tried.
     pub pit_label: f64,
@@ -169,6 +170,9 @@ pub struct Sizes {
     pub number_r: f64,
     /// The board's row captions and legend (bold), pt.
     pub board_caption: f64,
+    /// The board's row captions are wrapped over the left store and first pit column (large
+    /// print), so a tile seam may fall in any other gap; else one line from the first column.
+    pub wrap_row_captions: bool,
     /// Tile and board-map headings (bold), pt.
     pub tile_head: f64,
     /// Tile join arrows and the glue word (bold), pt.
@@ -192,6 +196,10 @@ pub struct Sizes {
     pub mini_pit: (f64, f64),
     /// Headings over the mini boards ("Before", "After"; bold), pt.
     pub mini_head: f64,
+    /// How many times the normal width every stroke of a mini board is drawn (outlines, the
+    /// heavy ring of a pit lifted from, inner rings, the dashed capture ring and its dashes,
+    /// the boxes round sowing-order numbers), so the lines grow with the larger pits and type.
+    pub mini_line: f64,
 }
 
 /// Large print: smallest body text, pt.
@@ -227,6 +235,7 @@ impl Sizes {
         number: 7.0,
         number_r: 2.5,
         board_caption: 9.0,
+        wrap_row_captions: false,
         tile_head: 11.0,
         tile_join: 8.0,
         map_number: (12.0, 5.0),
@@ -238,6 +247,7 @@ impl Sizes {
         marker: 10.0,
         mini_pit: (12.0, 13.0),
         mini_head: 8.0,
+        mini_line: 1.0,
     };
     /// Large print (`--style large`): body at least [`LARGE_BODY_MIN`], labels at least
     /// [`LARGE_LABEL_MIN`] pt.
@@ -257,7 +267,8 @@ impl Sizes {
         cell: LARGE_BODY_MIN,
         cell_head: LARGE_LABEL_MIN,
         row_h: 10.0,
-        count: LARGE_BODY_MIN,
+        // Counts a size above the sowing-order numbers (which are boxed and regular).
+        count: 16.0,
         small: LARGE_BODY_MIN,
         pit_label: LARGE_LABEL_MIN,
         pit_label_small: LARGE_LABEL_MIN,
@@ -267,6 +278,7 @@ impl Sizes {
         number: LARGE_BODY_MIN,
         number_r: 4.0,
         board_caption: LARGE_LABEL_MIN,
+        wrap_row_captions: true,
         tile_head: LARGE_LABEL_MIN,
         tile_join: LARGE_LABEL_MIN,
         map_number: (LARGE_LABEL_MIN, 6.5),
@@ -278,6 +290,8 @@ impl Sizes {
         marker: LARGE_LABEL_MIN,
         mini_pit: (20.0, 22.0),
         mini_head: LARGE_LABEL_MIN,
+        // The mini pits are 20/12 of the normal ones across.
+        mini_line: 1.6,
     };
 
     /// [`Sizes::LARGE`] when `large`, else [`Sizes::NORMAL`].
@@ -308,6 +322,11 @@ pub const SIDE_TINTS: [Color; 2] = [Color::rgb(245, 215, 191), Color::rgb(191, 2
 pub const CONTRAST_STROKE_FACTOR: f64 = 1.6;
 /// … and at least this wide, mm.
 pub const CONTRAST_MIN_STROKE: f64 = 0.35;
+/// The width a stroke laid out `w` mm wide is printed at in the heaviest ink style
+/// ([`Style::Contrast`]), mm: layout keeps text clear of a stroke by this, whatever the style.
+pub fn widest_stroke(w: f64) -> f64 {
+    (w * CONTRAST_STROKE_FACTOR).max(CONTRAST_MIN_STROKE)
+}
 /// Low-ink style: largest filled area kept, mm² (a 12 × 12 mm square).
 pub const LOW_INK_MAX_FILL: f64 = 144.0;
 /// Low-ink style: width of the outline that replaces a large fill, mm.
@@ -390,7 +409,14 @@ fn restyle(items: &mut [Item], style: Style, colour: bool) {
                 Item::Shape(s) => match style {
                     Style::Contrast => {
                         if let Some(st) = &mut s.stroke {
-                            st.width = (st.width * CONTRAST_STROKE_FACTOR).max(CONTRAST_MIN_STROKE);
+                            let w = widest_stroke(st.width);
+                            // Dashes and gaps grow with the stroke, so a heavier dashed ring
+                            // still reads as dashed.
+                            let k = if st.width > 0.0 { w / st.width } else { 1.0 };
+                            for d in &mut st.dash {
+                                *d *= k;
+                            }
+                            st.width = w;
                             if !side_colour(st.color) {
                                 st.color = Color::BLACK;
                             }
