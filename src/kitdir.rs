@@ -262,20 +262,8 @@ impl Output {
         }
         let f =
             fs::File::open(&stage_top).map_err(|e| at_path("cannot open folder", &stage_top, e))?;
-        match f.try_lock() {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => {
-                eprintln!(
-                    "waiting: another sowkit build is writing to {}",
-                    out.display()
-                );
-                f.lock()
-                    .map_err(|e| at_path("cannot lock folder", &stage_top, e))?;
-                return Ok(None);
-            }
-            Err(fs::TryLockError::Error(e)) => {
-                return Err(at_path("cannot lock folder", &stage_top, e))
-            }
+        if lock_or_wait(&f, out, &stage_top)? {
+            return Ok(None);
         }
         // The folder locked must still be the staging folder (not one another build has
         // just committed as `top`), and `out` still missing.
@@ -556,17 +544,25 @@ fn lock(out: &Path) -> io::Result<fs::File> {
             .open(&p)
             .map_err(|e| at_path("cannot open lock file", &p, e))?
     };
+    lock_or_wait(&f, out, out)?;
+    Ok(f)
+}
+
+/// Takes the exclusive lock on `f` (the lock of folder `locked`), waiting, with a line on
+/// stderr naming `out`, while another build holds it. Returns whether it had to wait. Errors:
+/// the lock cannot be taken (the message names `locked`).
+fn lock_or_wait(f: &fs::File, out: &Path, locked: &Path) -> io::Result<bool> {
     match f.try_lock() {
-        Ok(()) => {}
+        Ok(()) => Ok(false),
         Err(fs::TryLockError::WouldBlock) => {
             eprintln!(
                 "waiting: another sowkit build is writing to {}",
                 out.display()
             );
             f.lock()
-                .map_err(|e| at_path("cannot lock folder", out, e))?;
+                .map_err(|e| at_path("cannot lock folder", locked, e))?;
+            Ok(true)
         }
-        Err(fs::TryLockError::Error(e)) => return Err(at_path("cannot lock folder", out, e)),
+        Err(fs::TryLockError::Error(e)) => Err(at_path("cannot lock folder", locked, e)),
     }
-    Ok(f)
 }

@@ -124,6 +124,7 @@ fn low_ink_is_grey_with_no_large_fills_and_contrast_has_heavy_black_lines() {
         // The default kit has large fills (at least the calibration bar on every page), so the
         // low-ink check below has something to remove.
         assert!(large_fills_before >= plain.pages.len(), "{}", rs.id);
+        let mut bars = 0;
         for page in &low.pages {
             for it in leaves(&page.items) {
                 match it {
@@ -133,8 +134,19 @@ fn low_ink_is_grey_with_no_large_fills_and_contrast_has_heavy_black_lines() {
                             let area = bounds(&s.segs)
                                 .map(|(a, b, c, d)| (c - a) * (d - b))
                                 .unwrap_or(0.0);
+                            // The one large fill kept: the calibration bar, 100 x 3 mm at
+                            // the left margin, solid black (the sheets say "black bar").
+                            let bar = bounds(&s.segs).is_some_and(|(a, b, c, d)| {
+                                (a - layout::page::MARGIN).abs() < 1e-6
+                                    && (c - a - 100.0).abs() < 1e-6
+                                    && (d - b - 3.0).abs() < 1e-6
+                            });
+                            if bar {
+                                assert_eq!(f, Color::BLACK, "{} {}: bar", rs.id, page.name);
+                                bars += 1;
+                            }
                             assert!(
-                                area <= LOW_INK_MAX_FILL || f == Color::WHITE,
+                                area <= LOW_INK_MAX_FILL || f == Color::WHITE || bar,
                                 "{} {}: a fill of {area:.0} mm²",
                                 rs.id,
                                 page.name
@@ -149,6 +161,7 @@ fn low_ink_is_grey_with_no_large_fills_and_contrast_has_heavy_black_lines() {
                 }
             }
         }
+        assert_eq!(bars, low.pages.len(), "{}: one solid bar a page", rs.id);
         // Without colour, the side marks are resolved to plain black everywhere.
         for doc in [&plain, &low, &high] {
             for page in &doc.pages {

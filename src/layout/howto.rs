@@ -111,6 +111,8 @@ pub fn page(
     if ntiles > 0 {
         let which = if ntiles == 2 {
             ph.get("howto.tiles_one")
+        } else if ntiles == 3 {
+            ph.get("howto.tiles_two")
         } else {
             ph.fmt("howto.tiles_range", &[("n", &ntiles.to_string())])
         };

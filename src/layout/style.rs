@@ -6,10 +6,11 @@
 //!   [`CONTRAST_STROKE_FACTOR`] times as wide, every grey line and text pure black; light fills
 //!   stay light, so text on them keeps its contrast.
 //! - [`Style::LowInk`]: greyscale, and no large fills: a filled shape larger than
-//!   [`LOW_INK_MAX_FILL`] mm² (the calibration bar, a table head, a glue strip) keeps only its
-//!   outline, drawn in its fill's grey or, for a pale fill, [`LOW_INK_OUTLINE_GREY`], so it is
+//!   [`LOW_INK_MAX_FILL`] mm² (a table head, a glue strip) keeps only its outline, drawn in its fill's grey or, for a pale fill, [`LOW_INK_OUTLINE_GREY`], so it is
 //!   still there to see and to measure. The sheets' words never name the colour of such a fill
-//!   (the glue strip is "the strip marked glue").
+//!   (the glue strip is "the strip marked glue"). The calibration bar stays solid black
+//!   ([`is_calibration_bar`]): the sheets tell the user to measure the black bar, and an
+//!   outline would leave them to guess which edge; it is 300 mm² of ink a page.
 //!
 //! Nothing is ever told by colour alone: every style keeps the rings, dashes and words that
 //! tell the sides and marks apart. [`contrast_ratio`] is the WCAG 2.x formula the tests use.
@@ -440,7 +441,10 @@ fn restyle(items: &mut [Item], style: Style, colour: bool) {
                             let area = bounds(&s.segs)
                                 .map(|(x0, y0, x1, y1)| (x1 - x0) * (y1 - y0))
                                 .unwrap_or(0.0);
-                            if area > LOW_INK_MAX_FILL && f != Color::WHITE {
+                            if area > LOW_INK_MAX_FILL
+                                && f != Color::WHITE
+                                && !is_calibration_bar(&s.segs)
+                            {
                                 s.fill = None;
                                 if s.stroke.is_none() {
                                     // A pale fill (a glue strip) keeps an outline dark enough
@@ -533,4 +537,15 @@ mod tests {
             assert!(contrast_ratio(Color::BLACK, t) >= 4.5);
         }
     }
+}
+
+/// Whether `segs` outline the calibration bar: a shape exactly
+/// [`super::page::BAR_LENGTH`] × [`super::page::BAR_HEIGHT`] mm at the left margin, the one
+/// large fill low-ink keeps (module doc).
+pub fn is_calibration_bar(segs: &[crate::doc::Seg]) -> bool {
+    bounds(segs).is_some_and(|(x0, y0, x1, y1)| {
+        (x0 - super::page::MARGIN).abs() < 1e-6
+            && (x1 - x0 - super::page::BAR_LENGTH).abs() < 1e-6
+            && (y1 - y0 - super::page::BAR_HEIGHT).abs() < 1e-6
+    })
 }
