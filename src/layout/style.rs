@@ -464,6 +464,17 @@ fn restyle(items: &mut [Item], style: Style, colour: bool) {
     }
 }
 
+/// Whether `segs` outline the calibration bar: a shape exactly
+/// [`super::page::BAR_LENGTH`] × [`super::page::BAR_HEIGHT`] mm at the left margin, the one
+/// large fill low-ink keeps (module doc).
+pub fn is_calibration_bar(segs: &[crate::doc::Seg]) -> bool {
+    bounds(segs).is_some_and(|(x0, y0, x1, y1)| {
+        (x0 - super::page::MARGIN).abs() < 1e-6
+            && (x1 - x0 - super::page::BAR_LENGTH).abs() < 1e-6
+            && (y1 - y0 - super::page::BAR_HEIGHT).abs() < 1e-6
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -537,15 +548,4 @@ mod tests {
             assert!(contrast_ratio(Color::BLACK, t) >= 4.5);
         }
     }
-}
-
-/// Whether `segs` outline the calibration bar: a shape exactly
-/// [`super::page::BAR_LENGTH`] × [`super::page::BAR_HEIGHT`] mm at the left margin, the one
-/// large fill low-ink keeps (module doc).
-pub fn is_calibration_bar(segs: &[crate::doc::Seg]) -> bool {
-    bounds(segs).is_some_and(|(x0, y0, x1, y1)| {
-        (x0 - super::page::MARGIN).abs() < 1e-6
-            && (x1 - x0 - super::page::BAR_LENGTH).abs() < 1e-6
-            && (y1 - y0 - super::page::BAR_HEIGHT).abs() < 1e-6
-    })
 }
