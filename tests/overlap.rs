@@ -128,10 +128,15 @@ fn text_box(t: &Text) -> (f64, f64, f64, f64) {
     )
 }
 
-/// The glue strips' grey, in every ink style.
+/// The glue strips: their grey fill, or in low-ink (no large fills) the outline that replaces
+/// it, drawn in [`sowkit::layout::style::LOW_INK_OUTLINE_GREY`] with no fill.
 fn is_glue(s: &Shape) -> bool {
     let g = Color::grey(215);
-    s.fill == Some(g) || s.stroke.as_ref().is_some_and(|st| st.color == g)
+    let outline = sowkit::layout::style::LOW_INK_OUTLINE_GREY;
+    s.fill == Some(g)
+        || s.stroke
+            .as_ref()
+            .is_some_and(|st| st.color == g || (s.fill.is_none() && st.color == outline))
 }
 
 /// The outlines and the labels of `page` (`sz`: the type sizes it was laid out in), each named
