@@ -292,6 +292,22 @@ impl BoardGeometry {
         }
     }
 
+    /// The same board with stores at least `w` mm wide (along the rows), re-centred as
+    /// [`BoardGeometry::with_caption`] does: a board shrunk onto one sheet keeps its stores
+    /// wide enough for their labels while its pits get smaller.
+    pub fn with_store_w_at_least(&self, w: f64) -> BoardGeometry {
+        let store_w = self.store_w.max(w);
+        let mut g = BoardGeometry {
+            store_w,
+            store_radius: (store_w / 2.0).min(8.0),
+            ..self.clone()
+        };
+        let (cw, ch) = g.cut_size();
+        g.cx = cw / 2.0;
+        g.cy = ch / 2.0;
+        g
+    }
+
     /// The same board moved so its centre is at (`cx`, `cy`).
     pub fn centred_at(&self, cx: f64, cy: f64) -> BoardGeometry {
         BoardGeometry {

@@ -408,6 +408,22 @@ fn single(
     shrink: bool,
     apart: bool,
 ) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
+    // One sheet has no tile seam: large print's row captions may run across the board.
+    let wide_sz = Sizes {
+        captions_board_wide: true,
+        ..*sz
+    };
+    let sz = if shrink { &wide_sz } else { sz };
+    // A shrunk board keeps its stores wide enough for their labels' words.
+    let store_w = if shrink {
+        store_width_for_words(rs, ph, sz)
+    } else {
+        0.0
+    };
+    let geom = |s: f64| {
+        let g = Geometry::scaled(rs, false, s).with_store_w_at_least(store_w);
+        g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g))
+    };
     let mut pg = if landscape {
         page::landscape("board", paper)
     } else {
@@ -458,10 +474,7 @@ fn single(
     let bottom = page::content_bottom(h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
     let slack = |s: f64| {
-        let g = Geometry::scaled(rs, false, s);
-        let (cw, ch) = g
-            .with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g))
-            .cut_size();
+        let (cw, ch) = geom(s).cut_size();
         (content_w - 1.0 - cw).min(avail_h - ch)
     };
     let fits = |s: f64| slack(s) >= 0.0;
@@ -496,8 +509,7 @@ fn single(
         }
     }
     let spare = slack(s);
-    let g = Geometry::scaled(rs, false, s);
-    let g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
+    let g = geom(s);
     let (_, ch) = g.cut_size();
     let g = g.centred_at(w / 2.0, y + ch / 2.0);
 
@@ -595,7 +607,10 @@ fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<St
 /// first column.
 fn caption_span(sz: &Sizes, g: &Geometry) -> (f64, f64) {
     let pit_left = g.pit_centre(0).x - g.d / 2.0;
-    if sz.wrap_row_captions {
+    if sz.wrap_row_captions && sz.captions_board_wide {
+        let (x, _, w, _) = g.store_rect(0);
+        (g.store_rect(1).0, x + w)
+    } else if sz.wrap_row_captions {
         (g.store_rect(1).0, pit_left + g.d)
     } else {
         (pit_left, f64::INFINITY)
@@ -790,27 +805,11 @@ fn draw_board(
                 Some(Stroke::solid(0.3, SIDE_INK[1])),
             );
         }
-        let by = store_sown_by(rs, side);
         let inner = w - 4.0 - RING;
         // On a narrow store, shrink the type until every word fits rather than break words.
-        let label_pt = super::size_for_words(
-            &rs.board.stores[side],
-            sz.store_label,
-            min_pt,
-            Weight::Bold,
-            inner,
-        );
-        let lines = super::wrap(&rs.board.stores[side], label_pt, Weight::Bold, inner);
-        let mut notes: Vec<String> = Vec::new();
-        if !by[0] && !by[1] {
-            notes.push(ph.get("board.capture_store"));
-        } else {
-            for (pl, sows) in by.iter().enumerate() {
-                if !sows {
-                    notes.push(ph.fmt("board.skip_mark", &[("player", &rs.board.players[pl])]));
-                }
-            }
-        }
+        let name = &rs.board.stores[side];
+        let label_pt = super::size_for_words(name, sz.store_label, min_pt, Weight::Bold, inner);
+        let notes = store_notes(rs, ph, side);
         let (note_max, note_min) = sz.store_note;
         let note_pt = notes
             .iter()
@@ -818,6 +817,35 @@ fn draw_board(
             .fold(note_max, f64::min)
             .min(label_pt - 1.0)
             .max(note_min);
+        // A word wider than the store at the smallest size would be broken inside it, or run
+        // out of the store's outline: not a layout.
+        let wide = |t: &str, pt: f64, wt: Weight| {
+            t.split_whitespace()
+                .map(|word| (word.to_string(), text::width_mm(word, pt, wt)))
+                .find(|(_, ww)| *ww > inner)
+        };
+        if let Some((word, ww)) = wide(name, label_pt, Weight::Bold) {
+            return Err(format!(
+                "{}: board.stores: the store label {name:?} would be broken inside the word {word:?}: at {label_pt} pt it is {} mm wide, but the {} mm store holds {} mm of text across; shorten the label",
+                field_place(rs, "stores"),
+                fmt_mm(ww),
+                fmt_mm(w),
+                fmt_mm(inner)
+            ));
+        }
+        if let Some((note, (word, ww))) = notes
+            .iter()
+            .find_map(|n| wide(n, note_pt, Weight::Regular).map(|x| (n, x)))
+        {
+            return Err(format!(
+                "{}: board.players: the store note {note:?} would be broken inside the word {word:?}: at {note_pt} pt it is {} mm wide, but the {} mm store holds {} mm of text across; shorten the player names",
+                field_place(rs, "players"),
+                fmt_mm(ww),
+                fmt_mm(w),
+                fmt_mm(inner)
+            ));
+        }
+        let lines = super::wrap(name, label_pt, Weight::Bold, inner);
         let note_lines: Vec<String> = notes
             .iter()
             .flat_map(|s| super::wrap(s, note_pt, Weight::Regular, inner))
@@ -825,6 +853,19 @@ fn draw_board(
         let lh9 = text::line_height_mm(label_pt);
         let lh7 = text::line_height_mm(note_pt);
         let total = lines.len() as f64 * lh9 + note_lines.len() as f64 * lh7;
+        // The text's height inside the outline (and the double ring), with 1 mm to spare at
+        // each end.
+        let room_h = hh - 2.0 * RING - 2.0;
+        if total > room_h + 1e-9 {
+            return Err(format!(
+                "{}: board.stores: the store label {name:?} and its notes take {} lines, {} mm, but the {} mm store holds {} mm of text: use a larger layout.store_length, or a shorter label",
+                field_place(rs, "stores"),
+                lines.len() + note_lines.len(),
+                fmt_mm(total),
+                fmt_mm(hh),
+                fmt_mm(room_h)
+            ));
+        }
         let ty = y + hh / 2.0 - total / 2.0;
         let ty = super::set_lines_centred(pg, x + w / 2.0, ty, &lines, label_pt, Weight::Bold);
         super::set_lines_centred(pg, x + w / 2.0, ty, &note_lines, note_pt, Weight::Regular);
@@ -902,6 +943,43 @@ fn draw_board(
         }
     }
     Ok(())
+}
+
+/// The notes printed in store `side` under its label: that no one sows it, or which player
+/// skips it.
+fn store_notes(rs: &Ruleset, ph: &Phrases, side: usize) -> Vec<String> {
+    let by = store_sown_by(rs, side);
+    if !by[0] && !by[1] {
+        return vec![ph.get("board.capture_store")];
+    }
+    (0..2)
+        .filter(|&pl| !by[pl])
+        .map(|pl| ph.fmt("board.skip_mark", &[("player", &rs.board.players[pl])]))
+        .collect()
+}
+
+/// The narrowest store (mm along the rows) whose label and notes keep every word whole at the
+/// smallest sizes of `sz` (the label at [`Sizes::pit_label_min`], the notes at the smaller
+/// [`Sizes::store_note`]), as [`draw_board`] sets them.
+fn store_width_for_words(rs: &Ruleset, ph: &Phrases, sz: &Sizes) -> f64 {
+    let widest = |t: &str, pt: f64, wt: Weight| {
+        t.split_whitespace()
+            .map(|w| text::width_mm(w, pt, wt))
+            .fold(0.0, f64::max)
+    };
+    (0..2)
+        .map(|side| {
+            let label = widest(&rs.board.stores[side], sz.pit_label_min, Weight::Bold);
+            let notes = store_notes(rs, ph, side)
+                .iter()
+                .map(|n| widest(n, sz.store_note.1, Weight::Regular))
+                .fold(0.0, f64::max);
+            label.max(notes)
+        })
+        .fold(0.0, f64::max)
+        + 4.0
+        + RING
+        + 0.01
 }
 
 /// Largest pit diameter a ruleset may ask for (`layout.pit_diameter`), mm.

@@ -174,6 +174,10 @@ pub struct Sizes {
     /// The board's row captions are wrapped over the left store and first pit column (large
     /// print), so a tile seam may fall in any other gap; else one line from the first column.
     pub wrap_row_captions: bool,
+    /// Large print's wrapped row captions may run across the whole board (from the left
+    /// store's left edge to the right store's right edge) instead of the left store and first
+    /// pit column: set for a board on one sheet, which has no tile seam to keep clear.
+    pub captions_board_wide: bool,
     /// Tile and board-map headings (bold), pt.
     pub tile_head: f64,
     /// Tile join arrows and the glue word (bold), pt.
@@ -237,6 +241,7 @@ impl Sizes {
         number_r: 2.5,
         board_caption: 9.0,
         wrap_row_captions: false,
+        captions_board_wide: false,
         tile_head: 11.0,
         tile_join: 8.0,
         map_number: (12.0, 5.0),
@@ -280,6 +285,7 @@ impl Sizes {
         number_r: 4.0,
         board_caption: LARGE_LABEL_MIN,
         wrap_row_captions: true,
+        captions_board_wide: false,
         tile_head: LARGE_LABEL_MIN,
         tile_join: LARGE_LABEL_MIN,
         map_number: (LARGE_LABEL_MIN, 6.5),

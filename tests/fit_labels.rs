@@ -1,0 +1,200 @@
+//! `--fit --style large` on the papers where the board must shrink (A4, Letter, Legal), in both
+//! languages, for every bundled ruleset: the kit is either refused with an error naming the
+//! field or paper, or every board label is whole and inside its outline.
+//!
+//! Expected words come from the ruleset (store names, pit labels, in the kit's language) and
+//! the message catalogue (the store notes), never from the layout; ink boxes come from the font
+//! metrics ([`sowkit::text`]); the store outlines are read from the drawn shapes (the white
+//! rounded rectangles that are not circles).
+
+mod common;
+
+use sowkit::doc::{bounds, leaves, Color, Item, Page, Seg, Shape, Text};
+use sowkit::layout::board::store_sown_by;
+use sowkit::layout::phrases::Phrases;
+use sowkit::layout::{self, KitOptions, Paper, A4, LEGAL, LETTER};
+use sowkit::ruleset::Ruleset;
+use sowkit::text;
+
+/// Ink box of a text line from the font metrics: advance width, ascent to descent (mm).
+fn ink(t: &Text) -> (f64, f64, f64, f64) {
+    let w = text::width_mm(&t.text, t.size_pt, t.weight);
+    (
+        t.x,
+        t.y - text::ascent_mm(t.size_pt),
+        t.x + w,
+        t.y + text::descent_mm(t.size_pt),
+    )
+}
+
+/// A closed shape filled white with a stroke and straight sides (a store outline, not a pit
+/// circle or an arrow number's disc): its box and the stroke's half width.
+fn store_outline(s: &Shape) -> Option<((f64, f64, f64, f64), f64)> {
+    let lines = s
+        .segs
+        .iter()
+        .filter(|g| matches!(g, Seg::LineTo(..)))
+        .count();
+    let closed = matches!(s.segs.last(), Some(Seg::Close));
+    (s.fill == Some(Color::WHITE) && s.stroke.is_some() && closed && lines >= 4).then(|| {
+        (
+            bounds(&s.segs).unwrap(),
+            s.stroke.as_ref().unwrap().width / 2.0,
+        )
+    })
+}
+
+/// The words printed in store `side` of `rs` (label, then notes), as the ruleset and the
+/// catalogue give them.
+fn expected_store_words(rs: &Ruleset, ph: &Phrases, side: usize) -> Vec<String> {
+    let mut words: Vec<String> = rs.board.stores[side]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let by = store_sown_by(rs, side);
+    let notes = if !by[0] && !by[1] {
+        vec![ph.get("board.capture_store")]
+    } else {
+        (0..2)
+            .filter(|&p| !by[p])
+            .map(|p| ph.fmt("board.skip_mark", &[("player", &rs.board.players[p])]))
+            .collect()
+    };
+    for n in notes {
+        words.extend(n.split_whitespace().map(str::to_string));
+    }
+    words
+}
+
+/// What is wrong with the store and pit labels of `board` (the board sheet of `rs`), if
+/// anything.
+fn label_problems(rs: &Ruleset, ph: &Phrases, board: &Page) -> Vec<String> {
+    let items = leaves(&board.items);
+    let texts: Vec<&Text> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let mut stores: Vec<((f64, f64, f64, f64), f64)> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Shape(s) => store_outline(s),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    if stores.len() != 2 {
+        out.push(format!("{} store outlines found, not 2", stores.len()));
+        return out;
+    }
+    // Side 1's store is on the left.
+    stores.sort_by(|a, b| b.0 .0.total_cmp(&a.0 .0));
+    for (side, (r, half)) in stores.iter().enumerate() {
+        let inside: Vec<&&Text> = texts
+            .iter()
+            .filter(|t| {
+                let b = ink(t);
+                let (cx, cy) = ((b.0 + b.2) / 2.0, (b.1 + b.3) / 2.0);
+                cx > r.0 && cx < r.2 && cy > r.1 && cy < r.3
+            })
+            .collect();
+        let got: Vec<String> = inside
+            .iter()
+            .flat_map(|t| t.text.split_whitespace().map(str::to_string))
+            .collect();
+        let want = expected_store_words(rs, ph, side);
+        if got != want {
+            out.push(format!("store {side}: printed {got:?}, want {want:?}"));
+        }
+        for t in inside {
+            let b = ink(t);
+            let (x0, y0, x1, y1) = (r.0 + half, r.1 + half, r.2 - half, r.3 - half);
+            if b.0 < x0 || b.1 < y0 || b.2 > x1 || b.3 > y1 {
+                out.push(format!(
+                    "store {side}: {:?} ink {b:?} leaves the outline ({x0:.2}, {y0:.2}, {x1:.2}, {y1:.2})",
+                    t.text
+                ));
+            }
+        }
+    }
+    for label in rs.board.pit_labels.iter().flatten() {
+        if !texts.iter().any(|t| t.text == *label) {
+            out.push(format!("pit label {label:?} is not printed whole"));
+        }
+    }
+    out
+}
+
+#[test]
+fn fit_large_board_labels_are_whole_and_inside_or_refused() {
+    let papers: [Paper; 3] = [A4, LETTER, LEGAL];
+    let mut built = 0;
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            for paper in papers {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    fit: true,
+                    ..KitOptions::new(paper)
+                };
+                let what = format!("{} [{lang}] {}", rs.id, paper.name);
+                match layout::kit(&rs, &opts) {
+                    Err(e) => assert!(
+                        e.contains("board.") || e.contains("--paper"),
+                        "{what}: refused without naming a field or paper: {e}"
+                    ),
+                    Ok(doc) => {
+                        built += 1;
+                        let lrs = rs.in_lang(lang).unwrap();
+                        let ph = Phrases::load(lang).unwrap();
+                        let board = doc
+                            .pages
+                            .iter()
+                            .find(|p| p.name == "board")
+                            .unwrap_or_else(|| panic!("{what}: no board sheet"));
+                        let bad = label_problems(&lrs, &ph, board);
+                        assert!(bad.is_empty(), "{what}: {bad:#?}");
+                    }
+                }
+            }
+        }
+    }
+    // Every bundled ruleset is laid out on these papers (issue 9: they are, with the stores
+    // kept wide enough for their words and the row captions across the board).
+    assert_eq!(built, common::bundled().len() * 2 * 3);
+}
+
+/// The check above finds a broken store label: a store name whose word is split over lines,
+/// as the old layout printed "No/rth/sto/re".
+#[test]
+fn the_check_finds_a_broken_store_label() {
+    let rs = common::bundled()
+        .into_iter()
+        .find(|r| r.id == "kalah-6x4")
+        .unwrap();
+    let ph = Phrases::load("en").unwrap();
+    let opts = KitOptions {
+        large: true,
+        fit: true,
+        ..KitOptions::new(A4)
+    };
+    let mut doc = layout::kit(&rs, &opts).unwrap();
+    let board = doc.pages.iter_mut().find(|p| p.name == "board").unwrap();
+    assert!(label_problems(&rs, &ph, board).is_empty());
+    // Split "North" of "North store" into "No" and "rth" (same place).
+    for it in board.items.iter_mut() {
+        if let Item::Text(t) = it {
+            if t.text == "North" {
+                t.text = "No".into();
+            }
+        }
+    }
+    let bad = label_problems(&rs, &ph, board);
+    assert!(
+        bad.iter().any(|b| b.contains("store 1")),
+        "not found: {bad:?}"
+    );
+}
