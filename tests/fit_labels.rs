@@ -198,3 +198,48 @@ fn the_check_finds_a_broken_store_label() {
         "not found: {bad:?}"
     );
 }
+
+/// Kalah with 6 pits a side, pits `d` mm across, and pit labels cut to their first `len`
+/// characters of "WWWWWWWWWWS1" … (wide letters first, so every cut is the widest label
+/// of its length).
+fn cut_labels(len: usize, d: f64) -> Ruleset {
+    let mut rs = common::kalah(6, 4);
+    for (side, p) in ["S", "N"].iter().enumerate() {
+        rs.board.pit_labels[side] = (1..=6)
+            .map(|i| {
+                let full = format!("{}{p}{i}", "W".repeat(10));
+                full.chars().take(len).collect()
+            })
+            .collect();
+    }
+    rs.layout.pit_diameter = d;
+    rs.layout.store_length = 2.0 * d + 8.0;
+    rs
+}
+
+/// The "shorten it to at most N characters" of a pit label that is too long: labels of N
+/// characters lay the board out, labels of N + 1 do not (issue 9: it said one more than
+/// would build, counting the wider row without the double ring).
+#[test]
+fn the_advised_label_length_builds_and_one_more_does_not() {
+    for (d, large) in [(20.0, false), (30.0, false), (40.0, true), (60.0, true)] {
+        // A3: the large-print boards tile there (on A4 they cannot be split, labels aside).
+        let opts = KitOptions {
+            large,
+            ..KitOptions::new(layout::A3)
+        };
+        let ph = Phrases::load("en").unwrap();
+        let board = |rs: &Ruleset| layout::board::pages(rs, &opts, &ph);
+        let e = board(&cut_labels(12, d)).unwrap_err();
+        let n: usize = e
+            .split("shorten it to at most ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("d = {d}: no length in {e}"));
+        assert!((1..12).contains(&n), "d = {d}: {e}");
+        board(&cut_labels(n, d)).unwrap_or_else(|e| panic!("d = {d}, {n} characters: {e}"));
+        let more = board(&cut_labels(n + 1, d)).unwrap_err();
+        assert!(more.contains("board.pit_labels"), "d = {d}: {more}");
+    }
+}

@@ -735,16 +735,22 @@ fn draw_board(
         // What would work: the most characters of this label that fit at `min_pt`, and
         // whether any pit up to the loader's 80 mm limit would hold the whole label (the
         // widest text across a pit's label line is under its diameter).
+        // The room is the narrower of the two rows' (the double-ringed row has less), as
+        // every label of both rows must fit.
+        let room = [0, n]
+            .iter()
+            .map(|&hh| {
+                // As far in from the rim as labels may go (a third of the radius).
+                let (_, far) = place(hh, min_pt, ((r / 3.0) / 0.5).floor() * 0.5);
+                let inner_r = if hh >= n { r - RING - 0.4 } else { r - 0.6 };
+                2.0 * (inner_r * inner_r - far * far).max(0.0).sqrt() - 0.8
+            })
+            .fold(f64::INFINITY, f64::min);
         let fits_chars = (0..label.chars().count())
             .rev()
             .find(|&k| {
                 let short: String = label.chars().take(k).collect();
-                text::width_mm(&short, min_pt, Weight::Bold) <= {
-                    // As far in from the rim as labels may go (a third of the radius).
-                    let (_, far) = place(h, min_pt, ((r / 3.0) / 0.5).floor() * 0.5);
-                    let inner_r = if h >= n { r - RING - 0.4 } else { r - 0.6 };
-                    2.0 * (inner_r * inner_r - far * far).max(0.0).sqrt() - 0.8
-                }
+                text::width_mm(&short, min_pt, Weight::Bold) <= room
             })
             .unwrap_or(0);
         let need = text::width_mm(&label, min_pt, Weight::Bold) + 0.8;
