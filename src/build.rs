@@ -36,6 +36,9 @@ pub enum BuildError {
     },
     /// Writing failed (the message names the path); nothing was changed.
     Io(std::io::Error),
+    /// Several kits cannot be made ([`BuildError::Layout`] or [`BuildError::Extra`] each), in
+    /// ruleset order: every failing ruleset is reported, and nothing was written.
+    Several(Vec<BuildError>),
     /// The extra files of a kit (e.g. the 3D board) cannot be made: the ruleset's path and why.
     Extra {
         /// The ruleset file as given.
@@ -100,8 +103,25 @@ pub fn build_all_with(
             })
         })
         .collect();
-    // The first error in ruleset order, so messages do not depend on thread timing.
-    let built: Vec<Built> = results.into_iter().collect::<Result<_, _>>()?;
+    // Every ruleset's error in ruleset order, so messages do not depend on thread timing; a
+    // write error first (it is about the output, not a ruleset).
+    let mut built = Vec::new();
+    let mut failed = Vec::new();
+    for r in results {
+        match r {
+            Ok(b) => built.push(b),
+            Err(e) => failed.push(e),
+        }
+    }
+    if let Some(i) = failed.iter().position(|e| matches!(e, BuildError::Io(_))) {
+        return Err(failed.swap_remove(i));
+    }
+    if failed.len() == 1 {
+        return Err(failed.remove(0));
+    }
+    if !failed.is_empty() {
+        return Err(BuildError::Several(failed));
+    }
     let ids: Vec<String> = rulesets.iter().map(|r| r.id.clone()).collect();
     o.commit(&ids).map_err(BuildError::Io)?;
     Ok(built)

@@ -367,6 +367,67 @@ fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions) -> String {
     s
 }
 
+/// The line and field a layout message names for ruleset `path` (`path:12: board.stores: …`),
+/// or line 0 and no field.
+fn layout_place(path: &str, text: &str) -> (usize, String) {
+    let key = format!("{path}:");
+    let mut rest = text;
+    while let Some(i) = rest.find(&key) {
+        let after = &rest[i + key.len()..];
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        if let (Ok(line), Some(tail)) = (
+            digits.parse::<usize>(),
+            after[digits.len()..].strip_prefix(": "),
+        ) {
+            let field: String = tail
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'))
+                .collect();
+            let field = if tail[field.len()..].starts_with(": ") {
+                field
+            } else {
+                String::new()
+            };
+            return (line, field);
+        }
+        rest = after;
+    }
+    (0, String::new())
+}
+
+/// Prints the layout error `text` of ruleset `path` in the form `--format` asks for: the human
+/// form as `error: path: text` (with `closing`, e.g. "nothing was written", on its own line);
+/// `short` and `json` as `check` prints diagnostics, one a line, the place and field read from
+/// the message when it names them.
+fn report_layout(path: &str, text: &str, closing: &str) {
+    let s = cli::diag::settings();
+    if s.format == cli::diag::DiagFormat::Human {
+        if closing.is_empty() {
+            eprintln!("error: {path}: {text}");
+        } else {
+            eprintln!("error: {path}: {text}\n  {closing}");
+        }
+        return;
+    }
+    let (line, field) = layout_place(path, text);
+    let message = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let d = Diagnostic {
+        path: path.to_string(),
+        line,
+        column: 0,
+        field,
+        message,
+        rendered: String::new(),
+        warning: false,
+    };
+    eprintln!("{}", cli::diag::format(&d, &s));
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let format = match &cli.command {
@@ -543,7 +604,11 @@ fn main() -> ExitCode {
                         .find(|p| p.name == paper_name.as_str())
                 });
                 let Some((rs, paper)) = rs.zip(paper) else {
-                    eprintln!("error: {path}: cannot lay out the kit on {paper_name} paper: {e}");
+                    report_layout(
+                        path,
+                        &format!("cannot lay out the kit on {paper_name} paper: {e}"),
+                        "",
+                    );
                     continue;
                 };
                 // "in `es`: …" when the ruleset has text in several languages.
@@ -555,7 +620,7 @@ fn main() -> ExitCode {
                     lang,
                     ..KitOptions::new(paper)
                 };
-                eprintln!("error: {path}: {}", layout_problem(e, Some(rs), &opts));
+                report_layout(path, &layout_problem(e, Some(rs), &opts), "");
             }
             if !problems.is_empty() {
                 return ExitCode::from(1);
@@ -626,8 +691,10 @@ fn main() -> ExitCode {
                 }
             };
             if check {
-                // Regenerate in memory and compare with OUT; write nothing.
+                // Regenerate in memory and compare with OUT; write nothing. Every ruleset that
+                // cannot be laid out is reported.
                 let mut kits = Vec::new();
+                let mut failed = 0;
                 for rs in &all {
                     let opts = opts_for(rs);
                     match sowkit::kit::make(rs, &opts).and_then(|mut k| {
@@ -636,14 +703,17 @@ fn main() -> ExitCode {
                     }) {
                         Ok(k) => kits.push(k),
                         Err(e) => {
-                            eprintln!(
-                                "error: {}: {}\n  nothing was written",
-                                rs.path,
-                                layout_problem(&e, Some(rs), &opts)
+                            failed += 1;
+                            report_layout(
+                                &rs.path,
+                                &layout_problem(&e, Some(rs), &opts),
+                                "nothing was written",
                             );
-                            return ExitCode::from(1);
                         }
                     }
+                }
+                if failed > 0 {
+                    return ExitCode::from(1);
                 }
                 return cli::check_out(&kits, &out);
             }
@@ -664,23 +734,46 @@ fn main() -> ExitCode {
                     }
                     ExitCode::SUCCESS
                 }
-                Err(sowkit::build::BuildError::Layout {
-                    path,
-                    paper: _,
-                    message,
-                }) => {
-                    let rs = all.iter().find(|r| r.path == path);
-                    let opts = rs.map_or_else(|| KitOptions::new(A4), opts_for);
-                    eprintln!(
-                        "error: {path}: {}\n  nothing was written",
-                        layout_problem(&message, rs, &opts)
-                    );
-                    ExitCode::from(1)
-                }
-                Err(sowkit::build::BuildError::Extra { path, message }) => {
-                    eprintln!(
-                        "error: {path}: cannot make the 3D board: {message}; nothing was written"
-                    );
+                Err(
+                    e @ (sowkit::build::BuildError::Layout { .. }
+                    | sowkit::build::BuildError::Extra { .. }
+                    | sowkit::build::BuildError::Several(_)),
+                ) => {
+                    let failed = match e {
+                        sowkit::build::BuildError::Several(v) => v,
+                        one => vec![one],
+                    };
+                    let n = failed.len();
+                    for (i, f) in failed.into_iter().enumerate() {
+                        // "nothing was written" once, after the last.
+                        let closing = if i + 1 == n {
+                            "nothing was written"
+                        } else {
+                            ""
+                        };
+                        match f {
+                            sowkit::build::BuildError::Layout { path, message, .. } => {
+                                let rs = all.iter().find(|r| r.path == path);
+                                let opts = rs.map_or_else(|| KitOptions::new(A4), opts_for);
+                                report_layout(&path, &layout_problem(&message, rs, &opts), closing);
+                            }
+                            sowkit::build::BuildError::Extra { path, message } => report_layout(
+                                &path,
+                                &format!("cannot make the 3D board: {message}"),
+                                closing,
+                            ),
+                            // Not made by build_all_with: a write error comes alone, and
+                            // the failures it gathers are single.
+                            sowkit::build::BuildError::Io(e) => eprintln!("error: {e}"),
+                            sowkit::build::BuildError::Several(_) => {}
+                        }
+                    }
+                    if n > 1 {
+                        cli::diag::summary(&format!(
+                            "{n} of {} ruleset(s) failed; nothing was written",
+                            all.len()
+                        ));
+                    }
                     ExitCode::from(1)
                 }
                 Err(sowkit::build::BuildError::Io(e)) => {

@@ -1,0 +1,100 @@
+//! Layout errors of `sowkit build` over several rulesets: every failing ruleset is reported
+//! (not only the first), nothing is written, and `--format short|json` is honoured as `check`
+//! honours it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn sowkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sowkit"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sowkit-fit-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The six-pit ruleset up to its `[layout]` table (no worked examples), with id `id`, pit
+/// labels `len` characters long ("WWW…A1": wide letters) and pits `d` mm across.
+fn long_label_ruleset(dir: &Path, id: &str, len: usize, d: u32) -> PathBuf {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml"),
+    )
+    .unwrap();
+    let head: String = src
+        .lines()
+        .take_while(|l| !l.starts_with("[text.es]") && !l.starts_with("# The words"))
+        .map(|l| {
+            if l.starts_with("id = ") {
+                format!("id = \"{id}\"")
+            } else if l.starts_with("pit_labels = ") {
+                let w = "W".repeat(len - 2);
+                format!(
+                    "pit_labels = [[\"{w}A1\", \"{w}A2\", \"{w}A3\"], [\"{w}B1\", \"{w}B2\", \"{w}B3\"]]"
+                )
+            } else if l.starts_with("pit_diameter = ") {
+                format!("pit_diameter = {d}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let p = dir.join(format!("{id}.toml"));
+    std::fs::write(&p, head + "\n").unwrap();
+    p
+}
+
+#[test]
+fn a_folder_build_reports_every_failing_ruleset_in_each_format() {
+    let dir = scratch("rulesets");
+    // 12 characters of "W" do not fit a 20 mm pit at 5 pt (a W is 1.03 em: about 22 mm).
+    long_label_ruleset(&dir, "first", 12, 20);
+    long_label_ruleset(&dir, "second", 12, 20);
+    long_label_ruleset(&dir, "fine", 2, 40);
+    for format in ["human", "short", "json"] {
+        let out = scratch(&format!("out-{format}"));
+        let o = sowkit()
+            .args(["build", "--format", format, "-o"])
+            .arg(&out)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{format}: {err}");
+        for id in ["first", "second"] {
+            let path = dir.join(format!("{id}.toml")).display().to_string();
+            let lines: Vec<&str> = err
+                .lines()
+                .filter(|l| l.contains(&path) && l.contains("board.pit_labels"))
+                .collect();
+            assert!(!lines.is_empty(), "{format}: {id} not reported: {err}");
+            match format {
+                "short" => assert!(
+                    lines.iter().any(|l| l.starts_with(&format!("{path}:13:"))),
+                    "{format}: {err}"
+                ),
+                "json" => {
+                    let v: serde_json::Value = lines
+                        .iter()
+                        .find_map(|l| serde_json::from_str(l).ok())
+                        .unwrap_or_else(|| panic!("no JSON line for {id}: {err}"));
+                    assert_eq!(v["severity"], "error");
+                    assert_eq!(v["path"], path.as_str());
+                    assert_eq!(v["line"], 13);
+                    assert_eq!(v["field"], "board.pit_labels");
+                }
+                _ => assert!(
+                    lines
+                        .iter()
+                        .any(|l| l.starts_with(&format!("error: {path}: "))),
+                    "{format}: {err}"
+                ),
+            }
+        }
+        // All or nothing: the fine ruleset's kit is not written either.
+        assert!(!out.join("fine").exists(), "{format}: a kit was written");
+    }
+}
