@@ -70,10 +70,19 @@ fn board_lays_out(rs: &Ruleset, opts: &KitOptions) -> Result<(), String> {
 
 /// Whether the whole kit and host key of `rs` lay out with `opts` (what `check` and `build` do).
 fn kit_lays_out(rs: &Ruleset, opts: &KitOptions) -> bool {
+    kit_problem(rs, opts).is_ok()
+}
+
+/// Why the whole kit and host key of `rs` do not lay out with `opts`, if they do not.
+fn kit_problem(rs: &Ruleset, opts: &KitOptions) -> Result<(), String> {
     layout::kit(rs, opts)
         .and_then(|_| layout::host_key(rs, opts))
-        .is_ok()
+        .map(|_| ())
 }
+
+/// Values of one size tried whose kit fails with the very message of the ruleset's own value
+/// before that size is given up (the failing sheet does not depend on it).
+const SAME_FAILURE_TRIES: usize = 2;
 
 /// 1-based line of byte `at` in `src`.
 fn line_of(src: &str, at: usize) -> usize {
@@ -150,15 +159,23 @@ fn candidates(size: &Size, now: f64) -> Vec<f64> {
     v
 }
 
-/// Lines of advice (each starting `help: `) for the kit of `rs` whose board does not lay out
-/// with `opts`: each size of `[layout]` changed to the nearest value that lays out, naming the
-/// file, line and field; then a larger paper, and `--fit` (or leaving it out), if they lay out.
-/// Empty when the board
-/// lays out as it is (the problem is elsewhere: the message says what).
+/// Lines of advice (each starting `help: `) for the kit of `rs` that does not lay out with
+/// `opts` (its board, or another sheet): each size of `[layout]` changed to the nearest value
+/// whose whole kit lays out, naming the file, line and field; then a larger paper, and `--fit`
+/// (or leaving it out), if they lay out. Empty when the kit lays out as it is.
 pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
-    if board_lays_out(rs, opts).is_ok() {
-        return Vec::new();
-    }
+    // A board that lays out on a kit that does not (a store too short for the diagrams'
+    // labels, say): the same sizes are tried, for the whole kit.
+    let board_ok = board_lays_out(rs, opts).is_ok();
+    let own_failure = if board_ok {
+        match kit_problem(rs, opts) {
+            Ok(()) => return Vec::new(),
+            Err(e) => Some(e),
+        }
+    } else {
+        None
+    };
+    let what = if board_ok { "kit" } else { "board" };
     let mut out = Vec::new();
     let src = source_of(rs);
     let paper = opts.paper.name.to_string();
@@ -171,6 +188,7 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
                 continue;
             };
             let mut found = None;
+            let mut same = 0;
             for v in candidates(size, now) {
                 let Some(edited) = with_size(src, size.key, v) else {
                     break;
@@ -178,9 +196,21 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
                 let Ok(rs2) = ruleset::load_str(&rs.path, &edited) else {
                     continue;
                 };
-                if board_lays_out(&rs2, opts).is_ok() && kit_lays_out(&rs2, opts) {
-                    found = Some(v);
-                    break;
+                if board_lays_out(&rs2, opts).is_err() {
+                    continue;
+                }
+                match kit_problem(&rs2, opts) {
+                    Ok(()) => {
+                        found = Some(v);
+                        break;
+                    }
+                    Err(e) if own_failure.as_ref() == Some(&e) => {
+                        same += 1;
+                        if same >= SAME_FAILURE_TRIES {
+                            break;
+                        }
+                    }
+                    Err(_) => {}
                 }
             }
             let Some(v) = found else {
@@ -215,7 +245,7 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
         }
         if out.is_empty() {
             out.push(format!(
-                "help: no value of {} near the ruleset's own lays the board out on {paper} (tried {TRIES_PER_SIZE} of each)",
+                "help: no value of {} near the ruleset's own lays the {what} out on {paper} (tried up to {TRIES_PER_SIZE} of each)",
                 tried.join(", ")
             ));
         }
@@ -248,6 +278,15 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
         } else {
             format!("help: or build without --fit (tried: the board is printed at true size in tiles of {paper})")
         });
+    }
+    if !out
+        .iter()
+        .any(|l| l.contains("--paper") || l.contains("--fit") || l.contains(" → "))
+        && !out.iter().any(|l| l.contains("add "))
+    {
+        out.push(format!(
+            "help: nothing tried lays this kit out on {paper} or any larger paper, with or without --fit: shorten the texts named above"
+        ));
     }
     out
 }

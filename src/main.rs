@@ -359,12 +359,65 @@ fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions) -> String {
         Some(short) if !advice.is_empty() => short,
         _ => e,
     };
-    let mut s = format!("cannot lay out the kit on {} paper: {e}", opts.paper.name);
+    // No larger paper was found to work: do not suggest one.
+    let no_paper = advice
+        .iter()
+        .any(|l| l.contains("nothing tried lays this kit out"));
+    let e = match e.strip_suffix(", or use a larger paper") {
+        Some(short) if no_paper => short,
+        _ => e,
+    };
+    let mut s = format!(
+        "cannot lay out the kit on {} paper: {}{e}",
+        opts.paper.name,
+        rs.map_or_else(String::new, |rs| overlap_field(e, rs))
+    );
     for line in advice {
         s.push_str("\n  ");
         s.push_str(&line);
     }
     s
+}
+
+/// For a message of two texts that overlap (`the texts "A1" and "A2" overlap`) where one is a
+/// pit label, store name or player name of `rs`: `path:line: board.<field>: ` naming the field
+/// to shorten (the line of its key in the ruleset file); else empty.
+fn overlap_field(e: &str, rs: &Ruleset) -> String {
+    let Some(rest) = e.split(" the texts ").nth(1) else {
+        return String::new();
+    };
+    if !rest.contains(" overlap") {
+        return String::new();
+    }
+    let quoted: Vec<String> = rest
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .take(2)
+        .map(str::to_string)
+        .collect();
+    let b = &rs.board;
+    let field = if quoted
+        .iter()
+        .any(|q| b.pit_labels.iter().flatten().any(|l| l == q))
+    {
+        "pit_labels"
+    } else if quoted.iter().any(|q| b.stores.iter().any(|l| l == q)) {
+        "stores"
+    } else if quoted.iter().any(|q| b.players.iter().any(|l| l == q)) {
+        "players"
+    } else {
+        return String::new();
+    };
+    let line = sowkit::advice::source_of(rs).and_then(|src| {
+        src.lines()
+            .position(|l| l.trim_start().starts_with(field))
+            .map(|i| i + 1)
+    });
+    match line {
+        Some(n) => format!("{}:{n}: board.{field}: ", rs.path),
+        None => format!("{}: board.{field}: ", rs.path),
+    }
 }
 
 /// The line and field a layout message names for ruleset `path` (`path:12: board.stores: …`),

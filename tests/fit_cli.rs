@@ -98,3 +98,56 @@ fn a_folder_build_reports_every_failing_ruleset_in_each_format() {
         assert!(!out.join("fine").exists(), "{format}: a kit was written");
     }
 }
+
+#[test]
+fn sixteen_pits_with_twelve_character_labels_name_the_field_and_say_nothing_works() {
+    let dir = scratch("sixteen");
+    let src = std::fs::read_to_string(long_label_ruleset(&dir, "sixteen", 12, 40)).unwrap();
+    let labels = |p: &str| {
+        (1..=16)
+            .map(|i| format!("\"WWWWWWWWW{p}{i:02}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let src: String = src
+        .lines()
+        .map(|l| {
+            if l.starts_with("pit_labels = ") {
+                format!("pit_labels = [[{}], [{}]]", labels("A"), labels("B"))
+            } else if l.starts_with("pits_per_side = ") {
+                "pits_per_side = 16".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .map(|l| l + "\n")
+        .collect();
+    let path = dir.join("sixteen.toml");
+    std::fs::write(&path, &src).unwrap();
+    let line = src
+        .lines()
+        .position(|l| l.starts_with("pit_labels"))
+        .unwrap()
+        + 1;
+    let out = scratch("sixteen-out");
+    let o = sowkit()
+        .args(["build", "-o"])
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let at = format!("{}:{line}: board.pit_labels: ", path.display());
+    assert!(err.contains(&at), "no {at:?} in {err}");
+    assert!(
+        err.contains("nothing tried lays this kit out on A4"),
+        "{err}"
+    );
+    assert!(!err.contains("use a larger paper"), "{err}");
+    // What it says is so: the largest named paper does not lay it out either.
+    let rs = sowkit::ruleset::load_str(&path.display().to_string(), &src).unwrap();
+    let opts = sowkit::layout::KitOptions::new(sowkit::layout::A3);
+    assert!(sowkit::layout::kit(&rs, &opts).is_err());
+    assert!(!out.join("sixteen").exists());
+}
