@@ -250,10 +250,14 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
             ));
         }
     }
-    // Larger papers, then --fit.
+    // Larger papers (by area, or with a wider short side: a long narrow custom paper), the
+    // smallest first, then --fit.
     let area = |p: &Paper| p.width * p.height;
-    for p in crate::paper::NAMED {
-        if area(&p) > area(&opts.paper) + 1.0 {
+    let short = |p: &Paper| p.width.min(p.height);
+    let mut named = crate::paper::NAMED.to_vec();
+    named.sort_by(|a, b| area(a).total_cmp(&area(b)));
+    for p in named {
+        if area(&p) > area(&opts.paper) + 1.0 || short(&p) > short(&opts.paper) + 1.0 {
             let o = KitOptions {
                 paper: p,
                 ..opts.clone()
@@ -285,7 +289,7 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
         && !out.iter().any(|l| l.contains("add "))
     {
         out.push(format!(
-            "help: nothing tried lays this kit out on {paper} or any larger paper, with or without --fit: shorten the texts named above"
+            "help: nothing tried lays this kit out on {paper} or any larger or wider named paper, with or without --fit: shorten the texts named above"
         ));
     }
     out

@@ -151,3 +151,36 @@ fn sixteen_pits_with_twelve_character_labels_name_the_field_and_say_nothing_work
     assert!(sowkit::layout::kit(&rs, &opts).is_err());
     assert!(!out.join("sixteen").exists());
 }
+
+#[test]
+fn a_narrow_custom_paper_gets_a_paper_that_builds() {
+    // 140 mm across leaves 120 mm inside the margins: the score log's move numbers do not
+    // fit. The advice names a paper, and building on it works.
+    let ruleset = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
+    let out = scratch("narrow");
+    let o = sowkit()
+        .args(["build", "--paper", "140x2000mm", "-o"])
+        .arg(&out)
+        .arg(&ruleset)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let paper = err
+        .split("help: or build with --paper ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .unwrap_or_else(|| panic!("no paper advised: {err}"))
+        .to_string();
+    let o = sowkit()
+        .args(["build", "--paper", &paper, "-o"])
+        .arg(&out)
+        .arg(&ruleset)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "--paper {paper}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
