@@ -250,13 +250,11 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
             ));
         }
     }
-    // Larger papers (by area, or with a wider short side: a long narrow custom paper), the
-    // smallest first, then --fit.
+    // Larger papers (by area, or with a wider short side: a long narrow custom paper), in the
+    // order of [`crate::paper::NAMED`], then --fit.
     let area = |p: &Paper| p.width * p.height;
     let short = |p: &Paper| p.width.min(p.height);
-    let mut named = crate::paper::NAMED.to_vec();
-    named.sort_by(|a, b| area(a).total_cmp(&area(b)));
-    for p in named {
+    for p in crate::paper::NAMED {
         if area(&p) > area(&opts.paper) + 1.0 || short(&p) > short(&opts.paper) + 1.0 {
             let o = KitOptions {
                 paper: p,

@@ -243,3 +243,26 @@ fn the_advised_label_length_builds_and_one_more_does_not() {
         assert!(more.contains("board.pit_labels"), "d = {d}: {more}");
     }
 }
+
+/// A store name with a word no store can hold at 18 pt (a 22-letter word is about 100 mm
+/// wide, a store at most 80 mm) is refused naming `board.stores` and the word, with or
+/// without `--fit`, never printed broken.
+#[test]
+fn a_store_word_too_wide_for_any_store_is_refused_naming_the_field() {
+    let mut rs = common::kalah(6, 4);
+    rs.board.stores[1] = "Northernmoststorehouses".into();
+    let word_mm = text::width_mm("Northernmoststorehouses", 18.0, sowkit::doc::Weight::Bold);
+    assert!(word_mm > 80.0, "{word_mm}");
+    for fit in [false, true] {
+        let opts = KitOptions {
+            large: true,
+            fit,
+            ..KitOptions::new(layout::A3)
+        };
+        let e = layout::kit(&rs, &opts).unwrap_err();
+        assert!(
+            e.contains("board.stores") && e.contains("Northernmoststorehouses"),
+            "fit {fit}: {e}"
+        );
+    }
+}
