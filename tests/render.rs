@@ -703,12 +703,19 @@ fn svg_text_is_outlined_and_labelled() {
         )),
         "{s}"
     );
+    // The outline is used by that one marker only, so it is written inside the marker: no
+    // `<path id>` and no `<use>`. Its lattice step at 12 pt is 4 units (5 × 0.002067 mm would
+    // pass 0.01 mm), folded with the marker's 1/1000 into one scale. One CSS rule lets every
+    // marker's outline out of the marker box.
+    let marker = &s[s.find(r#"<marker id="b">"#).expect("marker b")..];
+    let marker = &marker[..marker.find("</marker>").unwrap()];
     assert!(
-        s.contains(
-            r##"<marker id="b" overflow="visible">
-<use transform="scale(.001)" xlink:href="#a"/>
-</marker>"##
-        ),
+        marker.contains("<path d=\"m") && marker.contains(r#"transform="scale(.004)"/>"#),
+        "{s}"
+    );
+    assert!(!s.contains(r#" id="a""#), "{s}");
+    assert!(
+        s.contains("<style>\nmarker{overflow:visible}\n</style>"),
         "{s}"
     );
     // Markers scale with the stroke width: 1000 font units at 12 pt = 2.067057 mm.
@@ -716,7 +723,22 @@ fn svg_text_is_outlined_and_labelled() {
         s.contains(r#"<g fill="none" stroke-width="2.067057">"#),
         "{s}"
     );
-    assert_eq!(s.matches("<use ").count(), 1, "{s}");
+    assert_eq!(s.matches("<use ").count(), 0, "{s}");
+
+    // The same glyph also drawn once at another size: the outline stays one `<path id>` in
+    // <defs>, the marker and the single glyph both `<use>` it.
+    p.text(20.0, 20.0, 20.0, Weight::Regular, "m");
+    let s = svg::render_page(&p, "t");
+    assert_eq!(
+        s.matches("<path d=\"m").count() - 1,
+        1,
+        "one outline and one run: {s}"
+    );
+    assert_eq!(s.matches("<use ").count(), 2, "{s}");
+    assert!(
+        s.contains(r##"<use transform="scale(.001)" xlink:href="#a"/>"##),
+        "{s}"
+    );
 }
 
 #[test]
