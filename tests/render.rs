@@ -703,12 +703,19 @@ fn svg_text_is_outlined_and_labelled() {
         )),
         "{s}"
     );
+    // The outline is used by that one marker only, so it is written inside the marker: no
+    // `<path id>` and no `<use>`. Its lattice step at 12 pt is 4 units (5 × 0.002067 mm would
+    // pass 0.01 mm), folded with the marker's 1/1000 into one scale. One CSS rule lets every
+    // marker's outline out of the marker box.
+    let marker = &s[s.find(r#"<marker id="b">"#).expect("marker b")..];
+    let marker = &marker[..marker.find("</marker>").unwrap()];
     assert!(
-        s.contains(
-            r##"<marker id="b" overflow="visible">
-<use transform="scale(.001)" xlink:href="#a"/>
-</marker>"##
-        ),
+        marker.contains("<path d=\"m") && marker.contains(r#"transform="scale(.004)"/>"#),
+        "{s}"
+    );
+    assert!(!s.contains(r#" id="a""#), "{s}");
+    assert!(
+        s.contains("<style>\nmarker{overflow:visible}\n</style>"),
         "{s}"
     );
     // Markers scale with the stroke width: 1000 font units at 12 pt = 2.067057 mm.
@@ -716,7 +723,22 @@ fn svg_text_is_outlined_and_labelled() {
         s.contains(r#"<g fill="none" stroke-width="2.067057">"#),
         "{s}"
     );
-    assert_eq!(s.matches("<use ").count(), 1, "{s}");
+    assert_eq!(s.matches("<use ").count(), 0, "{s}");
+
+    // The same glyph also drawn once at another size: the outline stays one `<path id>` in
+    // <defs>, the marker and the single glyph both `<use>` it.
+    p.text(20.0, 20.0, 20.0, Weight::Regular, "m");
+    let s = svg::render_page(&p, "t");
+    assert_eq!(
+        s.matches("<path d=\"m").count() - 1,
+        1,
+        "one outline and one run: {s}"
+    );
+    assert_eq!(s.matches("<use ").count(), 2, "{s}");
+    assert!(
+        s.contains(r##"<use transform="scale(.001)" xlink:href="#a"/>"##),
+        "{s}"
+    );
 }
 
 #[test]
@@ -809,4 +831,63 @@ fn svg_text_is_drawn_before_a_shape_over_it_and_other_text_stays_gathered() {
         .and_then(|d| d.split('"').next())
         .unwrap_or("");
     assert!(d.starts_with("m10 10h") && d.contains(" 80"), "{d}");
+}
+
+#[test]
+fn pdf_text_runs_are_placed_by_relative_td_at_the_page_model_positions() {
+    // Text items in a row share one text object; each is one `Tj` string of 2-byte glyph codes,
+    // placed by a `Td` relative to the previous line start (the text line matrix restarts at
+    // the origin at `BT`, ISO 32000-1 §9.4.2). Summing the `Td`s must give each item's own
+    // position: x mm × 72 / 25.4, and y measured up from the page foot.
+    let doc = sample();
+    let d = load(&pdf::render(&doc));
+    let content = d.get_page_content(page_ids(&d)[0]);
+    let ops = Content::decode(&content).unwrap().operations;
+    let mut line = (0.0f64, 0.0f64);
+    let mut shown: Vec<(f64, f64, usize)> = Vec::new();
+    let mut text_objects = 0;
+    for o in &ops {
+        match o.operator.as_str() {
+            "BT" => {
+                line = (0.0, 0.0);
+                text_objects += 1;
+            }
+            "Td" => {
+                line.0 += f64::from(o.operands[0].as_float().unwrap());
+                line.1 += f64::from(o.operands[1].as_float().unwrap());
+            }
+            "Tj" => {
+                let bytes = o.operands[0].as_str().unwrap();
+                shown.push((line.0, line.1, bytes.len()));
+            }
+            "TJ" => panic!("text is shown with Tj, one string per item: {o:?}"),
+            _ => {}
+        }
+    }
+    let texts: Vec<&doc::Text> = doc.pages[0]
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            doc::Item::Text(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown.len(), texts.len());
+    for ((x, y, n), t) in shown.iter().zip(&texts) {
+        let want = (t.x * PT_PER_MM, (297.0 - t.y) * PT_PER_MM);
+        // Each position rounded once to 0.01 pt, and the Td sums add at most 0.01 pt more.
+        assert!(
+            (x - want.0).abs() < 0.0151 && (y - want.1).abs() < 0.0151,
+            "{:?} at ({x}, {y}), want {want:?}",
+            t.text
+        );
+        assert_eq!(*n, 2 * t.text.chars().count(), "{:?}", t.text);
+    }
+    // The six pit numbers alternate with circles (separate text objects); the paragraph
+    // lines at the foot of the page follow one another in one.
+    assert!(
+        text_objects < texts.len(),
+        "{text_objects} text objects for {} items",
+        texts.len()
+    );
 }

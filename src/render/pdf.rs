@@ -3,10 +3,16 @@
 //!
 //! * Units: the page model's millimetres become points once (× 72 / 25.4) and y is flipped
 //!   (PDF's origin is the bottom-left corner). A4 is 595.276 × 841.890 pt.
-//! * Paths are written as raw PDF path operators (`m l c h`, painted with `f` non-zero fill,
-//!   `S` stroke or `B` both), so every page-model segment maps to exactly one operator.
-//!   Lengths are written to 0.01 pt; colours, line width, dash and font are written only when
-//!   they change, so a page of many pit circles does not repeat its settings.
+//! * printpdf builds the document (pages, fonts with their `/W` and `/ToUnicode`, forms); each
+//!   page's content stream is written by us ([`Content`]) and put in place of printpdf's, since
+//!   printpdf would write every glyph as its own hex string and every text item as its own text
+//!   object. Paths are PDF path operators (`m l c h`, painted with `f` non-zero fill, `S` stroke
+//!   or `B` both), so every page-model segment maps to exactly one operator. Lengths are
+//!   written to 0.01 pt in their shortest form; colours, line width, dash and font are written
+//!   only when they change, so a page of many pit circles does not repeat its settings. Text
+//!   items in a row share one text object, each a literal string of glyph codes shown by `Tj`.
+//! * The file is saved with object streams and a cross-reference stream (PDF 1.5), so the page,
+//!   font and resource dictionaries are compressed too.
 //! * An outline the document draws more than once up to a translation (a pit circle, a seed
 //!   counter, the calibration bar) is one form XObject (`/P0`, `/P1`, …) drawn at each place with
 //!   `q 1 0 0 1 x y cm /Pn Do Q`; colours and line width are set outside it and inherited.
@@ -31,8 +37,7 @@ use allsorts::subset::{subset, CmapTarget, SubsetProfile};
 use allsorts::tables::FontTableProvider;
 use printpdf::{
     Codepoint, DictItem, ExternalStream, ExternalXObject, FontId, Mm, Op, ParsedFont, PdfDocument,
-    PdfFont, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, Rect, TextItem, XObject, XObjectId,
-    XObjectTransform,
+    PdfFont, PdfFontHandle, PdfPage, PdfSaveOptions, Pt, Rect, TextItem, XObject, XObjectId,
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -270,41 +275,36 @@ fn embed(pdf: &mut PdfDocument, weight: Weight, chars: &BTreeSet<char>) -> Optio
     Some(Embedded { id, gid_map })
 }
 
-/// Raw content-stream operator.
-fn raw(key: &str, args: Vec<DictItem>) -> Op {
-    Op::Unknown {
-        key: key.to_string(),
-        value: args,
-    }
-}
-
-/// A length for the content stream, in points rounded to 0.01 pt (0.0035 mm, a fiftieth of
-/// the finest printed line; f32, as PDF reals are; non-finite becomes 0). Fewer digits make
-/// the content streams smaller.
+/// A length for a dictionary (a form's `/BBox`), in points rounded to 0.01 pt (non-finite
+/// becomes 0).
 fn real(v: f64) -> DictItem {
     DictItem::Real(((finite(v) * 100.0).round() / 100.0) as f32)
 }
 
-/// A colour component (0–1) to 0.001, so every 8-bit channel value survives the round trip.
-fn unit(v: f64) -> DictItem {
-    DictItem::Real(((finite(v) * 1000.0).round() / 1000.0) as f32)
+/// Content-stream resource name of each weight's font (`/R`, `/B`): one letter, since every
+/// text run names its font. The font dictionaries keep the subset names as `/BaseFont`.
+fn font_resource(weight: Weight) -> &'static str {
+    match weight {
+        Weight::Regular => "R",
+        Weight::Bold => "B",
+    }
 }
 
-fn rgb_args(c: Color) -> Vec<DictItem> {
-    [c.r, c.g, c.b]
-        .iter()
-        .map(|v| unit(f64::from(*v) / 255.0))
-        .collect()
+/// Hundredths of a point, as the content stream writes lengths (0.0035 mm, a fiftieth of the
+/// finest printed line; non-finite becomes 0).
+fn centi(v: f64) -> i64 {
+    (finite(v) * 100.0).round() as i64
 }
 
-/// Converts page millimetres to PDF points (y flipped against the page height `h` mm).
+/// Converts page millimetres to PDF points in hundredths (y flipped against the page height
+/// `h` mm).
 struct Flip {
     h: f64,
 }
 
 impl Flip {
-    fn pt(&self, p: &crate::doc::Pt) -> [DictItem; 2] {
-        [real(p.x * PT_PER_MM), real((self.h - p.y) * PT_PER_MM)]
+    fn pt(&self, p: &crate::doc::Pt) -> [i64; 2] {
+        [centi(p.x * PT_PER_MM), centi((self.h - p.y) * PT_PER_MM)]
     }
 }
 
@@ -314,7 +314,7 @@ impl Flip {
 struct GState {
     fill: Option<Color>,
     stroke: Option<Color>,
-    /// Line width, pt (as written, 0.01 pt).
+    /// Line width, 0.01 pt.
     width: Option<i64>,
     /// Dash pattern, 0.01 pt units; empty = solid.
     dash: Option<Vec<i64>>,
@@ -322,21 +322,77 @@ struct GState {
     font: Option<(Weight, u32)>,
 }
 
-impl GState {
-    fn fill(&mut self, c: Color, ops: &mut Vec<Op>) {
-        if self.fill != Some(c) {
-            ops.push(raw("rg", rgb_args(c)));
-            self.fill = Some(c);
+/// One page's content stream (ISO 32000-1 §8.2, §9.4), written directly as bytes: numbers in
+/// their shortest form (lengths to 0.01 pt, colour components to 0.001), and consecutive text
+/// items kept in one text object (`BT … ET`) whose lines are placed with relative `Td`.
+/// printpdf's own operators would write every glyph as its own hex string (`[<0027><0030>] TJ`)
+/// and every text item as its own text object, about twice the bytes.
+struct Content {
+    out: Vec<u8>,
+    /// Inside `BT … ET`, with the start of the current text line (0.01 pt), which the next
+    /// `Td` moves from.
+    text: Option<[i64; 2]>,
+    st: GState,
+}
+
+impl Content {
+    fn num(&mut self, v: i64) {
+        push_centi(&mut self.out, v);
+        self.out.push(b' ');
+    }
+    fn op(&mut self, op: &str) {
+        self.out.extend_from_slice(op.as_bytes());
+        self.out.push(b'\n');
+    }
+    /// Closes an open text object: path painting, `q`/`Q` and `Do` are not allowed in one.
+    fn end_text(&mut self) {
+        if self.text.take().is_some() {
+            self.op("ET");
+        }
+    }
+    /// `r g b rg` / `RG`, each component (0–255) to 0.001 of full, so every 8-bit value
+    /// survives the round trip.
+    fn rgb(&mut self, c: Color, op: &str) {
+        for v in [c.r, c.g, c.b] {
+            let milli = (f64::from(v) * 1000.0 / 255.0).round() as i64;
+            push_milli(&mut self.out, milli);
+            self.out.push(b' ');
+        }
+        self.op(op);
+    }
+    fn fill(&mut self, c: Color) {
+        if self.st.fill != Some(c) {
+            self.rgb(c, "rg");
+            self.st.fill = Some(c);
         }
     }
 }
 
-/// Hundredths of a point, as [`real`] writes them.
-fn centi(v: f64) -> i64 {
-    (finite(v) * 100.0).round() as i64
+/// Writes hundredths as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`.
+fn push_centi(out: &mut Vec<u8>, v: i64) {
+    use std::io::Write;
+    let (sign, a) = (if v < 0 { "-" } else { "" }, v.unsigned_abs());
+    let _ = match a % 100 {
+        0 => write!(out, "{sign}{}", a / 100),
+        f if f % 10 == 0 => write!(out, "{sign}{}.{}", a / 100, f / 10),
+        f => write!(out, "{sign}{}.{f:02}", a / 100),
+    };
 }
 
-fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, st: &mut GState, ops: &mut Vec<Op>) {
+/// Writes thousandths (0–1000) as a PDF number: `843` → `.843`, `500` → `.5`, `1000` → `1`.
+fn push_milli(out: &mut Vec<u8>, v: i64) {
+    use std::io::Write;
+    let v = v.clamp(0, 1000);
+    let _ = match v {
+        0 => write!(out, "0"),
+        1000 => write!(out, "1"),
+        f if f % 100 == 0 => write!(out, ".{}", f / 100),
+        f if f % 10 == 0 => write!(out, ".{:02}", f / 10),
+        f => write!(out, ".{f:03}"),
+    };
+}
+
+fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, c: &mut Content) {
     let segs = clean_segs(&s.segs);
     let stroke = s
         .stroke
@@ -351,64 +407,86 @@ fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, st: &mut GState, ops: &mut Vec<
     if segs.is_empty() {
         return;
     }
-    if let Some(c) = s.fill {
-        st.fill(c, ops);
+    c.end_text();
+    if let Some(col) = s.fill {
+        c.fill(col);
     }
-    if let Some((c, (width, dash))) = stroke {
-        if st.stroke != Some(c) {
-            ops.push(raw("RG", rgb_args(c)));
-            st.stroke = Some(c);
+    if let Some((col, (width, dash))) = stroke {
+        if c.st.stroke != Some(col) {
+            c.rgb(col, "RG");
+            c.st.stroke = Some(col);
         }
         let w = centi(width * PT_PER_MM);
-        if st.width != Some(w) {
-            ops.push(raw("w", vec![real(width * PT_PER_MM)]));
-            st.width = Some(w);
+        if c.st.width != Some(w) {
+            c.num(w);
+            c.op("w");
+            c.st.width = Some(w);
         }
         let d: Vec<i64> = dash.iter().map(|d| centi(d * PT_PER_MM)).collect();
-        if st.dash.as_ref() != Some(&d) {
-            let pattern = dash.iter().map(|d| real(d * PT_PER_MM)).collect();
-            ops.push(raw("d", vec![DictItem::Array(pattern), DictItem::Int(0)]));
-            st.dash = Some(d);
+        if c.st.dash.as_ref() != Some(&d) {
+            c.out.push(b'[');
+            for (i, v) in d.iter().enumerate() {
+                if i > 0 {
+                    c.out.push(b' ');
+                }
+                push_centi(&mut c.out, *v);
+            }
+            c.out.extend_from_slice(b"] 0 ");
+            c.op("d");
+            c.st.dash = Some(d);
         }
     }
     if let Some((key, [ox, oy])) = form_key(s) {
         if let Some(form) = forms.ids.get(&key) {
             // The form's origin is the shape's first point, in page points (y flipped).
-            let [x, y] = [centi(ox * PT_PER_MM), centi((f.h - oy) * PT_PER_MM)];
-            ops.push(Op::UseXobject {
-                id: form.clone(),
-                transform: XObjectTransform {
-                    translate_x: Some(Pt(x as f32 / 100.0)),
-                    translate_y: Some(Pt(y as f32 / 100.0)),
-                    no_auto_scale: true,
-                    ..XObjectTransform::default()
-                },
-            });
+            c.op("q");
+            c.out.extend_from_slice(b"1 0 0 1 ");
+            c.num(centi(ox * PT_PER_MM));
+            c.num(centi((f.h - oy) * PT_PER_MM));
+            c.op("cm");
+            c.out.push(b'/');
+            c.out.extend_from_slice(form.0.as_bytes());
+            c.out.push(b' ');
+            c.op("Do");
+            c.op("Q");
             return;
         }
     }
     for seg in segs {
-        ops.push(match seg {
-            Seg::MoveTo(p) => raw("m", f.pt(p).into()),
-            Seg::LineTo(p) => raw("l", f.pt(p).into()),
-            Seg::CubicTo(a, b, p) => {
-                let mut v: Vec<DictItem> = f.pt(a).into();
-                v.extend(f.pt(b));
-                v.extend(f.pt(p));
-                raw("c", v)
+        match seg {
+            Seg::MoveTo(p) | Seg::LineTo(p) => {
+                let [x, y] = f.pt(p);
+                c.num(x);
+                c.num(y);
+                c.op(if matches!(seg, Seg::MoveTo(_)) {
+                    "m"
+                } else {
+                    "l"
+                });
             }
-            Seg::Close => raw("h", vec![]),
-        });
+            Seg::CubicTo(a, b, p) => {
+                for q in [a, b, p] {
+                    let [x, y] = f.pt(q);
+                    c.num(x);
+                    c.num(y);
+                }
+                c.op("c");
+            }
+            Seg::Close => c.op("h"),
+        }
     }
-    ops.push(raw(paint, vec![]));
+    c.op(paint);
 }
 
+/// Writes `t` into `c` (its glyphs as one literal string of 2-byte Identity-H codes, `Tj`) and
+/// records its glyphs in `shown` for printpdf, which builds each font's `/W` widths and
+/// `/ToUnicode` map from the text the pages show.
 fn text_ops(
     t: &Text,
     f: &Flip,
     fonts: &BTreeMap<Weight, Embedded>,
-    st: &mut GState,
-    ops: &mut Vec<Op>,
+    c: &mut Content,
+    shown: &mut Vec<Op>,
 ) {
     let Some(font) = fonts.get(&t.weight) else {
         return;
@@ -416,82 +494,126 @@ fn text_ops(
     if t.text.is_empty() || !(t.size_pt.is_finite() && t.size_pt > 0.0) {
         return;
     }
-    let glyphs: Vec<Codepoint> = text::glyphs(&t.text, t.weight)
-        .iter()
-        .map(|g| {
-            let gid = font.gid_map.get(&g.gid).copied().unwrap_or(0);
-            Codepoint::with_cid(gid, 0.0, g.ch.to_string())
-        })
-        .collect();
-    st.fill(t.color, ops);
-    ops.push(Op::StartTextSection);
+    let glyphs = text::glyphs(&t.text, t.weight);
+    shown.push(Op::SetFont {
+        font: PdfFontHandle::External(font.id.clone()),
+        size: Pt(t.size_pt as f32),
+    });
+    shown.push(Op::ShowText {
+        items: vec![TextItem::GlyphIds(
+            glyphs
+                .iter()
+                .map(|g| {
+                    let gid = font.gid_map.get(&g.gid).copied().unwrap_or(0);
+                    Codepoint::with_cid(gid, 0.0, g.ch.to_string())
+                })
+                .collect(),
+        )],
+    });
+    // Colour and font are allowed inside a text object (ISO 32000-1 §8.2, figure 9).
+    c.fill(t.color);
+    let line = match c.text {
+        Some(line) => line,
+        None => {
+            c.op("BT");
+            [0, 0]
+        }
+    };
     // The font and size are text state, kept across text objects.
     let key = (t.weight, (t.size_pt as f32).to_bits());
-    if st.font != Some(key) {
-        ops.push(Op::SetFont {
-            font: PdfFontHandle::External(font.id.clone()),
-            size: Pt(t.size_pt as f32),
-        });
-        st.font = Some(key);
+    if c.st.font != Some(key) {
+        c.out.push(b'/');
+        c.out.extend_from_slice(font_resource(t.weight).as_bytes());
+        c.out.push(b' ');
+        // Sizes are whole or half points; written to 0.01 pt.
+        c.num(centi(t.size_pt));
+        c.op("Tf");
+        c.st.font = Some(key);
     }
-    let pos = Point {
-        x: Pt(((finite(t.x * PT_PER_MM) * 100.0).round() / 100.0) as f32),
-        y: Pt(((finite((f.h - t.y) * PT_PER_MM) * 100.0).round() / 100.0) as f32),
-    };
-    ops.push(Op::SetTextCursor { pos });
-    ops.push(Op::ShowText {
-        items: vec![TextItem::GlyphIds(glyphs)],
-    });
-    ops.push(Op::EndTextSection);
+    let at = f.pt(&crate::doc::Pt { x: t.x, y: t.y });
+    c.num(at[0] - line[0]);
+    c.num(at[1] - line[1]);
+    c.op("Td");
+    c.text = Some(at);
+    c.out.push(b'(');
+    for g in &glyphs {
+        let gid = font.gid_map.get(&g.gid).copied().unwrap_or(0);
+        for b in gid.to_be_bytes() {
+            // A literal string escapes its delimiters and the backslash; a bare CR would be
+            // read as a line end (ISO 32000-1 §7.3.4.2).
+            match b {
+                b'(' | b')' | b'\\' => c.out.extend_from_slice(&[b'\\', b]),
+                b'\r' => c.out.extend_from_slice(b"\\r"),
+                _ => c.out.push(b),
+            }
+        }
+    }
+    c.out.extend_from_slice(b") ");
+    c.op("Tj");
 }
 
-fn page_ops(page: &Page, h: f64, fonts: &BTreeMap<Weight, Embedded>, forms: &Forms) -> Vec<Op> {
+/// Page `page`'s content stream, and the text operators printpdf reads to know which glyphs
+/// each font shows (see [`text_ops`]).
+fn page_content(
+    page: &Page,
+    h: f64,
+    fonts: &BTreeMap<Weight, Embedded>,
+    forms: &Forms,
+) -> (Vec<u8>, Vec<Op>) {
     let f = Flip { h };
-    let mut ops = Vec::new();
-    items_ops(
-        &page.items,
-        &f,
-        fonts,
-        forms,
-        &mut GState::default(),
-        &mut ops,
-    );
-    ops
+    let mut c = Content {
+        out: Vec::new(),
+        text: None,
+        st: GState::default(),
+    };
+    let mut shown = Vec::new();
+    items_ops(&page.items, &f, fonts, forms, &mut c, &mut shown);
+    c.end_text();
+    if c.out.last() == Some(&b'\n') {
+        c.out.pop();
+    }
+    let shown = if shown.is_empty() {
+        shown
+    } else {
+        let mut v = vec![Op::StartTextSection];
+        v.extend(shown);
+        v.push(Op::EndTextSection);
+        v
+    };
+    (c.out, shown)
 }
 
-/// Operators for `items`; a clip is `q x y w h re W n … Q` (its rectangle in points, y
-/// flipped). Colours, line width, dash and font are written only when they change (`st`).
+/// Writes `items`; a clip is `q x y w h re W n … Q` (its rectangle in points, y flipped).
+/// Colours, line width, dash and font are written only when they change.
 fn items_ops(
     items: &[Item],
     f: &Flip,
     fonts: &BTreeMap<Weight, Embedded>,
     forms: &Forms,
-    st: &mut GState,
-    ops: &mut Vec<Op>,
+    c: &mut Content,
+    shown: &mut Vec<Op>,
 ) {
     for item in items {
         match item {
-            Item::Shape(s) => shape_ops(s, f, forms, st, ops),
-            Item::Text(t) => text_ops(t, f, fonts, st, ops),
-            Item::Clip(c) => {
-                ops.push(Op::SaveGraphicsState);
-                let (w, hh) = (finite(c.w).max(0.0), finite(c.h).max(0.0));
-                ops.push(raw(
-                    "re",
-                    vec![
-                        real(finite(c.x) * PT_PER_MM),
-                        real((f.h - finite(c.y) - hh) * PT_PER_MM),
-                        real(w * PT_PER_MM),
-                        real(hh * PT_PER_MM),
-                    ],
-                ));
-                ops.push(raw("W", vec![]));
-                ops.push(raw("n", vec![]));
+            Item::Shape(s) => shape_ops(s, f, forms, c),
+            Item::Text(t) => text_ops(t, f, fonts, c, shown),
+            Item::Clip(clip) => {
+                c.end_text();
+                c.op("q");
+                let (w, hh) = (finite(clip.w).max(0.0), finite(clip.h).max(0.0));
+                c.num(centi(finite(clip.x) * PT_PER_MM));
+                c.num(centi((f.h - finite(clip.y) - hh) * PT_PER_MM));
+                c.num(centi(w * PT_PER_MM));
+                c.num(centi(hh * PT_PER_MM));
+                c.op("re");
+                c.op("W");
+                c.op("n");
                 // `Q` restores what was set before the `q`.
-                let saved = st.clone();
-                items_ops(&c.items, f, fonts, forms, st, ops);
-                ops.push(Op::RestoreGraphicsState);
-                *st = saved;
+                let saved = c.st.clone();
+                items_ops(&clip.items, f, fonts, forms, c, shown);
+                c.end_text();
+                c.op("Q");
+                c.st = saved;
             }
         }
     }
@@ -554,12 +676,9 @@ fn form_key(s: &Shape) -> Option<(FormKey, [f64; 2])> {
 
 /// Hundredths of a point as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`.
 fn centi_number(v: i64) -> String {
-    let (sign, a) = (if v < 0 { "-" } else { "" }, v.unsigned_abs());
-    match a % 100 {
-        0 => format!("{sign}{}", a / 100),
-        f if f % 10 == 0 => format!("{sign}{}.{}", a / 100, f / 10),
-        f => format!("{sign}{}.{f:02}", a / 100),
-    }
+    let mut out = Vec::new();
+    push_centi(&mut out, v);
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The content stream of a form XObject for `key` ([`FormKey`]) and its bounding box (pt):
@@ -671,6 +790,54 @@ impl Forms {
     }
 }
 
+/// Puts `contents` (one per page, in order) in place of the content streams printpdf wrote, and
+/// names the fonts in the shared `/Font` resource dictionary by [`font_resource`], as the
+/// contents do. False if the document does not have the expected shape (never seen).
+fn set_contents(
+    lo: &mut lopdf::Document,
+    contents: Vec<Vec<u8>>,
+    fonts: &BTreeMap<Weight, Embedded>,
+) -> bool {
+    let pages: Vec<lopdf::ObjectId> = lo.get_pages().into_values().collect();
+    if pages.len() != contents.len() {
+        return false;
+    }
+    let mut font_dicts = BTreeSet::new();
+    for (page, content) in pages.into_iter().zip(contents) {
+        let Ok(dict) = lo.get_dictionary(page) else {
+            return false;
+        };
+        let (Ok(cid), Ok(rid)) = (
+            dict.get(b"Contents").and_then(|o| o.as_reference()),
+            dict.get(b"Resources").and_then(|o| o.as_reference()),
+        ) else {
+            return false;
+        };
+        if let Ok(f) = lo
+            .get_dictionary(rid)
+            .and_then(|r| r.get(b"Font"))
+            .and_then(|o| o.as_reference())
+        {
+            font_dicts.insert(f);
+        }
+        match lo.get_object_mut(cid) {
+            Ok(lopdf::Object::Stream(s)) => s.set_content(content),
+            _ => return false,
+        }
+    }
+    for id in font_dicts {
+        let Ok(d) = lo.get_object_mut(id).and_then(|o| o.as_dict_mut()) else {
+            return false;
+        };
+        for (weight, e) in fonts {
+            if let Some(v) = d.remove(e.id.0.as_bytes()) {
+                d.set(font_resource(*weight), v);
+            }
+        }
+    }
+    true
+}
+
 /// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
 /// versions, unlike `DefaultHasher`).
 fn fnv1a(bytes: &[u8], basis: u64) -> u64 {
@@ -725,13 +892,17 @@ pub fn render(doc: &Document) -> Vec<u8> {
         .filter_map(|(w, cs)| embed(&mut pdf, *w, cs).map(|e| (*w, e)))
         .collect();
     let forms = Forms::register(doc, &mut pdf);
+    let mut contents = Vec::with_capacity(doc.pages.len());
     pdf.pages = doc
         .pages
         .iter()
         .map(|page| {
             let (w, h) = (clean_side(page.width), clean_side(page.height));
-            let ops = page_ops(page, h, &fonts, &forms);
-            let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), ops);
+            let (content, shown) = page_content(page, h, &fonts, &forms);
+            contents.push(content);
+            // printpdf gets the text shown on the page (for the fonts' /W and /ToUnicode);
+            // the page's content stream is ours (`contents`), set below.
+            let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), shown);
             let bbox = Rect::from_wh(Pt((w * PT_PER_MM) as f32), Pt((h * PT_PER_MM) as f32));
             p.media_box = bbox.clone();
             p.crop_box = bbox.clone();
@@ -739,7 +910,6 @@ pub fn render(doc: &Document) -> Vec<u8> {
             p
         })
         .collect();
-    // secure = false: our raw path operators (Op::Unknown) are kept, not dropped.
     let opts = PdfSaveOptions {
         optimize: true,
         subset_fonts: false,
@@ -747,6 +917,9 @@ pub fn render(doc: &Document) -> Vec<u8> {
         image_optimization: None,
     };
     let mut lo = pdf.to_lopdf_document(&opts, &mut Vec::new());
+    if !set_contents(&mut lo, contents, &fonts) {
+        return Vec::new();
+    }
 
     // No dates, no empty PDF/X marker; a plain Title and Producer.
     let info = lo.trailer.get(b"Info").and_then(|o| o.as_reference());
@@ -789,8 +962,15 @@ pub fn render(doc: &Document) -> Vec<u8> {
         DictItem::Array(vec![placeholder.clone(), placeholder]).to_lopdf(),
     );
     lo.compress();
+    // Dictionaries (pages, fonts, resources) packed into compressed object streams and the
+    // cross-reference table as a stream (PDF 1.5, ISO 32000-1 §7.5.7, §7.5.8).
+    let save = lopdf::SaveOptions::builder()
+        .use_object_streams(true)
+        .use_xref_streams(true)
+        .compression_level(9)
+        .build();
     let mut bytes = Vec::new();
-    if lo.save_to(&mut bytes).is_err() {
+    if lo.save_with_options(&mut bytes, save).is_err() {
         return Vec::new();
     }
     stamp_id(&mut bytes);

@@ -16,8 +16,10 @@
 //!   whose vertices are the glyph origins, with a `<marker>` holding the glyph at every
 //!   vertex. Markers scale with `stroke-width` (their default `markerUnits`), so the group's
 //!   `stroke-width` is the size's mm-per-font-unit (× 1000, the marker content being scaled by
-//!   1/1000); `overflow="visible"` lets the outline out of the marker box. A glyph then costs
-//!   one coordinate pair instead of an element.
+//!   1/1000); one `<style>` rule, `marker{overflow:visible}`, lets the outlines out of the
+//!   marker boxes. A glyph then costs one coordinate pair instead of an element. An outline
+//!   that only its marker uses is written inside the marker instead of as a `<path id>` that
+//!   the marker `<use>`s.
 //!
 //! * glyphs drawn once at one size and colour share a `<g transform="scale(k)">` and are
 //!   placed by `x`/`y` in whole font units (when a unit is at most 0.01 mm).
@@ -289,6 +291,24 @@ fn short_id(n: usize) -> String {
     s
 }
 
+/// One definition in `<defs>`, kept as data until the page is drawn, so that a glyph outline
+/// only one marker uses can be written inside that marker (see [`Defs::into_node`]).
+enum Def {
+    /// A glyph outline: its id, path data (font units on a lattice of `grid` units) and grid.
+    Glyph {
+        id: String,
+        d: String,
+        grid: i64,
+    },
+    /// A marker drawing glyph `glyph` in `fill` (`None` for black).
+    Marker {
+        id: String,
+        glyph: String,
+        fill: Option<String>,
+    },
+    Other(Box<dyn Node>),
+}
+
 /// The page's `<defs>`: glyph outlines, the markers that place them, and clip rectangles.
 #[derive(Default)]
 struct Defs {
@@ -299,8 +319,10 @@ struct Defs {
     max_size: HashMap<(Weight, u16), f64>,
     /// (weight, gid, colour) → id of its marker.
     markers: HashMap<(Weight, u16, u32), String>,
+    /// Glyph id → how many (`<use>` elements, markers) refer to it.
+    refs: HashMap<String, (usize, usize)>,
     /// The definitions, in first-use order.
-    nodes: Vec<Box<dyn Node>>,
+    nodes: Vec<Def>,
 }
 
 impl Defs {
@@ -323,15 +345,20 @@ impl Defs {
             None
         } else {
             let id = self.id();
-            let mut p = Path::new().set("id", id.as_str()).set("d", d);
-            if grid > 1 {
-                p = p.set("transform", format!("scale({grid})"));
-            }
-            self.nodes.push(Box::new(p));
+            self.nodes.push(Def::Glyph {
+                id: id.clone(),
+                d,
+                grid,
+            });
             Some(id)
         };
         self.glyphs.insert((weight, gid), id.clone());
         id
+    }
+
+    /// Counts one `<use>` of glyph outline `glyph` in the page body.
+    fn used(&mut self, glyph: &str) {
+        self.refs.entry(glyph.to_string()).or_default().0 += 1;
     }
 
     /// The id of a marker drawing glyph outline `gid` (id `glyph`) in `color`.
@@ -340,26 +367,86 @@ impl Defs {
             return id.clone();
         }
         let id = self.id();
-        let mut m = Marker::new()
-            .set("id", id.as_str())
-            .set("overflow", "visible")
-            .add(
-                Use::new()
-                    .set("xlink:href", format!("#{glyph}"))
-                    .set("transform", "scale(.001)"),
-            );
-        if color != Color::BLACK {
-            m = m.set("fill", hex(color));
-        }
-        self.nodes.push(Box::new(m));
+        self.refs.entry(glyph.to_string()).or_default().1 += 1;
+        self.nodes.push(Def::Marker {
+            id: id.clone(),
+            glyph: glyph.to_string(),
+            fill: (color != Color::BLACK).then(|| hex(color)),
+        });
         self.markers.insert((weight, gid, rgb(color)), id.clone());
         id
+    }
+
+    /// The `<defs>` element, or `None` if nothing is defined. A glyph outline that exactly one
+    /// marker and nothing else uses is written inside that marker (its `scale` folded into the
+    /// marker's 1/1000), not as a `<path id>` plus a `<use>`. Markers let their outline out of
+    /// the marker box (`overflow: visible`, one rule in a `<style>` for all of them).
+    fn into_node(self) -> Option<Definitions> {
+        if self.nodes.is_empty() {
+            return None;
+        }
+        let mut inline: HashMap<String, (String, i64)> = HashMap::new();
+        for n in &self.nodes {
+            if let Def::Glyph { id, grid, .. } = n {
+                if self.refs.get(id) == Some(&(0, 1)) {
+                    inline.insert(id.clone(), (String::new(), *grid));
+                }
+            }
+        }
+        let mut nodes = self.nodes;
+        // Move each inlined outline's data to where its marker will take it.
+        for n in &mut nodes {
+            if let Def::Glyph { id, d, .. } = n {
+                if let Some(e) = inline.get_mut(id.as_str()) {
+                    e.0 = std::mem::take(d);
+                }
+            }
+        }
+        let any_marker = nodes.iter().any(|n| matches!(n, Def::Marker { .. }));
+        let mut out = Definitions::new();
+        if any_marker {
+            out.append(svg::node::element::Style::new("marker{overflow:visible}"));
+        }
+        for n in nodes {
+            match n {
+                Def::Glyph { id, d, grid } => {
+                    if inline.contains_key(id.as_str()) {
+                        continue;
+                    }
+                    let mut p = Path::new().set("id", id.as_str()).set("d", d);
+                    if grid > 1 {
+                        p = p.set("transform", format!("scale({grid})"));
+                    }
+                    out.append(p);
+                }
+                Def::Marker { id, glyph, fill } => {
+                    let mut m = Marker::new().set("id", id.as_str());
+                    m = match inline.get(glyph.as_str()) {
+                        Some((d, grid)) => m.add(Path::new().set("d", d.as_str()).set(
+                            "transform",
+                            format!("scale({})", scale_str(*grid as f64 / 1000.0)),
+                        )),
+                        None => m.add(
+                            Use::new()
+                                .set("xlink:href", format!("#{glyph}"))
+                                .set("transform", "scale(.001)"),
+                        ),
+                    };
+                    if let Some(f) = fill {
+                        m = m.set("fill", f);
+                    }
+                    out.append(m);
+                }
+                Def::Other(node) => out.append(node),
+            }
+        }
+        Some(out)
     }
 
     /// A new `<clipPath>` for the rectangle `x, y, w, h` (mm); returns its id.
     fn clip(&mut self, x: f64, y: f64, w: f64, h: f64) -> String {
         let id = self.id();
-        self.nodes.push(Box::new(
+        self.nodes.push(Def::Other(Box::new(
             ClipPath::new().set("id", id.as_str()).add(
                 Rectangle::new()
                     .set("x", num(x))
@@ -367,7 +454,7 @@ impl Defs {
                     .set("width", num(w.max(0.0)))
                     .set("height", num(h.max(0.0))),
             ),
-        ));
+        )));
         id
     }
 }
@@ -530,6 +617,9 @@ impl Pending {
                 let Some(glyph) = defs.glyph(*w, *gid) else {
                     continue;
                 };
+                if pts.len() == 1 {
+                    defs.used(&glyph);
+                }
                 if pts.len() == 1 && in_units {
                     let (x, y) = pts[0];
                     let units = |h: i64| ((h as f64 / 100.0) / k).round() as i64;
@@ -838,11 +928,7 @@ pub fn render_page(page: &Page, title: &str) -> String {
         .set("stroke-miterlimit", "10")
         .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
         .add(Title::new(clean_text(title)));
-    if !defs.nodes.is_empty() {
-        let mut d = Definitions::new();
-        for n in defs.nodes {
-            d.append(n);
-        }
+    if let Some(d) = defs.into_node() {
         doc = doc.add(d);
     }
     for n in body {
