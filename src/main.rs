@@ -367,6 +367,41 @@ fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions) -> String {
     s
 }
 
+/// The line (1-based) of the first ruleset field that `message` names (`layout.pit_diameter`,
+/// `board.seeds_per_pit`...) in the ruleset text `src`, and the field: the line setting it, or
+/// its table's header if the field is left at its default. `None` if no field is named or its
+/// table is absent.
+fn field_line(src: &str, message: &str) -> Option<(usize, String)> {
+    let field = message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .find(|w| {
+            w.split_once('.').is_some_and(|(t, k)| {
+                matches!(t, "layout" | "board" | "sowing" | "capture" | "end") && !k.is_empty()
+            })
+        })?;
+    let (table, key) = field.split_once('.')?;
+    let mut current = "";
+    let mut header = None;
+    for (n, line) in src.lines().enumerate() {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            current = h.trim();
+            if current == table {
+                header = Some(n + 1);
+            }
+            continue;
+        }
+        if current == table {
+            if let Some(rest) = t.strip_prefix(key) {
+                if rest.trim_start().starts_with('=') {
+                    return Some((n + 1, field.to_string()));
+                }
+            }
+        }
+    }
+    header.map(|n| (n, field.to_string()))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let format = match &cli.command {
@@ -579,8 +614,9 @@ fn main() -> ExitCode {
             let bed = match sowkit::mesh::Bed::parse(&bed) {
                 Ok(b) => b,
                 Err(e) => {
+                    // A bad --bed is a wrong command line: exit 2, as clap's own errors.
                     eprintln!("error: {e}");
-                    return ExitCode::from(1);
+                    return ExitCode::from(2);
                 }
             };
             // Only bundled rulesets asked for: no default ./rulesets folder.
@@ -678,8 +714,14 @@ fn main() -> ExitCode {
                     ExitCode::from(1)
                 }
                 Err(sowkit::build::BuildError::Extra { path, message }) => {
+                    let at = std::fs::read_to_string(&path)
+                        .ok()
+                        .and_then(|src| field_line(&src, &message))
+                        .map_or(path.clone(), |(line, field)| {
+                            format!("{path}:{line}: {field}")
+                        });
                     eprintln!(
-                        "error: {path}: cannot make the 3D board: {message}; nothing was written"
+                        "error: {at}: cannot make the 3D board: {message}; nothing was written"
                     );
                     ExitCode::from(1)
                 }

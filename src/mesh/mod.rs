@@ -466,7 +466,9 @@ pub fn kit_files_in(
     notes.push_str(&ph.fmt("three_d.bed", &[("w", &ph.mm(bed.w)), ("h", &ph.mm(bed.h))]));
     notes.push_str("\n\n");
     // Each part's check, STL and preview in parallel; the notes and files in part order.
-    let done: Vec<Result<(Stats, Vec<u8>, Vec<u8>), String>> = parts
+    /// A part's check, STL bytes and preview PNG bytes.
+    type Made = (Stats, Vec<u8>, Vec<u8>);
+    let done: Vec<Result<Made, String>> = parts
         .par_iter()
         .enumerate()
         .map(|(i, p)| {
