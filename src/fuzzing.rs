@@ -406,7 +406,7 @@ pub fn kit(data: &[u8]) {
     // The whole kit in files (PDF and SVG rendering, deflate), twice, on one input in
     // `RENDER_EVERY` (chosen by the input's next byte, so a mutation can reach it): the
     // renderers' own inputs vary little with the ruleset, and rendering is most of a kit's time.
-    if b.byte() as usize % RENDER_EVERY != 0 {
+    if !(b.byte() as usize).is_multiple_of(RENDER_EVERY) {
         return;
     }
     match crate::kit::make_with(&rs, &opts, false) {
