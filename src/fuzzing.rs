@@ -239,10 +239,20 @@ fn engine_rules(b: &mut Bytes) -> Option<Rc<Rules>> {
 /// (sweep and scores checked), while one input stays well under a millisecond.
 const ENGINE_PLIES: usize = 300;
 
+/// The full path ([`Game::legal_moves`], [`Game::play`], which build the move's report) is
+/// compared with the fast one on each of the first `FULL_PLIES` moves of an input, then on
+/// every `FULL_EVERY`-th: the fast path, which every move goes through, is what the solver and
+/// the practice-page search run, and the full one costs several allocations a move.
+const FULL_PLIES: usize = 16;
+/// See [`FULL_PLIES`].
+const FULL_EVERY: usize = 16;
+
 /// The engine on a valid ruleset and moves chosen by the bytes: every legal move returns (or
-/// is refused as endless relay sowing, leaving the game unchanged), seeds are conserved, a
-/// finished game's scores add up to every seed, and the fast path (`legal_moves_into`,
-/// `play_fast`) agrees with the full one (`legal_moves`, `play`) on every move.
+/// is refused as endless relay sowing, leaving the game unchanged), seeds are conserved after
+/// every move, a finished game's scores add up to every seed, and on the moves of
+/// [`FULL_PLIES`] the full path (`legal_moves`, `play`, from the same game) agrees with the
+/// fast path (`legal_moves_into`, `play_fast`) on the legal moves, the move's outcome and the
+/// position after it.
 pub fn engine(data: &[u8]) {
     let mut b = Bytes::new(data);
     let Some(rules) = engine_rules(&mut b) else {
@@ -250,42 +260,33 @@ pub fn engine(data: &[u8]) {
     };
     let rules: &Rules = &rules;
     let total = rules.ruleset().total_seeds();
-    let mut game = Game::new(rules, rules.initial());
-    let mut fast = game.clone();
+    let mut fast = Game::new(rules, rules.initial());
     let mut list = MoveList::new();
-    for _ in 0..ENGINE_PLIES {
-        if game.is_over() {
+    for ply in 0..ENGINE_PLIES {
+        if fast.is_over() {
             break;
         }
-        let legal = game.legal_moves();
         fast.legal_moves_into(&mut list);
-        assert_eq!(
-            list.as_slice(),
-            &legal[..],
-            "the fast path's legal moves differ"
-        );
-        if legal.is_empty() {
+        let full = ply < FULL_PLIES || ply % FULL_EVERY == 0;
+        // The full path from the very same game (history included).
+        let mut game = if full { Some(fast.clone()) } else { None };
+        if let Some(g) = &game {
+            assert_eq!(
+                list.as_slice(),
+                &g.legal_moves()[..],
+                "the fast path's legal moves differ"
+            );
+        }
+        if list.is_empty() {
             break;
         }
-        let mv = legal[b.below(legal.len())];
-        let before = game.position().clone();
-        let played = game.play(mv);
+        let mv = list.as_slice()[b.below(list.len())];
+        let sum_before: u32 = fast.position().holes.iter().map(|&h| h as u32).sum();
+        let before = fast.position().clone();
         let quick = fast.play_fast(mv);
-        match played {
-            Ok(report) => {
-                let o = quick.unwrap_or_else(|e| panic!("play_fast refused {mv:?}: {e:?}"));
-                assert_eq!(
-                    (o.last, o.captured, o.grand_slam, o.extra_turn, o.next),
-                    (
-                        report.last,
-                        report.captured,
-                        report.grand_slam,
-                        report.extra_turn,
-                        report.next
-                    ),
-                    "play_fast and play disagree on {mv:?}"
-                );
-                if let Some(end) = &report.ending {
+        match &quick {
+            Ok(o) => {
+                if let Some(end) = fast.ending() {
                     assert_eq!(
                         end.scores[0] as u32 + end.scores[1] as u32,
                         total,
@@ -293,24 +294,54 @@ pub fn engine(data: &[u8]) {
                         end.scores
                     );
                 }
+                if let Some(g) = &mut game {
+                    let report = g.play(mv).unwrap_or_else(|e| {
+                        panic!("play refused {mv:?} that play_fast played: {e:?}")
+                    });
+                    assert_eq!(
+                        (o.last, o.captured, o.grand_slam, o.extra_turn, o.next),
+                        (
+                            report.last,
+                            report.captured,
+                            report.grand_slam,
+                            report.extra_turn,
+                            report.next
+                        ),
+                        "play_fast and play disagree on {mv:?}"
+                    );
+                    assert_eq!(report.ending.as_ref(), fast.ending(), "the endings differ");
+                }
             }
             Err(crate::engine::EngineError::NonTerminating(_)) => {
-                assert!(quick.is_err(), "play_fast played an endless move {mv:?}");
-                assert_eq!(game.position(), &before, "a refused move changed the game");
+                assert_eq!(fast.position(), &before, "a refused move changed the game");
+                if let Some(g) = &mut game {
+                    assert!(
+                        matches!(
+                            g.play(mv),
+                            Err(crate::engine::EngineError::NonTerminating(_))
+                        ),
+                        "play played the endless move {mv:?} play_fast refused"
+                    );
+                }
             }
             Err(e) => panic!("a legal move {mv:?} was refused: {e:?}"),
         }
+        if let Some(g) = &game {
+            assert_eq!(fast.position(), g.position(), "play_fast and play differ");
+        }
+        let sum: u32 = fast.position().holes.iter().map(|&h| h as u32).sum();
         assert_eq!(
-            fast.position(),
-            game.position(),
-            "play_fast and play differ"
+            sum, total,
+            "seeds not conserved (before the move: {sum_before})"
         );
-        let sum: u32 = game.position().holes.iter().map(|&h| h as u32).sum();
-        assert_eq!(sum, total, "seeds not conserved");
     }
 }
 
-/// The whole kit, in memory, from a valid ruleset chosen by the bytes.
+/// One input in this many renders its kit to files (see [`kit`]).
+const RENDER_EVERY: usize = 8;
+
+/// The whole kit, in memory, from a valid ruleset chosen by the bytes: its layout and host
+/// key's layout on every input, the rendered files on some (see [`RENDER_EVERY`]).
 pub fn kit(data: &[u8]) {
     let mut b = Bytes::new(data);
     let paper = b.pick(&crate::paper::NAMED);
@@ -346,8 +377,38 @@ pub fn kit(data: &[u8]) {
         large,
         ..crate::layout::KitOptions::new(paper)
     };
-    // Without the host key's solver lines: the solver is fuzzed through the engine, and with
-    // them one big-board kit took about 2 s.
+    // The layout of the kit and of its host key (where the page-making logic is) for every
+    // input, made twice to show it is deterministic; without the host key's solver lines:
+    // the solver is fuzzed through the engine, and with them one big-board kit took about 2 s.
+    let docs = crate::layout::kit(&rs, &opts)
+        .and_then(|d| crate::layout::host_key_with(&rs, &opts, false).map(|k| (d, k)));
+    let (doc, key) = match docs {
+        Err(e) => {
+            assert!(!e.trim().is_empty(), "a layout error without a message");
+            return;
+        }
+        Ok(d) => d,
+    };
+    assert!(
+        (1..=crate::layout::MAX_PAGES).contains(&doc.pages.len()),
+        "{} pages",
+        doc.pages.len()
+    );
+    assert!(
+        key.pages.len() <= crate::layout::MAX_PAGES,
+        "{} host-key pages",
+        key.pages.len()
+    );
+    assert!(
+        crate::layout::kit(&rs, &opts).as_ref() == Ok(&doc),
+        "two layouts of the kit differ"
+    );
+    // The whole kit in files (PDF and SVG rendering, deflate), twice, on one input in
+    // `RENDER_EVERY` (chosen by the input's next byte, so a mutation can reach it): the
+    // renderers' own inputs vary little with the ruleset, and rendering is most of a kit's time.
+    if !(b.byte() as usize).is_multiple_of(RENDER_EVERY) {
+        return;
+    }
     match crate::kit::make_with(&rs, &opts, false) {
         Err(e) => assert!(!e.trim().is_empty(), "a layout error without a message"),
         Ok(kit) => {

@@ -455,10 +455,18 @@ fn layout_place(path: &str, text: &str) -> (usize, String) {
 fn report_layout(path: &str, text: &str, closing: &str) {
     let s = cli::diag::settings();
     if s.format == cli::diag::DiagFormat::Human {
-        if closing.is_empty() {
-            eprintln!("error: {path}: {text}");
+        // A text that starts with its own `path:line: field:` names the path once.
+        let text = text.strip_prefix(&format!("{path}: ")).unwrap_or(text);
+        let path = if text.starts_with(&format!("{path}:")) {
+            ""
         } else {
-            eprintln!("error: {path}: {text}\n  {closing}");
+            path
+        };
+        let (path, sep) = if path.is_empty() { ("", "") } else { (path, ": ") };
+        if closing.is_empty() {
+            eprintln!("error: {path}{sep}{text}");
+        } else {
+            eprintln!("error: {path}{sep}{text}\n  {closing}");
         }
         return;
     }
@@ -479,6 +487,41 @@ fn report_layout(path: &str, text: &str, closing: &str) {
         warning: false,
     };
     eprintln!("{}", cli::diag::format(&d, &s));
+}
+
+/// The line (1-based) of the first ruleset field that `message` names (`layout.pit_diameter`,
+/// `board.seeds_per_pit`...) in the ruleset text `src`, and the field: the line setting it, or
+/// its table's header if the field is left at its default. `None` if no field is named or its
+/// table is absent.
+fn field_line(src: &str, message: &str) -> Option<(usize, String)> {
+    let field = message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .find(|w| {
+            w.split_once('.').is_some_and(|(t, k)| {
+                matches!(t, "layout" | "board" | "sowing" | "capture" | "end") && !k.is_empty()
+            })
+        })?;
+    let (table, key) = field.split_once('.')?;
+    let mut current = "";
+    let mut header = None;
+    for (n, line) in src.lines().enumerate() {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            current = h.trim();
+            if current == table {
+                header = Some(n + 1);
+            }
+            continue;
+        }
+        if current == table {
+            if let Some(rest) = t.strip_prefix(key) {
+                if rest.trim_start().starts_with('=') {
+                    return Some((n + 1, field.to_string()));
+                }
+            }
+        }
+    }
+    header.map(|n| (n, field.to_string()))
 }
 
 fn main() -> ExitCode {
@@ -697,8 +740,9 @@ fn main() -> ExitCode {
             let bed = match sowkit::mesh::Bed::parse(&bed) {
                 Ok(b) => b,
                 Err(e) => {
+                    // A bad --bed is a wrong command line: exit 2, as clap's own errors.
                     eprintln!("error: {e}");
-                    return ExitCode::from(1);
+                    return ExitCode::from(2);
                 }
             };
             // Only bundled rulesets asked for: no default ./rulesets folder.
@@ -810,11 +854,19 @@ fn main() -> ExitCode {
                                 let opts = rs.map_or_else(|| KitOptions::new(A4), opts_for);
                                 report_layout(&path, &layout_problem(&message, rs, &opts), closing);
                             }
-                            sowkit::build::BuildError::Extra { path, message } => report_layout(
-                                &path,
-                                &format!("cannot make the 3D board: {message}"),
-                                closing,
-                            ),
+                            sowkit::build::BuildError::Extra { path, message } => {
+                                let at = std::fs::read_to_string(&path)
+                                    .ok()
+                                    .and_then(|src| field_line(&src, &message))
+                                    .map_or(String::new(), |(line, field)| {
+                                        format!("{path}:{line}: {field}: ")
+                                    });
+                                report_layout(
+                                    &path,
+                                    &format!("{at}cannot make the 3D board: {message}"),
+                                    closing,
+                                )
+                            }
                             // Not made by build_all_with: a write error comes alone, and
                             // the failures it gathers are single.
                             sowkit::build::BuildError::Io(e) => eprintln!("error: {e}"),

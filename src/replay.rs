@@ -203,26 +203,41 @@ impl<'r> Replay<'r> {
     ///
     /// - more than [`MAX_EXAMPLE_MOVES`] moves: the example starts from the position before the
     ///   last [`MAX_EXAMPLE_MOVES`] of them, written out as `start`, and its expectations are
-    ///   those of replaying from there (the earlier positions are not carried, so a repetition
-    ///   end counts afresh);
+    ///   those of replaying from there; the earlier positions are not carried, so if that
+    ///   replay does not reach the game's own final position and ending (a repetition end that
+    ///   counts positions from before the cut), the example is refused;
     /// - a `sown` list of more than [`MAX_LIST_ITEMS`] holes (a long relay): `sown` is left out
     ///   (`last` still says where the last seed fell).
     ///
-    /// Errors: no moves; the cut replay cannot be played from its written start (a bug).
+    /// Errors: no moves; the cut replay cannot be played from its written start (a bug), or
+    /// does not end as the game did.
     pub fn example_toml_noted(&self, title: &str) -> Result<(String, Vec<String>), String> {
         let mut notes = Vec::new();
         if self.plies.len() > MAX_EXAMPLE_MOVES {
-            let cut = self.plies.len() - MAX_EXAMPLE_MOVES;
+            // The example starts from the position before the last MAX_EXAMPLE_MOVES moves.
+            // Its start cannot carry the positions seen before it, which a repetition end
+            // counts (those since the last capture): so the cut replay must reach the same
+            // final position and ending, or the example is refused.
+            let len = self.plies.len();
+            let cut = len - MAX_EXAMPLE_MOVES;
             let from = notation::format_position(self.rules, self.plies[cut - 1].2.position());
             let moves: Vec<String> = self.plies[cut..].iter().map(|p| p.0.clone()).collect();
             let sub = run(self.rules, Some(&from), &moves).map_err(|e| {
                 format!("the last {MAX_EXAMPLE_MOVES} moves cannot be replayed from the position before them: {e}")
             })?;
+            let (want, got) = (
+                outcome(self.rules, self.last_game()),
+                outcome(self.rules, sub.last_game()),
+            );
+            if want != got {
+                return Err(format!(
+                    "the game has {len} moves and a worked example may have at most {MAX_EXAMPLE_MOVES}, but replayed from the position after move {cut} it does not end as the game did ({} instead of {}): the end depends on positions from before move {}, which an example's start cannot carry (a repetition end counts the positions since the last capture); replay a shorter game, or one whose last {MAX_EXAMPLE_MOVES} moves include a capture",
+                    got.1, want.1, cut + 1
+                ));
+            }
             notes.push(format!(
-                "the game has {} moves and a worked example may have at most {MAX_EXAMPLE_MOVES}: the example starts from the position after move {cut} ({from}) and holds moves {} to {}",
-                self.plies.len(),
+                "the game has {len} moves and a worked example may have at most {MAX_EXAMPLE_MOVES}: the example starts from the position after move {cut} ({from}) and holds moves {} to {len}",
                 cut + 1,
-                self.plies.len()
             ));
             let (t, more) = sub.example_body(title)?;
             notes.extend(more);
@@ -247,7 +262,9 @@ impl<'r> Replay<'r> {
             )
         };
         let moves: Vec<String> = self.plies.iter().map(|p| p.0.clone()).collect();
-        let mut t = format!("[[example]]\ntitle = {}\n", q(title));
+        // A blank line first, so the table can be appended (`>> ruleset.toml`) even to a file
+        // whose last line has no newline.
+        let mut t = format!("\n[[example]]\ntitle = {}\n", q(title));
         match &self.from {
             None => t.push_str("start = \"initial\"\n"),
             Some(_) => t.push_str(&format!(
@@ -298,6 +315,16 @@ impl<'r> Replay<'r> {
         }
         Ok((t, notes))
     }
+}
+
+/// What an example checks of a game's final state: the position and next player, and the
+/// ending (or "not over") in words.
+fn outcome(r: &Rules, g: &Game) -> (String, String) {
+    let end = match g.ending() {
+        Some(e) => format!("{:?}, scores {} and {}", e.reason, e.scores[0], e.scores[1]),
+        None => "not over".to_string(),
+    };
+    (notation::format_position(r, g.position()), end)
 }
 
 /// A TOML basic string: quotes, backslashes and control characters escaped.

@@ -349,7 +349,7 @@ fn emitted_example_round_trips_through_check() {
         let (ex, err) = text(&o);
         assert!(o.status.success(), "{err}");
         assert!(
-            ex.starts_with("[[example]]\ntitle = \"Round trip\"\n"),
+            ex.starts_with("\n[[example]]\ntitle = \"Round trip\"\n"),
             "{ex}"
         );
         let o = check_with("roundtrip", &ex);

@@ -71,6 +71,18 @@ fn a_bed_too_small_or_malformed_is_refused_and_nothing_is_written() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("3D board") && err.contains("--bed"), "{err}");
+    // Located at the field the advice names: giuthi.toml sets layout.pit_diameter on its line.
+    let src = std::fs::read_to_string(repo("rulesets/giuthi.toml")).unwrap();
+    let line = 1 + src
+        .lines()
+        .position(|l| l.starts_with("pit_diameter"))
+        .unwrap();
+    assert!(
+        err.contains(&format!(
+            "giuthi.toml:{line}: layout.pit_diameter: cannot make the 3D board"
+        )),
+        "{err}"
+    );
     assert!(!dir.join("giuthi").exists(), "a kit was written");
     let out = sowkit()
         .args(["build", "--3d", "--bed", "200by200", "-o"])
@@ -79,7 +91,8 @@ fn a_bed_too_small_or_malformed_is_refused_and_nothing_is_written() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    // A malformed --bed is a wrong command line: exit 2, as every usage error.
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("WIDTHxDEPTH"), "{err}");
     // --bed without --3d is a command-line mistake.
     let out = sowkit()

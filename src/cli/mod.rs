@@ -210,7 +210,13 @@ pub fn replay(
                 );
                 return ExitCode::from(2);
             }
-            Some(t) => t.to_string(),
+            Some(t) => match sowkit::ruleset::load::unprintable(t, &[]) {
+                Some((_, msg)) => {
+                    eprintln!("error: --title: {msg} (check refuses it in example.title)");
+                    return ExitCode::from(2);
+                }
+                None => t.to_string(),
+            },
             None => {
                 let all = format!("Replay of {}", moves.join(" "));
                 if all.chars().count() <= MAX_TITLE_CHARS {

@@ -13,6 +13,7 @@ use crate::doc::{Color, Seg, Text, Weight};
 use crate::geometry::{circuit, hole_label, BoardGeometry};
 use crate::ruleset::{Direction, Ruleset};
 use crate::text;
+use rayon::prelude::*;
 
 /// Target grid step, mm (the exact steps divide the pit pitch and row spacing).
 pub const STEP: f64 = 0.35;
@@ -82,6 +83,12 @@ struct Arrow {
     pts: Vec<(f64, f64)>,
     head_end: bool,
     head_start: bool,
+    /// The shaft: `pts` with the ends under a head pulled back so the tips stay sharp.
+    shaft: Vec<(f64, f64)>,
+    /// Bounding box of everything [`Arrow::contains`] can accept (the points, grown by the
+    /// larger of the groove half-width and the head's reach from its tip), board mm.
+    lo: (f64, f64),
+    hi: (f64, f64),
 }
 
 /// An engraved label: contours filled with the non-zero rule, and their bounding box.
@@ -272,29 +279,56 @@ fn in_head(p: (f64, f64), tip: (f64, f64), from: (f64, f64)) -> bool {
 }
 
 impl Arrow {
-    fn contains(&self, x: f64, y: f64) -> bool {
-        let p = (x, y);
-        let n = self.pts.len();
-        let mut pts = self.pts.clone();
+    /// An arrow along `pts` with heads at the chosen ends; precomputes its shaft and bounds.
+    fn new(pts: Vec<(f64, f64)>, head_end: bool, head_start: bool) -> Arrow {
+        let n = pts.len();
+        let mut shaft = pts.clone();
         // Shorten the shaft under the heads so the tips stay sharp.
         let trim = |a: (f64, f64), b: (f64, f64)| {
             let (dx, dy) = (b.0 - a.0, b.1 - a.1);
             let l = (dx * dx + dy * dy).sqrt().max(1e-9);
             (b.0 - dx / l * HEAD_LEN * 0.7, b.1 - dy / l * HEAD_LEN * 0.7)
         };
-        if self.head_end {
-            pts[n - 1] = trim(self.pts[n - 2], self.pts[n - 1]);
-            if in_head(p, self.pts[n - 1], self.pts[n - 2]) {
-                return true;
-            }
+        if head_end {
+            shaft[n - 1] = trim(pts[n - 2], pts[n - 1]);
         }
-        if self.head_start {
-            pts[0] = trim(self.pts[1], self.pts[0]);
-            if in_head(p, self.pts[0], self.pts[1]) {
-                return true;
-            }
+        if head_start {
+            shaft[0] = trim(pts[1], pts[0]);
         }
-        pts.windows(2).any(|w| seg_dist(p, w[0], w[1]) <= GROOVE_HW)
+        // A head reaches at most hypot(HEAD_LEN, HEAD_HW) from its tip; the shaft GROOVE_HW
+        // from its segments (which lie on the original ones). 0.01 mm spare for rounding.
+        let reach = HEAD_LEN.hypot(HEAD_HW).max(GROOVE_HW) + 0.01;
+        let mut lo = (f64::INFINITY, f64::INFINITY);
+        let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for &(x, y) in &pts {
+            lo = (lo.0.min(x - reach), lo.1.min(y - reach));
+            hi = (hi.0.max(x + reach), hi.1.max(y + reach));
+        }
+        Arrow {
+            pts,
+            head_end,
+            head_start,
+            shaft,
+            lo,
+            hi,
+        }
+    }
+
+    fn contains(&self, x: f64, y: f64) -> bool {
+        if x < self.lo.0 || x > self.hi.0 || y < self.lo.1 || y > self.hi.1 {
+            return false;
+        }
+        let p = (x, y);
+        let n = self.pts.len();
+        if self.head_end && in_head(p, self.pts[n - 1], self.pts[n - 2]) {
+            return true;
+        }
+        if self.head_start && in_head(p, self.pts[0], self.pts[1]) {
+            return true;
+        }
+        self.shaft
+            .windows(2)
+            .any(|w| seg_dist(p, w[0], w[1]) <= GROOVE_HW)
     }
 }
 
@@ -473,11 +507,7 @@ impl Design {
                 }
                 (false, false) => continue,
             };
-            arrows.push(Arrow {
-                pts,
-                head_end: true,
-                head_start: either,
-            });
+            arrows.push(Arrow::new(pts, true, either));
         }
         // Grid: x step divides half the pitch; y step divides half the row spacing. A board so
         // large that [`STEP`] would pass [`MAX_GRID_POINTS`] gets a coarser grid (bounded
@@ -534,7 +564,13 @@ impl Design {
         let t = self.thick;
         let mut z = t;
         let mut bump: f64 = 0.0;
+        // A pit more than its radius and 6 mm away on either axis cannot reach (x, y) (the
+        // 0.01 mm spare covers rounding of the distance).
+        let reach = self.r + 6.01;
         for (h, &(px, py)) in self.pits.iter().enumerate() {
+            if (x - px).abs() > reach || (y - py).abs() > reach {
+                continue;
+            }
             let sdf = ((x - px).powi(2) + (y - py).powi(2)).sqrt() - self.r;
             if sdf < 6.0 {
                 let zb = t - bowl_depth(sdf, self.r, self.pit_depth);
@@ -688,12 +724,22 @@ pub fn top_field(d: &Design) -> (Grid, Vec<f64>) {
         nx: 2 * d.ix,
         ny: 2 * d.iy,
     };
+    // Rows in parallel (each height depends only on its point, so the result is the same
+    // as row by row).
+    let rows: Vec<Vec<f64>> = (0..=g.ny)
+        .into_par_iter()
+        .map(|j| {
+            (0..=g.nx)
+                .map(|i| {
+                    let (x, y) = g.xy(i, j);
+                    d.top(x, y)
+                })
+                .collect()
+        })
+        .collect();
     let mut top = Vec::with_capacity((g.nx + 1) * (g.ny + 1));
-    for j in 0..=g.ny {
-        for i in 0..=g.nx {
-            let (x, y) = g.xy(i, j);
-            top.push(d.top(x, y));
-        }
+    for r in rows {
+        top.extend_from_slice(&r);
     }
     (g, top)
 }
@@ -707,48 +753,55 @@ pub fn parts(d: &Design, bed: Bed) -> Result<Vec<Part>, String> {
     let mut edges = vec![0usize];
     edges.extend(xs.iter().map(|&x| col(x)));
     edges.push(g.nx);
-    let mut out = Vec::new();
-    for (p, w) in edges.windows(2).enumerate() {
-        let (c0, c1) = (w[0], w[1]);
-        let sub = Grid {
-            x0: g.x0 + c0 as f64 * g.sx,
-            nx: c1 - c0,
-            ..g
-        };
-        let mut t = Vec::with_capacity((sub.nx + 1) * (sub.ny + 1));
-        let mut b = Vec::with_capacity(t.capacity());
-        let near: Vec<f64> = [p.checked_sub(1).map(|i| xs[i]), xs.get(p).copied()]
-            .into_iter()
-            .flatten()
-            .collect();
-        for j in 0..=sub.ny {
-            for i in 0..=sub.nx {
-                t.push(top[g.v(c0 + i, j)]);
-                let (x, y) = sub.xy(i, j);
-                b.push(d.bottom(x, y, &near));
+    // Parts in parallel; collected in order, so the first error is the first part's.
+    let built: Vec<Result<Part, String>> = edges
+        .windows(2)
+        .enumerate()
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(p, w)| {
+            let (c0, c1) = (w[0], w[1]);
+            let sub = Grid {
+                x0: g.x0 + c0 as f64 * g.sx,
+                nx: c1 - c0,
+                ..g
+            };
+            let mut t = Vec::with_capacity((sub.nx + 1) * (sub.ny + 1));
+            let mut b = Vec::with_capacity(t.capacity());
+            let near: Vec<f64> = [p.checked_sub(1).map(|i| xs[i]), xs.get(p).copied()]
+                .into_iter()
+                .flatten()
+                .collect();
+            for j in 0..=sub.ny {
+                for i in 0..=sub.nx {
+                    t.push(top[g.v(c0 + i, j)]);
+                    let (x, y) = sub.xy(i, j);
+                    b.push(d.bottom(x, y, &near));
+                }
             }
-        }
-        let f = Field {
-            grid: sub,
-            top: t,
-            bottom: b,
-            present: vec![true; sub.nx * sub.ny],
-        };
-        let mut mesh = grid::solid(&f, BLOCK).map_err(|e| format!("board part {}: {e}", p + 1))?;
-        let (lo, hi) = mesh.bbox();
-        let (w_, h_) = (hi[0] - lo[0], hi[1] - lo[1]);
-        let turned = !(w_ <= bed.w && h_ <= bed.h);
-        if turned {
-            mesh.rotate_quarter();
-        }
-        mesh.to_origin();
-        out.push(Part {
-            mesh,
-            turned,
-            x_range: (sub.x0, sub.x0 + sub.nx as f64 * sub.sx),
-        });
-    }
-    Ok(out)
+            let f = Field {
+                grid: sub,
+                top: t,
+                bottom: b,
+                present: vec![true; sub.nx * sub.ny],
+            };
+            let mut mesh =
+                grid::solid(&f, BLOCK).map_err(|e| format!("board part {}: {e}", p + 1))?;
+            let (lo, hi) = mesh.bbox();
+            let (w_, h_) = (hi[0] - lo[0], hi[1] - lo[1]);
+            let turned = !(w_ <= bed.w && h_ <= bed.h);
+            if turned {
+                mesh.rotate_quarter();
+            }
+            mesh.to_origin();
+            Ok(Part {
+                mesh,
+                turned,
+                x_range: (sub.x0, sub.x0 + sub.nx as f64 * sub.sx),
+            })
+        })
+        .collect();
+    built.into_iter().collect()
 }
 
 /// The joiner: a bar laid in the pockets under two neighbouring parts across their seam, with a

@@ -14,6 +14,7 @@ pub mod seed;
 
 use crate::kit::File;
 use crate::ruleset::Ruleset;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Most triangles in all the STL files of one 3D kit together (board parts, joiner, seeds and
@@ -161,6 +162,14 @@ impl Mesh {
         if self.triangles.is_empty() {
             return Err("the mesh has no triangles".into());
         }
+        if self.vertices.len() > 1 << 31 {
+            return Err(format!(
+                "the mesh has {} vertices, more than the 2^31 the edge check can index",
+                self.vertices.len()
+            ));
+        }
+        // Each directed edge p→q as its undirected key (smaller index, larger index) and one
+        // bit for its direction; sorted, every key must come exactly twice, once each way.
         let mut edges: Vec<u64> = Vec::with_capacity(self.triangles.len() * 3);
         for (n, t) in self.triangles.iter().enumerate() {
             if t.iter().any(|&i| i as usize >= self.vertices.len()) {
@@ -176,28 +185,43 @@ impl Mesh {
             }
             for k in 0..3 {
                 let (p, q) = (t[k], t[(k + 1) % 3]);
-                edges.push((u64::from(p) << 32) | u64::from(q));
+                let (lo, hi, dir) = if p < q { (p, q, 0) } else { (q, p, 1) };
+                edges.push((u64::from(lo) << 33) | (u64::from(hi) << 1) | dir);
             }
         }
-        edges.sort_unstable();
-        for w in edges.windows(2) {
-            if w[0] == w[1] {
+        edges.par_sort_unstable();
+        let directed = |e: u64| {
+            let (lo, hi) = (e >> 33, (e >> 1) & 0xffff_ffff);
+            if e & 1 == 0 {
+                (lo, hi)
+            } else {
+                (hi, lo)
+            }
+        };
+        let mut k = 0;
+        while k < edges.len() {
+            let e = edges[k];
+            let same = |f: u64| f >> 1 == e >> 1;
+            if k + 1 < edges.len() && edges[k + 1] == e {
+                let (p, q) = directed(e);
                 return Err(format!(
-                    "edge {}→{} is used twice in the same direction (inconsistent winding or more than two triangles)",
-                    w[0] >> 32,
-                    w[0] & 0xffff_ffff
+                    "edge {p}→{q} is used twice in the same direction (inconsistent winding or more than two triangles)"
                 ));
             }
-        }
-        for &e in &edges {
-            let rev = e.rotate_right(32);
-            if edges.binary_search(&rev).is_err() {
+            if k + 1 >= edges.len() || !same(edges[k + 1]) {
+                let (p, q) = directed(e);
                 return Err(format!(
-                    "edge {}→{} has no triangle on its other side (the mesh is open)",
-                    e >> 32,
-                    e & 0xffff_ffff
+                    "edge {p}→{q} has no triangle on its other side (the mesh is open)"
                 ));
             }
+            // e and edges[k + 1] are the two directions; a third use repeats one of them.
+            if k + 2 < edges.len() && same(edges[k + 2]) {
+                let (p, q) = directed(edges[k + 2]);
+                return Err(format!(
+                    "edge {p}→{q} is used twice in the same direction (inconsistent winding or more than two triangles)"
+                ));
+            }
+            k += 2;
         }
         // Shells: union-find over triangle vertices.
         let mut parent: Vec<u32> = (0..self.vertices.len() as u32).collect();
@@ -247,21 +271,38 @@ impl Mesh {
         header.resize(80, b' ');
         out.extend_from_slice(&header);
         out.extend_from_slice(&(self.triangles.len() as u32).to_le_bytes());
-        for t in &self.triangles {
-            // The normal is computed from the f32 corners as written, so readers agree with it.
-            let [a, b, c] = t.map(|i| self.vertices[i as usize].map(|x| f64::from(x as f32)));
-            let n = cross(sub(b, a), sub(c, a));
-            let l = norm(n).max(1e-30);
-            for x in n {
-                out.extend_from_slice(&((x / l) as f32).to_le_bytes());
-            }
-            for p in [a, b, c] {
-                for x in p {
-                    out.extend_from_slice(&(x as f32).to_le_bytes());
+        // Each vertex rounded to f32 once; the records are filled in parallel in place.
+        let v32: Vec<[f32; 3]> = self
+            .vertices
+            .par_iter()
+            .map(|p| p.map(|x| x as f32))
+            .collect();
+        out.resize(84 + 50 * self.triangles.len(), 0);
+        out[84..]
+            .par_chunks_mut(50)
+            .zip(self.triangles.par_iter())
+            .for_each(|(rec, t)| {
+                let [pa, pb, pc] = t.map(|i| v32[i as usize]);
+                // The normal is computed from the f32 corners as written, so readers agree
+                // with it.
+                let [a, b, c] = [pa, pb, pc].map(|p| p.map(f64::from));
+                let n = cross(sub(b, a), sub(c, a));
+                let l = norm(n).max(1e-30);
+                let mut o = 0;
+                let mut put = |x: f32| {
+                    rec[o..o + 4].copy_from_slice(&x.to_le_bytes());
+                    o += 4;
+                };
+                for x in n {
+                    put((x / l) as f32);
                 }
-            }
-            out.extend_from_slice(&[0, 0]);
-        }
+                for p in [pa, pb, pc] {
+                    for x in p {
+                        put(x);
+                    }
+                }
+                // The 2-byte attribute stays zero.
+            });
         out
     }
 
@@ -424,11 +465,26 @@ pub fn kit_files_in(
     notes.push('\n');
     notes.push_str(&ph.fmt("three_d.bed", &[("w", &ph.mm(bed.w)), ("h", &ph.mm(bed.h))]));
     notes.push_str("\n\n");
-    for (i, p) in parts.iter().enumerate() {
-        let st = p
-            .mesh
-            .check()
-            .map_err(|e| format!("board part {}: {e}", i + 1))?;
+    // Each part's check, STL and preview in parallel; the notes and files in part order.
+    /// A part's check, STL bytes and preview PNG bytes.
+    type Made = (Stats, Vec<u8>, Vec<u8>);
+    let done: Vec<Result<Made, String>> = parts
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let st = p
+                .mesh
+                .check()
+                .map_err(|e| format!("board part {}: {e}", i + 1))?;
+            let (stl, png) = rayon::join(
+                || p.mesh.to_stl(&format!("{} board part {}", rs.id, i + 1)),
+                || preview::png(&p.mesh),
+            );
+            Ok((st, stl, png))
+        })
+        .collect();
+    for (i, (p, d)) in parts.iter().zip(done).enumerate() {
+        let (st, stl, png) = d?;
         let (lo, hi) = p.mesh.bbox();
         notes.push_str(&ph.fmt(
             "three_d.part",
@@ -446,11 +502,11 @@ pub fn kit_files_in(
         notes.push('\n');
         files.push(File {
             name: format!("board-{}.stl", i + 1),
-            bytes: p.mesh.to_stl(&format!("{} board part {}", rs.id, i + 1)),
+            bytes: stl,
         });
         files.push(File {
             name: format!("board-{}.png", i + 1),
-            bytes: preview::png(&p.mesh),
+            bytes: png,
         });
     }
     if parts.len() > 1 {
@@ -547,4 +603,53 @@ pub fn kit_files_in(
         bytes: notes.into_bytes(),
     });
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tetrahedron with corners at the origin and on the three axes, wound outward.
+    fn tetra() -> Mesh {
+        Mesh {
+            vertices: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            triangles: vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+        }
+    }
+
+    #[test]
+    fn a_closed_tetrahedron_passes_with_its_volume() {
+        let st = tetra().check().unwrap();
+        assert_eq!((st.triangles, st.vertices, st.shells), (4, 4, 1));
+        // Volume of the unit right tetrahedron: 1/6 mm³.
+        assert!((st.volume - 1.0 / 6.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_missing_face_is_an_open_edge() {
+        let mut m = tetra();
+        m.triangles.pop(); // face 1-2-3: its edges 1→2, 2→3, 3→1 lose their partners
+        let e = m.check().unwrap_err();
+        assert!(e.contains("has no triangle on its other side"), "{e}");
+    }
+
+    #[test]
+    fn a_flipped_face_uses_edges_twice_the_same_way() {
+        let mut m = tetra();
+        m.triangles[3] = [1, 3, 2];
+        let e = m.check().unwrap_err();
+        assert!(e.contains("used twice in the same direction"), "{e}");
+    }
+
+    #[test]
+    fn a_third_face_on_an_edge_is_refused() {
+        let mut m = tetra();
+        // A second tetrahedron sharing edge 0-1 (wound outward), so 0→1 or 1→0 is used twice.
+        m.vertices.push([0.5, -1.0, 0.0]);
+        m.vertices.push([0.5, -0.5, -1.0]);
+        m.triangles
+            .extend([[0, 1, 4], [0, 4, 5], [1, 5, 4], [0, 5, 1]]);
+        let e = m.check().unwrap_err();
+        assert!(e.contains("used twice in the same direction"), "{e}");
+    }
 }

@@ -16,11 +16,12 @@ pub fn png(m: &Mesh) -> Vec<u8> {
 
 /// Renders the three views: (width, height, grey pixels row by row).
 pub fn render(m: &Mesh) -> (usize, usize, Vec<u8>) {
-    let views = [
-        view(m, 0.0, 0.0),
-        view(m, -0.5, 1.0),
-        view(m, 0.0, std::f64::consts::PI),
-    ];
+    // The three views in parallel (each is independent of the others).
+    let (a, (b, c)) = rayon::join(
+        || view(m, 0.0, 0.0),
+        || rayon::join(|| view(m, -0.5, 1.0), || view(m, 0.0, std::f64::consts::PI)),
+    );
+    let views = [a, b, c];
     let h = views.iter().map(|v| v.1).max().unwrap_or(10);
     let w: usize = views.iter().map(|v| v.0).sum();
     let mut px = vec![255u8; w * h];
@@ -90,10 +91,22 @@ fn view(m: &Mesh, yaw: f64, tilt: f64) -> (usize, usize, Vec<u8>) {
             )
         };
         let (pa, pb, pc) = (sp(a), sp(b), sp(c));
-        let minx = pa.0.min(pb.0).min(pc.0).floor().max(0.0) as usize;
-        let maxx = (pa.0.max(pb.0).max(pc.0).ceil() as usize).min(w - 1);
-        let miny = pa.1.min(pb.1).min(pc.1).floor().max(0.0) as usize;
-        let maxy = (pa.1.max(pb.1).max(pc.1).ceil() as usize).min(h - 1);
+        // Only pixels whose centre (x + 0.5) lies within the triangle's box can pass the test
+        // below; 1e-5 px spare covers its 1e-9 tolerance (1e-9 of a triangle's height, which
+        // is under 4 · VIEW_W pixels).
+        let lo = |v: f64| (v - 0.5 - 1e-5).ceil().max(0.0) as usize;
+        let hi =
+            |v: f64, n: usize| ((v - 0.5 + 1e-5).floor().max(-1.0) as isize).min(n as isize - 1);
+        let minx = lo(pa.0.min(pb.0).min(pc.0));
+        let miny = lo(pa.1.min(pb.1).min(pc.1));
+        let (maxx, maxy) = (
+            hi(pa.0.max(pb.0).max(pc.0), w),
+            hi(pa.1.max(pb.1).max(pc.1), h),
+        );
+        if maxx < minx as isize || maxy < miny as isize {
+            continue;
+        }
+        let (maxx, maxy) = (maxx as usize, maxy as usize);
         let area = (pb.0 - pa.0) * (pc.1 - pa.1) - (pc.0 - pa.0) * (pb.1 - pa.1);
         if area.abs() < 1e-12 {
             continue;

@@ -203,6 +203,31 @@ pub fn invisible(c: char) -> Option<&'static str> {
     ignorable.then_some("an invisible (default-ignorable) character")
 }
 
+/// The first character of `t` that would not print as it reads: a control character (other
+/// than those in `allowed`), an invisible (default-ignorable) code point or a bidirectional
+/// control; with the message `check` gives for it. `replay --title` uses the same rule as
+/// an example's `title` (no control character allowed).
+pub fn unprintable(t: &str, allowed: &[char]) -> Option<(char, String)> {
+    for (k, c) in t.chars().enumerate() {
+        let what = if c.is_control() && !allowed.contains(&c) {
+            "a control character"
+        } else if let Some(w) = invisible(c) {
+            w
+        } else {
+            continue;
+        };
+        return Some((
+            c,
+            format!(
+                "character {} of {t:?} is U+{:04X}, {what}: it would not print as it reads; remove it",
+                k + 1,
+                c as u32
+            ),
+        ));
+    }
+    None
+}
+
 /// A label as a reader tells labels apart: Unicode NFC, case folded (full lower case, then NFC
 /// again so that folding cannot leave a decomposed form).
 pub fn fold(s: &str) -> String {
@@ -1062,6 +1087,22 @@ impl Validator<'_> {
     /// Checks a free text the sheets print (length, control, invisible and bidi-control
     /// characters) and remembers where it stands for the font check. Returns its value.
     fn text(&mut self, field: &str, v: &Spanned<String>, max_chars: usize) -> String {
+        self.text_allowing(field, v, max_chars, &['\n', '\t', '\r'])
+    }
+
+    /// As [`Validator::text`] for a one-line text (an example's title): no control character
+    /// at all, not even a newline or tab.
+    fn line(&mut self, field: &str, v: &Spanned<String>, max_chars: usize) -> String {
+        self.text_allowing(field, v, max_chars, &[])
+    }
+
+    fn text_allowing(
+        &mut self,
+        field: &str,
+        v: &Spanned<String>,
+        max_chars: usize,
+        allowed: &[char],
+    ) -> String {
         let t = v.get_ref();
         let n = t.chars().count();
         if n > max_chars {
@@ -1072,7 +1113,7 @@ impl Validator<'_> {
             );
         }
         // An over-long text is not read further: that bounds the work on hostile files.
-        if n <= max_chars && self.bad_chars(t, v.span(), field, &['\n', '\t', '\r']) {
+        if n <= max_chars && self.bad_chars(t, v.span(), field, allowed) {
             self.texts.push((field.to_string(), v.span(), t.clone()));
         }
         t.clone()
@@ -1082,27 +1123,14 @@ impl Validator<'_> {
     /// print as it reads: a control character (other than those in `allowed`), an invisible
     /// (default-ignorable) code point, or a bidirectional control.
     fn bad_chars(&mut self, t: &str, span: Range<usize>, field: &str, allowed: &[char]) -> bool {
-        for (k, c) in t.chars().enumerate() {
-            let what = if c.is_control() && !allowed.contains(&c) {
-                "a control character"
-            } else if let Some(w) = invisible(c) {
-                w
-            } else {
-                continue;
-            };
-            let at = locate_char(self.src, span.clone(), c);
-            self.err(
-                at,
-                field,
-                format!(
-                    "character {} of {t:?} is U+{:04X}, {what}: it would not print as it reads; remove it",
-                    k + 1,
-                    c as u32
-                ),
-            );
-            return false;
+        match unprintable(t, allowed) {
+            Some((c, msg)) => {
+                let at = locate_char(self.src, span, c);
+                self.err(at, field, msg);
+                false
+            }
+            None => true,
         }
-        true
     }
 
     /// Reports a list longer than [`MAX_LIST_ITEMS`].
@@ -1994,7 +2022,7 @@ impl Validator<'_> {
                     format!("the worked examples up to here have {total_moves} moves in all: at most {MAX_TOTAL_MOVES} are allowed (limit for all examples together); shorten the examples"),
                 );
             }
-            self.text(&format!("{tag}.title"), &ex.title, MAX_TITLE_CHARS);
+            self.line(&format!("{tag}.title"), &ex.title, MAX_TITLE_CHARS);
             let note = ex
                 .note
                 .as_ref()
@@ -2088,7 +2116,7 @@ impl Validator<'_> {
                 let at = et.span();
                 let et = et.into_inner();
                 let f = format!("{tag}.text.{code}");
-                let title = self.text(&format!("{f}.title"), &et.title, MAX_TITLE_CHARS);
+                let title = self.line(&format!("{f}.title"), &et.title, MAX_TITLE_CHARS);
                 let note = et
                     .note
                     .as_ref()
