@@ -964,3 +964,117 @@ fn large_print_leaves_no_page_to_a_spill() {
         }
     }
 }
+
+/// The items of `pg` grouped by exercise: each group runs from a bold exercise heading
+/// ("Exercise n", "Ejercicio n") at `head_pt` to the next one; what comes before the first
+/// heading (title, intro, or the end of an answer run on from the page before) is left out.
+fn exercise_groups(pg: &Page, head_pt: f64) -> Vec<Vec<&Item>> {
+    let mut groups: Vec<Vec<&Item>> = Vec::new();
+    for it in &pg.items {
+        let starts = matches!(it, Item::Text(t) if (t.size_pt - head_pt).abs() < EPS
+            && t.weight == sowkit::doc::Weight::Bold
+            && (t.text.starts_with("Exercise ") || t.text.starts_with("Ejercicio ")));
+        if starts {
+            groups.push(Vec::new());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.push(it);
+        }
+    }
+    groups
+}
+
+/// Top and bottom of the ink of `items` (mm from the page top), items past the content
+/// bottom `cb` (calibration bar and footer) left out.
+fn ink_span(items: &[&Item], cb: f64) -> (f64, f64) {
+    items
+        .iter()
+        .filter_map(|i| ink(i))
+        .filter(|b| b.3 <= cb + 0.5)
+        .fold((f64::MAX, f64::MIN), |(t, b), i| (t.min(i.1), b.max(i.3)))
+}
+
+/// Large print, A4 and Letter, English and Spanish, every bundled ruleset: a practice or host
+/// key page is never left with room for the exercise or answer that starts the next page.
+/// The room is measured from the lowest ink on the page to the content bottom; the item's
+/// height from its heading's ink to its own lowest ink on the next page, plus 2.5 mm: the
+/// 2.2 mm the practice page keeps between one exercise's last blank and the next heading
+/// (the host key keeps 2 mm), and 0.3 mm for line boxes a little taller than their ink. For the host key, whose answers may
+/// run on over a page, the heading and boards (all but the caption's lines) must not fit in a
+/// room of more than a quarter of the page either.
+#[test]
+fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
+    let sz = Sizes::new(true);
+    for rs in common::bundled() {
+        for paper in [A4, LETTER] {
+            for lang in ["en", "es"] {
+                let opts = layout::KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..layout::KitOptions::new(paper)
+                };
+                let cb = page::content_bottom(paper.height, &sz);
+                let kit = layout::kit(&rs, &opts).unwrap();
+                let key = layout::host_key(&rs, &opts).unwrap();
+                let practice: Vec<&Page> = kit
+                    .pages
+                    .iter()
+                    .filter(|p| p.name.starts_with("practice-"))
+                    .collect();
+                let answers: Vec<&Page> = key.pages.iter().collect();
+                for (what, pages) in [("practice", practice), ("key", answers)] {
+                    assert!(pages.len() > 1, "{} {lang}: one {what} page", rs.id);
+                    for w in pages.windows(2) {
+                        let all: Vec<&Item> = w[0].items.iter().collect();
+                        let room = cb - ink_span(&all, cb).1;
+                        let Some(next) = exercise_groups(w[1], sz.sub_head).into_iter().next()
+                        else {
+                            continue;
+                        };
+                        // Only an item that starts the next page counts.
+                        let (top, bottom) = ink_span(&next, cb);
+                        let before: Vec<&Item> = w[1]
+                            .items
+                            .iter()
+                            .filter(|i| ink(i).is_some_and(|b| b.3 < top - EPS && b.3 <= cb))
+                            .collect();
+                        if !before.is_empty() {
+                            continue;
+                        }
+                        let whole = bottom - top + 2.5;
+                        assert!(
+                            whole > room,
+                            "{} {lang} {}: {what} {} left {room:.1} mm free, the next \
+                             item needs {whole:.1} mm",
+                            rs.id,
+                            paper.name,
+                            w[0].name
+                        );
+                        if what == "key" && room > 0.25 * (cb - page::MARGIN) {
+                            // Everything but the caption's lines (regular, caption size, set
+                            // from the left margin; the boards' labels are centred on pits).
+                            let shapes: Vec<&Item> = next
+                                .iter()
+                                .copied()
+                                .filter(|i| {
+                                    !matches!(i, Item::Text(t) if (t.size_pt - sz.caption).abs() < EPS
+                                        && t.weight == sowkit::doc::Weight::Regular
+                                        && (t.x - page::MARGIN).abs() < 0.01)
+                                })
+                                .collect();
+                            let lead = ink_span(&shapes, cb).1 - top + 2.5;
+                            assert!(
+                                lead > room,
+                                "{} {lang} {}: {} left {room:.1} mm free, the next answer's \
+                                 heading and boards need {lead:.1} mm",
+                                rs.id,
+                                paper.name,
+                                w[0].name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
