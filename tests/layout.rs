@@ -803,7 +803,8 @@ fn large_print_log_has_tall_name_blanks_and_fills_the_page() {
                     .filter_map(|s| bounds(&s.segs))
                     .max_by(|a, b| (a.3 - a.1).total_cmp(&(b.3 - b.1)))
                     .unwrap();
-                let foot = page::content_bottom(log.height, &sz);
+                // (It keeps `LARGE_BAR_GAP` clear above the bar's own clearance.)
+                let foot = page::content_bottom(log.height, &sz) - layout::log::LARGE_BAR_GAP;
                 assert!(
                     (bottom - foot).abs() < 0.5,
                     "{what}: the table ends at {bottom:.1} mm, the content area at {foot:.1}"
@@ -1074,6 +1075,101 @@ fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The large-print score log, every bundled ruleset on A4 and Letter in both languages: each
+/// column head's ink stays at least 1.5 mm from the column rules and the head's top rule
+/// (found as the drawn vertical lines and the table's frame), the table's foot stays at
+/// least 5 mm above the calibration bar, and the first sheet still holds at least 8 rows
+/// (9 mm rows: 8 to 10 of them).
+#[test]
+fn large_print_log_heads_have_padding_and_the_table_clears_the_bar() {
+    use sowkit::doc::Seg;
+    let sz = Sizes::new(true);
+    for rs in common::bundled() {
+        for paper in [A4, LETTER] {
+            for lang in ["en", "es"] {
+                let opts = layout::KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..layout::KitOptions::new(paper)
+                };
+                let doc = layout::kit(&rs, &opts).unwrap();
+                let log = named(&doc, "log");
+                let shapes: Vec<&Shape> = log.shapes().collect();
+                // The table's frame: the 0.4 mm outline.
+                let frame = shapes
+                    .iter()
+                    .find(|s| {
+                        s.stroke
+                            .as_ref()
+                            .is_some_and(|st| (st.width - 0.4).abs() < EPS)
+                    })
+                    .and_then(|s| bounds(&s.segs))
+                    .expect("a table frame");
+                // Vertical rules: two-point lines with one x.
+                let mut xs: Vec<f64> = shapes
+                    .iter()
+                    .filter_map(|s| match s.segs.as_slice() {
+                        [Seg::MoveTo(a), Seg::LineTo(b)] if (a.x - b.x).abs() < EPS => Some(a.x),
+                        _ => None,
+                    })
+                    .collect();
+                xs.extend([frame.0, frame.2]);
+                // Horizontal rules: the first under the frame's top is the head's foot.
+                let head_foot = shapes
+                    .iter()
+                    .filter_map(|s| match s.segs.as_slice() {
+                        [Seg::MoveTo(a), Seg::LineTo(b)] if (a.y - b.y).abs() < EPS => Some(a.y),
+                        _ => None,
+                    })
+                    .filter(|y| *y > frame.1 + 1.0)
+                    .fold(f64::MAX, f64::min);
+                let heads: Vec<&Text> = log
+                    .texts()
+                    .filter(|t| t.weight == sowkit::doc::Weight::Bold)
+                    .filter(|t| t.y > frame.1 && t.y < head_foot)
+                    .collect();
+                assert!(heads.len() >= 5, "{} {lang}: heads {heads:?}", rs.id);
+                for t in heads {
+                    let b = ink(&Item::Text(t.clone())).unwrap();
+                    for x in &xs {
+                        let clear = if *x <= b.0 {
+                            b.0 - x
+                        } else if *x >= b.2 {
+                            x - b.2
+                        } else {
+                            -1.0
+                        };
+                        assert!(
+                            clear >= 1.5 - EPS,
+                            "{} {lang} {}: head {:?} is {clear:.2} mm from the rule at x {x:.1}",
+                            rs.id,
+                            paper.name,
+                            t.text
+                        );
+                    }
+                    assert!(
+                        b.1 - frame.1 >= 1.5 - EPS,
+                        "{}: head {:?} touches the top",
+                        rs.id,
+                        t.text
+                    );
+                }
+                let (_, bar_y, _, _) = page::bar_rect(paper.height, &sz);
+                assert!(
+                    bar_y - frame.3 >= 5.0 - EPS,
+                    "{} {lang} {}: table foot {:.1} mm above the bar",
+                    rs.id,
+                    paper.name,
+                    bar_y - frame.3
+                );
+                let (lrs, ph) = opts.localise(&rs).unwrap();
+                let rows = layout::log::first_page_rows(&lrs, paper, &sz, &ph);
+                assert!(rows >= 8, "{} {lang} {}: {rows} rows", rs.id, paper.name);
             }
         }
     }
