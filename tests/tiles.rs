@@ -882,12 +882,15 @@ fn child_safe_kalah_6x3_tiles_on_letter_in_large_print() {
     }
 }
 
-/// Every shape of `items` (clips opened) with its own bounds (half its stroke added) and the
-/// clip rectangle it prints in, if any.
+/// A box (x0, y0, x1, y1), mm.
+type Box4 = (f64, f64, f64, f64);
+
+/// Every shape of `items` (clips opened) with its own bounds (half its stroke added), the
+/// clip rectangle it prints in, if any, and whether it is a glue strip (OVERLAP across).
 fn shapes_with_clips(
     items: &[Item],
-    clip: Option<(f64, f64, f64, f64)>,
-    out: &mut Vec<((f64, f64, f64, f64), Option<(f64, f64, f64, f64)>, bool)>,
+    clip: Option<Box4>,
+    out: &mut Vec<(Box4, Option<Box4>, bool)>,
 ) {
     for it in items {
         match it {
