@@ -337,7 +337,7 @@ fn calibration_bar_on_every_page_clear_of_other_ink() {
             let bars: Vec<&Shape> = shapes(p).filter(|s| is_bar(s)).collect();
             assert_eq!(bars.len(), 1, "{} {}: one 100 × 3 mm bar", rs.id, p.name);
             let (bx0, by0, bx1, by1) = bounds(&bars[0].segs).unwrap();
-            assert!(texts(p).any(|t| t.text == "100 mm"), "bar label");
+            assert!(texts(p).any(|t| t.text == "100\u{a0}mm"), "bar label");
             for it in &p.items {
                 if let Item::Shape(s) = it {
                     if is_bar(s) {
@@ -370,7 +370,7 @@ fn footer_names_kit_scale_check_page_and_paper() {
                 .collect::<Vec<_>>()
                 .join(" ");
             assert!(all.contains(&rs.name), "{} kit name", p.name);
-            assert!(all.contains("Print at 100% (actual size) — check the bar measures 100 mm"));
+            assert!(all.contains("Print at 100% (actual size) — check the bar measures 100\u{a0}mm"));
             assert!(
                 all.contains(&format!("page {} of {n} · {}", i + 1, paper.name)),
                 "{all}"
