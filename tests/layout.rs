@@ -370,7 +370,9 @@ fn footer_names_kit_scale_check_page_and_paper() {
                 .collect::<Vec<_>>()
                 .join(" ");
             assert!(all.contains(&rs.name), "{} kit name", p.name);
-            assert!(all.contains("Print at 100% (actual size) — check the bar measures 100\u{a0}mm"));
+            assert!(
+                all.contains("Print at 100% (actual size) — check the bar measures 100\u{a0}mm")
+            );
             assert!(
                 all.contains(&format!("page {} of {n} · {}", i + 1, paper.name)),
                 "{all}"
@@ -465,7 +467,10 @@ fn board_pits_are_the_ruleset_size() {
             .collect::<Vec<_>>()
             .join(" ");
         assert!(
-            all.contains(&format!("pits are {} mm across", rs.layout.pit_diameter)),
+            all.contains(&format!(
+                "pits are {}\u{a0}mm across",
+                rs.layout.pit_diameter
+            )),
             "{all}"
         );
         assert!(!all.contains("--fit"), "{all}");
