@@ -1086,7 +1086,8 @@ fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
 }
 
 /// The large-print score log, every bundled ruleset on A4 and Letter in both languages: each
-/// column head's ink stays at least 1.5 mm from the column rules and the head's top rule
+/// column head's ink stays at least 2 mm (A4) or 1 mm (Letter) from the column rules, 1.5 mm
+/// from the head's top rule
 /// (found as the drawn vertical lines and the table's frame), the table's foot stays at
 /// least 5 mm above the calibration bar, and the first sheet still holds at least 8 rows
 /// (9 mm rows: 8 to 10 of them).
@@ -1133,6 +1134,9 @@ fn large_print_log_heads_have_padding_and_the_table_clears_the_bar() {
                     })
                     .filter(|y| *y > frame.1 + 1.0)
                     .fold(f64::MAX, f64::min);
+                // 2 mm on A4 (landscape, 297 mm across); Letter's 279 mm may need the 1 mm of
+                // normal print for Giuthi's ten columns to keep every head word whole.
+                let least_pad = if paper.name == A4.name { 2.0 } else { 1.0 };
                 let heads: Vec<&Text> = log
                     .texts()
                     .filter(|t| t.weight == sowkit::doc::Weight::Bold)
@@ -1150,7 +1154,7 @@ fn large_print_log_heads_have_padding_and_the_table_clears_the_bar() {
                             -1.0
                         };
                         assert!(
-                            clear >= 1.5 - EPS,
+                            clear >= least_pad - EPS,
                             "{} {lang} {}: head {:?} is {clear:.2} mm from the rule at x {x:.1}",
                             rs.id,
                             paper.name,

@@ -360,7 +360,7 @@ fn width_for_lines(header: &str, pt: f64, lines: usize, least: f64, pad: f64) ->
 /// column is also wide enough to write in ([`LARGE_MIN_COL`]) and the widths make the head
 /// as few lines tall as they can; what is left is shared by the weights. `None` when the
 /// words alone are wider than `cw`.
-fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes) -> Option<Vec<f64>> {
+fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes, pad: f64) -> Option<Vec<f64>> {
     let floor = if sz.large {
         LARGE_MIN_COL * sz.row_h
     } else {
@@ -368,7 +368,7 @@ fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes) -> Option<Vec<f64>> {
     };
     let least: Vec<f64> = cols
         .iter()
-        .map(|c| least_width(&c.header, pt, head_pad(sz)).max(floor))
+        .map(|c| least_width(&c.header, pt, pad).max(floor))
         .collect();
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
     if least.iter().sum::<f64>() > cw {
@@ -390,7 +390,7 @@ fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes) -> Option<Vec<f64>> {
             let w: Vec<f64> = cols
                 .iter()
                 .zip(&least)
-                .map(|(c, l)| width_for_lines(&c.header, pt, k, *l, head_pad(sz)))
+                .map(|(c, l)| width_for_lines(&c.header, pt, k, *l, pad))
                 .collect();
             if w.iter().sum::<f64>() <= cw {
                 need = w;
@@ -434,16 +434,16 @@ fn head_lines(cols: &[Col], widths: &[f64], pt: f64, pad: f64) -> usize {
 /// (heads as printed), their widths and the head size; when even the shortest heads do not
 /// fit, their weights share `cw` and a head word may be split (a ruleset with very long store
 /// names on a narrow page).
-fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes) -> (Vec<Col>, Vec<f64>, f64) {
+fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes, pad: f64) -> (Vec<Col>, Vec<f64>, f64, bool) {
     let mut pt = sz.cell_head;
     let least = least_head_pt(sz);
     let mut best: Option<(Vec<Col>, Vec<f64>, usize)> = None;
     loop {
-        if let Some(w) = fit_words(&cols, cw, pt, sz) {
+        if let Some(w) = fit_words(&cols, cw, pt, sz, pad) {
             if !sz.large {
-                return (cols, w, pt);
+                return (cols, w, pt, true);
             }
-            let lines = head_lines(&cols, &w, pt, head_pad(sz));
+            let lines = head_lines(&cols, &w, pt, pad);
             best = Some((cols.clone(), w, lines));
             break;
         }
@@ -467,8 +467,8 @@ fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes) -> (Vec<Col>, Vec<f64>, f6
             .filter(|(_, c)| !(resort && c.last_resort))
             .filter_map(|(i, c)| {
                 let short = c.short.as_ref()?;
-                let saves = least_width(&c.header, pt, head_pad(sz)).max(floor)
-                    - least_width(short, pt, head_pad(sz)).max(floor);
+                let saves = least_width(&c.header, pt, pad).max(floor)
+                    - least_width(short, pt, pad).max(floor);
                 (saves > 1e-9).then_some((i, saves))
             })
             .max_by(|a, b| {
@@ -480,26 +480,27 @@ fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes) -> (Vec<Col>, Vec<f64>, f6
         let Some((i, _)) = pick else { break };
         let short = cols[i].short.take().unwrap_or_default();
         cols[i].header = short;
-        if let Some(w) = fit_words(&cols, cw, pt, sz) {
+        if let Some(w) = fit_words(&cols, cw, pt, sz, pad) {
             if !sz.large {
-                return (cols, w, pt);
+                return (cols, w, pt, true);
             }
-            let lines = head_lines(&cols, &w, pt, head_pad(sz));
+            let lines = head_lines(&cols, &w, pt, pad);
             if best.as_ref().is_none_or(|b| lines < b.2) {
                 best = Some((cols.clone(), w, lines));
             }
         }
     }
     if let Some((cols, w, _)) = best {
-        return (cols, w, pt);
+        return (cols, w, pt, true);
     }
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
     let w = cols.iter().map(|c| c.weight / total_w * cw).collect();
-    (cols, w, pt)
+    (cols, w, pt, false)
 }
 
 /// Space between a column head and the rules around it, mm: each side, and above and below
-/// the head's lines. Large print keeps 2 mm (its 18 pt heads touched the rules at 1 mm).
+/// the head's lines. Large print keeps 2 mm (its 18 pt heads touched the rules at 1 mm),
+/// less at the sides (to 1 mm) only where the heads' words would not fit otherwise.
 fn head_pad(sz: &Sizes) -> f64 {
     if sz.large {
         2.0
@@ -521,8 +522,16 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
     // Table header; the table sits half a millimetre inside the margin so its rules do too.
     let tx = MARGIN + 0.5;
     let cw = cw - 1.0;
-    let (cols, widths, head_pt) = fit_heads(columns(rs, ph), cw, sz);
-    let (pad, vpad) = (head_pad(sz), head_pad(sz));
+    // The most padding (down to normal print's 1 mm) at which every head word still fits.
+    let mut pad = head_pad(sz);
+    let (cols, widths, head_pt) = loop {
+        let (cols, widths, pt, fitted) = fit_heads(columns(rs, ph), cw, sz, pad);
+        if fitted || pad <= 1.0 {
+            break (cols, widths, pt);
+        }
+        pad -= 0.5;
+    };
+    let vpad = head_pad(sz);
     let wrapped: Vec<Vec<String>> = cols
         .iter()
         .zip(&widths)
