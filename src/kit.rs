@@ -124,7 +124,13 @@ pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, St
         ph.get("manifest.head"),
         ph.fmt("manifest.ruleset", &[("name", &lrs.name), ("id", &rs.id)]),
         ph.fmt("manifest.language", &[("lang", &lrs.lang)]),
-        ph.fmt("manifest.style", &[("style", &opts.style_names())]),
+        ph.fmt(
+            "manifest.style",
+            &[
+                ("style", &style_words(&opts.style_names(), &ph)),
+                ("names", &opts.style_names()),
+            ],
+        ),
         ph.fmt(
             "manifest.source",
             &[("file", file_name(&rs.path)), ("sha", &rs.sha256)],
@@ -310,4 +316,15 @@ fn preview_html(
     }
     h.push_str("</body>\n</html>\n");
     h
+}
+
+/// The print style `names` (as [`KitOptions::style_names`] gives them, comma-separated) in
+/// the kit's words, from the catalogue's `manifest.style_name` table: "letra grande, alto
+/// contraste" for `large,contrast` in Spanish.
+fn style_words(names: &str, ph: &layout::phrases::Phrases) -> String {
+    let words: Vec<String> = names
+        .split(',')
+        .map(|n| ph.get(&format!("manifest.style_name.{n}")))
+        .collect();
+    words.join(", ")
 }

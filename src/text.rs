@@ -159,8 +159,12 @@ pub fn width_mm(text: &str, size_pt: f64, weight: Weight) -> f64 {
     milli_to_mm(milli_width(text, weight), size_pt)
 }
 
+/// The no-break space (U+00A0) the message catalogues put between a number and its unit.
+pub const NBSP: char = '\u{a0}';
+
 /// Greedy line breaking at spaces so that no line is wider than `max_mm`; a single word
-/// wider than `max_mm` is broken between characters. Returns the lines without leading or
+/// wider than `max_mm` is broken between characters. A no-break space (U+00A0, as between a
+/// number and its unit in "12\u{a0}mm") is part of the word, never a break. Returns the lines without leading or
 /// trailing spaces; runs of spaces between words become one space. Empty or all-space text
 /// gives no lines. A line always holds at least one character, so a `max_mm` narrower than a
 /// single character (or zero, negative, NaN) puts one character on each line.
@@ -170,7 +174,10 @@ pub fn wrap(text: &str, size_pt: f64, weight: Weight, max_mm: f64) -> Vec<String
     let mut lines = Vec::new();
     let mut cur = String::new();
     let mut cur_w = 0u64;
-    for word in text.split_whitespace() {
+    let words = text
+        .split(|c: char| c.is_whitespace() && c != NBSP)
+        .filter(|w| !w.is_empty());
+    for word in words {
         let ww = milli_width(word, weight);
         if !cur.is_empty() {
             if fits(cur_w + space + ww) {

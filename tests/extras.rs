@@ -195,7 +195,7 @@ fn new_pages_keep_the_page_invariants() {
                         .any(|t| *t == format!("page {} of {n} · {}", i + 1, paper.name)),
                     "{id}: footer"
                 );
-                assert!(all.contains(&"100 mm"), "{id}: bar label");
+                assert!(all.contains(&"100\u{a0}mm"), "{id}: bar label");
             }
         }
     }
@@ -412,7 +412,8 @@ fn one_label_per_pit_and_store_and_the_circuit() {
 }
 
 /// Kalah sows its own store and skips the opponent's: each player's circuit says so, in the
-/// circuit order worked out by hand for six-pit sowing.
+/// circuit order worked out by hand for six-pit sowing, each starting at the player's own
+/// first pit (B's at B1: it used to start at A1).
 #[test]
 fn circuit_label_spells_out_the_skips() {
     let rs = repo("six-pit-sowing");
@@ -424,7 +425,7 @@ fn circuit_label_spells_out_the_skips() {
     );
     assert_eq!(
         lines[1],
-        "B sows: A1 → A2 → A3 → (skip store A) → B1 → B2 → B3 → store B → back to A1."
+        "B sows: B1 → B2 → B3 → store B → A1 → A2 → A3 → (skip store A) → back to B1."
     );
     // Oware: no store is sown, one line for both players.
     let ow = repo("oware-abapa");

@@ -93,7 +93,7 @@ fn check_pdf(id: &str, paper: Paper) {
     assert!(fonts >= 1, "{id}: no embedded font");
     // Text is extractable: the game's name and the calibration label on page 1.
     let text = doc.extract_text(&[1]).unwrap();
-    assert!(text.contains("100 mm"), "{id}: page 1 text: {text}");
+    assert!(text.contains("100\u{a0}mm"), "{id}: page 1 text: {text}");
     let all: String = (1..=sizes.len() as u32)
         .map(|p| doc.extract_text(&[p]).unwrap())
         .collect();

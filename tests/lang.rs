@@ -471,6 +471,7 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
                     let option = w.trim_matches(['(', ')']);
                     !(kit.document.pages.iter().any(|p| p.name == name)
                         || sowkit::layout::style::Look::parse(name).is_ok()
+                        || sowkit::layout::style::Look::parse(option).is_ok()
                         || option.starts_with("--")
                         || w.ends_with(".pdf")
                         || w.ends_with(".svg")
@@ -498,8 +499,10 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
 
 /// The counters sheet's small-parts note says the same four things in English and Spanish:
 /// a choking hazard, not for children under three, young children only with an adult
-/// watching, and `--child-safe` for counters too large to swallow. Read from the printed
-/// counters page of a normal (not child-safe) kit, so the note really is the one printed.
+/// watching, and the kit's child-safe version with counters too large to swallow, said in
+/// players' words (no command-line option: the sheet is for players, not whoever builds the
+/// kit). Read from the printed counters page of a normal (not child-safe) kit, so the note
+/// really is the one printed.
 #[test]
 fn small_parts_note_says_the_same_in_both_languages() {
     let rs = common::load_path(&common::bundled_path("kalah-6x4"));
@@ -512,7 +515,10 @@ fn small_parts_note_says_the_same_in_both_languages() {
                 ("choking hazard", &["choking hazard", "swallow"]),
                 ("under three", &["children under three"]),
                 ("adult supervision", &["adult watching"]),
-                ("the option", &["--child-safe"]),
+                (
+                    "the child-safe version",
+                    &["child-safe version", "32\u{a0}mm"],
+                ),
             ],
         ),
         (
@@ -521,7 +527,10 @@ fn small_parts_note_says_the_same_in_both_languages() {
                 ("choking hazard", &["peligro de asfixia", "tragar"]),
                 ("under three", &["menores de tres años"]),
                 ("adult supervision", &["con un adulto pendiente"]),
-                ("the option", &["--child-safe"]),
+                (
+                    "the child-safe version",
+                    &["versión para niños", "32\u{a0}mm"],
+                ),
             ],
         ),
     ];
@@ -544,6 +553,99 @@ fn small_parts_note_says_the_same_in_both_languages() {
         for (what, phrases) in said {
             for p in phrases {
                 assert!(text.contains(p), "{lang}: {what}: {p:?} not in {text:?}");
+            }
+        }
+        assert!(
+            !text.contains("--"),
+            "{lang}: a command-line option in {text:?}"
+        );
+    }
+}
+
+/// The printed text of the page `name` of `rs`'s kit in `lang`, its text items joined by
+/// single spaces (so a sentence wrapped over lines reads as one).
+fn page_text(rs: &sowkit::ruleset::Ruleset, lang: &str, name: &str) -> String {
+    let opts = KitOptions {
+        lang: Some(lang.into()),
+        ..KitOptions::new(A4)
+    };
+    let doc = layout::kit(rs, &opts).unwrap();
+    let page = doc
+        .pages
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no page {name}"));
+    page.texts()
+        .map(|t| t.text.clone())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// On the bowl-labels sheet each player's sowing route starts at that player's own first pit
+/// and comes back to it: in Kalah (each player skips the other's store) South's route is
+/// S1 … S6, South's store, N1 … N6, North's store skipped, back to S1, and North's is
+/// N1 … N6, North's store, S1 … S6, South's store skipped, back to N1 (worked by hand from
+/// the counter-clockwise circuit), in both languages.
+#[test]
+fn each_players_bowl_route_starts_at_their_own_first_pit() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    let s = "S1 → S2 → S3 → S4 → S5 → S6";
+    let n = "N1 → N2 → N3 → N4 → N5 → N6";
+    for (lang, south, north) in [
+        (
+            "en",
+            format!("South sows: {s} → South store → {n} → (skip North store) → back to S1."),
+            format!("North sows: {n} → North store → {s} → (skip South store) → back to N1."),
+        ),
+        (
+            "es",
+            format!(
+                "Sur siembra: {s} → almacén Sur → {n} → (saltar el almacén Norte) → de vuelta a S1."
+            ),
+            format!(
+                "Norte siembra: {n} → almacén Norte → {s} → (saltar el almacén Sur) → de vuelta a N1."
+            ),
+        ),
+    ] {
+        let text = page_text(&rs, lang, "labels-1");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(text.contains(&south), "{lang}: {south:?} not in {text:?}");
+        assert!(text.contains(&north), "{lang}: {north:?} not in {text:?}");
+    }
+}
+
+/// A length on a sheet keeps its number and unit together: the board map's glue-strip width
+/// ("12 mm") is joined by a no-break space in both languages, and no printed line of any
+/// page of a tiled kit ends in a number whose unit starts the next line.
+#[test]
+fn a_number_and_its_unit_never_split_over_lines() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x3"));
+    for lang in ["en", "es"] {
+        let text = page_text(&rs, lang, "board-map");
+        assert!(
+            text.contains("(12\u{a0}mm"),
+            "{lang}: no '12\\u{{a0}}mm' in {text:?}"
+        );
+        for large in [false, true] {
+            let opts = KitOptions {
+                lang: Some(lang.into()),
+                large,
+                ..KitOptions::new(A4)
+            };
+            let doc = layout::kit(&rs, &opts).unwrap();
+            for p in &doc.pages {
+                let lines: Vec<String> = p.texts().map(|t| t.text.clone()).collect();
+                for w in lines.windows(2) {
+                    let ends_in_number = w[0].trim_end().ends_with(|c: char| c.is_ascii_digit());
+                    let starts_with_unit = w[1].starts_with("mm") || w[1].starts_with('%');
+                    assert!(
+                        !(ends_in_number && starts_with_unit),
+                        "{lang} {}: {:?} / {:?}",
+                        p.name,
+                        w[0],
+                        w[1]
+                    );
+                }
             }
         }
     }

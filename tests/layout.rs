@@ -337,7 +337,7 @@ fn calibration_bar_on_every_page_clear_of_other_ink() {
             let bars: Vec<&Shape> = shapes(p).filter(|s| is_bar(s)).collect();
             assert_eq!(bars.len(), 1, "{} {}: one 100 × 3 mm bar", rs.id, p.name);
             let (bx0, by0, bx1, by1) = bounds(&bars[0].segs).unwrap();
-            assert!(texts(p).any(|t| t.text == "100 mm"), "bar label");
+            assert!(texts(p).any(|t| t.text == "100\u{a0}mm"), "bar label");
             for it in &p.items {
                 if let Item::Shape(s) = it {
                     if is_bar(s) {
@@ -370,7 +370,9 @@ fn footer_names_kit_scale_check_page_and_paper() {
                 .collect::<Vec<_>>()
                 .join(" ");
             assert!(all.contains(&rs.name), "{} kit name", p.name);
-            assert!(all.contains("Print at 100% (actual size) — check the bar measures 100 mm"));
+            assert!(
+                all.contains("Print at 100% (actual size) — check the bar measures 100\u{a0}mm")
+            );
             assert!(
                 all.contains(&format!("page {} of {n} · {}", i + 1, paper.name)),
                 "{all}"
@@ -465,7 +467,10 @@ fn board_pits_are_the_ruleset_size() {
             .collect::<Vec<_>>()
             .join(" ");
         assert!(
-            all.contains(&format!("pits are {} mm across", rs.layout.pit_diameter)),
+            all.contains(&format!(
+                "pits are {}\u{a0}mm across",
+                rs.layout.pit_diameter
+            )),
             "{all}"
         );
         assert!(!all.contains("--fit"), "{all}");
@@ -803,7 +808,8 @@ fn large_print_log_has_tall_name_blanks_and_fills_the_page() {
                     .filter_map(|s| bounds(&s.segs))
                     .max_by(|a, b| (a.3 - a.1).total_cmp(&(b.3 - b.1)))
                     .unwrap();
-                let foot = page::content_bottom(log.height, &sz);
+                // (It keeps `LARGE_BAR_GAP` clear above the bar's own clearance.)
+                let foot = page::content_bottom(log.height, &sz) - layout::log::LARGE_BAR_GAP;
                 assert!(
                     (bottom - foot).abs() < 0.5,
                     "{what}: the table ends at {bottom:.1} mm, the content area at {foot:.1}"
@@ -960,6 +966,219 @@ fn large_print_leaves_no_page_to_a_spill() {
                         100.0 * used / usable
                     );
                 }
+            }
+        }
+    }
+}
+
+/// The items of `pg` grouped by exercise: each group runs from a bold exercise heading
+/// ("Exercise n", "Ejercicio n") at `head_pt` to the next one; what comes before the first
+/// heading (title, intro, or the end of an answer run on from the page before) is left out.
+fn exercise_groups(pg: &Page, head_pt: f64) -> Vec<Vec<&Item>> {
+    let mut groups: Vec<Vec<&Item>> = Vec::new();
+    for it in &pg.items {
+        let starts = matches!(it, Item::Text(t) if (t.size_pt - head_pt).abs() < EPS
+            && t.weight == sowkit::doc::Weight::Bold
+            && (t.text.starts_with("Exercise ") || t.text.starts_with("Ejercicio ")));
+        if starts {
+            groups.push(Vec::new());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.push(it);
+        }
+    }
+    groups
+}
+
+/// Top and bottom of the ink of `items` (mm from the page top), items past the content
+/// bottom `cb` (calibration bar and footer) left out.
+fn ink_span(items: &[&Item], cb: f64) -> (f64, f64) {
+    items
+        .iter()
+        .filter_map(|i| ink(i))
+        .filter(|b| b.3 <= cb + 0.5)
+        .fold((f64::MAX, f64::MIN), |(t, b), i| (t.min(i.1), b.max(i.3)))
+}
+
+/// Large print, A4 and Letter, English and Spanish, every bundled ruleset: a practice or host
+/// key page is never left with room for the exercise or answer that starts the next page.
+/// The room is measured from the lowest ink on the page to the content bottom; the item's
+/// height from its heading's ink to its own lowest ink on the next page, plus 2.5 mm: the
+/// 2.2 mm the practice page keeps between one exercise's last blank and the next heading
+/// (the host key keeps 2 mm), and 0.3 mm for line boxes a little taller than their ink. For the host key, whose answers may
+/// run on over a page, the heading and boards (all but the caption's lines) must not fit in a
+/// room of more than a quarter of the page either.
+#[test]
+fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
+    let sz = Sizes::new(true);
+    for rs in common::bundled() {
+        for paper in [A4, LETTER] {
+            for lang in ["en", "es"] {
+                let opts = layout::KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..layout::KitOptions::new(paper)
+                };
+                let cb = page::content_bottom(paper.height, &sz);
+                let kit = layout::kit(&rs, &opts).unwrap();
+                let key = layout::host_key(&rs, &opts).unwrap();
+                let practice: Vec<&Page> = kit
+                    .pages
+                    .iter()
+                    .filter(|p| p.name.starts_with("practice-"))
+                    .collect();
+                let answers: Vec<&Page> = key.pages.iter().collect();
+                for (what, pages) in [("practice", practice), ("key", answers)] {
+                    assert!(pages.len() > 1, "{} {lang}: one {what} page", rs.id);
+                    for w in pages.windows(2) {
+                        let all: Vec<&Item> = w[0].items.iter().collect();
+                        let room = cb - ink_span(&all, cb).1;
+                        let Some(next) = exercise_groups(w[1], sz.sub_head).into_iter().next()
+                        else {
+                            continue;
+                        };
+                        // Only an item that starts the next page counts.
+                        let (top, bottom) = ink_span(&next, cb);
+                        let before: Vec<&Item> = w[1]
+                            .items
+                            .iter()
+                            .filter(|i| ink(i).is_some_and(|b| b.3 < top - EPS && b.3 <= cb))
+                            .collect();
+                        if !before.is_empty() {
+                            continue;
+                        }
+                        let whole = bottom - top + 2.5;
+                        assert!(
+                            whole > room,
+                            "{} {lang} {}: {what} {} left {room:.1} mm free, the next \
+                             item needs {whole:.1} mm",
+                            rs.id,
+                            paper.name,
+                            w[0].name
+                        );
+                        if what == "key" && room > 0.25 * (cb - page::MARGIN) {
+                            // Everything but the caption's lines (regular, caption size, set
+                            // from the left margin; the boards' labels are centred on pits).
+                            let shapes: Vec<&Item> = next
+                                .iter()
+                                .copied()
+                                .filter(|i| {
+                                    !matches!(i, Item::Text(t) if (t.size_pt - sz.caption).abs() < EPS
+                                        && t.weight == sowkit::doc::Weight::Regular
+                                        && (t.x - page::MARGIN).abs() < 0.01)
+                                })
+                                .collect();
+                            let lead = ink_span(&shapes, cb).1 - top + 2.5;
+                            assert!(
+                                lead > room,
+                                "{} {lang} {}: {} left {room:.1} mm free, the next answer's \
+                                 heading and boards need {lead:.1} mm",
+                                rs.id,
+                                paper.name,
+                                w[0].name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The large-print score log, every bundled ruleset on A4 and Letter in both languages: each
+/// column head's ink stays at least 2 mm (A4) or 1 mm (Letter) from the column rules, 1.5 mm
+/// from the head's top rule
+/// (found as the drawn vertical lines and the table's frame), the table's foot stays at
+/// least 5 mm above the calibration bar, and the first sheet still holds at least 8 rows
+/// (9 mm rows: 8 to 10 of them).
+#[test]
+fn large_print_log_heads_have_padding_and_the_table_clears_the_bar() {
+    use sowkit::doc::Seg;
+    let sz = Sizes::new(true);
+    for rs in common::bundled() {
+        for paper in [A4, LETTER] {
+            for lang in ["en", "es"] {
+                let opts = layout::KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..layout::KitOptions::new(paper)
+                };
+                let doc = layout::kit(&rs, &opts).unwrap();
+                let log = named(&doc, "log");
+                let shapes: Vec<&Shape> = log.shapes().collect();
+                // The table's frame: the 0.4 mm outline.
+                let frame = shapes
+                    .iter()
+                    .find(|s| {
+                        s.stroke
+                            .as_ref()
+                            .is_some_and(|st| (st.width - 0.4).abs() < EPS)
+                    })
+                    .and_then(|s| bounds(&s.segs))
+                    .expect("a table frame");
+                // Vertical rules: two-point lines with one x.
+                let mut xs: Vec<f64> = shapes
+                    .iter()
+                    .filter_map(|s| match s.segs.as_slice() {
+                        [Seg::MoveTo(a), Seg::LineTo(b)] if (a.x - b.x).abs() < EPS => Some(a.x),
+                        _ => None,
+                    })
+                    .collect();
+                xs.extend([frame.0, frame.2]);
+                // Horizontal rules: the first under the frame's top is the head's foot.
+                let head_foot = shapes
+                    .iter()
+                    .filter_map(|s| match s.segs.as_slice() {
+                        [Seg::MoveTo(a), Seg::LineTo(b)] if (a.y - b.y).abs() < EPS => Some(a.y),
+                        _ => None,
+                    })
+                    .filter(|y| *y > frame.1 + 1.0)
+                    .fold(f64::MAX, f64::min);
+                // 2 mm on A4 (landscape, 297 mm across); Letter's 279 mm may need the 1 mm of
+                // normal print for Giuthi's ten columns to keep every head word whole.
+                let least_pad = if paper.name == A4.name { 2.0 } else { 1.0 };
+                let heads: Vec<&Text> = log
+                    .texts()
+                    .filter(|t| t.weight == sowkit::doc::Weight::Bold)
+                    .filter(|t| t.y > frame.1 && t.y < head_foot)
+                    .collect();
+                assert!(heads.len() >= 5, "{} {lang}: heads {heads:?}", rs.id);
+                for t in heads {
+                    let b = ink(&Item::Text(t.clone())).unwrap();
+                    for x in &xs {
+                        let clear = if *x <= b.0 {
+                            b.0 - x
+                        } else if *x >= b.2 {
+                            x - b.2
+                        } else {
+                            -1.0
+                        };
+                        assert!(
+                            clear >= least_pad - EPS,
+                            "{} {lang} {}: head {:?} is {clear:.2} mm from the rule at x {x:.1}",
+                            rs.id,
+                            paper.name,
+                            t.text
+                        );
+                    }
+                    assert!(
+                        b.1 - frame.1 >= 1.5 - EPS,
+                        "{}: head {:?} touches the top",
+                        rs.id,
+                        t.text
+                    );
+                }
+                let (_, bar_y, _, _) = page::bar_rect(paper.height, &sz);
+                assert!(
+                    bar_y - frame.3 >= 5.0 - EPS,
+                    "{} {lang} {}: table foot {:.1} mm above the bar",
+                    rs.id,
+                    paper.name,
+                    bar_y - frame.3
+                );
+                let (lrs, ph) = opts.localise(&rs).unwrap();
+                let rows = layout::log::first_page_rows(&lrs, paper, &sz, &ph);
+                assert!(rows >= 8, "{} {lang} {}: {rows} rows", rs.id, paper.name);
             }
         }
     }

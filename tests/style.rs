@@ -706,17 +706,19 @@ fn manifest_records_language_and_style() {
     };
     let en = manifest("en", "default");
     assert!(en.contains("\nlanguage: en\n"), "{en}");
-    assert!(en.contains("\nstyle: default (--style)\n"), "{en}");
+    assert!(en.contains("\nstyle: default (--style default)\n"), "{en}");
     let es = manifest("es", "contrast,large");
     assert!(es.contains("\nidioma: es\n"), "{es}");
     assert!(
-        es.contains("\nestilo de impresión: large,contrast (--style)\n"),
+        es.contains(
+            "\nestilo de impresión: letra grande, alto contraste (--style large,contrast)\n"
+        ),
         "{es}"
     );
     assert_eq!(es, manifest("es", "large, contrast"));
     let all = manifest("en", "colour,low-ink,large");
     assert!(
-        all.contains("\nstyle: large,low-ink,colour (--style)\n"),
+        all.contains("\nstyle: large print, low ink, colour (--style large,low-ink,colour)\n"),
         "{all}"
     );
     assert_eq!(all, manifest("en", "large,low-ink,color"));

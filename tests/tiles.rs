@@ -617,7 +617,7 @@ fn fit_shrinks_onto_one_sheet_and_says_so() {
         .map(|t| t.text.as_str())
         .collect::<Vec<_>>()
         .join(" ");
-    assert!(all.contains("--fit") && all.contains("45 mm"), "{all}");
+    assert!(all.contains("--fit") && all.contains("45\u{a0}mm"), "{all}");
 }
 
 /// Child-safe counters: at least 32 mm, pits grown to hold three of them (73 mm), and the
@@ -879,5 +879,107 @@ fn child_safe_kalah_6x3_tiles_on_letter_in_large_print() {
             .filter(|x| x.y < first.y + 5.0 && x.size_pt == first.size_pt && x.x < 15.0)
             .count();
         assert_eq!(heading_lines, 1, "{}", t.name);
+    }
+}
+
+/// A box (x0, y0, x1, y1), mm.
+type Box4 = (f64, f64, f64, f64);
+
+/// Every shape of `items` (clips opened) with its own bounds (half its stroke added), the
+/// clip rectangle it prints in, if any, and whether it is a glue strip (OVERLAP across).
+fn shapes_with_clips(
+    items: &[Item],
+    clip: Option<Box4>,
+    out: &mut Vec<(Box4, Option<Box4>, bool)>,
+) {
+    for it in items {
+        match it {
+            Item::Clip(c) => {
+                let r = (c.x, c.y, c.x + c.w, c.y + c.h);
+                let r = match clip {
+                    Some(o) => (r.0.max(o.0), r.1.max(o.1), r.2.min(o.2), r.3.min(o.3)),
+                    None => r,
+                };
+                shapes_with_clips(&c.items, Some(r), out);
+            }
+            Item::Shape(s) => {
+                if let Some(b) = bounds(&s.segs) {
+                    let hw = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+                    let strip = (b.2 - b.0 - tile::OVERLAP).abs() < 1e-6 && b.3 - b.1 > 20.0
+                        || (b.3 - b.1 - tile::OVERLAP).abs() < 1e-6 && b.2 - b.0 > 20.0;
+                    out.push(((b.0 - hw, b.1 - hw, b.2 + hw, b.3 + hw), clip, strip));
+                }
+            }
+            Item::Text(_) => {}
+        }
+    }
+}
+
+/// No part of the board's drawing (a pit, store, arrow or line that reaches past a glue
+/// strip's edge) prints on a glue strip, in every print style and in large print: the strip
+/// is plain (before, low-ink's outlined strip showed the pits under it, and in large
+/// contrast print the widened strokes left a sliver of ink at its far edge). Shapes wholly
+/// inside the strip (registration marks) are its own marks.
+#[test]
+fn nothing_of_the_board_prints_on_a_glue_strip() {
+    let rs = bundled("kalah-6x3");
+    for style in [
+        "default",
+        "contrast",
+        "low-ink",
+        "large",
+        "large,contrast",
+        "large,low-ink",
+    ] {
+        let look = layout::style::Look::parse(style).unwrap();
+        let opts = KitOptions {
+            style: look.ink,
+            colour: look.colour,
+            large: look.large,
+            ..KitOptions::new(A4)
+        };
+        let doc = layout::kit(&rs, &opts).unwrap();
+        let mut strips_seen = 0;
+        for pg in doc.pages.iter().filter(|p| p.name.starts_with("board-")) {
+            let mut all = Vec::new();
+            shapes_with_clips(&pg.items, None, &mut all);
+            let strips: Vec<(f64, f64, f64, f64)> = all
+                .iter()
+                .filter(|(_, _, strip)| *strip)
+                .map(|(b, _, _)| *b)
+                .collect();
+            strips_seen += strips.len();
+            for s in &strips {
+                // The strip's inside, less its outline.
+                let inner = (s.0 + 0.3, s.1 + 0.3, s.2 - 0.3, s.3 - 0.3);
+                for (b, clip, strip) in &all {
+                    if *strip {
+                        continue;
+                    }
+                    let shown = match clip {
+                        Some(c) => (b.0.max(c.0), b.1.max(c.1), b.2.min(c.2), b.3.min(c.3)),
+                        None => *b,
+                    };
+                    let on_strip = shown.0 < inner.2
+                        && shown.2 > inner.0
+                        && shown.1 < inner.3
+                        && shown.3 > inner.1
+                        && shown.0 < shown.2
+                        && shown.1 < shown.3;
+                    let vertical = (s.2 - s.0 - tile::OVERLAP).abs() < 1.0;
+                    let wholly_inside = if vertical {
+                        b.0 >= s.0 - 1e-6 && b.2 <= s.2 + 1e-6
+                    } else {
+                        b.1 >= s.1 - 1e-6 && b.3 <= s.3 + 1e-6
+                    };
+                    assert!(
+                        !on_strip || wholly_inside,
+                        "{style} {}: a shape {b:?} (printed {shown:?}) on the glue strip {s:?}",
+                        pg.name
+                    );
+                }
+            }
+        }
+        assert!(strips_seen > 0, "{style}: no glue strip found");
     }
 }

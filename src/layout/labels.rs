@@ -60,13 +60,16 @@ pub fn labels(rs: &Ruleset) -> Vec<Label> {
 
 /// The circuit as each player sows it, in words: one line per player (one line for both when
 /// they sow alike), each store a player passes by marked as skipped, then the direction.
+/// Each player's line starts at that player's own first pit (Norte's at N1) and ends "back
+/// to" it; the shared line starts at the first player's first pit.
 pub fn circuit_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
     let n = rs.board.pits_per_side;
     let arrow = " → ";
-    // Counter-clockwise circuit order of all holes, for each player: its name or a skip note.
-    let order = |player: usize| -> Vec<String> {
+    // Counter-clockwise circuit order of all holes as `player` sows it, starting at the pits
+    // of side `from`: each hole's name or a skip note.
+    let order = |player: usize, from: usize| -> Vec<String> {
         let mut v: Vec<String> = Vec::new();
-        for side in 0..2 {
+        for side in [from, 1 - from] {
             for i in 0..n {
                 v.push(rs.board.pit_labels[side][i].clone());
             }
@@ -82,16 +85,18 @@ pub fn circuit_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
         }
         v
     };
-    let (a, b) = (order(0), order(1));
     let mut out = Vec::new();
-    let first = a.first().cloned().unwrap_or_default();
+    let (a, b) = (order(0, 0), order(1, 0));
     if a == b {
+        let first = a.first().cloned().unwrap_or_default();
         out.push(ph.fmt(
             "labels.sow_both",
             &[("order", &a.join(arrow)), ("first", &first)],
         ));
     } else {
-        for (pl, o) in [(0, &a), (1, &b)] {
+        for pl in 0..2 {
+            let o = order(pl, pl);
+            let first = o.first().cloned().unwrap_or_default();
             out.push(ph.fmt(
                 "labels.sow_player",
                 &[

@@ -319,26 +319,26 @@ pub fn continuation(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Pag
 
 /// The widest word of `header` at `pt` bold plus the 2.5 mm a column keeps clear around it,
 /// mm: the narrowest the column can be without breaking a word.
-fn least_width(header: &str, pt: f64) -> f64 {
+fn least_width(header: &str, pt: f64, pad: f64) -> f64 {
     header
         .split_whitespace()
-        .map(|w| text::width_mm(w, pt, Weight::Bold) + 2.5)
+        .map(|w| text::width_mm(w, pt, Weight::Bold) + 2.0 * pad + 0.5)
         .fold(0.0, f64::max)
 }
 
 /// Large print: the narrowest column, as a multiple of the row height: room to write a number
-/// by hand (a 10 mm row gives 12 mm).
+/// by hand (a 9 mm row gives 10.8 mm).
 const LARGE_MIN_COL: f64 = 1.2;
 
 /// The narrowest width, from `least` up, at which `header` at `pt` bold wraps onto at most
 /// `lines` lines inside the column's 2 mm of padding (to 0.25 mm); `None` if no width under
 /// its one-line width does.
-fn width_for_lines(header: &str, pt: f64, lines: usize, least: f64) -> f64 {
-    let one = text::width_mm(header, pt, Weight::Bold) + 2.5;
+fn width_for_lines(header: &str, pt: f64, lines: usize, least: f64, pad: f64) -> f64 {
+    let one = text::width_mm(header, pt, Weight::Bold) + 2.0 * pad + 0.5;
     if one <= least {
         return least;
     }
-    let fits = |w: f64| super::wrap(header, pt, Weight::Bold, w - 2.0).len() <= lines;
+    let fits = |w: f64| super::wrap(header, pt, Weight::Bold, w - 2.0 * pad).len() <= lines;
     if fits(least) {
         return least;
     }
@@ -360,7 +360,7 @@ fn width_for_lines(header: &str, pt: f64, lines: usize, least: f64) -> f64 {
 /// column is also wide enough to write in ([`LARGE_MIN_COL`]) and the widths make the head
 /// as few lines tall as they can; what is left is shared by the weights. `None` when the
 /// words alone are wider than `cw`.
-fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes) -> Option<Vec<f64>> {
+fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes, pad: f64) -> Option<Vec<f64>> {
     let floor = if sz.large {
         LARGE_MIN_COL * sz.row_h
     } else {
@@ -368,7 +368,7 @@ fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes) -> Option<Vec<f64>> {
     };
     let least: Vec<f64> = cols
         .iter()
-        .map(|c| least_width(&c.header, pt).max(floor))
+        .map(|c| least_width(&c.header, pt, pad).max(floor))
         .collect();
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
     if least.iter().sum::<f64>() > cw {
@@ -390,7 +390,7 @@ fn fit_words(cols: &[Col], cw: f64, pt: f64, sz: &Sizes) -> Option<Vec<f64>> {
             let w: Vec<f64> = cols
                 .iter()
                 .zip(&least)
-                .map(|(c, l)| width_for_lines(&c.header, pt, k, *l))
+                .map(|(c, l)| width_for_lines(&c.header, pt, k, *l, pad))
                 .collect();
             if w.iter().sum::<f64>() <= cw {
                 need = w;
@@ -418,10 +418,10 @@ fn least_head_pt(sz: &Sizes) -> f64 {
 }
 
 /// Lines the tallest column head takes at `pt` bold in columns `widths` wide.
-fn head_lines(cols: &[Col], widths: &[f64], pt: f64) -> usize {
+fn head_lines(cols: &[Col], widths: &[f64], pt: f64, pad: f64) -> usize {
     cols.iter()
         .zip(widths)
-        .map(|(c, w)| super::wrap(&c.header, pt, Weight::Bold, w - 2.0).len())
+        .map(|(c, w)| super::wrap(&c.header, pt, Weight::Bold, w - 2.0 * pad).len())
         .max()
         .unwrap_or(1)
 }
@@ -434,16 +434,16 @@ fn head_lines(cols: &[Col], widths: &[f64], pt: f64) -> usize {
 /// (heads as printed), their widths and the head size; when even the shortest heads do not
 /// fit, their weights share `cw` and a head word may be split (a ruleset with very long store
 /// names on a narrow page).
-fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes) -> (Vec<Col>, Vec<f64>, f64) {
+fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes, pad: f64) -> (Vec<Col>, Vec<f64>, f64, bool) {
     let mut pt = sz.cell_head;
     let least = least_head_pt(sz);
     let mut best: Option<(Vec<Col>, Vec<f64>, usize)> = None;
     loop {
-        if let Some(w) = fit_words(&cols, cw, pt, sz) {
+        if let Some(w) = fit_words(&cols, cw, pt, sz, pad) {
             if !sz.large {
-                return (cols, w, pt);
+                return (cols, w, pt, true);
             }
-            let lines = head_lines(&cols, &w, pt);
+            let lines = head_lines(&cols, &w, pt, pad);
             best = Some((cols.clone(), w, lines));
             break;
         }
@@ -467,8 +467,8 @@ fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes) -> (Vec<Col>, Vec<f64>, f6
             .filter(|(_, c)| !(resort && c.last_resort))
             .filter_map(|(i, c)| {
                 let short = c.short.as_ref()?;
-                let saves =
-                    least_width(&c.header, pt).max(floor) - least_width(short, pt).max(floor);
+                let saves = least_width(&c.header, pt, pad).max(floor)
+                    - least_width(short, pt, pad).max(floor);
                 (saves > 1e-9).then_some((i, saves))
             })
             .max_by(|a, b| {
@@ -480,23 +480,38 @@ fn fit_heads(mut cols: Vec<Col>, cw: f64, sz: &Sizes) -> (Vec<Col>, Vec<f64>, f6
         let Some((i, _)) = pick else { break };
         let short = cols[i].short.take().unwrap_or_default();
         cols[i].header = short;
-        if let Some(w) = fit_words(&cols, cw, pt, sz) {
+        if let Some(w) = fit_words(&cols, cw, pt, sz, pad) {
             if !sz.large {
-                return (cols, w, pt);
+                return (cols, w, pt, true);
             }
-            let lines = head_lines(&cols, &w, pt);
+            let lines = head_lines(&cols, &w, pt, pad);
             if best.as_ref().is_none_or(|b| lines < b.2) {
                 best = Some((cols.clone(), w, lines));
             }
         }
     }
     if let Some((cols, w, _)) = best {
-        return (cols, w, pt);
+        return (cols, w, pt, true);
     }
     let total_w: f64 = cols.iter().map(|c| c.weight).sum();
     let w = cols.iter().map(|c| c.weight / total_w * cw).collect();
-    (cols, w, pt)
+    (cols, w, pt, false)
 }
+
+/// Space between a column head and the rules around it, mm: each side, and above and below
+/// the head's lines. Large print keeps 2 mm (its 18 pt heads touched the rules at 1 mm),
+/// less at the sides (to 1 mm) only where the heads' words would not fit otherwise.
+fn head_pad(sz: &Sizes) -> f64 {
+    if sz.large {
+        2.0
+    } else {
+        1.0
+    }
+}
+
+/// Large print: the clear space the log table keeps above the calibration bar, beyond the
+/// page's own [`page::BAR_CLEAR`], mm (its foot ran within 2.5 mm of the bar).
+pub const LARGE_BAR_GAP: f64 = 3.0;
 
 /// Draws the log table from `y` down to the content bottom, rows numbered from `first`;
 /// returns the number of rows.
@@ -507,18 +522,27 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
     // Table header; the table sits half a millimetre inside the margin so its rules do too.
     let tx = MARGIN + 0.5;
     let cw = cw - 1.0;
-    let (cols, widths, head_pt) = fit_heads(columns(rs, ph), cw, sz);
+    // The most padding (down to normal print's 1 mm) at which every head word still fits.
+    let mut pad = head_pad(sz);
+    let (cols, widths, head_pt) = loop {
+        let (cols, widths, pt, fitted) = fit_heads(columns(rs, ph), cw, sz, pad);
+        if fitted || pad <= 1.0 {
+            break (cols, widths, pt);
+        }
+        pad -= 0.5;
+    };
+    let vpad = head_pad(sz);
     let wrapped: Vec<Vec<String>> = cols
         .iter()
         .zip(&widths)
-        .map(|(c, w)| super::wrap(&c.header, head_pt, Weight::Bold, w - 2.0))
+        .map(|(c, w)| super::wrap(&c.header, head_pt, Weight::Bold, w - 2.0 * pad))
         .collect();
     let lh = text::line_height_mm(head_pt);
     let head_lines = wrapped.iter().map(|v| v.len()).max().unwrap_or(1) as f64;
-    let head_h = head_lines * lh + 2.0;
-    let bottom = page::content_bottom(h, sz);
+    let head_h = head_lines * lh + 2.0 * vpad;
+    let bottom = page::content_bottom(h, sz) - if sz.large { LARGE_BAR_GAP } else { 0.0 };
     let rows = ((bottom - y - head_h) / row_h).floor().max(1.0) as usize;
-    // Large print: the rows share what is left below the last one (up to almost a 10 mm
+    // Large print: the rows share what is left below the last one (up to almost a 9 mm
     // row), so the table reaches the foot of the page; never shorter than `sz.row_h`.
     let row_h = if sz.large {
         ((bottom - y - head_h) / rows as f64).max(row_h)
@@ -530,7 +554,7 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
     pg.shape(rect(tx, y, cw, head_h), Some(Color::grey(230)), None);
     let mut x = tx;
     for (lines, cw_i) in wrapped.iter().zip(&widths) {
-        super::set_lines(pg, x + 1.0, y + 1.0, lines, head_pt, Weight::Bold);
+        super::set_lines(pg, x + pad, y + vpad, lines, head_pt, Weight::Bold);
         x += cw_i;
     }
     // Row numbers.

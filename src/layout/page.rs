@@ -152,11 +152,15 @@ pub fn footer_lines(
 }
 
 /// `s` set as footer lines, the first `beside` mm wide and the rest `across`, broken only
-/// between words; `None` when it takes more than `most` lines or a word does not fit.
+/// between words (a no-break space, [`text::NBSP`], joins its two words); `None` when it
+/// takes more than `most` lines or a word does not fit.
 fn lay_footer(s: &str, fpt: f64, beside: f64, across: f64, most: usize) -> Option<Vec<String>> {
     let fits_word = |w: &str, max: f64| text::width_mm(w, fpt, Weight::Regular) <= max;
     let mut lines = Vec::new();
-    let mut rest: Vec<&str> = s.split_whitespace().collect();
+    let mut rest: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() && c != text::NBSP)
+        .filter(|w| !w.is_empty())
+        .collect();
     while !rest.is_empty() {
         let max = if lines.is_empty() { beside } else { across };
         if lines.len() == most || !fits_word(rest[0], max) {

@@ -19,7 +19,7 @@
 use super::diagram::{self, Prepared};
 use super::page::MARGIN;
 use super::phrases::{join_and, Phrases};
-use super::rules::Flow;
+use super::rules::{Flow, Placed};
 use super::style::Sizes;
 use super::Paper;
 use crate::doc::{line, pt as p, Color, Page, Stroke, Weight};
@@ -554,6 +554,15 @@ fn prepared(
     diagram::prepare(rs, rules, &ex, ph)
 }
 
+/// Space added to the line height between large print's answer blank lines (one a line),
+/// mm: at 18 pt (7.6 mm lines) an underline still ends about 3.3 mm above the next label's
+/// capitals (was 2 mm; 1.2 mm lets two English exercises share an A4 page).
+const BLANK_LEAD: f64 = 1.2;
+
+/// Space between large print's stacked start board and its first answer blank, mm (the
+/// board already ends in 1 mm of space).
+const BOARD_TO_BLANKS: f64 = 1.0;
+
 /// Height of the lines `s` takes at `size` across `w`, mm.
 fn lines_h(s: &str, size: f64, weight: Weight, w: f64) -> f64 {
     super::wrap(s, size, weight, w).len() as f64 * text::line_height_mm(size)
@@ -611,17 +620,23 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         let board_h = if sz.large && diagram::stacked(rs, w, sz) {
             let mut scratch = super::page::portrait("scratch", paper);
             diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
-                + 2.0
-                + blanks_of(e).len() as f64 * (text::line_height_mm(blank_pt) + 2.0)
+                + BOARD_TO_BLANKS
+                + blanks_of(e).len() as f64 * (text::line_height_mm(blank_pt) + BLANK_LEAD)
         } else {
             diagram::board_height(rs, w, sz)
         };
-        let h = 2.0
-            + lines_h(&head, sub_head, Weight::Bold, w)
+        // Never split (its blanks belong with its board). In large print the space under the
+        // last blank line is not ink, so it may fall past the page's content bottom.
+        // Large print's stacked layout keeps 1 mm (not 2) above an exercise and under its
+        // board, so two exercises share an A4 page in English too.
+        let tall = sz.large && diagram::stacked(rs, w, sz);
+        let gap = if tall { 1.0 } else { 2.0 };
+        let trail = if tall { BLANK_LEAD } else { 0.0 };
+        let h = lines_h(&head, sub_head, Weight::Bold, w)
             + lines_h(&q, caption, Weight::Regular, w)
-            + board_h;
-        f.room(h);
-        f.y += 2.0;
+            + board_h
+            - trail;
+        f.place(gap, h, h);
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
         f.lines(MARGIN, &hl, sub_head, Weight::Bold);
         let ql = super::wrap(&q, caption, Weight::Regular, w);
@@ -631,10 +646,10 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         // be; under the board, side by side, when the board takes the whole width.
         let used = diagram::draw_boards(f.page(), rs, ph, sz, &prep, MARGIN, y, w);
         let nb = blanks_of(e).len();
-        let blank_lh = text::line_height_mm(blank_pt) + 2.0;
+        let blank_lh = text::line_height_mm(blank_pt) + BLANK_LEAD;
         let slots: Vec<(f64, f64, f64)> = if sz.large && diagram::stacked(rs, w, sz) {
             // Large print: one blank a line, each across the whole width.
-            let base = y + used + 2.0 + text::ascent_mm(blank_pt);
+            let base = y + used + BOARD_TO_BLANKS + text::ascent_mm(blank_pt);
             (0..nb)
                 .map(|i| (MARGIN, base + i as f64 * blank_lh, w * 0.75))
                 .collect()
@@ -664,7 +679,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
             );
         }
         if sz.large && diagram::stacked(rs, w, sz) {
-            f.y += 2.0 + nb as f64 * blank_lh;
+            f.y += BOARD_TO_BLANKS + nb as f64 * blank_lh;
         } else if diagram::stacked(rs, w, sz) {
             f.y += 4.0 + text::line_height_mm(blank_pt);
         }
@@ -738,26 +753,17 @@ pub(crate) fn key_pages_with(
         }
         // Measured by drawing the boards on a scratch page: one board for a best move, and
         // exactly what is drawn (an estimate a few mm high could push the answer off a page).
-        let board_h = {
-            let mut scratch = super::page::portrait("scratch", paper);
-            diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
-        };
+        let (board_h, board_ink) = super::rules::boards_height(rs, ph, sz, &prep, paper, w);
         let cap_h: f64 = caption
             .iter()
             .map(|c| lines_h(c, cap_pt, Weight::Regular, w))
             .sum();
-        let h = 2.0 + lines_h(&head, sub_head, Weight::Bold, w) + board_h + 1.0 + cap_h;
-        // The whole answer moves to the next page when it does not fit, unless that would
-        // leave more than half of this page empty: then the heading, the boards and the first
-        // two caption lines stay, and the caption runs on over the page (large print's first
-        // answer used to leave page 1 with only the title and intro on it).
-        let lead = h - cap_h + (2.0 * text::line_height_mm(cap_pt)).min(cap_h);
-        if h > f.free() && f.free() > f.usable() / 2.0 {
-            f.room(lead);
-        } else {
-            f.room(h);
-        }
-        f.y += 2.0;
+        // The heading and boards stay together; the caption's paragraphs may run on over the
+        // page (see `Flow::place`): large print's first answer used to leave page 1 with only
+        // the title and intro on it.
+        let head_h = lines_h(&head, sub_head, Weight::Bold, w);
+        let lead = head_h + board_ink;
+        let placed = f.place(2.0, head_h + board_h + 1.0 + cap_h, lead);
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
         f.lines(MARGIN, &hl, sub_head, Weight::Bold);
         let y = f.y;
@@ -765,6 +771,9 @@ pub(crate) fn key_pages_with(
         f.y += used + 1.0;
         for c in &caption {
             let lines = super::wrap(c, cap_pt, Weight::Regular, w);
+            if placed == Placed::Split {
+                f.keep_together(lines.len(), cap_pt);
+            }
             f.lines(MARGIN, &lines, cap_pt, Weight::Regular);
         }
     }

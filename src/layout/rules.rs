@@ -444,6 +444,40 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     out
 }
 
+/// The boards of `prep` as [`diagram::draw_boards`] sets them across `w` mm: the height it
+/// uses (its reserved space, which the caption follows) and the height down to its lowest
+/// ink (what must fit above a page's content bottom), mm. Drawn on a scratch page.
+pub(crate) fn boards_height(
+    rs: &Ruleset,
+    ph: &Phrases,
+    sz: &Sizes,
+    prep: &Prepared,
+    paper: Paper,
+    w: f64,
+) -> (f64, f64) {
+    let mut scratch = page::portrait("scratch", paper);
+    let used = diagram::draw_boards(&mut scratch, rs, ph, sz, prep, MARGIN, MARGIN, w);
+    let ink = ink_bottom(&scratch.items).unwrap_or(MARGIN);
+    (used, (ink - MARGIN).min(used))
+}
+
+/// The lowest ink of `items`, mm from the page top: shapes with half their stroke, texts to
+/// their descent, a clip's items cut to it; `None` when nothing prints.
+fn ink_bottom(items: &[crate::doc::Item]) -> Option<f64> {
+    use crate::doc::Item;
+    items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Shape(s) => {
+                let hw = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+                crate::doc::bounds(&s.segs).map(|b| b.3 + hw)
+            }
+            Item::Text(t) => Some(t.y + text::descent_mm(t.size_pt)),
+            Item::Clip(c) => ink_bottom(&c.items).map(|b| b.min(c.y + c.h)),
+        })
+        .reduce(f64::max)
+}
+
 /// A paginator: places lines top to bottom and opens a new portrait page (named
 /// `<prefix>-1`, `<prefix>-2`, …) when one is full. Shared by the rule sheets, the practice page
 /// and the host key.
@@ -455,7 +489,25 @@ pub(crate) struct Flow {
     pub(crate) pages: Vec<Page>,
     /// Top of the free space on the current page, mm.
     pub(crate) y: f64,
+    /// Set by [`Flow::place`] when a heading stayed on this page on the promise that the item
+    /// after it may be split there: that item's own [`Flow::place`] keeps the promise.
+    split_next: bool,
 }
+
+/// Where [`Flow::place`] puts an item (see there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Placed {
+    /// Whole, on this page.
+    Whole,
+    /// Its lead on this page; the rest runs on over the page break.
+    Split,
+    /// Whole, at the top of a new page.
+    NextPage,
+}
+
+/// The share of a page's content height that moving an item whole to the next page may leave
+/// empty; past it, an item whose lead fits is split instead ([`Flow::place`]).
+pub(crate) const MOST_LEFT_EMPTY: f64 = 0.25;
 
 impl Flow {
     pub(crate) fn new(paper: Paper, sz: &Sizes, prefix: &str) -> Flow {
@@ -465,6 +517,7 @@ impl Flow {
             prefix: prefix.to_string(),
             pages: Vec::new(),
             y: 0.0,
+            split_next: false,
         };
         f.new_page();
         f
@@ -494,6 +547,80 @@ impl Flow {
         if self.y + h > self.bottom() && self.y > MARGIN + 0.01 {
             self.new_page();
         }
+    }
+    /// Whether the current page is still empty (nothing set on it yet).
+    pub(crate) fn at_top(&self) -> bool {
+        self.y <= MARGIN + 0.01
+    }
+    /// The one paging rule of the rule sheets, the practice page and the host key, for an item
+    /// of `gap` mm of space above it and then `whole` mm of content (ink, without the space
+    /// after it), of which the first `lead` mm (heading and boards) must stay on one page and
+    /// the rest (caption paragraphs) may run on over a page break (`lead == whole`: never
+    /// split). The gap is dropped at the top of a page. The item goes
+    /// 1. whole on this page when it fits;
+    /// 2. else split, its lead here, when the lead fits and moving it whole would leave more
+    ///    than [`MOST_LEFT_EMPTY`] of the page empty (or a heading above it promised so);
+    /// 3. else whole at the top of a new page (split there if taller than a page).
+    ///
+    /// Sets `y` to where the item's content starts and says which it did.
+    pub(crate) fn place(&mut self, gap: f64, whole: f64, lead: f64) -> Placed {
+        let promised = std::mem::take(&mut self.split_next);
+        let placed = self.decide(gap, whole, lead, promised);
+        match placed {
+            Placed::NextPage => self.new_page(),
+            _ if !self.at_top() => self.y += gap,
+            _ => {}
+        }
+        placed
+    }
+    /// [`Flow::place`] for a heading `head` mm tall (with `gap` above it) that must stay with
+    /// the next item (`whole`, `lead` as there): decides for both, and when the heading stays
+    /// on a page the next item may only split on, promises that split to its `place`. When
+    /// both would move to a new page, leaving more than [`MOST_LEFT_EMPTY`] of this one empty,
+    /// the heading stays if it fits with the `least` mm that must follow it (an introduction
+    /// before a worked example: the example then moves on by itself).
+    pub(crate) fn place_heading(
+        &mut self,
+        gap: f64,
+        head: f64,
+        (whole, lead, least): (f64, f64, f64),
+    ) -> Placed {
+        let mut placed = self.decide(gap, head + whole, head + lead, false);
+        if placed == Placed::NextPage
+            && self.free() - gap > MOST_LEFT_EMPTY * self.usable()
+            && self.decide(gap, head + least, head + least, false) == Placed::Whole
+        {
+            placed = Placed::Whole;
+        }
+
+        match placed {
+            Placed::NextPage => self.new_page(),
+            _ if !self.at_top() => self.y += gap,
+            _ => {}
+        }
+        self.split_next = placed == Placed::Split && lead < whole - 1e-6;
+        if placed == Placed::Whole && self.y + head + whole > self.bottom() + 1e-6 {
+            // Kept with `least` only.
+            self.split_next = false;
+        }
+        placed
+    }
+    /// The choice [`Flow::place`] makes, without making it.
+    fn decide(&self, gap: f64, whole: f64, lead: f64, promised: bool) -> Placed {
+        let gap = if self.at_top() { 0.0 } else { gap };
+        let free = self.free() - gap;
+        if whole <= free + 1e-6 {
+            return Placed::Whole;
+        }
+        let may_split = lead < whole - 1e-6 && lead <= free + 1e-6;
+        if self.at_top() || (may_split && (promised || free > MOST_LEFT_EMPTY * self.usable())) {
+            return if whole <= free + 1e-6 {
+                Placed::Whole
+            } else {
+                Placed::Split
+            };
+        }
+        Placed::NextPage
     }
     /// Before a paragraph of `n` lines at `size`: a short one (up to 5 lines) is moved whole to
     /// the next page rather than split; a longer one may split, but not before its first line.
@@ -598,13 +725,22 @@ fn lay_out(
                         blocks.get(i + 1 + k)
                     }
                 };
-                let next_h = match (ahead(0), ahead(1)) {
-                    (Some(Block::Example(k)), _) => example_height(rs, sz, &prepared[*k], w),
+                // What must stay with the heading (`whole`) and what may run on over a page
+                // break (`lead`: up to a worked example's boards).
+                let para_h = |p: &str| {
+                    super::wrap(p, body, Weight::Regular, w).len() as f64
+                        * text::line_height_mm(body)
+                        + 1.2
+                };
+                let next = match (ahead(0), ahead(1)) {
+                    (Some(Block::Example(k)), _) => {
+                        let (ew, el) = example_dims(rs, sz, ph, &prepared[*k], paper);
+                        (EXAMPLE_GAP + ew, EXAMPLE_GAP + el, EXAMPLE_GAP + el)
+                    }
                     (Some(Block::Para(p)), Some(Block::Example(k))) => {
-                        super::wrap(p, body, Weight::Regular, w).len() as f64
-                            * text::line_height_mm(body)
-                            + 1.2
-                            + example_height(rs, sz, &prepared[*k], w)
+                        let (ew, el) = example_dims(rs, sz, ph, &prepared[*k], paper);
+                        let ph = para_h(p);
+                        (ph + EXAMPLE_GAP + ew, ph + EXAMPLE_GAP + el, ph)
                     }
                     // Large print: a short paragraph after the heading moves whole (see
                     // `Flow::keep_together`), so keep the heading with all of it.
@@ -616,17 +752,16 @@ fn lay_out(
                         };
                         let n = super::wrap(p, body, Weight::Regular, w - indent).len();
                         let n = if n <= 5 { n } else { 2 };
-                        n as f64 * text::line_height_mm(body)
+                        let h = n as f64 * text::line_height_mm(body);
+                        (h, h, h)
                     }
-                    _ => 2.0 * text::line_height_mm(body),
+                    _ => {
+                        let h = 2.0 * text::line_height_mm(body);
+                        (h, h, h)
+                    }
                 };
-                // (Large print also counts the 0.8 mm set under the heading.)
-                let under = if sz.large { 0.8 } else { 0.0 };
-                let h = 2.5 + lines.len() as f64 * text::line_height_mm(head) + under + next_h;
-                f.room(h);
-                if f.y > MARGIN + 0.01 {
-                    f.y += 2.5;
-                }
+                let head_h = lines.len() as f64 * text::line_height_mm(head) + 0.8;
+                f.place_heading(2.5, head_h, next);
                 f.lines(MARGIN, &lines, head, Weight::Bold);
                 f.y += 0.8;
             }
@@ -647,7 +782,8 @@ fn lay_out(
             }
             Block::Example(k) => {
                 let prep = &prepared[*k];
-                f.room(example_height(rs, sz, prep, w));
+                let (whole, lead) = example_dims(rs, sz, ph, prep, paper);
+                let placed = f.place(EXAMPLE_GAP, whole, lead);
                 // An exercise's own title often gives its answer away: number it instead, the
                 // same number it has on the practice page (the ruleset's exercises come first).
                 let heading = if rs.examples[*k].exercise {
@@ -657,13 +793,16 @@ fn lay_out(
                     prep.caption[0].clone()
                 };
                 let title = super::wrap(&heading, ex_title, Weight::Bold, w);
-                f.y += 1.0;
                 f.lines(MARGIN, &title, ex_title, Weight::Bold);
                 let y = f.y;
                 let used = diagram::draw_boards(f.page(), rs, ph, sz, prep, MARGIN, y, w);
                 f.y += used + 1.0;
                 for c in &prep.caption[1..] {
                     let lines = super::wrap(c, caption, Weight::Regular, w);
+                    // A split example breaks between its caption's paragraphs where it can.
+                    if placed == Placed::Split {
+                        f.keep_together(lines.len(), caption);
+                    }
                     f.lines(MARGIN, &lines, caption, Weight::Regular);
                 }
                 f.y += 2.0;
@@ -673,16 +812,30 @@ fn lay_out(
     f.pages
 }
 
-/// Height of a worked example block in the sizes `sz`: title, boards and caption, mm.
-fn example_height(rs: &Ruleset, sz: &Sizes, prep: &Prepared, w: f64) -> f64 {
+/// Space above a worked example's title, mm (dropped at the top of a page).
+const EXAMPLE_GAP: f64 = 1.0;
+
+/// A worked example's heights in the sizes `sz`, without the [`EXAMPLE_GAP`] above it, mm:
+/// the whole block (title, boards and caption) and its lead (title and boards down to their
+/// ink, which stay on one page; see [`Flow::place`]).
+fn example_dims(
+    rs: &Ruleset,
+    sz: &Sizes,
+    ph: &Phrases,
+    prep: &Prepared,
+    paper: Paper,
+) -> (f64, f64) {
+    let w = paper.width - 2.0 * MARGIN;
     let title = super::wrap(&prep.caption[0], sz.example_title, Weight::Bold, w).len() as f64
         * text::line_height_mm(sz.example_title);
+    let (used, ink) = boards_height(rs, ph, sz, prep, paper, w);
     let cap: usize = prep.caption[1..]
         .iter()
         .map(|c| super::wrap(c, sz.caption, Weight::Regular, w).len())
         .sum();
-    1.0 + title
-        + diagram::board_height(rs, w, sz)
-        + 1.0
-        + cap as f64 * text::line_height_mm(sz.caption)
+    // 1 mm comes between the boards and the caption.
+    (
+        title + used + 1.0 + cap as f64 * text::line_height_mm(sz.caption),
+        title + ink,
+    )
 }

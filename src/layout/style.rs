@@ -272,7 +272,7 @@ impl Sizes {
         bar_label: LARGE_LABEL_MIN,
         cell: LARGE_BODY_MIN,
         cell_head: LARGE_LABEL_MIN,
-        row_h: 10.0,
+        row_h: 9.0,
         // Counts a size above the sowing-order numbers (which are boxed and regular).
         count: 16.0,
         small: LARGE_BODY_MIN,

@@ -557,11 +557,28 @@ pub fn pages(
                 &head,
             );
             let (x0, y0, x1, y1) = plan.region(d, col, row);
-            let mut items: Vec<Item> = Vec::new();
-            items.extend(d.items.iter().cloned());
-            // Glue strips over the drawing, past each seam after this tile: the later tile covers
-            // them, so nothing of the board is printed there (no pit shows twice) and glue goes on
-            // plain grey.
+            // The board's own drawing stops at each seam after this tile (a clip of its own):
+            // the later tile covers the strip past it, so nothing of the board is printed there
+            // (no pit shows twice, none shows through a low-ink strip's outline, and no widened
+            // contrast stroke reaches the strip's edge).
+            let drawn_x1 = if col + 1 < plan.cols() {
+                plan.seams_x[col]
+            } else {
+                x1
+            };
+            let drawn_y1 = if row + 1 < plan.rows() {
+                plan.seams_y[row]
+            } else {
+                y1
+            };
+            let mut items: Vec<Item> = vec![Item::Clip(Clip {
+                x: x0,
+                y: y0,
+                w: drawn_x1 - x0,
+                h: drawn_y1 - y0,
+                items: d.items.clone(),
+            })];
+            // Glue strips past each seam after this tile: plain grey, the glue goes on there.
             let glue = |items: &mut Vec<Item>, r: (f64, f64, f64, f64)| {
                 items.push(Item::Shape(doc::Shape {
                     segs: rect(r.0, r.1, r.2, r.3),
@@ -688,6 +705,8 @@ pub fn pages(
             }
             let _ = pw;
             let (dx, dy) = plan.offset(d, col, row);
+            // The whole tile: the drawing in its own clip (above), then the strips, cut lines,
+            // marks and words over it.
             pg.items.push(Item::Clip(Clip {
                 x: x0 + dx,
                 y: y0 + dy,
