@@ -462,7 +462,11 @@ fn report_layout(path: &str, text: &str, closing: &str) {
         } else {
             path
         };
-        let (path, sep) = if path.is_empty() { ("", "") } else { (path, ": ") };
+        let (path, sep) = if path.is_empty() {
+            ("", "")
+        } else {
+            (path, ": ")
+        };
         if closing.is_empty() {
             eprintln!("error: {path}{sep}{text}");
         } else {
