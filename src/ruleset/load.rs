@@ -2469,15 +2469,26 @@ mod tests {
     #[test]
     fn multi_line_notes_become_one_paragraph() {
         let head = &GOOD[..GOOD.find("[[example]]").unwrap()];
-        // A TOML escape `\n` in a title, and a multi-line note with a real line break and tab.
+        // A multi-line note with a real line break and tab is folded into one paragraph.
         let src = format!(
-            "{head}[[example]]\ntitle = \"Two\\nlines\"\nnote = \"\"\"First line,\n\tsecond line.\"\"\"\nstart = \"initial\"\nmoves = [\"A1\"]\n[example.expect]\nnext = \"A\"\n"
+            "{head}[[example]]\ntitle = \"Two lines\"\nnote = \"\"\"First line,\n\tsecond line.\"\"\"\nstart = \"initial\"\nmoves = [\"A1\"]\n[example.expect]\nnext = \"A\"\n"
         );
         let rs = load_str("x.toml", &src).unwrap_or_else(|d| panic!("{}", d[0].rendered));
         assert_eq!(rs.examples[0].title, "Two lines");
         assert_eq!(
             rs.examples[0].note.as_deref(),
             Some("First line, second line.")
+        );
+        // A title is one line: a TOML escape `\n` in it is refused at the title's line.
+        let bad = src.replace("title = \"Two lines\"", "title = \"Two\\nlines\"");
+        let line = bad.lines().position(|l| l.starts_with("title = \"Two\\n")).unwrap() + 1;
+        let d = load_str("x.toml", &bad).expect_err("a newline in a title is refused");
+        assert!(
+            d[0].rendered.contains("example[1].title")
+                && d[0].rendered.contains("U+000A")
+                && d[0].rendered.contains(&format!("x.toml:{line}:")),
+            "{}",
+            d[0].rendered
         );
     }
 
