@@ -487,14 +487,25 @@ fn exercises_are_numbered_generated_and_deterministic() {
         }
         assert_eq!(list, practice::exercises(&rs).unwrap(), "{}", rs.id);
         // Each generated kind says what the engine reports.
+        let n = rs.board.pits_per_side;
         for e in &list[own..] {
             let r = &e.report;
+            // Holes captured from, without the mover's own pit where the last seed landed
+            // (Kalah's capturing seed: one capture with the opposite pit, not a chain).
+            let mover = e.start.to_move.min(1) as usize;
+            let holes = r
+                .captures
+                .iter()
+                .filter(|(h, _)| !(*h == r.last && *h as usize / n == mover))
+                .count();
             match e.kind.unwrap() {
                 practice::Kind::GrandSlam => assert!(r.grand_slam),
                 practice::Kind::Relay => assert!(r.laps.len() > 1),
                 practice::Kind::Feeding => assert!(!e.legal.is_empty()),
-                practice::Kind::ChainCapture => assert!(r.captures.len() > 1),
-                practice::Kind::Capture => assert!(r.captured > 0),
+                practice::Kind::ChainCapture => assert!(holes > 1, "{}: {r:?}", rs.id),
+                practice::Kind::Capture => {
+                    assert!(r.captured > 0 && holes <= 1, "{}: {r:?}", rs.id)
+                }
                 practice::Kind::ExtraTurn => assert!(r.extra_turn),
                 practice::Kind::Plain => {}
                 practice::Kind::BestMove => assert!(e.value.is_some() && e.moves.len() == 1),

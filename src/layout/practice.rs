@@ -54,7 +54,9 @@ pub enum Kind {
     Relay,
     /// The opponent's row is empty and the feeding rule limits the mover's choice.
     Feeding,
-    /// The move captures from more than one hole.
+    /// The move captures from more than one hole, not counting the mover's own pit where the
+    /// last seed landed (in Kalah that pit's seed goes to the store with the opposite pit's
+    /// seeds: one capture, not a chain).
     ChainCapture,
     /// The move captures.
     Capture,
@@ -134,6 +136,15 @@ fn must_feed_here(rules: &Rules, pos: &Position) -> bool {
     pos.holes[opp * n..(opp + 1) * n].iter().all(|&s| s == 0)
 }
 
+/// How many holes the move of report `r` (played from `pos`) captures from, not counting the
+/// capturing seed's own pit: the mover's pit where the last seed landed.
+fn captured_holes(rules: &Rules, pos: &Position, r: &Report) -> usize {
+    let n = rules.ruleset().board.pits_per_side;
+    let mover = pos.to_move.min(1) as usize;
+    let own_last = |h: u8| h == r.last && (h as usize) / n == mover;
+    r.captures.iter().filter(|(h, _)| !own_last(*h)).count()
+}
+
 fn kind_of(rules: &Rules, pos: &Position, r: &Report) -> Kind {
     if r.grand_slam {
         Kind::GrandSlam
@@ -141,7 +152,7 @@ fn kind_of(rules: &Rules, pos: &Position, r: &Report) -> Kind {
         Kind::Relay
     } else if must_feed_here(rules, pos) {
         Kind::Feeding
-    } else if r.captures.len() > 1 {
+    } else if captured_holes(rules, pos, r) > 1 {
         Kind::ChainCapture
     } else if r.captured > 0 {
         Kind::Capture

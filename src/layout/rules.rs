@@ -558,8 +558,9 @@ impl Flow {
     /// the rest (caption paragraphs) may run on over a page break (`lead == whole`: never
     /// split). The gap is dropped at the top of a page. The item goes
     /// 1. whole on this page when it fits;
-    /// 2. else split, its lead here, when the lead fits and moving it whole would leave more
-    ///    than [`MOST_LEFT_EMPTY`] of the page empty (or a heading above it promised so);
+    /// 2. else (large print only) split, its lead here, when the lead fits and moving it whole
+    ///    would leave more than [`MOST_LEFT_EMPTY`] of the page empty (or a heading above it
+    ///    promised so);
     /// 3. else whole at the top of a new page (split there if taller than a page).
     ///
     /// Sets `y` to where the item's content starts and says which it did.
@@ -612,7 +613,9 @@ impl Flow {
         if whole <= free + 1e-6 {
             return Placed::Whole;
         }
-        let may_split = lead < whole - 1e-6 && lead <= free + 1e-6;
+        // Normal print keeps an item's caption on the page of its boards; large print, whose
+        // items are a page tall, may run the caption on rather than leave a page mostly empty.
+        let may_split = self.sz.large && lead < whole - 1e-6 && lead <= free + 1e-6;
         if self.at_top() || (may_split && (promised || free > MOST_LEFT_EMPTY * self.usable())) {
             return if whole <= free + 1e-6 {
                 Placed::Whole

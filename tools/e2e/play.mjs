@@ -102,7 +102,7 @@ try {
   // Copy as worked example; the table passes `check` appended to the ruleset.
   await page.click('#copy');
   const example = await page.inputValue('#example');
-  ok(example.startsWith('[[example]]') && example.includes('game_over = true') && example.includes('scores = ['), 'copy as worked example gives a filled-in [[example]]');
+  ok(example.trimStart().startsWith('[[example]]') && example.includes('game_over = true') && example.includes('scores = ['), 'copy as worked example gives a filled-in [[example]]');
   await page.screenshot({ path: path.join(shots, '05-play-example.png'), fullPage: true });
   const checked = path.join(work, 'with-example.toml');
   fs.writeFileSync(checked, original + '\n' + example);
