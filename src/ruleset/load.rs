@@ -2481,7 +2481,11 @@ mod tests {
         );
         // A title is one line: a TOML escape `\n` in it is refused at the title's line.
         let bad = src.replace("title = \"Two lines\"", "title = \"Two\\nlines\"");
-        let line = bad.lines().position(|l| l.starts_with("title = \"Two\\n")).unwrap() + 1;
+        let line = bad
+            .lines()
+            .position(|l| l.starts_with("title = \"Two\\n"))
+            .unwrap()
+            + 1;
         let d = load_str("x.toml", &bad).expect_err("a newline in a title is refused");
         assert!(
             d[0].rendered.contains("example[1].title")
