@@ -1000,6 +1000,25 @@ fn ink_span(items: &[&Item], cb: f64) -> (f64, f64) {
         .fold((f64::MAX, f64::MIN), |(t, b), i| (t.min(i.1), b.max(i.3)))
 }
 
+/// Every bundled ruleset in large print on A4 and Letter, in English and Spanish: the
+/// ruleset, its paper, its language and the kit options that ask for them.
+fn large_print_cases() -> Vec<(Ruleset, layout::Paper, &'static str, layout::KitOptions)> {
+    let mut out = Vec::new();
+    for rs in common::bundled() {
+        for paper in [A4, LETTER] {
+            for lang in ["en", "es"] {
+                let opts = layout::KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..layout::KitOptions::new(paper)
+                };
+                out.push((rs.clone(), paper, lang, opts));
+            }
+        }
+    }
+    out
+}
+
 /// Large print, A4 and Letter, English and Spanish, every bundled ruleset: a practice or host
 /// key page is never left with room for the exercise or answer that starts the next page.
 /// The room is measured from the lowest ink on the page to the content bottom; the item's
@@ -1011,74 +1030,64 @@ fn ink_span(items: &[&Item], cb: f64) -> (f64, f64) {
 #[test]
 fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
     let sz = Sizes::new(true);
-    for rs in common::bundled() {
-        for paper in [A4, LETTER] {
-            for lang in ["en", "es"] {
-                let opts = layout::KitOptions {
-                    lang: Some(lang.into()),
-                    large: true,
-                    ..layout::KitOptions::new(paper)
+    for (rs, paper, lang, opts) in large_print_cases() {
+        let cb = page::content_bottom(paper.height, &sz);
+        let kit = layout::kit(&rs, &opts).unwrap();
+        let key = layout::host_key(&rs, &opts).unwrap();
+        let practice: Vec<&Page> = kit
+            .pages
+            .iter()
+            .filter(|p| p.name.starts_with("practice-"))
+            .collect();
+        let answers: Vec<&Page> = key.pages.iter().collect();
+        for (what, pages) in [("practice", practice), ("key", answers)] {
+            assert!(pages.len() > 1, "{} {lang}: one {what} page", rs.id);
+            for w in pages.windows(2) {
+                let all: Vec<&Item> = w[0].items.iter().collect();
+                let room = cb - ink_span(&all, cb).1;
+                let Some(next) = exercise_groups(w[1], sz.sub_head).into_iter().next() else {
+                    continue;
                 };
-                let cb = page::content_bottom(paper.height, &sz);
-                let kit = layout::kit(&rs, &opts).unwrap();
-                let key = layout::host_key(&rs, &opts).unwrap();
-                let practice: Vec<&Page> = kit
-                    .pages
+                // Only an item that starts the next page counts.
+                let (top, bottom) = ink_span(&next, cb);
+                let before: Vec<&Item> = w[1]
+                    .items
                     .iter()
-                    .filter(|p| p.name.starts_with("practice-"))
+                    .filter(|i| ink(i).is_some_and(|b| b.3 < top - EPS && b.3 <= cb))
                     .collect();
-                let answers: Vec<&Page> = key.pages.iter().collect();
-                for (what, pages) in [("practice", practice), ("key", answers)] {
-                    assert!(pages.len() > 1, "{} {lang}: one {what} page", rs.id);
-                    for w in pages.windows(2) {
-                        let all: Vec<&Item> = w[0].items.iter().collect();
-                        let room = cb - ink_span(&all, cb).1;
-                        let Some(next) = exercise_groups(w[1], sz.sub_head).into_iter().next()
-                        else {
-                            continue;
-                        };
-                        // Only an item that starts the next page counts.
-                        let (top, bottom) = ink_span(&next, cb);
-                        let before: Vec<&Item> = w[1]
-                            .items
-                            .iter()
-                            .filter(|i| ink(i).is_some_and(|b| b.3 < top - EPS && b.3 <= cb))
-                            .collect();
-                        if !before.is_empty() {
-                            continue;
-                        }
-                        let whole = bottom - top + 2.5;
-                        assert!(
-                            whole > room,
-                            "{} {lang} {}: {what} {} left {room:.1} mm free, the next \
+                if !before.is_empty() {
+                    continue;
+                }
+                let whole = bottom - top + 2.5;
+                assert!(
+                    whole > room,
+                    "{} {lang} {}: {what} {} left {room:.1} mm free, the next \
                              item needs {whole:.1} mm",
-                            rs.id,
-                            paper.name,
-                            w[0].name
-                        );
-                        if what == "key" && room > 0.25 * (cb - page::MARGIN) {
-                            // Everything but the caption's lines (regular, caption size, set
-                            // from the left margin; the boards' labels are centred on pits).
-                            let shapes: Vec<&Item> = next
-                                .iter()
-                                .copied()
-                                .filter(|i| {
-                                    !matches!(i, Item::Text(t) if (t.size_pt - sz.caption).abs() < EPS
+                    rs.id,
+                    paper.name,
+                    w[0].name
+                );
+                if what == "key" && room > 0.25 * (cb - page::MARGIN) {
+                    // Everything but the caption's lines (regular, caption size, set
+                    // from the left margin; the boards' labels are centred on pits).
+                    let shapes: Vec<&Item> = next
+                        .iter()
+                        .copied()
+                        .filter(|i| {
+                            !matches!(i, Item::Text(t) if (t.size_pt - sz.caption).abs() < EPS
                                         && t.weight == sowkit::doc::Weight::Regular
                                         && (t.x - page::MARGIN).abs() < 0.01)
-                                })
-                                .collect();
-                            let lead = ink_span(&shapes, cb).1 - top + 2.5;
-                            assert!(
-                                lead > room,
-                                "{} {lang} {}: {} left {room:.1} mm free, the next answer's \
+                        })
+                        .collect();
+                    let lead = ink_span(&shapes, cb).1 - top + 2.5;
+                    assert!(
+                        lead > room,
+                        "{} {lang} {}: {} left {room:.1} mm free, the next answer's \
                                  heading and boards need {lead:.1} mm",
-                                rs.id,
-                                paper.name,
-                                w[0].name
-                            );
-                        }
-                    }
+                        rs.id,
+                        paper.name,
+                        w[0].name
+                    );
                 }
             }
         }
@@ -1095,91 +1104,82 @@ fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
 fn large_print_log_heads_have_padding_and_the_table_clears_the_bar() {
     use sowkit::doc::Seg;
     let sz = Sizes::new(true);
-    for rs in common::bundled() {
-        for paper in [A4, LETTER] {
-            for lang in ["en", "es"] {
-                let opts = layout::KitOptions {
-                    lang: Some(lang.into()),
-                    large: true,
-                    ..layout::KitOptions::new(paper)
+    for (rs, paper, lang, opts) in large_print_cases() {
+        let doc = layout::kit(&rs, &opts).unwrap();
+        let log = named(&doc, "log");
+        let shapes: Vec<&Shape> = log.shapes().collect();
+        // The table's frame: the 0.4 mm outline.
+        let frame = shapes
+            .iter()
+            .find(|s| {
+                s.stroke
+                    .as_ref()
+                    .is_some_and(|st| (st.width - 0.4).abs() < EPS)
+            })
+            .and_then(|s| bounds(&s.segs))
+            .expect("a table frame");
+        // Vertical rules: two-point lines with one x.
+        let mut xs: Vec<f64> = shapes
+            .iter()
+            .filter_map(|s| match s.segs.as_slice() {
+                [Seg::MoveTo(a), Seg::LineTo(b)] if (a.x - b.x).abs() < EPS => Some(a.x),
+                _ => None,
+            })
+            .collect();
+        xs.extend([frame.0, frame.2]);
+        // Horizontal rules: the first under the frame's top is the head's foot.
+        let head_foot = shapes
+            .iter()
+            .filter_map(|s| match s.segs.as_slice() {
+                [Seg::MoveTo(a), Seg::LineTo(b)] if (a.y - b.y).abs() < EPS => Some(a.y),
+                _ => None,
+            })
+            .filter(|y| *y > frame.1 + 1.0)
+            .fold(f64::MAX, f64::min);
+        // 2 mm on A4 (landscape, 297 mm across); Letter's 279 mm may need the 1 mm of
+        // normal print for Giuthi's ten columns to keep every head word whole.
+        let least_pad = if paper.name == A4.name { 2.0 } else { 1.0 };
+        let heads: Vec<&Text> = log
+            .texts()
+            .filter(|t| t.weight == sowkit::doc::Weight::Bold)
+            .filter(|t| t.y > frame.1 && t.y < head_foot)
+            .collect();
+        assert!(heads.len() >= 5, "{} {lang}: heads {heads:?}", rs.id);
+        for t in heads {
+            let b = ink(&Item::Text(t.clone())).unwrap();
+            for x in &xs {
+                let clear = if *x <= b.0 {
+                    b.0 - x
+                } else if *x >= b.2 {
+                    x - b.2
+                } else {
+                    -1.0
                 };
-                let doc = layout::kit(&rs, &opts).unwrap();
-                let log = named(&doc, "log");
-                let shapes: Vec<&Shape> = log.shapes().collect();
-                // The table's frame: the 0.4 mm outline.
-                let frame = shapes
-                    .iter()
-                    .find(|s| {
-                        s.stroke
-                            .as_ref()
-                            .is_some_and(|st| (st.width - 0.4).abs() < EPS)
-                    })
-                    .and_then(|s| bounds(&s.segs))
-                    .expect("a table frame");
-                // Vertical rules: two-point lines with one x.
-                let mut xs: Vec<f64> = shapes
-                    .iter()
-                    .filter_map(|s| match s.segs.as_slice() {
-                        [Seg::MoveTo(a), Seg::LineTo(b)] if (a.x - b.x).abs() < EPS => Some(a.x),
-                        _ => None,
-                    })
-                    .collect();
-                xs.extend([frame.0, frame.2]);
-                // Horizontal rules: the first under the frame's top is the head's foot.
-                let head_foot = shapes
-                    .iter()
-                    .filter_map(|s| match s.segs.as_slice() {
-                        [Seg::MoveTo(a), Seg::LineTo(b)] if (a.y - b.y).abs() < EPS => Some(a.y),
-                        _ => None,
-                    })
-                    .filter(|y| *y > frame.1 + 1.0)
-                    .fold(f64::MAX, f64::min);
-                // 2 mm on A4 (landscape, 297 mm across); Letter's 279 mm may need the 1 mm of
-                // normal print for Giuthi's ten columns to keep every head word whole.
-                let least_pad = if paper.name == A4.name { 2.0 } else { 1.0 };
-                let heads: Vec<&Text> = log
-                    .texts()
-                    .filter(|t| t.weight == sowkit::doc::Weight::Bold)
-                    .filter(|t| t.y > frame.1 && t.y < head_foot)
-                    .collect();
-                assert!(heads.len() >= 5, "{} {lang}: heads {heads:?}", rs.id);
-                for t in heads {
-                    let b = ink(&Item::Text(t.clone())).unwrap();
-                    for x in &xs {
-                        let clear = if *x <= b.0 {
-                            b.0 - x
-                        } else if *x >= b.2 {
-                            x - b.2
-                        } else {
-                            -1.0
-                        };
-                        assert!(
-                            clear >= least_pad - EPS,
-                            "{} {lang} {}: head {:?} is {clear:.2} mm from the rule at x {x:.1}",
-                            rs.id,
-                            paper.name,
-                            t.text
-                        );
-                    }
-                    assert!(
-                        b.1 - frame.1 >= 1.5 - EPS,
-                        "{}: head {:?} touches the top",
-                        rs.id,
-                        t.text
-                    );
-                }
-                let (_, bar_y, _, _) = page::bar_rect(paper.height, &sz);
                 assert!(
-                    bar_y - frame.3 >= 5.0 - EPS,
-                    "{} {lang} {}: table foot {:.1} mm above the bar",
+                    clear >= least_pad - EPS,
+                    "{} {lang} {}: head {:?} is {clear:.2} mm from the rule at x {x:.1}",
                     rs.id,
                     paper.name,
-                    bar_y - frame.3
+                    t.text
                 );
-                let (lrs, ph) = opts.localise(&rs).unwrap();
-                let rows = layout::log::first_page_rows(&lrs, paper, &sz, &ph);
-                assert!(rows >= 8, "{} {lang} {}: {rows} rows", rs.id, paper.name);
             }
+            assert!(
+                b.1 - frame.1 >= 1.5 - EPS,
+                "{}: head {:?} touches the top",
+                rs.id,
+                t.text
+            );
         }
+        let (_, bar_y, _, _) = page::bar_rect(paper.height, &sz);
+        assert!(
+            bar_y - frame.3 >= 5.0 - EPS,
+            "{} {lang} {}: table foot {:.1} mm above the bar",
+            rs.id,
+            paper.name,
+            bar_y - frame.3
+        );
+        let (lrs, ph) = opts.localise(&rs).unwrap();
+        let rows = layout::log::first_page_rows(&lrs, paper, &sz, &ph);
+        assert!(rows >= 8, "{} {lang} {}: {rows} rows", rs.id, paper.name);
     }
 }
