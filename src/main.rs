@@ -409,11 +409,10 @@ fn overlap_field(e: &str, rs: &Ruleset) -> String {
     } else {
         return String::new();
     };
-    let line = sowkit::advice::source_of(rs).and_then(|src| {
-        src.lines()
-            .position(|l| l.trim_start().starts_with(field))
-            .map(|i| i + 1)
-    });
+    // The same lookup as the 3D refusals: the line setting `board.<field>` in its table.
+    let line = sowkit::advice::source_of(rs)
+        .and_then(|src| field_line(&src, &format!("board.{field}")))
+        .map(|(n, _)| n);
     match line {
         Some(n) => format!("{}:{n}: board.{field}: ", rs.path),
         None => format!("{}: board.{field}: ", rs.path),
