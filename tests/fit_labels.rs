@@ -266,3 +266,44 @@ fn a_store_word_too_wide_for_any_store_is_refused_naming_the_field() {
         );
     }
 }
+
+/// `--fit --style large` on Legal lays out every kit A4 lays out (issue 9: at true size,
+/// which Legal's larger sheet allows for pits of 21–28 mm, the stores were not widened for
+/// their words as a shrunk board's are, so "almacén" was refused on Legal and printed on A4).
+/// Bundled rulesets with such pits, in English and Spanish; the Legal board's labels are whole
+/// and inside their outlines.
+#[test]
+fn fit_on_legal_lays_out_whatever_fit_on_a4_does() {
+    let mut a4_built = 0;
+    for base in common::bundled() {
+        for d in [21.0, 24.0, 28.0] {
+            let mut rs = base.clone();
+            rs.layout.pit_diameter = d;
+            for lang in ["en", "es"] {
+                let opts = |paper| KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    fit: true,
+                    ..KitOptions::new(paper)
+                };
+                let lays_out = |paper| {
+                    layout::kit(&rs, &opts(paper))
+                        .and_then(|doc| layout::host_key(&rs, &opts(paper)).map(|_| doc))
+                };
+                if lays_out(A4).is_err() {
+                    continue;
+                }
+                a4_built += 1;
+                let what = format!("{} [{lang}] pits {d} mm", rs.id);
+                let doc = lays_out(LEGAL)
+                    .unwrap_or_else(|e| panic!("{what}: A4 lays it out, Legal refuses: {e}"));
+                let board = doc.pages.iter().find(|p| p.name == "board").unwrap();
+                let lrs = rs.in_lang(lang).unwrap();
+                let bad = label_problems(&lrs, &Phrases::load(lang).unwrap(), board);
+                assert!(bad.is_empty(), "{what} on Legal: {bad:#?}");
+            }
+        }
+    }
+    // The comparison is not empty: most of these kits lay out on A4.
+    assert!(a4_built >= 15, "{a4_built}");
+}

@@ -93,8 +93,12 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
     let paper = opts.paper;
     let sz = &opts.sizes();
     let mut best: Option<(f64, Vec<Page>)> = None;
+    // With --fit the stores are kept wide enough for their words at true size too, as on a
+    // shrunk board: a larger paper that holds the board at true size then lays out whatever
+    // a smaller one, which shrinks it, does.
+    let widen = if opts.fit { Widen::Stores } else { Widen::No };
     for landscape in [true, false] {
-        if let Some((slack, _, pg)) = single(rs, paper, sz, ph, landscape, false, false)? {
+        if let Some((slack, _, pg)) = single(rs, paper, sz, ph, landscape, widen, false)? {
             if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                 best = Some((slack, pg));
             }
@@ -110,7 +114,7 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
         let mut why = None;
         for apart in [false, true] {
             for landscape in [true, false] {
-                match single(rs, paper, sz, ph, landscape, true, apart) {
+                match single(rs, paper, sz, ph, landscape, Widen::Shrink, apart) {
                     Ok(Some((_, s, pg))) => {
                         if fitted.as_ref().is_none_or(|(b, _)| s > *b + 1e-9) {
                             fitted = Some((s, pg));
@@ -393,11 +397,25 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
     Ok(out)
 }
 
-/// The board on one page, landscape or portrait; `shrink` scales it down to fit if need be;
+/// How [`single`] may change a board to fit one sheet.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Widen {
+    /// True size, as the ruleset asks.
+    No,
+    /// True size, with stores at least as wide as their labels' words need
+    /// ([`store_width_for_words`]), as `--fit` keeps them.
+    Stores,
+    /// Stores as [`Widen::Stores`], and the whole board scaled down to fit if need be; large
+    /// print's row captions run across the board.
+    Shrink,
+}
+
+/// The board on one page, landscape or portrait; `widen` says whether its stores are widened
+/// for their words and whether it is scaled down to fit if need be (see [`Widen`]);
 /// with `apart` the legend goes on a page of its own after the board (`board-legend`, same
 /// orientation), leaving the board sheet to the board and its size note. Returns the room to
 /// spare (mm, the smaller of across and down), the scale and the page(s), or `None` when the
-/// board does not fit at true size and `shrink` is off. Errors when even a much smaller board
+/// board does not fit at true size and `widen` is not [`Widen::Shrink`]. Errors when even a much smaller board
 /// does not fit.
 fn single(
     rs: &Ruleset,
@@ -405,17 +423,18 @@ fn single(
     sz: &Sizes,
     ph: &Phrases,
     landscape: bool,
-    shrink: bool,
+    widen: Widen,
     apart: bool,
 ) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
+    let shrink = widen == Widen::Shrink;
     // One sheet has no tile seam: large print's row captions may run across the board.
     let wide_sz = Sizes {
         captions_board_wide: true,
         ..*sz
     };
     let sz = if shrink { &wide_sz } else { sz };
-    // A shrunk board keeps its stores wide enough for their labels' words.
-    let store_w = if shrink {
+    // A shrunk board (or any with --fit) keeps its stores wide enough for their labels' words.
+    let store_w = if widen != Widen::No {
         store_width_for_words(rs, ph, sz)
     } else {
         0.0
