@@ -829,11 +829,33 @@ pub fn proven_best_within(rules: &Rules, pos: &Position, nodes: u64) -> Option<(
         .map(|s| (s.bounds.0, s.best_moves))
 }
 
+/// What names the rules of `rs` for [`proven_best`]'s answers: the Debug form of every part
+/// of the ruleset that play depends on (board counts, sowing, extra turns, captures, grand
+/// slam, feeding, the end), not its words, sizes or file: the same rules in another language,
+/// or with another `[layout]` (as the layout advice tries), share their answers. Two rulesets
+/// with one id may still differ in their rules, so the id is not used.
+fn rules_key(rs: &crate::ruleset::Ruleset) -> String {
+    format!(
+        "{:?}",
+        (
+            rs.board.pits_per_side,
+            rs.board.seeds_per_pit,
+            &rs.sowing,
+            &rs.extra_turn,
+            &rs.capture,
+            &rs.grand_slam,
+            &rs.feeding,
+            &rs.end,
+        )
+    )
+}
+
 /// Node budget of [`proven_best`]: small enough for kit builds, and counted in positions so
 /// that the host key is the same on every run.
 pub const HINT_NODES: u64 = 30_000;
 
-/// The hints of one ruleset: its whole-ruleset Debug form, and the answers by position.
+/// The hints of one ruleset: the Debug form of its rules ([`rules_key`]), and the answers by
+/// position.
 type HintCache = (
     String,
     std::collections::HashMap<Position, Option<(i32, Vec<Move>)>>,
@@ -842,11 +864,11 @@ type HintCache = (
 /// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
 /// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
 /// the host key; answers are remembered for the ruleset asked about last (the key is laid out
-/// once per paper), so a build of many rulesets holds the hints of one at a time.
+/// once per paper and language, and the layout advice lays it out again for each size it
+/// tries), so a build of many rulesets holds the hints of one at a time.
 pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
     static CACHE: std::sync::Mutex<Option<HintCache>> = std::sync::Mutex::new(None);
-    // The whole ruleset (Debug form) names the rules: two rulesets with one id may differ.
-    let id = format!("{:?}", rules.ruleset());
+    let id = rules_key(rules.ruleset());
     if let Ok(c) = CACHE.lock() {
         if let Some((_, m)) = c.as_ref().filter(|(cid, _)| *cid == id) {
             if let Some(hit) = m.get(pos) {
