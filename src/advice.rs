@@ -60,6 +60,34 @@ pub fn source_of(rs: &Ruleset) -> Option<String> {
     (ruleset::load::sha256_hex(src.as_bytes()) == rs.sha256).then_some(src)
 }
 
+/// Most whole kits (kit and host key, one language each) laid out by one call of
+/// [`layout_advice_in`]: a bound on its work (issue 9: on 16 pits with 12-character labels it
+/// laid out every candidate, 3 s for `check`). A candidate whose board does not lay out costs
+/// no kit layout.
+pub const MAX_KIT_TRIES: usize = 24;
+
+/// What one call of the advice may still lay out.
+struct Tries {
+    /// Whole kits left to lay out.
+    left: usize,
+    /// Whether a candidate went untried because `left` ran out.
+    ran_out: bool,
+}
+
+/// The options of `opts` in each of `langs` (`opts` itself when `langs` is empty).
+fn in_langs(opts: &KitOptions, langs: &[String]) -> Vec<KitOptions> {
+    if langs.is_empty() {
+        return vec![opts.clone()];
+    }
+    langs
+        .iter()
+        .map(|l| KitOptions {
+            lang: Some(l.clone()),
+            ..opts.clone()
+        })
+        .collect()
+}
+
 /// Whether the board sheets of `rs` lay out with `opts` (the step of [`crate::layout::kit`] that
 /// tiles or fits the board).
 fn board_lays_out(rs: &Ruleset, opts: &KitOptions) -> Result<(), String> {
@@ -68,16 +96,43 @@ fn board_lays_out(rs: &Ruleset, opts: &KitOptions) -> Result<(), String> {
     layout::board::pages(&lrs, opts, &ph).map(|_| ())
 }
 
-/// Whether the whole kit and host key of `rs` lay out with `opts` (what `check` and `build` do).
-fn kit_lays_out(rs: &Ruleset, opts: &KitOptions) -> bool {
-    kit_problem(rs, opts).is_ok()
-}
-
 /// Why the whole kit and host key of `rs` do not lay out with `opts`, if they do not.
 fn kit_problem(rs: &Ruleset, opts: &KitOptions) -> Result<(), String> {
     layout::kit(rs, opts)
         .and_then(|_| layout::host_key(rs, opts))
         .map(|_| ())
+}
+
+/// What trying `rs` in every language of `langs` with `opts` gave.
+enum Tried {
+    /// The whole kit and host key lay out in every language.
+    LaysOut,
+    /// A board does not lay out (no kit was laid out for it).
+    Board,
+    /// A kit or host key does not lay out: the first message.
+    Kit(String),
+    /// The try budget ran out before it was settled.
+    Untried,
+}
+
+/// Tries `rs` with `opts` in each of `langs` (see [`in_langs`]): every board first (cheap),
+/// then every whole kit, each counted against `tries`.
+fn try_kit(rs: &Ruleset, opts: &KitOptions, langs: &[String], tries: &mut Tries) -> Tried {
+    let all = in_langs(opts, langs);
+    if all.iter().any(|o| board_lays_out(rs, o).is_err()) {
+        return Tried::Board;
+    }
+    for o in &all {
+        if tries.left == 0 {
+            tries.ran_out = true;
+            return Tried::Untried;
+        }
+        tries.left -= 1;
+        if let Err(e) = kit_problem(rs, o) {
+            return Tried::Kit(e);
+        }
+    }
+    Tried::LaysOut
 }
 
 /// Values of one size tried whose kit fails with the very message of the ruleset's own value
@@ -160,27 +215,48 @@ fn candidates(size: &Size, now: f64) -> Vec<f64> {
 }
 
 /// Lines of advice (each starting `help: `) for the kit of `rs` that does not lay out with
-/// `opts` (its board, or another sheet): each size of `[layout]` changed to the nearest value
-/// whose whole kit lays out, naming the file, line and field; then a larger paper, and `--fit`
-/// (or leaving it out), if they lay out. Empty when the kit lays out as it is.
+/// `opts` (its board, or another sheet), as `build` makes it: in `opts`' language. See
+/// [`layout_advice_in`].
 pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
+    layout_advice_in(rs, opts, &[])
+}
+
+/// Lines of advice (each starting `help: `) for the kit of `rs` that does not lay out with
+/// `opts`: each size of `[layout]` changed to the nearest value whose whole kit lays out,
+/// naming the file, line and field; then a larger or wider paper, and `--fit` (or leaving it
+/// out). Every change offered was tried and lays the kit and host key out in each language
+/// of `langs` (`check` lays out every language a ruleset has text in; empty: `opts`' own),
+/// so following any one of them builds. When none was found, one line says what was tried.
+/// No line is given twice. Empty when the kit lays out as it is. At most [`MAX_KIT_TRIES`]
+/// whole kits are laid out; when they run out, the last line says so.
+pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Vec<String> {
+    let mut tries = Tries {
+        left: MAX_KIT_TRIES,
+        ran_out: false,
+    };
     // A board that lays out on a kit that does not (a store too short for the diagrams'
-    // labels, say): the same sizes are tried, for the whole kit.
-    let board_ok = board_lays_out(rs, opts).is_ok();
+    // labels, say): the same sizes are tried, for the whole kit. The ruleset's own failure
+    // is not counted against the tries.
+    let board_ok = in_langs(opts, langs)
+        .iter()
+        .all(|o| board_lays_out(rs, o).is_ok());
     let own_failure = if board_ok {
-        match kit_problem(rs, opts) {
-            Ok(()) => return Vec::new(),
-            Err(e) => Some(e),
+        match in_langs(opts, langs)
+            .iter()
+            .find_map(|o| kit_problem(rs, o).err())
+        {
+            None => return Vec::new(),
+            Some(e) => Some(e),
         }
     } else {
         None
     };
     let what = if board_ok { "kit" } else { "board" };
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    let mut tried_sizes = Vec::new();
     let src = source_of(rs);
     let paper = opts.paper.name.to_string();
     if let Some(src) = &src {
-        let mut tried = Vec::new();
         for size in &SIZES {
             let now = (size.now)(rs);
             let field = format!("layout.{}", size.key);
@@ -196,25 +272,23 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
                 let Ok(rs2) = ruleset::load_str(&rs.path, &edited) else {
                     continue;
                 };
-                if board_lays_out(&rs2, opts).is_err() {
-                    continue;
-                }
-                match kit_problem(&rs2, opts) {
-                    Ok(()) => {
+                match try_kit(&rs2, opts, langs, &mut tries) {
+                    Tried::LaysOut => {
                         found = Some(v);
                         break;
                     }
-                    Err(e) if own_failure.as_ref() == Some(&e) => {
+                    Tried::Kit(e) if own_failure.as_ref() == Some(&e) => {
                         same += 1;
                         if same >= SAME_FAILURE_TRIES {
                             break;
                         }
                     }
-                    Err(_) => {}
+                    Tried::Untried => break,
+                    Tried::Board | Tried::Kit(_) => {}
                 }
             }
             let Some(v) = found else {
-                tried.push(field);
+                tried_sizes.push(field);
                 continue;
             };
             let way = if v > now { "larger" } else { "smaller" };
@@ -243,29 +317,30 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
                 ),
             });
         }
-        if out.is_empty() {
-            out.push(format!(
-                "help: no value of {} near the ruleset's own lays the {what} out on {paper} (tried up to {TRIES_PER_SIZE} of each)",
-                tried.join(", ")
-            ));
-        }
     }
+    let sizes_found = !out.is_empty();
     // Larger papers (by area, or with a wider short side: a long narrow custom paper), in the
     // order of [`crate::paper::NAMED`], then --fit.
     let area = |p: &Paper| p.width * p.height;
     let short = |p: &Paper| p.width.min(p.height);
+    let or = |found: bool| if found { "or " } else { "" };
+    let mut papers_tried = Vec::new();
+    let mut other_found = false;
     for p in crate::paper::NAMED {
         if area(&p) > area(&opts.paper) + 1.0 || short(&p) > short(&opts.paper) + 1.0 {
             let o = KitOptions {
                 paper: p,
                 ..opts.clone()
             };
-            if board_lays_out(rs, &o).is_ok() && kit_lays_out(rs, &o) {
+            papers_tried.push(p.name.to_string());
+            if let Tried::LaysOut = try_kit(rs, &o, langs, &mut tries) {
                 out.push(format!(
-                    "help: or build with --paper {} (tried: the kit lays out on {})",
+                    "help: {}build with --paper {} (tried: the kit lays out on {})",
+                    or(sizes_found),
                     p.name.to_string().to_ascii_lowercase(),
                     p.name
                 ));
+                other_found = true;
                 break;
             }
         }
@@ -274,21 +349,50 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
         fit: !opts.fit,
         ..opts.clone()
     };
-    if board_lays_out(rs, &o).is_ok() && kit_lays_out(rs, &o) {
+    if let Tried::LaysOut = try_kit(rs, &o, langs, &mut tries) {
+        let or = or(sizes_found || other_found);
         out.push(if o.fit {
-            format!("help: or build with --fit (tried: the board is shrunk onto one {paper} sheet)")
+            format!("help: {or}build with --fit (tried: the board is shrunk onto one {paper} sheet)")
         } else {
-            format!("help: or build without --fit (tried: the board is printed at true size in tiles of {paper})")
+            format!("help: {or}build without --fit (tried: the board is printed at true size in tiles of {paper})")
         });
+        other_found = true;
     }
-    if !out
-        .iter()
-        .any(|l| l.contains("--paper") || l.contains("--fit") || l.contains(" → "))
-        && !out.iter().any(|l| l.contains("add "))
-    {
+    let no_sizes = (!tried_sizes.is_empty()).then(|| {
+        format!(
+            "no value of {} near the ruleset's own (up to {TRIES_PER_SIZE} of each)",
+            tried_sizes.join(", ")
+        )
+    });
+    if !sizes_found && !other_found {
+        // One line that says all that was tried, so it never contradicts another.
+        let mut parts: Vec<String> = no_sizes.into_iter().collect();
+        parts.push(if papers_tried.is_empty() {
+            "no larger or wider named paper to try".to_string()
+        } else {
+            format!(
+                "no larger or wider named paper ({})",
+                papers_tried.join(", ")
+            )
+        });
+        parts.push(format!(
+            "and not {} --fit",
+            if opts.fit { "without" } else { "with" }
+        ));
         out.push(format!(
-            "help: nothing tried lays this kit out on {paper} or any larger or wider named paper, with or without --fit: shorten the texts named above"
+            "help: nothing tried lays this kit out on {paper}: {}: shorten the texts named above",
+            parts.join(", ")
+        ));
+    } else if let (false, Some(no)) = (sizes_found, no_sizes) {
+        // Before the paper or --fit that works.
+        out.insert(0, format!("help: {no} lays the {what} out on {paper}"));
+    }
+    if tries.ran_out {
+        out.push(format!(
+            "help: (the advice stopped after laying out {MAX_KIT_TRIES} kits; other values may work)"
         ));
     }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|l| seen.insert(l.clone()));
     out
 }

@@ -127,6 +127,15 @@ pub fn build_all_with(
     Ok(built)
 }
 
+/// The languages `check` lays the kit of `rs` out in: its own, and every other it has complete
+/// text in (a missing translation is a warning of `check`, and an error of `build --lang`).
+pub fn check_languages(rs: &Ruleset) -> Vec<String> {
+    rs.languages()
+        .into_iter()
+        .filter(|l| *l == rs.lang || rs.in_lang(l).is_ok())
+        .collect()
+}
+
 /// Lays out every ruleset's kit and host key on each of its papers (`papers_for`), in
 /// parallel, writing nothing. Returns `(ruleset path, paper name, message)` for each failure,
 /// in ruleset order.
@@ -137,13 +146,7 @@ pub fn check_layout(
     rulesets
         .par_iter()
         .flat_map_iter(|rs| {
-            // Every paper, in every language the ruleset has complete text in (a missing
-            // translation is a warning of `check`, and an error of `build --lang`).
-            let langs: Vec<String> = rs
-                .languages()
-                .into_iter()
-                .filter(|l| *l == rs.lang || rs.in_lang(l).is_ok())
-                .collect();
+            let langs = check_languages(rs);
             papers_for(rs).into_iter().flat_map(move |paper| {
                 let several = langs.len() > 1;
                 langs.clone().into_iter().filter_map(move |lang| {

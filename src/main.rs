@@ -349,24 +349,30 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
     }
 }
 
-/// A layout failure in the user's terms: what does not fit, then (for a board that cannot be
-/// tiled or fitted) each change of the ruleset file, paper or options that was tried and lays
-/// the kit out, naming the file, line and field (see [`sowkit::advice`]).
-fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions) -> String {
-    let advice = rs.map_or_else(Vec::new, |rs| sowkit::advice::layout_advice(rs, opts));
-    // The advice tried replaces the layout's untried general hint.
-    let e = match e.strip_suffix(": use a larger paper or --fit") {
-        Some(short) if !advice.is_empty() => short,
-        _ => e,
-    };
-    // No larger paper was found to work: do not suggest one.
-    let no_paper = advice
-        .iter()
-        .any(|l| l.contains("nothing tried lays this kit out"));
-    let e = match e.strip_suffix(", or use a larger paper") {
-        Some(short) if no_paper => short,
-        _ => e,
-    };
+/// The layout's own general hints, never tried: the tried advice replaces them (a hint that
+/// `--fit` or a larger paper helps was printed where neither lays the kit out).
+const UNTRIED_HINTS: [&str; 4] = [
+    ": leave out --fit to print it in tiles at true size, or use a larger paper",
+    ": leave out --fit to print it in tiles at true size",
+    ": use a larger paper or --fit",
+    ", or use a larger paper",
+];
+
+/// A layout failure in the user's terms: what does not fit, then each change of the ruleset
+/// file, paper or options that was tried and lays the kit out in each language of `langs`
+/// (empty: `opts`' own), naming the file, line and field (see [`sowkit::advice`]). The
+/// layout's untried hints are left out.
+fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions, langs: &[String]) -> String {
+    let advice = rs.map_or_else(Vec::new, |rs| {
+        sowkit::advice::layout_advice_in(rs, opts, langs)
+    });
+    let mut e = e.to_string();
+    if !advice.is_empty() {
+        for hint in UNTRIED_HINTS {
+            e = e.replace(hint, "");
+        }
+    }
+    let e = e.as_str();
     let mut s = format!(
         "cannot lay out the kit on {} paper: {}{e}",
         opts.paper.name,
@@ -719,7 +725,9 @@ fn main() -> ExitCode {
                     lang,
                     ..KitOptions::new(paper)
                 };
-                report_layout(path, &layout_problem(e, Some(rs), &opts), "");
+                // The advice is tried in every language `check` lays out.
+                let langs = sowkit::build::check_languages(rs);
+                report_layout(path, &layout_problem(e, Some(rs), &opts, &langs), "");
             }
             if !problems.is_empty() {
                 return ExitCode::from(1);
@@ -806,7 +814,7 @@ fn main() -> ExitCode {
                             failed += 1;
                             report_layout(
                                 &rs.path,
-                                &layout_problem(&e, Some(rs), &opts),
+                                &layout_problem(&e, Some(rs), &opts, &[]),
                                 "nothing was written",
                             );
                         }
@@ -855,7 +863,11 @@ fn main() -> ExitCode {
                             sowkit::build::BuildError::Layout { path, message, .. } => {
                                 let rs = all.iter().find(|r| r.path == path);
                                 let opts = rs.map_or_else(|| KitOptions::new(A4), opts_for);
-                                report_layout(&path, &layout_problem(&message, rs, &opts), closing);
+                                report_layout(
+                                    &path,
+                                    &layout_problem(&message, rs, &opts, &[]),
+                                    closing,
+                                );
                             }
                             sowkit::build::BuildError::Extra { path, message } => {
                                 let at = std::fs::read_to_string(&path)

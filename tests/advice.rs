@@ -195,3 +195,252 @@ fn a_build_that_cannot_be_laid_out_gives_the_same_advice_and_writes_nothing() {
     assert!(err.contains("nothing was written"), "{err}");
     assert!(!out.exists());
 }
+
+/// The six-pit ruleset up to its worked examples (its `[text.es]` kept), with `edits` applied
+/// line by line: each `(start, line)` replaces the lines starting with `start`, in every table.
+fn six_pit_with(edits: &[(&str, &str)]) -> String {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml"),
+    )
+    .unwrap();
+    let head = &src[..src.find("# Worked examples").unwrap()];
+    let mut table = String::new();
+    head.lines()
+        .map(|l| {
+            if l.starts_with('[') {
+                table = l.to_string();
+            }
+            edits
+                .iter()
+                .find(|(start, _)| {
+                    let (t, key) = start.split_once(' ').unwrap_or(("", start));
+                    l.starts_with(key) && (t.is_empty() || t == table)
+                })
+                .map_or(l.to_string(), |(_, new)| new.to_string())
+                + "\n"
+        })
+        .collect()
+}
+
+/// Runs `sowkit <args…> FILE` (`build` gets a fresh `-o` folder).
+fn run(f: &Path, args: &[String]) -> Output {
+    let mut c = sowkit();
+    c.args(args).arg(f);
+    if args[0] == "build" {
+        let out = f.with_extension("out");
+        let _ = std::fs::remove_dir_all(&out);
+        c.arg("-o").arg(out);
+    }
+    c.output().unwrap()
+}
+
+/// `args` with `--paper P` set to `paper`.
+fn with_paper(args: &[String], paper: &str) -> Vec<String> {
+    let mut v: Vec<String> = args.to_vec();
+    match v.iter().position(|a| a == "--paper") {
+        Some(i) => v[i + 1] = paper.to_string(),
+        None => v.extend(["--paper".to_string(), paper.to_string()]),
+    }
+    v
+}
+
+/// Follows every piece of advice in `err` (the stderr of `sowkit <args…> f`, whose file holds
+/// `src`) and checks that each builds: a size change is made in the file and the same command
+/// run again; `--paper X`, `--fit` or leaving `--fit` out change the command (for `check`,
+/// which has no `--fit`, `build` in each of `langs`). Also checks that no help line is given
+/// twice, that the message repeats no hint, and that an untried hint ("leave out --fit") is
+/// only there when building without `--fit` works. Returns how many pieces were followed.
+fn follow_every_advice(f: &Path, src: &str, args: &[String], err: &str, langs: &[&str]) -> usize {
+    let helps: Vec<&str> = err
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("help: "))
+        .collect();
+    // Within one message (one error and its help lines) nothing is said twice.
+    for block in err.split("error: ").skip(1) {
+        let hs: Vec<&str> = block
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("help: "))
+            .collect();
+        for (i, h) in hs.iter().enumerate() {
+            assert!(!hs[..i].contains(h), "repeated: {h}\n{err}");
+        }
+        let first = block.lines().next().unwrap_or("");
+        for hint in ["leave out --fit", "use a larger paper", "or --fit"] {
+            assert!(first.matches(hint).count() <= 1, "{hint:?} twice: {first}");
+        }
+    }
+    let positive: Vec<&&str> = helps
+        .iter()
+        .filter(|h| h.contains(" → ") || h.contains(" add ") || h.contains("build with"))
+        .chain(helps.iter().filter(|h| h.contains("build without --fit")))
+        .collect();
+    if helps.iter().any(|h| h.contains("nothing tried")) {
+        assert!(
+            positive.is_empty(),
+            "says nothing works, and advises: {err}"
+        );
+    }
+    let has_fit = args.iter().any(|a| a == "--fit");
+    if err.contains("leave out --fit") {
+        let without: Vec<String> = args.iter().filter(|a| *a != "--fit").cloned().collect();
+        assert!(
+            has_fit && run(f, &without).status.success(),
+            "\"leave out --fit\" offered, but that does not build: {err}"
+        );
+    }
+    let ok = |o: Output, what: &str| {
+        assert!(
+            o.status.success(),
+            "followed {what}, still fails: {}",
+            stderr(&o)
+        );
+    };
+    let builds_in_langs = |a: &[String], what: &str| {
+        if a[0] == "check" {
+            let mut b: Vec<String> = a.to_vec();
+            b[0] = "build".into();
+            for l in langs {
+                let mut c = b.clone();
+                c.extend(["--lang".to_string(), l.to_string()]);
+                ok(run(f, &c), &format!("{what} [{l}]"));
+            }
+        } else {
+            ok(run(f, a), what);
+        }
+    };
+    let mut n = 0;
+    for h in &helps {
+        n += 1;
+        if let Some((_, change)) = h.split_once(": layout.") {
+            // "FILE:LINE: layout.KEY = NOW → layout.KEY = V (…)"
+            let line: usize = h
+                .split(':')
+                .nth(2)
+                .and_then(|l| l.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no line in {h}"));
+            let (key, rest) = change.split_once(" = ").unwrap();
+            let v = rest
+                .split(" → ")
+                .nth(1)
+                .unwrap()
+                .split(" = ")
+                .nth(1)
+                .unwrap();
+            let v = v.split(' ').next().unwrap();
+            let fixed: String = src
+                .lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    if i + 1 == line {
+                        assert!(l.starts_with(key), "line {line} is {l:?}, not {key}: {h}");
+                        format!("{key} = {v}\n")
+                    } else {
+                        format!("{l}\n")
+                    }
+                })
+                .collect();
+            std::fs::write(f, fixed).unwrap();
+            ok(run(f, args), h);
+            std::fs::write(f, src).unwrap();
+        } else if let Some(p) = h.split("build with --paper ").nth(1) {
+            let p = p.split(' ').next().unwrap();
+            let a = with_paper(args, p);
+            ok(run(f, &a), h);
+            if has_fit || a[0] == "check" {
+                builds_in_langs(&a, h);
+            }
+        } else if h.contains("build with --fit") {
+            let mut a = args.to_vec();
+            a.push("--fit".into());
+            builds_in_langs(&a, h);
+        } else if h.contains("build without --fit") {
+            let a: Vec<String> = args.iter().filter(|a| *a != "--fit").cloned().collect();
+            builds_in_langs(&a, h);
+        } else {
+            n -= 1;
+        }
+    }
+    n
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// Issue 9, break-it pass: 24-letter store names on 3 pits with `--fit --style large` on
+/// Letter. The message said "leave out --fit to print it in tiles" (twice), which was never
+/// tried and does not build; now each piece of advice builds when followed.
+#[test]
+fn long_store_names_with_fit_get_only_advice_that_builds() {
+    let d = scratch("long-stores");
+    let f = d.join("long.toml");
+    let src = six_pit_with(&[(
+        "[board] stores",
+        "stores = [\"Northernmoststorehousesa\", \"Southernmoststorehousesa\"]",
+    )]);
+    std::fs::write(&f, &src).unwrap();
+    for args in [
+        strings(&["build", "--fit", "--style", "large", "--paper", "letter"]),
+        strings(&["build", "--style", "large", "--paper", "letter"]),
+    ] {
+        let o = run(&f, &args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!err.contains("leave out --fit"), "{args:?}: {err}");
+        follow_every_advice(&f, &src, &args, &err, &["en"]);
+        // What "nothing tried" says is so: without --fit it does not build either.
+        if err.contains("nothing tried") {
+            let a: Vec<String> = args.iter().filter(|a| *a != "--fit").cloned().collect();
+            assert!(!run(&f, &a).status.success(), "{args:?}: {err}");
+        }
+    }
+}
+
+/// Issue 9: `check` lays the kit out in English and Spanish; its advice was tried in the
+/// failing language only, so the English advice (a store 18 mm long) still failed the
+/// Spanish kit ("el gran almacén de A" takes 4 lines). Every advised value now passes `check`
+/// and builds in both languages.
+#[test]
+fn check_advice_is_tried_in_every_language_the_ruleset_has() {
+    let d = scratch("langs");
+    let f = d.join("langs.toml");
+    let src = six_pit_with(&[
+        ("[layout] pit_diameter", "pit_diameter = 14"),
+        ("[layout] store_length", "store_length = 10"),
+        ("[board] stores", "stores = [\"home of A\", \"home of B\"]"),
+        (
+            "[text.es] stores",
+            "stores = [\"el gran almacén de A\", \"el gran almacén de B\"]",
+        ),
+    ]);
+    std::fs::write(&f, &src).unwrap();
+    let args = strings(&["check", "--paper", "a4"]);
+    let o = run(&f, &args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("in `en`") && err.contains("in `es`"), "{err}");
+    let n = follow_every_advice(&f, &src, &args, &err, &["en", "es"]);
+    assert!(n >= 2, "{err}");
+    for l in ["en", "es"] {
+        let line = err
+            .lines()
+            .find(|x| x.contains("store_length = 10 →"))
+            .unwrap_or_else(|| panic!("{err}"));
+        let v = line.split("store_length = ").nth(2).unwrap();
+        let v = v.split(' ').next().unwrap();
+        std::fs::write(
+            &f,
+            src.replace("store_length = 10", &format!("store_length = {v}")),
+        )
+        .unwrap();
+        let o = run(&f, &strings(&["build", "--paper", "a4", "--lang", l]));
+        assert!(
+            o.status.success(),
+            "store_length = {v} [{l}]: {}",
+            stderr(&o)
+        );
+        std::fs::write(&f, &src).unwrap();
+    }
+}

@@ -167,7 +167,7 @@ fn a_narrow_custom_paper_gets_a_paper_that_builds() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     let paper = err
-        .split("help: or build with --paper ")
+        .split("build with --paper ")
         .nth(1)
         .and_then(|t| t.split(' ').next())
         .unwrap_or_else(|| panic!("no paper advised: {err}"))
