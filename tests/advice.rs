@@ -444,3 +444,64 @@ fn check_advice_is_tried_in_every_language_the_ruleset_has() {
         std::fs::write(&f, &src).unwrap();
     }
 }
+
+/// Issue 9: a store label too long for its store in a Spanish kit is located at the
+/// `[text.es]` table's `stores`, where the Spanish label is, not at `[board]`'s; the English
+/// kit's at `[board]`. In the short format too.
+#[test]
+fn a_spanish_store_label_is_located_in_its_text_table() {
+    let d = scratch("es-store");
+    let f = d.join("es.toml");
+    let src = six_pit_with(&[
+        ("[layout] pit_diameter", "pit_diameter = 14"),
+        ("[layout] store_length", "store_length = 10"),
+        ("[board] stores", "stores = [\"home of A\", \"home of B\"]"),
+        (
+            "[text.es] stores",
+            "stores = [\"el gran almacén de A\", \"el gran almacén de B\"]",
+        ),
+    ]);
+    std::fs::write(&f, &src).unwrap();
+    let es_line = 1 + src
+        .find("[text.es]")
+        .map(|at| {
+            src[..at].lines().count()
+                + src[at..]
+                    .lines()
+                    .position(|l| l.starts_with("stores"))
+                    .unwrap()
+        })
+        .unwrap();
+    let en_line = line_of(&src, "stores");
+    assert!(es_line > en_line);
+    let path = f.display().to_string();
+    let err = stderr(&run(
+        &f,
+        &strings(&["build", "--paper", "a4", "--lang", "es"]),
+    ));
+    assert!(
+        err.contains(&format!(
+            "{path}:{es_line}: text.es.stores: the store label \"el gran almacén de A\""
+        )),
+        "{err}"
+    );
+    let err = stderr(&run(
+        &f,
+        &strings(&["build", "--paper", "a4", "--lang", "en"]),
+    ));
+    assert!(
+        err.contains(&format!(
+            "{path}:{en_line}: board.stores: the store label \"home of A\""
+        )),
+        "{err}"
+    );
+    let err = stderr(&run(
+        &f,
+        &strings(&["check", "--paper", "a4", "--format", "short"]),
+    ));
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&format!("{path}:{es_line}:")) && l.contains("text.es.stores")),
+        "{err}"
+    );
+}

@@ -443,6 +443,12 @@ fn single(
         let g = Geometry::scaled(rs, false, s).with_store_w_at_least(store_w);
         g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g))
     };
+    if store_w >= MAX_PIT {
+        // A store word wider than the widest store: refused naming the field and the word
+        // (the board drawn at true size on a scratch page says which), not shrunk to nothing.
+        let mut scratch = Page::new("board", 4000.0, 4000.0);
+        draw_board(&mut scratch, rs, ph, sz, &geom(1.0), &circuit(rs), &[])?;
+    }
     let mut pg = if landscape {
         page::landscape("board", paper)
     } else {
@@ -784,7 +790,7 @@ fn draw_board(
             ""
         };
         return Err(format!(
-            "{}: board.pit_labels: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten it to at most {fits_chars} characters{bigger}{normal}",
+            "{}: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten it to at most {fits_chars} characters{bigger}{normal}",
             field_place(rs, "pit_labels"),
             label.chars().count(),
             g.d
@@ -851,7 +857,7 @@ fn draw_board(
         };
         if let Some((word, ww)) = wide(name, label_pt, Weight::Bold) {
             return Err(format!(
-                "{}: board.stores: the store label {name:?} would be broken inside the word {word:?}: at {label_pt} pt it is {} mm wide, but the {} mm store holds {} mm of text across; shorten the label",
+                "{}: the store label {name:?} would be broken inside the word {word:?}: at {label_pt} pt it is {} mm wide, but the {} mm store holds {} mm of text across; shorten the label",
                 field_place(rs, "stores"),
                 fmt_mm(ww),
                 fmt_mm(w),
@@ -863,7 +869,7 @@ fn draw_board(
             .find_map(|n| wide(n, note_pt, Weight::Regular).map(|x| (n, x)))
         {
             return Err(format!(
-                "{}: board.players: the store note {note:?} would be broken inside the word {word:?}: at {note_pt} pt it is {} mm wide, but the {} mm store holds {} mm of text across; shorten the player names",
+                "{}: the store note {note:?} would be broken inside the word {word:?}: at {note_pt} pt it is {} mm wide, but the {} mm store holds {} mm of text across; shorten the player names",
                 field_place(rs, "players"),
                 fmt_mm(ww),
                 fmt_mm(w),
@@ -883,7 +889,7 @@ fn draw_board(
         let room_h = hh - 2.0 * RING - 2.0;
         if total > room_h + 1e-9 {
             return Err(format!(
-                "{}: board.stores: the store label {name:?} and its notes take {} lines, {} mm, but the {} mm store holds {} mm of text: use a larger layout.store_length, or a shorter label",
+                "{}: the store label {name:?} and its notes take {} lines, {} mm, but the {} mm store holds {} mm of text: use a larger layout.store_length, or a shorter label",
                 field_place(rs, "stores"),
                 lines.len() + note_lines.len(),
                 fmt_mm(total),
@@ -985,14 +991,16 @@ fn store_notes(rs: &Ruleset, ph: &Phrases, side: usize) -> Vec<String> {
 
 /// The narrowest store (mm along the rows) whose label and notes keep every word whole at the
 /// smallest sizes of `sz` (the label at [`Sizes::pit_label_min`], the notes at the smaller
-/// [`Sizes::store_note`]), as [`draw_board`] sets them.
+/// [`Sizes::store_note`]), as [`draw_board`] sets them; at most [`MAX_PIT`], the widest
+/// store a ruleset can ask for (a word wider than that is refused by [`draw_board`], naming
+/// the field, as it is without `--fit`).
 fn store_width_for_words(rs: &Ruleset, ph: &Phrases, sz: &Sizes) -> f64 {
     let widest = |t: &str, pt: f64, wt: Weight| {
         t.split_whitespace()
             .map(|w| text::width_mm(w, pt, wt))
             .fold(0.0, f64::max)
     };
-    (0..2)
+    ((0..2)
         .map(|side| {
             let label = widest(&rs.board.stores[side], sz.pit_label_min, Weight::Bold);
             let notes = store_notes(rs, ph, side)
@@ -1004,25 +1012,45 @@ fn store_width_for_words(rs: &Ruleset, ph: &Phrases, sz: &Sizes) -> f64 {
         .fold(0.0, f64::max)
         + 4.0
         + RING
-        + 0.01
+        + 0.01)
+        .min(MAX_PIT)
 }
 
 /// Largest pit diameter a ruleset may ask for (`layout.pit_diameter`), mm.
 const MAX_PIT: f64 = 80.0;
 
-/// `path:line` of the first line setting `key` in the ruleset file of `rs` (read again from
-/// `rs.path`), or the path alone when the file cannot be read or the key is not in it (a label
-/// that defaults to the player names).
+/// `path:line: field` of the board word `key` (`stores`, `players`, `pit_labels`) that the
+/// kit of `rs` prints (a ruleset as [`Ruleset::in_lang`] gives it): in a kit in another
+/// language than the ruleset's own, the `[text.<lang>]` table's key when it sets it
+/// (`text.es.stores`), else `[board]`'s (`board.stores`, where pit labels not translated come
+/// from). The line is left out when the file cannot be read again or the key is not in it
+/// (a store label that defaults to the player names).
 fn field_place(rs: &Ruleset, key: &str) -> String {
-    let line = std::fs::read_to_string(&rs.path).ok().and_then(|src| {
-        src.lines().position(|l| {
-            let t = l.trim_start();
-            t.starts_with(key) && t[key.len()..].trim_start().starts_with('=')
+    // The file as loaded (a bundled ruleset's own text), else as it is now on disk (the
+    // layout advice lays out edited copies of it).
+    let src = crate::advice::source_of(rs).or_else(|| std::fs::read_to_string(&rs.path).ok());
+    // The line of `key = …` in table `table`, if any.
+    let line_in = |table: &str| {
+        let src = src.as_deref()?;
+        let mut current = String::new();
+        src.lines().enumerate().find_map(|(i, l)| {
+            let t = l.trim();
+            if let Some(h) = t.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+                current = h.trim().to_string();
+                return None;
+            }
+            (current == table && t.starts_with(key) && t[key.len()..].trim_start().starts_with('='))
+                .then_some(i + 1)
         })
-    });
+    };
+    let text_table = format!("text.{}", rs.lang);
+    let (table, line) = match line_in(&text_table) {
+        Some(n) => (text_table, Some(n)),
+        None => ("board".to_string(), line_in("board")),
+    };
     match line {
-        Some(i) => format!("{}:{}", rs.path, i + 1),
-        None => rs.path.clone(),
+        Some(n) => format!("{}:{n}: {table}.{key}", rs.path),
+        None => format!("{}: {table}.{key}", rs.path),
     }
 }
 
