@@ -199,17 +199,30 @@ fn the_check_finds_a_broken_store_label() {
     );
 }
 
-/// Kalah with 6 pits a side, pits `d` mm across, and pit labels cut to their first `len`
-/// characters of "WWWWWWWWWWS1" … (wide letters first, so every cut is the widest label
-/// of its length).
-fn cut_labels(len: usize, d: f64) -> Ruleset {
+/// `label` shortened to `k` characters as a player would to make it fit: its widest
+/// characters dropped first (of equal width the earlier, so the pit's number stays), widths
+/// from the font metrics.
+fn shortened(label: &str, k: usize) -> String {
+    let chars: Vec<char> = label.chars().collect();
+    let w = |c: char| text::width_mm(&c.to_string(), 10.0, sowkit::doc::Weight::Bold);
+    let mut drop: Vec<usize> = (0..chars.len()).collect();
+    // Widest first; of equal width, the earlier first.
+    drop.sort_by(|&a, &b| w(chars[b]).total_cmp(&w(chars[a])).then(a.cmp(&b)));
+    let gone: Vec<usize> = drop[..chars.len().saturating_sub(k)].to_vec();
+    (0..chars.len())
+        .filter(|i| !gone.contains(i))
+        .map(|i| chars[i])
+        .collect()
+}
+
+/// Kalah with 6 pits a side, pits `d` mm across, and pit labels `fill` repeated 10 times then
+/// the side's letter and pit number ("WWWWWWWWWWS1", "MMMMMMMMMMN6"), shortened to `len`
+/// characters ([`shortened`]).
+fn cut_labels(fill: char, len: usize, d: f64) -> Ruleset {
     let mut rs = common::kalah(6, 4);
     for (side, p) in ["S", "N"].iter().enumerate() {
         rs.board.pit_labels[side] = (1..=6)
-            .map(|i| {
-                let full = format!("{}{p}{i}", "W".repeat(10));
-                full.chars().take(len).collect()
-            })
+            .map(|i| shortened(&format!("{}{p}{i}", fill.to_string().repeat(10)), len))
             .collect();
     }
     rs.layout.pit_diameter = d;
@@ -217,12 +230,21 @@ fn cut_labels(len: usize, d: f64) -> Ruleset {
     rs
 }
 
-/// The "shorten it to at most N characters" of a pit label that is too long: labels of N
-/// characters lay the board out, labels of N + 1 do not (issue 9: it said one more than
-/// would build, counting the wider row without the double ring).
+/// The "shorten the pit labels to at most N characters" of a pit label that is too long:
+/// labels shortened to N characters lay the board out, to N + 1 do not (issue 9: it said one
+/// more than would build, counting the wider row without the double ring; and it counted
+/// the label's first characters, so "MMMM1"-style labels on 45 mm pits were told 3 where
+/// "MMM1", 4, builds).
 #[test]
 fn the_advised_label_length_builds_and_one_more_does_not() {
-    for (d, large) in [(20.0, false), (30.0, false), (40.0, true), (60.0, true)] {
+    for (fill, d, large) in [
+        ('W', 20.0, false),
+        ('W', 30.0, false),
+        ('W', 40.0, true),
+        ('W', 60.0, true),
+        ('M', 45.0, true),
+        ('M', 24.0, false),
+    ] {
         // A3: the large-print boards tile there (on A4 they cannot be split, labels aside).
         let opts = KitOptions {
             large,
@@ -230,18 +252,42 @@ fn the_advised_label_length_builds_and_one_more_does_not() {
         };
         let ph = Phrases::load("en").unwrap();
         let board = |rs: &Ruleset| layout::board::pages(rs, &opts, &ph);
-        let e = board(&cut_labels(12, d)).unwrap_err();
+        let what = format!("{fill} d = {d}");
+        let e = board(&cut_labels(fill, 12, d)).unwrap_err();
         let n: usize = e
-            .split("shorten it to at most ")
+            .split("shorten the pit labels to at most ")
             .nth(1)
             .and_then(|t| t.split(' ').next())
             .and_then(|t| t.parse().ok())
-            .unwrap_or_else(|| panic!("d = {d}: no length in {e}"));
-        assert!((1..12).contains(&n), "d = {d}: {e}");
-        board(&cut_labels(n, d)).unwrap_or_else(|e| panic!("d = {d}, {n} characters: {e}"));
-        let more = board(&cut_labels(n + 1, d)).unwrap_err();
-        assert!(more.contains("board.pit_labels"), "d = {d}: {more}");
+            .unwrap_or_else(|| panic!("{what}: no length in {e}"));
+        assert!((1..12).contains(&n), "{what}: {e}");
+        board(&cut_labels(fill, n, d)).unwrap_or_else(|e| panic!("{what}, {n} characters: {e}"));
+        let more = board(&cut_labels(fill, n + 1, d)).unwrap_err();
+        assert!(more.contains("board.pit_labels"), "{what}: {more}");
     }
+    // The break-it case itself: "MMMM1" … ("WWWW1" … across) on 40 mm pits in large print.
+    // Four characters kept, "MMM1" and "WWW1", lay the board out, and the five given do not,
+    // so the largest count that builds is 4 (the first characters, "MMM", said 3).
+    let opts = KitOptions {
+        large: true,
+        ..KitOptions::new(layout::A3)
+    };
+    let ph = Phrases::load("en").unwrap();
+    let labelled = |k: usize| {
+        let mut rs = common::kalah(6, 4);
+        for (side, p) in ["M", "W"].iter().enumerate() {
+            rs.board.pit_labels[side] = (1..=6).map(|i| format!("{}{i}", p.repeat(k))).collect();
+        }
+        rs.layout.pit_diameter = 40.0;
+        rs.layout.store_length = 88.0;
+        rs
+    };
+    layout::board::pages(&labelled(3), &opts, &ph).expect("MMM1 … builds");
+    let e = layout::board::pages(&labelled(4), &opts, &ph).unwrap_err();
+    assert!(
+        e.contains("shorten the pit labels to at most 4 characters (such as \"MMM1\")"),
+        "{e}"
+    );
 }
 
 /// A store name with a word no store can hold at 18 pt (a 22-letter word is about 100 mm

@@ -683,7 +683,7 @@ fn a_label_too_long_for_the_largest_pit_gets_advice_that_can_work() {
     let e = layout::kit(&rs, &opts).unwrap_err();
     assert!(e.contains("board.pit_labels"), "{e}");
     assert!(e.contains("12 characters"), "{e}");
-    assert!(e.contains("shorten it to at most"), "{e}");
+    assert!(e.contains("shorten the pit labels to at most"), "{e}");
     assert!(!e.contains("larger"), "{e}");
     // The most characters it names do fit: a label that long lays out.
     let k: usize = e

@@ -397,6 +397,20 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
     Ok(out)
 }
 
+/// `label` cut to `k` characters by dropping its widest characters first (of equal width, the
+/// earlier first, so a pit's number at the end stays), the rest kept in order: the narrowest
+/// `k`-character label made from it.
+fn narrowest_chars(label: &str, k: usize) -> String {
+    let chars: Vec<char> = label.chars().collect();
+    let mut order: Vec<usize> = (0..chars.len()).collect();
+    let w = |c: char| text::width_mm(&c.to_string(), 10.0, Weight::Bold);
+    // Narrowest first; of equal width, the later one (a pit's number) first.
+    order.sort_by(|&a, &b| w(chars[a]).total_cmp(&w(chars[b])).then(b.cmp(&a)));
+    let mut keep: Vec<usize> = order.into_iter().take(k).collect();
+    keep.sort_unstable();
+    keep.into_iter().map(|i| chars[i]).collect()
+}
+
 /// How [`single`] may change a board to fit one sheet.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Widen {
@@ -771,13 +785,25 @@ fn draw_board(
                 2.0 * (inner_r * inner_r - far * far).max(0.0).sqrt() - 0.8
             })
             .fold(f64::INFINITY, f64::min);
-        let fits_chars = (0..label.chars().count())
+        // The most characters every label keeps and still fits: each shortened by dropping
+        // its widest characters first (so "MMMM1" keeps "MMM1", not "MMMM"): that many build,
+        // one more does not, however the characters are chosen.
+        let labels: Vec<String> = (0..2 * n).map(|hh| hole_label(rs, hh)).collect();
+        let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let fits_chars = (0..=longest)
             .rev()
             .find(|&k| {
-                let short: String = label.chars().take(k).collect();
-                text::width_mm(&short, min_pt, Weight::Bold) <= room
+                labels
+                    .iter()
+                    .all(|l| text::width_mm(&narrowest_chars(l, k), min_pt, Weight::Bold) <= room)
             })
             .unwrap_or(0);
+        let example = narrowest_chars(&label, fits_chars);
+        let example = if fits_chars > 0 && example != label {
+            format!(" (such as {example:?})")
+        } else {
+            String::new()
+        };
         let need = text::width_mm(&label, min_pt, Weight::Bold) + 0.8;
         let bigger = if need + 2.0 * (RING + 1.0) < MAX_PIT * 0.9 && g.d < MAX_PIT {
             format!(", or set layout.pit_diameter larger (at most {MAX_PIT} mm)")
@@ -790,7 +816,7 @@ fn draw_board(
             ""
         };
         return Err(format!(
-            "{}: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten it to at most {fits_chars} characters{bigger}{normal}",
+            "{}: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten the pit labels to at most {fits_chars} characters{example}{bigger}{normal}",
             field_place(rs, "pit_labels"),
             label.chars().count(),
             g.d
