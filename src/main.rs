@@ -372,11 +372,17 @@ fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions, langs: &[Str
             e = e.replace(hint, "");
         }
     }
+    let lang = opts
+        .lang
+        .clone()
+        .or_else(|| rs.map(|r| r.lang.clone()))
+        .unwrap_or_else(|| "en".into());
+    let e = bottom_band_clash(&e, &lang).unwrap_or(e);
     let e = e.as_str();
     let mut s = format!(
         "cannot lay out the kit on {} paper: {}{e}",
         opts.paper.name,
-        rs.map_or_else(String::new, |rs| overlap_field(e, rs))
+        rs.map_or_else(String::new, |rs| overlap_field(e, rs, &lang))
     );
     for line in advice {
         s.push_str("\n  ");
@@ -386,9 +392,12 @@ fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions, langs: &[Str
 }
 
 /// For a message of two texts that overlap (`the texts "A1" and "A2" overlap`) where one is a
-/// pit label, store name or player name of `rs`: `path:line: board.<field>: ` naming the field
-/// to shorten (the line of its key in the ruleset file); else empty.
-fn overlap_field(e: &str, rs: &Ruleset) -> String {
+/// pit label, store name or player name of `rs` (in the kit's language, `lang`):
+/// `path:line: <table>.<field>: ` naming the field to shorten (the line of its key in the
+/// ruleset file); else empty. When the other text is the page's own (the calibration bar's
+/// label or the footer), no field is named: the sheet's content ran into the bottom band,
+/// which the words do not cause (see [`bottom_band_clash`]).
+fn overlap_field(e: &str, rs: &Ruleset, lang: &str) -> String {
     let Some(rest) = e.split(" the texts ").nth(1) else {
         return String::new();
     };
@@ -402,7 +411,12 @@ fn overlap_field(e: &str, rs: &Ruleset) -> String {
         .take(2)
         .map(str::to_string)
         .collect();
-    let b = &rs.board;
+    if quoted.iter().any(|q| is_page_text(q, lang)) {
+        return String::new();
+    }
+    let local = rs.in_lang(lang).unwrap_or_else(|_| rs.clone());
+    let rs_path = &rs.path;
+    let b = &local.board;
     let field = if quoted
         .iter()
         .any(|q| b.pit_labels.iter().flatten().any(|l| l == q))
@@ -415,14 +429,92 @@ fn overlap_field(e: &str, rs: &Ruleset) -> String {
     } else {
         return String::new();
     };
-    // The same lookup as the 3D refusals: the line setting `board.<field>` in its table.
-    let line = sowkit::advice::source_of(rs)
-        .and_then(|src| field_line(&src, &format!("board.{field}")))
-        .map(|(n, _)| n);
+    let src = sowkit::advice::source_of(rs);
+    // A kit in another language prints the words of its `[text.<lang>]` table when it sets
+    // them; else `[board]`'s (the same lookup as the 3D refusals: the line in its table).
+    let text_table = format!("text.{lang}");
+    let in_text = (lang != rs.lang)
+        .then(|| src.as_deref().and_then(|s| key_line(s, &text_table, field)))
+        .flatten();
+    let (table, line) = match in_text {
+        Some(n) => (text_table, Some(n)),
+        None => (
+            "board".to_string(),
+            src.as_deref()
+                .and_then(|s| field_line(s, &format!("board.{field}")))
+                .map(|(n, _)| n),
+        ),
+    };
     match line {
-        Some(n) => format!("{}:{n}: board.{field}: ", rs.path),
-        None => format!("{}: board.{field}: ", rs.path),
+        Some(n) => format!("{rs_path}:{n}: {table}.{field}: "),
+        None => format!("{rs_path}: {table}.{field}: "),
     }
+}
+
+/// The 1-based line of `key = …` in table `[table]` of `src`, if it is there.
+fn key_line(src: &str, table: &str, key: &str) -> Option<usize> {
+    let mut current = "";
+    for (n, line) in src.lines().enumerate() {
+        let t = line.trim();
+        if let Some(h) = t.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            current = h.trim();
+            continue;
+        }
+        if current == table {
+            if let Some(rest) = t.strip_prefix(key) {
+                if rest.trim_start().starts_with('=') {
+                    return Some(n + 1);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether `text` is one every page carries in `lang` (the calibration bar's label, a footer
+/// line or the page number), not a word of the ruleset.
+fn is_page_text(text: &str, lang: &str) -> bool {
+    let Ok(ph) = sowkit::layout::phrases::Phrases::load(lang) else {
+        return false;
+    };
+    // The message quotes texts as Rust does: a no-break space as `\u{a0}`.
+    let t = text.replace("\\u{a0}", "\u{a0}");
+    let t = t.trim();
+    let hashed = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_ascii_digit() { '#' } else { c })
+            .collect()
+    };
+    let page_of = hashed(&ph.fmt("page.page_of", &[("n", "0"), ("total", "0"), ("paper", "")]));
+    t == ph.get("page.bar_label")
+        || (!t.is_empty() && ph.get("page.print_check").contains(t))
+        // The footer's first line: the kit's name, " · ", the print check's first words.
+        || (t.contains(" · ")
+            && ph
+                .get("page.print_check")
+                .split(' ')
+                .filter(|w| w.chars().count() > 3)
+                .any(|w| t.ends_with(w)))
+        || hashed(t).starts_with(page_of.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '#'))
+}
+
+/// When `e` is two texts overlapping where one is the page's own (the calibration bar's
+/// label, the footer): what that means, since no word of the ruleset is to blame.
+fn bottom_band_clash(e: &str, lang: &str) -> Option<String> {
+    let rest = e.split(" the texts ").nth(1)?;
+    let quoted: Vec<&str> = rest.split('"').skip(1).step_by(2).take(2).collect();
+    let (page, other): (Vec<&str>, Vec<&str>) = quoted.iter().partition(|q| is_page_text(q, lang));
+    let (page, other) = (page.first()?, other.first()?);
+    let sheet = e
+        .split("on the ")
+        .nth(1)
+        .and_then(|r| r.split(" sheet").next())
+        .unwrap_or("a");
+    Some(format!(
+        "on the {sheet} sheet the text \"{}\" runs into the page's own \"{}\" (the calibration bar's label or footer): what is drawn above is taller than the room the page leaves above its bottom band, which the ruleset's words do not cause",
+        other.replace("\\u{a0}", " "),
+        page.replace("\\u{a0}", " ")
+    ))
 }
 
 /// The line and field a layout message names for ruleset `path` (`path:12: board.stores: …`),

@@ -505,3 +505,33 @@ fn a_spanish_store_label_is_located_in_its_text_table() {
         "{err}"
     );
 }
+
+/// Issue 9, break-it pass: a worked example's boards taller than a page (21 mm pits with
+/// 92 mm stores, Spanish, large print) ran into the calibration bar's label "100 mm", and the
+/// message blamed `board.pit_labels` because one of the two texts was the pit label "A3".
+/// It now says the text runs into the page's own bottom band, names no label field, and
+/// every piece of advice builds.
+#[test]
+fn a_clash_with_the_bar_label_is_not_blamed_on_the_pit_labels() {
+    let d = scratch("bar");
+    let f = d.join("bar.toml");
+    // With its worked examples: the seven-seed one is drawn stacked.
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml"),
+    )
+    .unwrap()
+    .replace("pit_diameter = 40\n", "pit_diameter = 21\n");
+    std::fs::write(&f, &src).unwrap();
+    let args = strings(&[
+        "build", "--fit", "--style", "large", "--paper", "a4", "--lang", "es",
+    ]);
+    let o = run(&f, &args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let first = err.lines().find(|l| l.starts_with("error: ")).unwrap();
+    assert!(first.contains("runs into the page's own \"100"), "{first}");
+    assert!(first.contains("calibration bar"), "{first}");
+    assert!(!first.contains("pit_labels"), "{first}");
+    let n = follow_every_advice(&f, &src, &args, &err, &["es"]);
+    assert!(n >= 1, "{err}");
+}
