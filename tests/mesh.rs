@@ -539,12 +539,26 @@ fn relay_16x50(layout: &str) -> Ruleset {
 
 #[test]
 fn a_board_over_the_3d_area_limit_is_refused_at_once_naming_the_fields() {
-    // 150 mm pits (the play size for 50 seeds), 16 a side: 2933 × 612 mm, 1.79 m².
-    let rs = relay_16x50("");
+    // The largest board a ruleset may give (16 pits a side of 80 mm, 40 mm apart, 200 mm
+    // stores) stays under the limit: pits and stores span 15·120 + 80 + 2·(14 + 80) = 2068 mm,
+    // + 2·(2.4 + 0.55 + 2 + 3.5 + 4) beads, store label and band: 2092.9 mm; rows
+    // 2·(60 + 40 + 2.4 + 0.55 + 3.5 + 2 + 2 + 4) = 228.9 mm: 0.48 m².
+    let big = relay_16x50("[layout]\npit_diameter = 80\npit_gap = 40\nstore_length = 200\n");
+    let d = Design::new(&big, false).unwrap();
+    let (hx, hy) = d.half_size();
+    assert!(
+        (4.0 * hx * hy - 2092.9 * 228.9).abs() < 0.01 * 2092.9 * 228.9,
+        "{hx} {hy}"
+    );
+    // Child-safe counters of 60 mm grow the pits to 60·(1 + 2/√3) + 4 = 133.3 → 134 mm and the
+    // stores to both rows, 2·134 + 12 = 280 mm: 15·146 + 134 + 2·(14 + 134) = 2620 mm,
+    // + 2·12.45 = 2644.9 mm; rows 2·(73 + 67 + 2.4 + 0.55 + 3.5 + 2 + 2 + 4) = 308.9 mm:
+    // 2644.9 × 308.9 mm = 0.82 m².
+    let rs = relay_16x50("[layout]\ncounter_diameter = 60\n");
     let t0 = std::time::Instant::now();
     let e = sowkit::mesh::kit_files(
         &rs,
-        false,
+        true,
         Bed {
             w: 2000.0,
             h: 2000.0,
@@ -552,11 +566,14 @@ fn a_board_over_the_3d_area_limit_is_refused_at_once_naming_the_fields() {
     )
     .unwrap_err();
     assert!(t0.elapsed().as_secs_f64() < 1.0, "{:?}", t0.elapsed());
-    assert!(e.contains("2933 × 612 mm"), "{e}");
+    assert!(e.contains("2645 × 309 mm (0.82 m²)"), "{e}");
     // 1.1 million grid points at most 0.7 mm apart: 0.54 m².
     assert!((board::MAX_BOARD_AREA - 1.1e6 * 0.49).abs() < 1.0);
     assert!(e.contains("0.54 m²"), "{e}");
-    assert!(e.contains("layout.pit_diameter (now 150 mm)"), "{e}");
+    assert!(
+        e.contains("layout.pit_diameter (now 80 mm, grown to 134 mm to hold three 60 mm child-safe counters: a smaller layout.counter_diameter, at least 32, shrinks them)"),
+        "{e}"
+    );
     assert!(e.contains("board.pits_per_side (now 16)"), "{e}");
 }
 

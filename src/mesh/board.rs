@@ -514,14 +514,26 @@ impl Design {
         // memory and time), up to [`MAX_STEP`].
         let area = 4.0 * x_half * y_half;
         if area > MAX_BOARD_AREA {
+            // Child-safe pits are grown to hold three counters: the counter size is then
+            // what sets them.
+            let pit_now = if g.d > rs.layout.pit_diameter {
+                format!(
+                    "layout.pit_diameter (now {} mm, grown to {} mm to hold three {} mm child-safe counters: a smaller layout.counter_diameter, at least {}, shrinks them)",
+                    rs.layout.pit_diameter,
+                    g.d,
+                    g.counter_d,
+                    crate::geometry::CHILD_SAFE_COUNTER
+                )
+            } else {
+                format!("layout.pit_diameter (now {} mm)", rs.layout.pit_diameter)
+            };
             return Err(format!(
-                "the 3D board would be {:.0} × {:.0} mm ({:.2} m²), more than the {:.2} m² a 3D board may have (limit: {:.1} million grid points at most {MAX_STEP} mm apart): use a smaller layout.pit_diameter (now {} mm) or layout.pit_gap (now {} mm), or fewer board.pits_per_side (now {n})",
+                "the 3D board would be {:.0} × {:.0} mm ({:.2} m²), more than the {:.2} m² a 3D board may have (limit: {:.1} million grid points at most {MAX_STEP} mm apart): use a smaller {pit_now} or layout.pit_gap (now {} mm), or fewer board.pits_per_side (now {n})",
                 2.0 * x_half,
                 2.0 * y_half,
                 area / 1e6,
                 MAX_BOARD_AREA / 1e6,
                 MAX_GRID_POINTS / 1e6,
-                rs.layout.pit_diameter,
                 rs.layout.pit_gap,
             ));
         }
