@@ -99,7 +99,8 @@ TOML
 #    Kalah 6×4 with 80 mm pits on a 2 m bed (745 × 202 mm; before 3.4 s, 233 MB, 123 MB of STL
 #    for the board), made on a grid coarsened to the 1.1 million points, all STL files within
 #    the 2.5 million triangles of src/mesh/mod.rs MAX_TRIANGLES; and the largest bundled 3D kit,
-#    giuthi --child-safe --3d (2.41 million triangles). The 3D cases have the same 2 s target
+#    giuthi --child-safe --3d (2.41 million triangles before the board's surfaces were cut into squares
+#    that follow them within 0.025 mm, src/mesh/grid.rs; 0.68 million since). The 3D cases have the same 2 s target
 #    (before the speed-up of issue 8 B, 2.4 to 5.7 s: the per-point arrow allocation, every pit
 #    tested at every grid point, the edge check's binary searches, the preview tested 9 pixels
 #    a triangle; now the heights, parts, checks, STL records and previews run in parallel).
