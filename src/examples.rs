@@ -28,6 +28,15 @@ pub fn board_for(rules: &Rules, ex: &Example) -> Result<Option<Rules>, String> {
     let Start::Position(s) = &ex.start else {
         return Ok(None);
     };
+    board_for_position(rules, s)
+}
+
+/// The board a game from position `s` (notation form) is played on: `None` for `rules`' own
+/// board, or `rules` shortened by the pits `s` marks closed (`x`), as a next round of the
+/// ruleset's `[next_round]` shortens it. Errors: the position cannot be read, the ruleset has
+/// no `[next_round]` that lets the board be shortened, or the closed pits leave fewer open
+/// pits a row than it allows.
+pub fn board_for_position(rules: &Rules, s: &str) -> Result<Option<Rules>, String> {
     let closed = notation::closed_pits(rules, s)
         .map_err(|e| format!("the start position {s:?} cannot be read: {e}"))?;
     if closed.is_empty() {

@@ -32,6 +32,12 @@ pub const TYPICAL_FILL: f64 = 3.0;
 pub const PIT_RIM: f64 = 4.0;
 /// Smallest default pit diameter, mm: below this a player's fingers cannot pick seeds out.
 pub const MIN_PLAY_PIT: f64 = 35.0;
+/// Range of `layout.pit_diameter` a ruleset may give, mm (inclusive); the default
+/// ([`play_pit_diameter`]) stays inside it too.
+pub const PIT_DIAMETER_RANGE: (f64, f64) = (12.0, 80.0);
+/// Range of `layout.store_length` a ruleset may give, mm (inclusive); the default
+/// ([`play_store_length`]) stays inside it too.
+pub const STORE_LENGTH_RANGE: (f64, f64) = (10.0, 200.0);
 /// Counter diameter with `--child-safe`, mm: wider than the 31.75 mm small-parts test cylinder
 /// (16 CFR 1501), so a counter cannot be swallowed.
 pub const CHILD_SAFE_COUNTER: f64 = 32.0;
@@ -41,12 +47,14 @@ pub const CHILD_SAFE_COUNTER: f64 = 32.0;
 /// A pit should take [`TYPICAL_FILL`] × `seeds_per_pit` seeds lying flat: `k` discs of
 /// diameter `s` ([`SEED_FOOTPRINT`]) cover `k·π·s²/4`, which is [`SEED_PACKING`] of the floor
 /// `π·D²/4`, so `D = s·√(k / packing)`; add [`PIT_RIM`] and round to the nearest millimetre,
-/// never under [`MIN_PLAY_PIT`]. Four seeds a pit (48-seed Oware and Kalah): `k = 12`,
+/// never under [`MIN_PLAY_PIT`] and never over the largest `pit_diameter` a ruleset may give
+/// ([`PIT_DIAMETER_RANGE`], 80 mm: from 14 seeds a pit on, seeds heap up in the pit rather than
+/// lie flat). Four seeds a pit (48-seed Oware and Kalah): `k = 12`,
 /// `D = 10·√(12/0.7) = 41.4`, + 4 = 45 mm; three seeds: `10·√(9/0.7) + 4 = 39.9` → 40 mm.
 pub fn play_pit_diameter(seeds_per_pit: u16) -> f64 {
     let k = TYPICAL_FILL * f64::from(seeds_per_pit.max(1));
     let d = SEED_FOOTPRINT * (k / SEED_PACKING).sqrt() + PIT_RIM;
-    d.round().max(MIN_PLAY_PIT)
+    d.round().max(MIN_PLAY_PIT).min(PIT_DIAMETER_RANGE.1)
 }
 
 /// Gap between the two rows of pits for a pit gap of `pit_gap`, mm (at least 8 mm, so the
@@ -60,13 +68,19 @@ pub fn row_gap(pit_gap: f64) -> f64 {
 ///
 /// A store is as wide as a pit (`d`) and must take at least half the seeds lying flat (the
 /// score that wins): area `(total/2)·π·s²/4 / packing` (see [`play_pit_diameter`]), so a length
-/// of that area over `d`, rounded up to a millimetre; and it always spans both rows
-/// (`2d + row gap`). Oware (48 seeds, 45 mm pits, 6 mm gap): 24 seeds need
-/// `24·78.5/0.7 = 2693 mm²`, 60 mm of a 45 mm store; both rows span `2·45 + 8 = 98` mm: 98 mm.
+/// of that area over `d`, rounded up to a millimetre, but never over the longest
+/// `store_length` a ruleset may give ([`STORE_LENGTH_RANGE`], 200 mm: the seeds of a bigger
+/// game lie in a store more than one deep); and it always spans both rows (`2d + row gap`,
+/// at most `2·80 + 40 = 200` mm for the sizes a ruleset may give, so the default stays in
+/// range; only `--child-safe` pits, grown past 80 mm, make a longer store). Oware (48 seeds,
+/// 45 mm pits, 12 mm gap): 24 seeds need `24·78.5/0.7 = 2693 mm²`, 60 mm of a 45 mm store;
+/// both rows span `2·45 + 12 = 102` mm: 102 mm.
 pub fn play_store_length(total_seeds: u32, d: f64, pit_gap: f64) -> f64 {
     let seed_area = std::f64::consts::PI * SEED_FOOTPRINT * SEED_FOOTPRINT / 4.0;
     let need = f64::from(total_seeds) / 2.0 * seed_area / SEED_PACKING / d.max(1.0);
-    need.ceil().max(2.0 * d + row_gap(pit_gap))
+    need.ceil()
+        .min(STORE_LENGTH_RANGE.1)
+        .max(2.0 * d + row_gap(pit_gap))
 }
 
 /// Default counter diameter for pits `d` mm across, mm: seven counters lie flat in a pit

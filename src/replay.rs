@@ -11,6 +11,8 @@
 //!   "pit_labels": [["A1", …], ["B1", …]],   // each side in its own sowing order
 //!   "store_labels": ["store A", "store B"],
 //!   "direction_choice": false,               // true: moves need ">" or "<"
+//!   "closed_pits": [],                       // pits closed (x) on a shortened board; their
+//!                                            // counts in "pits" are 0
 //!   "start": STATE,
 //!   "plies": [PLY, …],
 //!   "final": STATE
@@ -84,8 +86,23 @@ pub fn split_moves(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The board a replay from `from` is played on: `None` for `rules`' own board (the initial
+/// position, or a position without closed pits), or `rules` shortened by the pits `from`
+/// marks closed (`x`), as the ruleset's `[next_round]` shortens a board: pass it to [`run`] so
+/// any position the engine can reach, a next round's too, replays. Errors (at ply 0): the
+/// position cannot be read, or the ruleset does not let the board be shortened so
+/// ([`crate::examples::board_for_position`]).
+pub fn board_for(rules: &Rules, from: Option<&str>) -> Result<Option<Rules>, ReplayError> {
+    match from.map(str::trim).filter(|f| *f != "initial") {
+        None => Ok(None),
+        Some(s) => crate::examples::board_for_position(rules, s)
+            .map_err(|message| ReplayError { ply: 0, message }),
+    }
+}
+
 /// Replays `moves` (notation form, e.g. `A3`, `B2<`) from `from` (a position in notation
-/// form; `None` or `"initial"` for the ruleset's start). Errors: an unreadable start, or the
+/// form; `None` or `"initial"` for the ruleset's start) on `rules`; a position with closed
+/// pits (`x`) is replayed on the board [`board_for`] gives. Errors: an unreadable start, or the
 /// first move that cannot be read or is not legal (with the position before it).
 pub fn run<'r>(
     rules: &'r Rules,
@@ -178,6 +195,11 @@ impl<'r> Replay<'r> {
             pit_labels: rs.board.pit_labels.clone(),
             store_labels: rs.board.stores.clone(),
             direction_choice: r.directions().len() > 1,
+            closed_pits: r
+                .closed_pits()
+                .iter()
+                .map(|&h| r.label(h).to_string())
+                .collect(),
             start: state(r, &self.start),
             plies: self
                 .plies
@@ -465,7 +487,8 @@ fn next_line(r: &Rules, g: &Game) -> String {
 }
 
 /// A text board: side 1's pits on top (right to left, so each pit faces its opposite), side
-/// 0's below (left to right), store 1 on the left and store 0 on the right, labels outside.
+/// 0's below (left to right), store 1 on the left and store 0 on the right, labels outside;
+/// a closed pit of a shortened board shows `x`.
 pub fn board_text(r: &Rules, p: &Position) -> String {
     let n = r.pits_per_side();
     let w = (0..2 * n)
@@ -488,7 +511,14 @@ pub fn board_text(r: &Rules, p: &Position) -> String {
         holes.iter().map(|&h| cell(&f(h))).collect::<String>()
     };
     let label = |h: usize| r.label(h as u8).to_string();
-    let count = |h: usize| p.holes[h].to_string();
+    // A closed pit of a shortened board shows `x`, as the notation writes it.
+    let count = |h: usize| {
+        if r.is_closed(h as u8) {
+            "x".to_string()
+        } else {
+            p.holes[h].to_string()
+        }
+    };
     format!(
         "{pad}{}\n{s1} {}\n{pad}{}  {}   ({}: {}, {}: {})\n{pad}{}\n",
         row(&top, &label),
@@ -520,6 +550,9 @@ pub struct ReplayJson {
     pub store_labels: [String; 2],
     /// Whether moves choose a direction (`>` / `<`).
     pub direction_choice: bool,
+    /// Labels of the pits closed on a shortened board (a next round's start written with
+    /// `x`), in hole order; empty on the full board.
+    pub closed_pits: Vec<String>,
     /// The start.
     pub start: StateJson,
     /// One entry per move.

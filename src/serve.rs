@@ -442,7 +442,13 @@ pub fn play_json(b: &Built, body: &[u8]) -> (&'static str, String) {
         Ok(r) => r,
         Err(e) => return err("422 Unprocessable Entity", e),
     };
-    match crate::replay::run(&rules, req.from.as_deref(), &req.moves) {
+    // A start with closed pits (x) is replayed on the board its next round shortens.
+    let short = match crate::replay::board_for(&rules, req.from.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return err("422 Unprocessable Entity", e.message),
+    };
+    let rules = short.as_ref().unwrap_or(&rules);
+    match crate::replay::run(rules, req.from.as_deref(), &req.moves) {
         Err(e) => err("422 Unprocessable Entity", e.message),
         Ok(r) => {
             let example = r.example_toml("Play-test").ok();

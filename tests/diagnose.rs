@@ -171,6 +171,103 @@ fn sizes_that_no_longer_hold_the_seeds_are_warned_about() {
     assert!(c.ruleset.is_some(), "a warning does not stop the build");
 }
 
+/// A ruleset without examples or labels: `n` pits a side of `seeds`, `pit_gap` mm between
+/// pits, and the `[layout]` lines `layout`.
+fn sized(n: usize, seeds: u16, pit_gap: u32, layout: &str) -> String {
+    let base = BASE.split("[[example]]").next().unwrap();
+    let base = base
+        .lines()
+        .filter(|l| !l.starts_with("pit_labels"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    base.replace("pits_per_side = 3", &format!("pits_per_side = {n}"))
+        .replace("seeds_per_pit = 2", &format!("seeds_per_pit = {seeds}"))
+        + &format!("\n[layout]\npit_gap = {pit_gap}\n{layout}")
+}
+
+/// The value a size warning advises (`use KEY = VALUE`), if `c` has one for `key`.
+fn advised(c: &Checked, key: &str) -> Option<f64> {
+    let w = c
+        .warnings
+        .iter()
+        .find(|w| w.short().contains(&format!("layout.{key}:")))?;
+    let text = w.short();
+    let at = text.find(&format!("use {key} = ")).expect(&text) + key.len() + 7;
+    let v: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    Some(v.parse().unwrap())
+}
+
+/// A size warning never advises a value outside its field's range, and following it (either
+/// warning, or both) leaves no size warning. Hand values:
+/// * 20 seeds a pit: the play pit `10·√(60/0.7) + 4 = 96.6` would be 97 mm, over the 80 mm
+///   most `pit_diameter` takes, so 80; 3 pits a side (120 seeds) on 12 mm pits need
+///   `60·78.54/0.7/12 = 561` mm of store, over the 200 mm most `store_length` takes: 200 (with
+///   the 80 mm pits, `60·112.2/80 → 85`, both rows `2·80 + 12 = 172`: still 200 advised);
+/// * 1 seed, 1 pit a side on 12 mm pits: the play pit is the 35 mm floor; the store needs
+///   `1·112.2/12 → 10` mm but spans both rows, `2·12 + 12 = 36` mm, and with the 35 mm pits
+///   advised `2·35 + 12 = 82` mm: 82 advised, so following both warnings leaves none.
+#[test]
+fn advised_sizes_are_in_range_and_clear_their_warnings() {
+    let small = "pit_diameter = 12\nstore_length = 10\n";
+    let c = check(&sized(3, 20, 12, small));
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    assert_eq!(advised(&c, "pit_diameter"), Some(80.0));
+    assert_eq!(advised(&c, "store_length"), Some(200.0));
+    let c = check(&sized(1, 1, 12, small));
+    assert_eq!(advised(&c, "pit_diameter"), Some(35.0));
+    assert_eq!(advised(&c, "store_length"), Some(82.0));
+    assert!(
+        c.warnings[1]
+            .short()
+            .contains("play size for 2 seeds in play (36 mm, README \"Sizes\"): half the seeds will not fit in a store; use store_length = 82 (long enough with the 35 mm pits advised too)"),
+        "{}",
+        c.warnings[1].short()
+    );
+    let mut cases = 0;
+    for n in [1, 3, 6, 16] {
+        for seeds in [1, 2, 4, 6, 13, 14, 20, 50] {
+            for gap in [0, 12, 40] {
+                let c = check(&sized(n, seeds, gap, small));
+                assert_eq!(short(&c.errors), Vec::<String>::new(), "{n} {seeds} {gap}");
+                let pit = advised(&c, "pit_diameter");
+                let store = advised(&c, "store_length");
+                // 12 mm pits are below every play size (35 mm at least); 10 mm stores below
+                // both rows (2·12 + 8 mm at least).
+                let (Some(pit), Some(store)) = (pit, store) else {
+                    panic!("{n} {seeds} {gap}: {:?}", short(&c.warnings));
+                };
+                assert!((12.0..=80.0).contains(&pit), "{n} {seeds} {gap}: {pit}");
+                assert!(
+                    (10.0..=200.0).contains(&store),
+                    "{n} {seeds} {gap}: {store}"
+                );
+                for (follow_pit, follow_store) in [(true, false), (false, true), (true, true)] {
+                    let p = if follow_pit { pit } else { 12.0 };
+                    let st = if follow_store { store } else { 10.0 };
+                    let layout = format!("pit_diameter = {p}\nstore_length = {st}\n");
+                    let c2 = check(&sized(n, seeds, gap, &layout));
+                    assert_eq!(short(&c2.errors), Vec::<String>::new());
+                    let at = format!("{n} {seeds} {gap} {layout:?}: {:?}", short(&c2.warnings));
+                    if follow_pit {
+                        assert_eq!(advised(&c2, "pit_diameter"), None, "{at}");
+                    }
+                    if follow_store {
+                        assert_eq!(advised(&c2, "store_length"), None, "{at}");
+                    }
+                    if follow_pit && follow_store {
+                        assert_eq!(short(&c2.warnings), Vec::<String>::new(), "{at}");
+                    }
+                }
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 96);
+}
+
 const ES: &str = r#"
 [text.es]
 name = "Kalah (seis casas, cuatro semillas)"

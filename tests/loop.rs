@@ -365,6 +365,108 @@ fn emitted_example_round_trips_through_check() {
     }
 }
 
+/// A next round's start on a shortened board (closed pits written `x`) replays, text, JSON
+/// and as an example that `check` accepts. Giuthi's own example "The second round on a
+/// shortened board", worked by hand: A5's 2 seeds go counter-clockwise past the closed A6 and
+/// B1 into B2 (2 → 3) and B3 (1 → 2); B3 is occupied, so its 2 seeds are lifted and sown back
+/// clockwise: B2 (3 → 4), past B1 and A6, into the empty A5. The last seed is in A5, empty and
+/// the move has crossed: A takes the opposite B2's 4 and the capturing seed, 5 in store A.
+/// B moves next with B4 (4 seeds) or B6 (3), either way (a single seed cannot start a move).
+#[test]
+fn replay_from_a_shortened_board_position() {
+    let from = "A 3 0 4 1 2 x (0) / B x 2 1 4 0 3 (28); A";
+    let o = sowkit()
+        .args([
+            "replay",
+            "--bundled",
+            "giuthi",
+            "--from",
+            from,
+            "--moves",
+            "A5>",
+        ])
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    // The final board, B6…B1 on top, A1…A6 below, closed pits as x.
+    assert!(
+        out.contains("[28]   3  0  4  0  0  x\n       3  0  4  1  0  x  [5]"),
+        "{out}"
+    );
+    assert!(out.contains("next: B (legal: B4> B4< B6> B6<)"), "{out}");
+    let o = sowkit()
+        .args(["replay", "--bundled", "giuthi", "--format", "json"])
+        .args(["--from", from, "--moves", "A5>"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["closed_pits"], serde_json::json!(["A6", "B1"]));
+    assert_eq!(v["plies"][0]["captured"], 5);
+    assert_eq!(
+        v["plies"][0]["sown"],
+        serde_json::json!(["B2", "B3", "B2", "A5"])
+    );
+    assert_eq!(
+        v["final"]["position"],
+        "A 3 0 4 1 0 x (5) / B x 0 0 4 0 3 (28); B"
+    );
+    assert_eq!(
+        v["final"]["pits"],
+        serde_json::json!([[3, 0, 4, 1, 0, 0], [0, 0, 0, 4, 0, 3]])
+    );
+    assert_eq!(v["final"]["stores"], serde_json::json!([5, 28]));
+    // The emitted example passes check appended to Giuthi.
+    let o = sowkit()
+        .args([
+            "replay",
+            "--bundled",
+            "giuthi",
+            "--emit-example",
+            "--title",
+            "Round trip",
+        ])
+        .args(["--from", from, "--moves", "A5>"])
+        .output()
+        .unwrap();
+    let (ex, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(ex.contains(&format!("start = \"{from}\"")), "{ex}");
+    let d = scratch("shortened-roundtrip");
+    let mut src = std::fs::read_to_string(repo("rulesets/giuthi.toml")).unwrap();
+    src.push_str(&ex);
+    let f = d.join("giuthi.toml");
+    std::fs::write(&f, src).unwrap();
+    let o = sowkit().arg("check").arg(&f).output().unwrap();
+    assert!(o.status.success(), "{ex}\n{:?}", text(&o));
+    // Closing more than [next_round] allows, or on a ruleset without one, is refused.
+    let o = sowkit()
+        .args(["replay", "--bundled", "giuthi", "--moves", "A5>"])
+        .args(["--from", "A 3 x x x 2 x (0) / B x x x 4 0 3 (28); A"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).1.contains(
+            "leaves 2 open pits a row, but [next_round] allows no fewer than min_pits = 3"
+        ),
+        "{:?}",
+        text(&o)
+    );
+    let o = sowkit()
+        .args(["replay", "--bundled", "six-pit-sowing", "--moves", "A1"])
+        .args(["--from", "A 1 x 2 (4) / B 3 x 2 (3); A"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).1.contains("no [next_round] table"),
+        "{:?}",
+        text(&o)
+    );
+}
+
 #[test]
 fn stdin_ruleset_is_read_with_dash() {
     let src = std::fs::read(repo("rulesets/six-pit-sowing.toml")).unwrap();

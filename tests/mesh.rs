@@ -114,6 +114,54 @@ fn clusters(pts: &[(f64, f64)], gap: f64) -> Vec<(f64, f64, usize)> {
         .collect()
 }
 
+/// The lowest point of the paraboloid `z = a + b·x + c·y + e·(x² + y²)` fitted (least
+/// squares) to `pts`, coordinates taken from `origin`; `None` unless it opens upwards and
+/// fits every point within 0.01 mm.
+fn paraboloid_bottom(pts: &[(f64, f64, f64)], origin: (f64, f64)) -> Option<(f64, f64)> {
+    let row = |p: &(f64, f64, f64)| {
+        let (x, y) = (p.0 - origin.0, p.1 - origin.1);
+        [1.0, x, y, x * x + y * y]
+    };
+    // Normal equations A·k = r, solved by Gaussian elimination with partial pivoting.
+    let mut a = [[0.0f64; 5]; 4];
+    for p in pts {
+        let f = row(p);
+        for i in 0..4 {
+            for j in 0..4 {
+                a[i][j] += f[i] * f[j];
+            }
+            a[i][4] += f[i] * p.2;
+        }
+    }
+    for col in 0..4 {
+        let piv = (col..4).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        a.swap(col, piv);
+        if a[col][col].abs() < 1e-12 {
+            return None;
+        }
+        for r in 0..4 {
+            if r != col {
+                let k = a[r][col] / a[col][col];
+                let pivot = a[col];
+                for (x, p) in a[r][col..].iter_mut().zip(&pivot[col..]) {
+                    *x -= k * p;
+                }
+            }
+        }
+    }
+    let k: Vec<f64> = (0..4).map(|i| a[i][4] / a[i][i]).collect();
+    let fits = pts.iter().all(|p| {
+        let f = row(p);
+        ((0..4).map(|i| k[i] * f[i]).sum::<f64>() - p.2).abs() < 0.01
+    });
+    (k[3] > 0.0 && fits).then(|| {
+        (
+            origin.0 - k[1] / (2.0 * k[3]),
+            origin.1 - k[2] / (2.0 * k[3]),
+        )
+    })
+}
+
 /// The part's mesh turned back to the board's orientation.
 fn unturned(p: &Part) -> Mesh {
     let mut m = p.mesh.clone();
@@ -203,31 +251,39 @@ fn parts_placed_by_their_pegs_reassemble_the_board_within_a_tenth_of_a_millimetr
             assert!(gap.abs() < 0.1, "{id}: seam gap {gap} mm");
             offset.push(here);
         }
-        // The deepest points of the pits, found in the placed meshes: vertices within 0.02 mm
-        // of the pit floor gather in a small round patch at each pit's centre (a store's
-        // steep side crosses that height only in thin, scattered strips, dropped here).
+        // The pit floors, found in the placed meshes: the vertices up to 0.5 mm above the
+        // pit floor gather round each pit's centre (within √(2·R·0.5) of it for a bowl of
+        // radius R); a paraboloid z = a + b·x + c·y + e·(x² + y²) fitted to each gathering
+        // has its lowest point at the centre (every vertex lies on the sampled bowl, but the
+        // faces that follow a bowl within grid::TOLERANCE keep only some of them, unevenly,
+        // so their mean is not the centre). A store's steep side crosses that height only in
+        // thin strips, with lower points beside them: dropped here. (Gathered 20 mm apart: a
+        // pit's points lie within 8 mm of its centre, pits are 45 mm or more apart.)
         let bowl_floor = d.thick - d.pit_depth;
         let mut deep = Vec::new();
         let mut lower = Vec::new();
         for (m, o) in meshes.iter().zip(&offset) {
             for v in &m.vertices {
-                if (v[2] - bowl_floor).abs() < 0.02 {
-                    deep.push((v[0] + o.0, v[1] + o.1));
-                } else if v[2] < bowl_floor && v[2] > 0.5 {
+                let dz = v[2] - bowl_floor;
+                if (-1e-6..0.5).contains(&dz) {
+                    deep.push((v[0] + o.0, v[1] + o.1, v[2]));
+                } else if dz < -0.02 && v[2] > 0.5 {
                     lower.push((v[0] + o.0, v[1] + o.1));
                 }
             }
         }
-        // A pit floor is a local minimum: nothing lower within 3 mm.
-        let found: Vec<(f64, f64, usize)> = clusters(&deep, 2.0)
+        let xy: Vec<(f64, f64)> = deep.iter().map(|p| (p.0, p.1)).collect();
+        let found: Vec<(f64, f64, usize)> = clusters(&xy, 20.0)
             .into_iter()
-            .filter(|c| {
-                c.2 >= 5
-                    && lower.iter().all(|p| (p.0 - c.0).hypot(p.1 - c.1) > 3.0)
-                    && deep
-                        .iter()
-                        .filter(|p| (p.0 - c.0).hypot(p.1 - c.1) < 2.0)
-                        .all(|p| (p.0 - c.0).hypot(p.1 - c.1) < 1.5)
+            .filter_map(|c| {
+                let pts: Vec<(f64, f64, f64)> = deep
+                    .iter()
+                    .copied()
+                    .filter(|p| (p.0 - c.0).hypot(p.1 - c.1) < 9.0)
+                    .collect();
+                let (x, y) = paraboloid_bottom(&pts, (c.0, c.1))?;
+                let clear = lower.iter().all(|p| (p.0 - x).hypot(p.1 - y) > 3.0);
+                (pts.len() >= 6 && clear).then_some((x, y, pts.len()))
             })
             .collect();
         assert_eq!(found.len(), d.pits.len(), "{id}: pit floors found");
@@ -539,12 +595,26 @@ fn relay_16x50(layout: &str) -> Ruleset {
 
 #[test]
 fn a_board_over_the_3d_area_limit_is_refused_at_once_naming_the_fields() {
-    // 150 mm pits (the play size for 50 seeds), 16 a side: 2933 × 612 mm, 1.79 m².
-    let rs = relay_16x50("");
+    // The largest board a ruleset may give (16 pits a side of 80 mm, 40 mm apart, 200 mm
+    // stores) stays under the limit: pits and stores span 15·120 + 80 + 2·(14 + 80) = 2068 mm,
+    // + 2·(2.4 + 0.55 + 2 + 3.5 + 4) beads, store label and band: 2092.9 mm; rows
+    // 2·(60 + 40 + 2.4 + 0.55 + 3.5 + 2 + 2 + 4) = 228.9 mm: 0.48 m².
+    let big = relay_16x50("[layout]\npit_diameter = 80\npit_gap = 40\nstore_length = 200\n");
+    let d = Design::new(&big, false).unwrap();
+    let (hx, hy) = d.half_size();
+    assert!(
+        (4.0 * hx * hy - 2092.9 * 228.9).abs() < 0.01 * 2092.9 * 228.9,
+        "{hx} {hy}"
+    );
+    // Child-safe counters of 60 mm grow the pits to 60·(1 + 2/√3) + 4 = 133.3 → 134 mm and the
+    // stores to both rows, 2·134 + 12 = 280 mm: 15·146 + 134 + 2·(14 + 134) = 2620 mm,
+    // + 2·12.45 = 2644.9 mm; rows 2·(73 + 67 + 2.4 + 0.55 + 3.5 + 2 + 2 + 4) = 308.9 mm:
+    // 2644.9 × 308.9 mm = 0.82 m².
+    let rs = relay_16x50("[layout]\ncounter_diameter = 60\n");
     let t0 = std::time::Instant::now();
     let e = sowkit::mesh::kit_files(
         &rs,
-        false,
+        true,
         Bed {
             w: 2000.0,
             h: 2000.0,
@@ -552,11 +622,14 @@ fn a_board_over_the_3d_area_limit_is_refused_at_once_naming_the_fields() {
     )
     .unwrap_err();
     assert!(t0.elapsed().as_secs_f64() < 1.0, "{:?}", t0.elapsed());
-    assert!(e.contains("2933 × 612 mm"), "{e}");
+    assert!(e.contains("2645 × 309 mm (0.82 m²)"), "{e}");
     // 1.1 million grid points at most 0.7 mm apart: 0.54 m².
     assert!((board::MAX_BOARD_AREA - 1.1e6 * 0.49).abs() < 1.0);
     assert!(e.contains("0.54 m²"), "{e}");
-    assert!(e.contains("layout.pit_diameter (now 150 mm)"), "{e}");
+    assert!(
+        e.contains("layout.pit_diameter (now 80 mm, grown to 134 mm to hold three 60 mm child-safe counters: a smaller layout.counter_diameter, at least 32, shrinks them)"),
+        "{e}"
+    );
     assert!(e.contains("board.pits_per_side (now 16)"), "{e}");
 }
 

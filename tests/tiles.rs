@@ -655,8 +655,21 @@ fn play_sizes_match_hand_values() {
     // Oware store: half of 48 seeds = 24·78.54/0.7 = 2692.8 mm² over 45 mm = 59.8 → 60, but
     // both rows need 2·45 + 12 = 102.
     assert_eq!(geometry::play_store_length(48, 45.0, 12.0), 102.0);
-    // A 200-seed game on 45 mm pits: 100·78.54/0.7/45 = 249.3 → 250 (more than both rows).
-    assert_eq!(geometry::play_store_length(200, 45.0, 12.0), 250.0);
+    // A 200-seed game on 45 mm pits: 100·78.54/0.7/45 = 249.3 → 250, over the 200 mm most
+    // store_length takes, so 200 (more than both rows, 102): 200·45·0.7/78.54 = 80.2 seeds lie
+    // flat in it, so its 100 lie two deep.
+    assert_eq!(geometry::play_store_length(200, 45.0, 12.0), 200.0);
+    // 80 mm pits 40 mm apart: 1600 seeds need 800·112.2/80 = 1122 mm → 200; both rows
+    // 2·80 + 40 = 200: 200, the longest a ruleset may give.
+    assert_eq!(geometry::play_store_length(1600, 80.0, 40.0), 200.0);
+    // Child-safe 134 mm pits (three 60 mm counters): both rows, 2·134 + 12 = 280, win over
+    // the 200 mm cap (the store still spans both rows).
+    assert_eq!(geometry::play_store_length(1600, 134.0, 12.0), 280.0);
+    // 13 seeds: 10·√(39/0.7) + 4 = 78.6 → 79; 14 seeds: 10·√(42/0.7) + 4 = 81.5 → 81, over the
+    // 80 mm most pit_diameter takes: 80; 50 seeds (10·√(150/0.7) + 4 = 150.4): 80.
+    assert_eq!(geometry::play_pit_diameter(13), 79.0);
+    assert_eq!(geometry::play_pit_diameter(14), 80.0);
+    assert_eq!(geometry::play_pit_diameter(50), 80.0);
     // Counters: (45 − 4)/3 = 13.67 → 13; (40 − 4)/3 = 12.
     assert_eq!(geometry::play_counter_diameter(45.0), 13.0);
     assert_eq!(geometry::play_counter_diameter(40.0), 12.0);

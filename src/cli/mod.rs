@@ -189,7 +189,16 @@ pub fn replay(
         }
     };
     let moves = sowkit::replay::split_moves(moves);
-    let rep = match sowkit::replay::run(&rules, from, &moves) {
+    // A start with closed pits (x) is replayed on the board its next round shortens.
+    let short = match sowkit::replay::board_for(&rules, from) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {}: {e}", input.display());
+            return ExitCode::from(1);
+        }
+    };
+    let rules = short.as_ref().unwrap_or(&rules);
+    let rep = match sowkit::replay::run(rules, from, &moves) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {}: {e}", input.display());

@@ -18,8 +18,10 @@ use rayon::prelude::*;
 /// Target grid step, mm (the exact steps divide the pit pitch and row spacing).
 pub const STEP: f64 = 0.35;
 /// Most grid points a board's top surface may have: a larger board gets a coarser grid, up to
-/// [`MAX_STEP`]. This bounds the board's mesh (about two triangles a grid point, so at most
-/// about 2.3 million triangles over all its parts) and with it the time and memory of `--3d`.
+/// [`MAX_STEP`]. This bounds the board's mesh (at most two triangles a cell on each surface,
+/// fewer where [`grid::solid`] merges cells into squares: the 1.06 million points of the
+/// Giuthi `--child-safe` board give 0.43 million triangles) and with it the time and memory of
+/// `--3d`.
 /// The largest bundled board, giuthi with `--child-safe`, has 1.06 million at [`STEP`].
 pub const MAX_GRID_POINTS: f64 = 1.1e6;
 /// Coarsest grid step, mm: at [`MAX_GRID_POINTS`] this covers 0.54 m² of board
@@ -28,8 +30,6 @@ pub const MAX_GRID_POINTS: f64 = 1.1e6;
 pub const MAX_STEP: f64 = 0.7;
 /// Largest board top area `--3d` makes, mm² ([`MAX_GRID_POINTS`] at [`MAX_STEP`]).
 pub const MAX_BOARD_AREA: f64 = MAX_GRID_POINTS * MAX_STEP * MAX_STEP;
-/// Flat blocks of this many cells a side become one fan.
-const BLOCK: usize = 12;
 /// Floor under the deepest bowl, mm.
 const FLOOR: f64 = 3.0;
 /// Least board thickness (room for the joiner pocket and screw pilot holes), mm.
@@ -514,14 +514,26 @@ impl Design {
         // memory and time), up to [`MAX_STEP`].
         let area = 4.0 * x_half * y_half;
         if area > MAX_BOARD_AREA {
+            // Child-safe pits are grown to hold three counters: the counter size is then
+            // what sets them.
+            let pit_now = if g.d > rs.layout.pit_diameter {
+                format!(
+                    "layout.pit_diameter (now {} mm, grown to {} mm to hold three {} mm child-safe counters: a smaller layout.counter_diameter, at least {}, shrinks them)",
+                    rs.layout.pit_diameter,
+                    g.d,
+                    g.counter_d,
+                    crate::geometry::CHILD_SAFE_COUNTER
+                )
+            } else {
+                format!("layout.pit_diameter (now {} mm)", rs.layout.pit_diameter)
+            };
             return Err(format!(
-                "the 3D board would be {:.0} × {:.0} mm ({:.2} m²), more than the {:.2} m² a 3D board may have (limit: {:.1} million grid points at most {MAX_STEP} mm apart): use a smaller layout.pit_diameter (now {} mm) or layout.pit_gap (now {} mm), or fewer board.pits_per_side (now {n})",
+                "the 3D board would be {:.0} × {:.0} mm ({:.2} m²), more than the {:.2} m² a 3D board may have (limit: {:.1} million grid points at most {MAX_STEP} mm apart): use a smaller {pit_now} or layout.pit_gap (now {} mm), or fewer board.pits_per_side (now {n})",
                 2.0 * x_half,
                 2.0 * y_half,
                 area / 1e6,
                 MAX_BOARD_AREA / 1e6,
                 MAX_GRID_POINTS / 1e6,
-                rs.layout.pit_diameter,
                 rs.layout.pit_gap,
             ));
         }
@@ -785,8 +797,7 @@ pub fn parts(d: &Design, bed: Bed) -> Result<Vec<Part>, String> {
                 bottom: b,
                 present: vec![true; sub.nx * sub.ny],
             };
-            let mut mesh =
-                grid::solid(&f, BLOCK).map_err(|e| format!("board part {}: {e}", p + 1))?;
+            let mut mesh = grid::solid(&f).map_err(|e| format!("board part {}: {e}", p + 1))?;
             let (lo, hi) = mesh.bbox();
             let (w_, h_) = (hi[0] - lo[0], hi[1] - lo[1]);
             let turned = !(w_ <= bed.w && h_ <= bed.h);
@@ -846,5 +857,5 @@ pub fn joiner(d: &Design) -> Mesh {
         }
     }
     // The field is well formed by construction (thickness ≥ 3 mm everywhere).
-    grid::solid(&f, 8).unwrap_or_default()
+    grid::solid(&f).unwrap_or_default()
 }

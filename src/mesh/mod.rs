@@ -20,7 +20,8 @@ use std::collections::HashMap;
 /// Most triangles in all the STL files of one 3D kit together (board parts, joiner, seeds and
 /// their plates, plug): 125 MB of binary STL. With the board's grid bound
 /// ([`board::MAX_GRID_POINTS`]) this keeps `build --3d` of one ruleset under 256 MB; the
-/// largest bundled kit (giuthi with `--child-safe`) has 2.41 million. A kit over it is refused,
+/// largest bundled kit (giuthi with `--child-safe`) has 0.68 million (2.41 million before its
+/// board's surfaces were merged into squares, [`grid::solid`]). A kit over it is refused,
 /// naming the field to change.
 pub const MAX_TRIANGLES: usize = 2_500_000;
 

@@ -1817,8 +1817,8 @@ impl Validator<'_> {
         let pit_diameter = self.mm_in(
             &lay.as_ref().and_then(|l| l.pit_diameter.clone()),
             "layout.pit_diameter",
-            12.0,
-            80.0,
+            crate::geometry::PIT_DIAMETER_RANGE.0,
+            crate::geometry::PIT_DIAMETER_RANGE.1,
             crate::geometry::play_pit_diameter(board.seeds_per_pit),
         );
         let pit_gap = self.mm_in(
@@ -1832,8 +1832,8 @@ impl Validator<'_> {
         let store_length = self.mm_in(
             &lay.as_ref().and_then(|l| l.store_length.clone()),
             "layout.store_length",
-            10.0,
-            200.0,
+            crate::geometry::STORE_LENGTH_RANGE.0,
+            crate::geometry::STORE_LENGTH_RANGE.1,
             crate::geometry::play_store_length(total_seeds, pit_diameter, pit_gap),
         );
         let counter_diameter = self.mm_in(
@@ -1864,7 +1864,23 @@ impl Validator<'_> {
             let play_store = crate::geometry::play_store_length(total_seeds, pit_diameter, pit_gap);
             if let Some(st) = lay.as_ref().and_then(|l| l.store_length.as_ref()) {
                 if store_length < play_store {
-                    self.warn(st.span(), "layout.store_length", format!("{} mm stores are shorter than the play size for {total_seeds} seeds in play ({} mm, README \"Sizes\"): half the seeds will not fit in a store; use store_length = {}, or remove the key to get play sizes", short_number(store_length), short_number(play_store), short_number(play_store)));
+                    // The length advised holds the seeds with the pits as they are and with
+                    // the pits the warning above advises (both are in range: the play sizes
+                    // are), so following either warning or both leaves no store warning.
+                    let advised = play_store.max(crate::geometry::play_store_length(
+                        total_seeds,
+                        pit_diameter.max(play_pit),
+                        pit_gap,
+                    ));
+                    let also = if advised > play_store {
+                        format!(
+                            " (long enough with the {} mm pits advised too)",
+                            short_number(play_pit)
+                        )
+                    } else {
+                        String::new()
+                    };
+                    self.warn(st.span(), "layout.store_length", format!("{} mm stores are shorter than the play size for {total_seeds} seeds in play ({} mm, README \"Sizes\"): half the seeds will not fit in a store; use store_length = {}{also}, or remove the key to get play sizes", short_number(store_length), short_number(play_store), short_number(advised)));
                 }
             }
         }
