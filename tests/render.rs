@@ -608,11 +608,12 @@ fn svg_root_is_in_millimetres() {
     let s = svg::render_page(&doc.pages[0], &doc.title);
     assert!(s.starts_with("<svg "), "{}", &s[..40]);
     assert!(s.contains(r#"width="210mm""#) && s.contains(r#"height="297mm""#));
-    assert!(s.contains(r#"viewBox="0 0 210 297""#));
+    // One user unit is 0.01 mm: the A4 page is 21000 × 29700 units.
+    assert!(s.contains(r#"viewBox="0 0 21000 29700""#));
     assert!(s.contains("<title>Oware Abapa — print-and-play kit</title>"));
     let letter = svg::render_page(&doc.pages[1], "x");
     assert!(
-        letter.contains(r#"width="215.9mm""#) && letter.contains(r#"viewBox="0 0 215.9 279.4""#)
+        letter.contains(r#"width="215.9mm""#) && letter.contains(r#"viewBox="0 0 21590 27940""#)
     );
 }
 
@@ -620,14 +621,14 @@ fn svg_root_is_in_millimetres() {
 fn svg_shapes_are_in_millimetres() {
     let doc = sample();
     let s = svg::render_page(&doc.pages[0], &doc.title);
-    // rect(20, 20, 100, 3), filled black (the SVG default fill).
+    // rect(20, 20, 100, 3), filled black (the SVG default fill), in hundredths of a mm.
     assert!(
-        s.contains(r#"<rect height="3" width="100" x="20" y="20"/>"#),
+        s.contains(r#"<rect height="300" width="10000" x="2000" y="2000"/>"#),
         "{s}"
     );
     // The dashed cut line from (10, 150) to (200, 150): 3 mm on, 2 mm off, 0.3 mm wide, grey 80
     // = #505050; relative path data, 190 mm to the right.
-    assert!(s.contains(r##"<path d="m10 150h190" fill="none" stroke="#505050" stroke-dasharray="3 2" stroke-width=".3"/>"##), "{s}");
+    assert!(s.contains(r##"<path d="m1000 15000h19000" fill="none" stroke="#505050" stroke-dasharray="300 200" stroke-width="30"/>"##), "{s}");
 }
 
 /// Where glyph `i` of `text` (12 pt, regular, line starting at x = 20 mm) begins, in whole
@@ -640,12 +641,6 @@ fn origin_h(text: &str, i: usize) -> i64 {
     ((20.0 + milli as f64 / 1000.0 * 12.0 * 25.4 / 72.0) * 100.0).round() as i64
 }
 
-/// Hundredths of a millimetre as the SVG backend writes them (`4.1` for 410, `.5` for 50).
-fn h_str(h: i64) -> String {
-    let s = format!("{}", h as f64 / 100.0);
-    s.strip_prefix("0.").map_or(s.clone(), |r| format!(".{r}"))
-}
-
 #[test]
 fn svg_text_is_outlined_and_labelled() {
     let doc = sample();
@@ -654,25 +649,26 @@ fn svg_text_is_outlined_and_labelled() {
     assert!(s.contains(&format!(r#"aria-label="{SPECIAL}"#)) || s.contains(SPECIAL));
 
     // A line whose glyphs are all different: one <use> per non-space character
-    // (s e ñ a l ɛ ɔ → ✂), all in one group scaled from font units to mm
-    // (12 pt × 25.4 / 72 mm per em / 2048 units = 0.002067057 mm per unit), each placed at
-    // its origin (0.01 mm) in whole font units.
+    // (s e ñ a l ɛ ɔ → ✂), all in one group scaled from lattice steps to hundredths of a mm:
+    // 12 pt × 25.4 / 72 mm per em / 2048 units = 0.002067057 mm per font unit, so the
+    // outlines' lattice step is 4 units (5 × 0.002067 mm would pass 0.01 mm), 0.8268229
+    // hundredths; each glyph placed at its origin (0.01 mm) in whole steps.
     let mut p = Page::new("t", 100.0, 50.0);
     p.text(20.0, 38.0, 12.0, Weight::Regular, SPECIAL);
     let s = svg::render_page(&p, "t");
     assert_eq!(s.matches("<use ").count(), 9, "{s}");
     assert_eq!(
-        s.matches("<g transform=\"scale(.002067057)\">").count(),
+        s.matches("<g transform=\"scale(.8268229)\">").count(),
         1,
         "{s}"
     );
-    let k = 12.0 * 25.4 / 72.0 / 2048.0;
-    let units = |h: i64| (h as f64 / 100.0 / k).round() as i64;
+    let k = 4.0 * 100.0 * 12.0 * 25.4 / 72.0 / 2048.0;
+    let units = |h: i64| (h as f64 / k).round() as i64;
     let y = units(3800);
-    // The `<use>` placed at (x, y) font units (attributes in the svg crate's order).
+    // The `<use>` placed at (x, y) steps (attributes in the svg crate's order: href, x, y).
     let placed = |x: i64| {
         s.split("<use ")
-            .any(|u| u.starts_with(&format!("x=\"{x}\" ")) && u.contains(&format!(" y=\"{y}\"/>")))
+            .any(|u| u.contains(&format!(" x=\"{x}\" y=\"{y}\"/>")))
     };
     assert!(placed(units(2000)), "{s}");
     // The second glyph ('e') sits one quantised advance of 's' further.
@@ -689,28 +685,29 @@ fn svg_text_is_outlined_and_labelled() {
     }
 
     // A glyph used several times at one size is one path through the glyph origins with the
-    // glyph as a marker at every vertex: "mmm" starts at (20, 38) and steps one advance of 'm'.
+    // glyph as a marker at every vertex: "mmm" starts at (20, 38) mm = (2000, 3800) units and
+    // steps one advance of 'm', then another.
     let mut p = Page::new("t", 100.0, 50.0);
     p.text(20.0, 38.0, 12.0, Weight::Regular, "mmm");
     let s = svg::render_page(&p, "t");
     let (a, b) = (
-        h_str(origin_h("mmm", 1) - origin_h("mmm", 0)),
-        h_str(origin_h("mmm", 2) - origin_h("mmm", 1)),
+        origin_h("mmm", 1) - origin_h("mmm", 0),
+        origin_h("mmm", 2) - origin_h("mmm", 1),
     );
     assert!(
         s.contains(&format!(
-            r#"<path d="m20 38h{a} {b}" style="marker:url(#b)"/>"#
+            r#"<path d="m2000 3800h{a} {b}" style="marker:url(#b)"/>"#
         )),
         "{s}"
     );
     // The outline is used by that one marker only, so it is written inside the marker: no
-    // `<path id>` and no `<use>`. Its lattice step at 12 pt is 4 units (5 × 0.002067 mm would
-    // pass 0.01 mm), folded with the marker's 1/1000 into one scale. One CSS rule lets every
-    // marker's outline out of the marker box.
+    // id and no `<use>`, and no transform: the marker's scale, the stroke width, is the
+    // hundredths of a mm per lattice step. One CSS rule lets every marker's outline out of the
+    // marker box.
     let marker = &s[s.find(r#"<marker id="b">"#).expect("marker b")..];
     let marker = &marker[..marker.find("</marker>").unwrap()];
     assert!(
-        marker.contains("<path d=\"m") && marker.contains(r#"transform="scale(.004)"/>"#),
+        marker.starts_with(r#"<marker id="b"><path d="m"#) && !marker.contains("transform"),
         "{s}"
     );
     assert!(!s.contains(r#" id="a""#), "{s}");
@@ -718,25 +715,41 @@ fn svg_text_is_outlined_and_labelled() {
         s.contains("<style>\nmarker{overflow:visible}\n</style>"),
         "{s}"
     );
-    // Markers scale with the stroke width: 1000 font units at 12 pt = 2.067057 mm.
+    // Markers scale with the stroke width: one lattice step (4 font units) at 12 pt is
+    // 0.8268229 hundredths of a mm.
     assert!(
-        s.contains(r#"<g fill="none" stroke-width="2.067057">"#),
+        s.contains(r#"<g fill="none" stroke-width=".8268229">"#),
         "{s}"
     );
     assert_eq!(s.matches("<use ").count(), 0, "{s}");
 
-    // The same glyph also drawn once at another size: the outline stays one `<path id>` in
-    // <defs>, the marker and the single glyph both `<use>` it.
+    // The same glyph also drawn once at 20 pt: its lattice step is now 2 units (3 × 0.003445
+    // mm would pass 0.01 mm), so the 12 pt run's stroke width is 2 × 0.20670573 = 0.4134115; the outline,
+    // still in its marker, gets an id that the single glyph's `<use>` refers to, scaled by
+    // 2 × 0.3445095 = 0.6890191 hundredths of a mm per step and placed at (20, 20) mm.
     p.text(20.0, 20.0, 20.0, Weight::Regular, "m");
     let s = svg::render_page(&p, "t");
     assert_eq!(
-        s.matches("<path d=\"m").count() - 1,
-        1,
+        s.matches("<path d=\"m").count(),
+        2,
         "one outline and one run: {s}"
     );
-    assert_eq!(s.matches("<use ").count(), 2, "{s}");
+    assert_eq!(s.matches("<use ").count(), 1, "{s}");
     assert!(
-        s.contains(r##"<use transform="scale(.001)" xlink:href="#a"/>"##),
+        s.contains(r#"<g fill="none" stroke-width=".4134115">"#),
+        "{s}"
+    );
+    let marker = &s[s.find("<marker id=").expect("a marker")..];
+    let marker = &marker[..marker.find("</marker>").unwrap()];
+    let id = marker
+        .split(" id=\"")
+        .nth(2)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_else(|| panic!("the outline in the marker has an id: {s}"));
+    assert!(
+        s.contains(&format!(
+            r##"<use href="#{id}" transform="translate(2000 2000) scale(.6890191)"/>"##
+        )),
         "{s}"
     );
 }
@@ -822,15 +835,16 @@ fn svg_text_is_drawn_before_a_shape_over_it_and_other_text_stays_gathered() {
         .expect("lines 1 and 3 together");
     assert!(covered < rect_at && rect_at < others, "{s}");
     assert_eq!(s.matches("aria-label=").count(), 2, "{s}");
-    // 'a' is drawn four times in the second group: one marker path from (10, 10) along line
-    // 1, then 80 mm down to line 3.
+    // 'a' is drawn four times in the second group: one marker path from (10, 10) mm along
+    // line 1, then 80 mm (8000 units) straight down to the second 'a' of line 3, back to its
+    // first.
     let group = &s[others..];
     let d = group
         .split("<path d=\"")
         .nth(1)
         .and_then(|d| d.split('"').next())
         .unwrap_or("");
-    assert!(d.starts_with("m10 10h") && d.contains(" 80"), "{d}");
+    assert!(d.starts_with("m1000 1000h") && d.contains("v8000h-"), "{d}");
 }
 
 #[test]

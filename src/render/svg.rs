@@ -1,34 +1,39 @@
 //! SVG backend (the `svg` crate builds every element): one file per page, `width`/`height`
-//! in mm with a mm `viewBox` (one user unit = 1 mm, origin top-left, y down — the page model's
-//! own convention). Every page length is rounded to 0.01 mm (a tenth of the finest printed
-//! line) and written in its shortest form; shape paths use relative commands computed from the
-//! rounded absolute points, so rounding never accumulates. Circles, ellipses and rectangles
-//! made by [`crate::doc`]'s helpers become `<circle>`, `<ellipse>` and `<rect>` elements, and
-//! consecutive shapes with the same paint share one `<g>` carrying it.
+//! in mm and a `viewBox` in hundredths of a millimetre (one user unit = 0.01 mm, origin
+//! top-left, y down — the page model's convention, scaled), so every page length is a whole
+//! number: rounded to 0.01 mm (a tenth of the finest printed line), no decimal point. Path
+//! commands are written in whichever of their relative and absolute forms is shorter, computed
+//! from the rounded absolute points, so rounding never accumulates. Circles, ellipses and
+//! rectangles made by [`crate::doc`]'s helpers become `<circle>`, `<ellipse>` and `<rect>`
+//! elements. Shapes drawn with no text between them are reordered so that those of one paint
+//! come together and share one `<g>` carrying it; only shapes whose boxes do not meet change
+//! order. A paint carried by several elements (or a marker several runs use, below) becomes a
+//! CSS class in the page's one `<style>` when that is shorter. The file has no line breaks
+//! between elements.
 //!
 //! Text is drawn as glyph outlines, so it looks the same without the font installed:
 //!
-//! * each glyph the page uses is one `<path>` in `<defs>`, on a lattice of whole font units no
-//!   coarser than 0.01 mm at the largest size the page draws it (y down);
-//! * a glyph drawn once at a size is a `<use>` of that path, placed at its origin and scaled
-//!   from font units to mm;
+//! * each glyph the page uses is one outline path, on a lattice of whole font units no coarser
+//!   than 0.01 mm at the largest size the page draws it (y down, in lattice steps, without `z`:
+//!   glyphs are only filled);
 //! * a glyph drawn several times at one size and colour is one unfilled, unstroked `<path>`
-//!   whose vertices are the glyph origins, with a `<marker>` holding the glyph at every
-//!   vertex. Markers scale with `stroke-width` (their default `markerUnits`), so the group's
-//!   `stroke-width` is the size's mm-per-font-unit (× 1000, the marker content being scaled by
-//!   1/1000); one `<style>` rule, `marker{overflow:visible}`, lets the outlines out of the
-//!   marker boxes. A glyph then costs one coordinate pair instead of an element. An outline
-//!   that only its marker uses is written inside the marker instead of as a `<path id>` that
-//!   the marker `<use>`s.
+//!   (a run) whose vertices are the glyph origins, visited shortest step first, with a
+//!   `<marker>` holding the glyph at every vertex. Markers scale with `stroke-width` (their
+//!   default `markerUnits`), so the group's `stroke-width` is the hundredths of a mm per
+//!   lattice step at that size; one `<style>` rule, `marker{overflow:visible}`, lets the
+//!   outlines out of the marker boxes. A glyph then costs one coordinate pair instead of an
+//!   element. The outline is written inside the first marker that draws it, with an id only
+//!   when a `<use>` or another marker refers to it;
+//! * a glyph drawn once at a size is a `<use>` of its outline; several of them at one size,
+//!   colour and lattice step share a `<g transform="scale(k)">` and are placed by `x`/`y` in
+//!   whole lattice steps.
 //!
-//! * glyphs drawn once at one size and colour share a `<g transform="scale(k)">` and are
-//!   placed by `x`/`y` in whole font units (when a unit is at most 0.01 mm).
-//!
-//! Text lines are gathered and drawn together. When a shape would overlap some of them, those
+//! Text lines are gathered and drawn together. When a shape would overlap some of them (boxes
+//! of the glyphs' outline points and the shape's reach, widened by [`INK_MARGIN`]), those
 //! lines (and every gathered line overlapping one of those) are drawn just before it and the
 //! others stay gathered, so the painting order of every overlapping pair of items is the page
-//! model's. Each drawn group carries its lines in `aria-label` for search and screen readers. A clip ([`Item::Clip`])
-//! is a `<g clip-path>` whose rectangle is a `<clipPath>` in `<defs>`.
+//! model's. Each drawn group carries its lines in `aria-label` for search and screen readers.
+//! A clip ([`Item::Clip`]) is a `<g clip-path>` whose rectangle is a `<clipPath>` in `<defs>`.
 use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
@@ -39,59 +44,34 @@ use svg::node::element::{
 };
 use svg::Node;
 
-/// A length in hundredths of a millimetre, rounded (non-finite becomes 0).
+/// A length in hundredths of a millimetre, rounded (non-finite becomes 0): the page's user
+/// unit.
 fn hundredths(v: f64) -> i64 {
     (finite(v) * 100.0).round() as i64
 }
 
-/// Appends `v` hundredths as the shortest decimal (`12.5`, `.05`, `-1`, `0`), with a space
-/// before it unless the previous character already separates it (`-`, or a `.` that cannot
-/// continue a number that already has one). `sep` says whether a number precedes it.
-fn push_h(out: &mut String, v: i64, sep: bool) {
-    let neg = v < 0;
-    let a = v.unsigned_abs();
-    let (int, frac) = (a / 100, a % 100);
-    let mut s = String::with_capacity(8);
-    if neg {
+/// A length for an attribute: whole hundredths of a millimetre (the `viewBox` unit).
+fn num(v: f64) -> String {
+    hundredths(v).to_string()
+}
+
+/// A length in millimetres rounded to 0.01 mm, shortest decimal form (`210`, `215.9`, `.5`):
+/// the root's `width` and `height`.
+fn mm_str(v: f64) -> String {
+    let h = hundredths(v);
+    let (int, frac) = (h.unsigned_abs() / 100, h.unsigned_abs() % 100);
+    let mut s = String::new();
+    if h < 0 {
         s.push('-');
     }
     if int != 0 || frac == 0 {
         let _ = write!(s, "{int}");
     }
-    if frac != 0 {
-        if frac % 10 == 0 {
-            let _ = write!(s, ".{}", frac / 10);
-        } else {
-            let _ = write!(s, ".{frac:02}");
-        }
+    if frac % 10 == 0 && frac != 0 {
+        let _ = write!(s, ".{}", frac / 10);
+    } else if frac != 0 {
+        let _ = write!(s, ".{frac:02}");
     }
-    push_sep(out, &s, sep);
-}
-
-/// Appends an integer with the same separator rule as [`push_h`].
-fn push_i(out: &mut String, v: i64, sep: bool) {
-    let mut s = String::with_capacity(8);
-    let _ = write!(s, "{v}");
-    push_sep(out, &s, sep);
-}
-
-fn push_sep(out: &mut String, s: &str, sep: bool) {
-    if sep && !s.starts_with('-') {
-        let prev_has_dot = out
-            .rsplit(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .next()
-            .is_some_and(|p| p.contains('.'));
-        if !(s.starts_with('.') && prev_has_dot) {
-            out.push(' ');
-        }
-    }
-    out.push_str(s);
-}
-
-/// A length for an attribute, rounded to 0.01 mm, shortest form.
-fn num(v: f64) -> String {
-    let mut s = String::new();
-    push_h(&mut s, hundredths(v), false);
     s
 }
 
@@ -123,46 +103,96 @@ fn clean_text(s: &str) -> String {
         .collect()
 }
 
-/// Writes relative path data from absolute integer points (hundredths of a mm, or font
-/// lattice steps), dropping repeated command letters and separators where the grammar allows,
-/// and writing axis-parallel lines as `h`/`v`. Relative steps are differences of the rounded
+/// Writes path data from absolute integer points (hundredths of a mm, or font lattice steps).
+/// Each command is written in whichever of its relative (lower-case) and absolute (upper-case)
+/// forms is shorter, its letter dropped where the grammar repeats it implicitly, and
+/// axis-parallel lines as `h`/`H`/`v`/`V`. Relative steps are differences of the rounded
 /// absolute points, so rounding never accumulates.
 struct PathWriter {
     d: String,
     cur: (i64, i64),
     start: (i64, i64),
+    /// The command in force: a following pair list of this command needs no letter.
     last: char,
-    /// Writes one number: hundredths ([`push_h`]) or integers ([`push_i`]).
-    num: fn(&mut String, i64, bool),
+    /// For a path that is only filled (a glyph outline): `z` is left out, since filling closes
+    /// every subpath anyway, and the next `m` is taken from the last point, as a reader does.
+    fill_only: bool,
 }
 
 impl PathWriter {
-    fn new(num: fn(&mut String, i64, bool)) -> PathWriter {
+    fn new(fill_only: bool) -> PathWriter {
         PathWriter {
             d: String::new(),
             cur: (0, 0),
             start: (0, 0),
             last: ' ',
-            num,
+            fill_only,
         }
     }
 
-    /// Command `c` with its points (each relative to the current point before the command).
-    fn cmd(&mut self, c: char, pts: &[(i64, i64)]) {
-        // After `m`, further pairs are line-tos; otherwise a repeated letter may be dropped.
-        let sep = (self.last == c && c != 'm') || (c == 'l' && self.last == 'm');
-        if !sep {
+    /// Whether command letter `c` may be left out after the command in force: after `m`/`M`
+    /// further pairs are line-tos of the same case, and another letter may be dropped when it
+    /// repeats (never `m`, whose repeat would mean a line-to).
+    fn implied(&self, c: char) -> bool {
+        (self.last == c && !c.eq_ignore_ascii_case(&'m'))
+            || (c == 'l' && self.last == 'm')
+            || (c == 'L' && self.last == 'M')
+    }
+
+    /// How many characters command `c` (either case) with numbers `vals` would append.
+    fn form_len(&self, c: char, vals: &[i64]) -> usize {
+        let mut n = 0;
+        let mut after_digit = self.d.ends_with(|c: char| c.is_ascii_digit());
+        if !self.implied(c) {
+            n += 1;
+            after_digit = false;
+        }
+        for &v in vals {
+            if v >= 0 && after_digit {
+                n += 1;
+            }
+            n += usize::from(v < 0)
+                + v.unsigned_abs()
+                    .checked_ilog10()
+                    .map_or(1, |d| d as usize + 1);
+            after_digit = true;
+        }
+        n
+    }
+
+    /// Appends the shortest of the candidate forms `(letter, numbers)` (the first on a tie)
+    /// and records the command in force.
+    fn pick(&mut self, cands: &[(char, &[i64])]) {
+        let Some(&(c, vals)) = cands.iter().min_by_key(|(c, vals)| self.form_len(*c, vals)) else {
+            return;
+        };
+        let mut after_digit = self.d.ends_with(|c: char| c.is_ascii_digit());
+        if !self.implied(c) {
             self.d.push(c);
+            after_digit = false;
         }
+        for &v in vals {
+            if v >= 0 && after_digit {
+                self.d.push(' ');
+            }
+            let _ = write!(self.d, "{v}");
+            after_digit = true;
+        }
+        self.last = c;
+    }
+
+    /// Command `c` (lower case) through points `pts` (the last is the new current point).
+    fn cmd(&mut self, c: char, pts: &[(i64, i64)]) {
         let base = self.cur;
-        for (i, q) in pts.iter().enumerate() {
-            (self.num)(&mut self.d, q.0 - base.0, sep || i > 0);
-            (self.num)(&mut self.d, q.1 - base.1, true);
-        }
+        let rel: Vec<i64> = pts
+            .iter()
+            .flat_map(|q| [q.0 - base.0, q.1 - base.1])
+            .collect();
+        let abs: Vec<i64> = pts.iter().flat_map(|q| [q.0, q.1]).collect();
+        self.pick(&[(c, &rel), (c.to_ascii_uppercase(), &abs)]);
         if let Some(q) = pts.last() {
             self.cur = *q;
         }
-        self.last = c;
         if c == 'm' {
             self.start = self.cur;
         }
@@ -172,39 +202,76 @@ impl PathWriter {
         self.cmd('m', &[q]);
     }
 
-    fn line_to(&mut self, q: (i64, i64)) {
+    /// The forms of a straight line to `q`: `h`/`H` when it is horizontal, `v`/`V` when
+    /// vertical, and always `l`/`L`, as (letter, numbers, how many numbers).
+    fn line_forms(&self, q: (i64, i64)) -> Vec<(char, [i64; 2], usize)> {
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
-        let axis = if dy == 0 && dx != 0 {
-            Some(('h', dx))
-        } else if dx == 0 && dy != 0 {
-            Some(('v', dy))
-        } else {
-            None
-        };
-        match axis {
-            Some((c, v)) => {
-                let sep = self.last == c;
-                if !sep {
-                    self.d.push(c);
-                }
-                (self.num)(&mut self.d, v, sep);
-                self.cur = q;
-                self.last = c;
-            }
-            None => self.cmd('l', &[q]),
+        let mut forms = Vec::with_capacity(6);
+        if dy == 0 {
+            forms.push(('h', [dx, 0], 1));
+            forms.push(('H', [q.0, 0], 1));
         }
+        if dx == 0 {
+            forms.push(('v', [dy, 0], 1));
+            forms.push(('V', [q.1, 0], 1));
+        }
+        forms.push(('l', [dx, dy], 2));
+        forms.push(('L', [q.0, q.1], 2));
+        forms
+    }
+
+    /// How many characters the shortest form of a line to `q` takes.
+    fn line_len(&self, q: (i64, i64)) -> usize {
+        self.line_forms(q)
+            .iter()
+            .map(|(c, v, n)| self.form_len(*c, &v[..*n]))
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// A straight line to `q` (a vertex even when `q` is the current point).
+    fn line_to(&mut self, q: (i64, i64)) {
+        let forms = self.line_forms(q);
+        let cands: Vec<(char, &[i64])> = forms.iter().map(|(c, v, n)| (*c, &v[..*n])).collect();
+        self.pick(&cands);
+        self.cur = q;
     }
 
     fn close(&mut self) {
+        if self.fill_only {
+            return;
+        }
         self.d.push('z');
         self.cur = self.start;
         self.last = 'z';
     }
 }
 
+/// Path data with a vertex at each of `pts` (hundredths of a mm), for a marker run: every
+/// vertex draws the same glyph in the same paint, so the order is free. From the first point,
+/// each step goes to the remaining point whose step is written shortest (the earliest on a
+/// tie), which mostly keeps to a line and crosses between lines where they are close.
+fn run_data(pts: &[(i64, i64)]) -> String {
+    let mut w = PathWriter::new(false);
+    let Some(&first) = pts.first() else {
+        return String::new();
+    };
+    w.move_to(first);
+    let mut left: Vec<(i64, i64)> = pts[1..].to_vec();
+    while let Some((i, _)) = left
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, q)| (w.line_len(**q), *i))
+    {
+        let q = left.remove(i);
+        w.line_to(q);
+    }
+    w.d
+}
+
 /// SVG path data for the segments, in hundredths of a mm (see [`PathWriter`]).
 fn path_data(segs: &[Seg]) -> String {
-    let mut w = PathWriter::new(push_h);
+    let mut w = PathWriter::new(false);
     let p = |q: &crate::doc::Pt| (hundredths(q.x), hundredths(q.y));
     for s in segs {
         match s {
@@ -219,11 +286,22 @@ fn path_data(segs: &[Seg]) -> String {
 
 /// Path data of a glyph in font units divided by `grid` (so a def drawn with
 /// `scale(grid)` is the glyph with every point on a `grid`-unit lattice), y pointing down
-/// (y negated), relative commands. A quadratic whose control point is the reflection of the
-/// previous one (TrueType's implied on-curve midpoints) is written as `t`, within one lattice
-/// step of the stored control point.
-fn glyph_data(weight: Weight, gid: u16, grid: i64) -> String {
-    let mut w = PathWriter::new(push_i);
+/// (y negated), for filling only (no `z`, see [`PathWriter`]). A quadratic whose control point
+/// is the reflection of the previous one (TrueType's implied on-curve midpoints) is written as
+/// `t`, within one lattice step of the stored control point. Also returns the box of the
+/// outline's points (font units, y up: min x, min y, max x, max y), which holds the glyph's
+/// ink, or `None` for a glyph without contours.
+fn glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, Option<(f32, f32, f32, f32)>) {
+    let mut w = PathWriter::new(true);
+    let mut ink: Option<(f32, f32, f32, f32)> = None;
+    let mut add = |x: f32, y: f32| {
+        if x.is_finite() && y.is_finite() {
+            ink = Some(match ink {
+                None => (x, y, x, y),
+                Some((a, b, c, d)) => (a.min(x), b.min(y), c.max(x), d.max(y)),
+            });
+        }
+    };
     // The control point a following `t` would imply, when the last command was `q` or `t`.
     let mut reflect: Option<(i64, i64)> = None;
     let grid = grid.max(1) as f32;
@@ -239,6 +317,19 @@ fn glyph_data(weight: Weight, gid: u16, grid: i64) -> String {
     };
     for s in text::glyph_outline(weight, gid) {
         let mut next_reflect = None;
+        match s {
+            GlyphSeg::MoveTo(x, y) | GlyphSeg::LineTo(x, y) => add(x, y),
+            GlyphSeg::QuadTo(a, b, x, y) => {
+                add(a, b);
+                add(x, y);
+            }
+            GlyphSeg::CubicTo(a, b, c, e, x, y) => {
+                add(a, b);
+                add(c, e);
+                add(x, y);
+            }
+            GlyphSeg::Close => {}
+        }
         match s {
             GlyphSeg::MoveTo(x, y) => w.move_to(r(x, y)),
             GlyphSeg::LineTo(x, y) => w.line_to(r(x, y)),
@@ -262,7 +353,7 @@ fn glyph_data(weight: Weight, gid: u16, grid: i64) -> String {
         }
         reflect = next_reflect;
     }
-    w.d
+    (w.d, ink)
 }
 
 /// The lattice step (font units) for a glyph drawn at most `size_pt`: the largest whole
@@ -294,17 +385,18 @@ fn short_id(n: usize) -> String {
 /// One definition in `<defs>`, kept as data until the page is drawn, so that a glyph outline
 /// only one marker uses can be written inside that marker (see [`Defs::into_node`]).
 enum Def {
-    /// A glyph outline: its id, path data (font units on a lattice of `grid` units) and grid.
+    /// A glyph outline: its id and path data (in lattice steps, see [`glyph_data`]).
     Glyph {
         id: String,
         d: String,
-        grid: i64,
     },
-    /// A marker drawing glyph `glyph` in `fill` (`None` for black).
+    /// A marker drawing glyph `glyph` in `fill` (`None` for black), its content scaled by
+    /// 10^-`boost` (see [`marker_boost`]).
     Marker {
         id: String,
         glyph: String,
         fill: Option<String>,
+        boost: i32,
     },
     Other(Box<dyn Node>),
 }
@@ -317,8 +409,12 @@ struct Defs {
     glyphs: HashMap<(Weight, u16), Option<String>>,
     /// (weight, gid) → largest size on the page, pt (sets the glyph's lattice step).
     max_size: HashMap<(Weight, u16), f64>,
-    /// (weight, gid, colour) → id of its marker.
-    markers: HashMap<(Weight, u16, u32), String>,
+    /// (weight, gid) → box of its outline's points, font units, y up (see [`glyph_data`]).
+    ink: HashMap<(Weight, u16), (f32, f32, f32, f32)>,
+    /// (weight, gid) → the lattice step of its outline, font units (see [`glyph_grid`]).
+    grids: HashMap<(Weight, u16), i64>,
+    /// (weight, gid, colour, boost) → id of its marker.
+    markers: HashMap<(Weight, u16, u32, i32), String>,
     /// Glyph id → how many (`<use>` elements, markers) refer to it.
     refs: HashMap<String, (usize, usize)>,
     /// The definitions, in first-use order.
@@ -340,16 +436,16 @@ impl Defs {
         let upem = f64::from(text::units_per_em(weight).max(1));
         let size = self.max_size.get(&(weight, gid)).copied().unwrap_or(72.0);
         let grid = glyph_grid(size, upem);
-        let d = glyph_data(weight, gid, grid);
+        let (d, ink) = glyph_data(weight, gid, grid);
+        if let Some(b) = ink {
+            self.ink.insert((weight, gid), b);
+        }
+        self.grids.insert((weight, gid), grid);
         let id = if d.is_empty() {
             None
         } else {
             let id = self.id();
-            self.nodes.push(Def::Glyph {
-                id: id.clone(),
-                d,
-                grid,
-            });
+            self.nodes.push(Def::Glyph { id: id.clone(), d });
             Some(id)
         };
         self.glyphs.insert((weight, gid), id.clone());
@@ -361,9 +457,18 @@ impl Defs {
         self.refs.entry(glyph.to_string()).or_default().0 += 1;
     }
 
-    /// The id of a marker drawing glyph outline `gid` (id `glyph`) in `color`.
-    fn marker(&mut self, weight: Weight, gid: u16, color: Color, glyph: &str) -> String {
-        if let Some(id) = self.markers.get(&(weight, gid, rgb(color))) {
+    /// The id of a marker drawing glyph outline `gid` (id `glyph`) in `color`, its content
+    /// scaled by 10^-`boost`.
+    fn marker(
+        &mut self,
+        weight: Weight,
+        gid: u16,
+        color: Color,
+        glyph: &str,
+        boost: i32,
+    ) -> String {
+        let key = (weight, gid, rgb(color), boost);
+        if let Some(id) = self.markers.get(&key) {
             return id.clone();
         }
         let id = self.id();
@@ -372,65 +477,102 @@ impl Defs {
             id: id.clone(),
             glyph: glyph.to_string(),
             fill: (color != Color::BLACK).then(|| hex(color)),
+            boost,
         });
-        self.markers.insert((weight, gid, rgb(color)), id.clone());
+        self.markers.insert(key, id.clone());
         id
     }
 
-    /// The `<defs>` element, or `None` if nothing is defined. A glyph outline that exactly one
-    /// marker and nothing else uses is written inside that marker (its `scale` folded into the
-    /// marker's 1/1000), not as a `<path id>` plus a `<use>`. Markers let their outline out of
-    /// the marker box (`overflow: visible`, one rule in a `<style>` for all of them).
-    fn into_node(self) -> Option<Definitions> {
-        if self.nodes.is_empty() {
+    /// The `<defs>` element, or `None` if nothing is defined, with the page's CSS `rules`.
+    /// A glyph outline that a marker draws is written inside the first black marker drawing it
+    /// unscaled (boost 0: its content is in font units, as a `<path id>` in `<defs>` would
+    /// be), keeping its id only when something else (a `<use>`, another marker) refers to it;
+    /// an outline that exactly one marker and nothing else uses is written inside that marker
+    /// in any case (its `scale` folded into the marker's). Markers let their outline out of the
+    /// marker box (`overflow: visible`, one rule in the `<style>` for all of them).
+    fn into_node(self, rules: &str) -> Option<Definitions> {
+        if self.nodes.is_empty() && rules.is_empty() {
             return None;
         }
-        let mut inline: HashMap<String, (String, i64)> = HashMap::new();
+        // Glyph id → path data, filled in below, for each outline a marker carries.
+        let mut carried: HashMap<String, String> = HashMap::new();
+        // Glyph id → the marker carrying it.
+        let mut owner: HashMap<String, String> = HashMap::new();
         for n in &self.nodes {
-            if let Def::Glyph { id, grid, .. } = n {
-                if self.refs.get(id) == Some(&(0, 1)) {
-                    inline.insert(id.clone(), (String::new(), *grid));
+            if let Def::Marker {
+                id,
+                glyph,
+                fill,
+                boost,
+            } = n
+            {
+                let alone = self.refs.get(glyph) == Some(&(0, 1));
+                if !owner.contains_key(glyph) && (alone || (*boost == 0 && fill.is_none())) {
+                    owner.insert(glyph.clone(), id.clone());
+                }
+            }
+        }
+        for n in &self.nodes {
+            if let Def::Glyph { id, .. } = n {
+                if owner.contains_key(id) {
+                    carried.insert(id.clone(), String::new());
                 }
             }
         }
         let mut nodes = self.nodes;
-        // Move each inlined outline's data to where its marker will take it.
+        // Move each carried outline's data to where its marker will take it.
         for n in &mut nodes {
             if let Def::Glyph { id, d, .. } = n {
-                if let Some(e) = inline.get_mut(id.as_str()) {
-                    e.0 = std::mem::take(d);
+                if let Some(e) = carried.get_mut(id.as_str()) {
+                    *e = std::mem::take(d);
                 }
             }
         }
         let any_marker = nodes.iter().any(|n| matches!(n, Def::Marker { .. }));
         let mut out = Definitions::new();
-        if any_marker {
-            out.append(svg::node::element::Style::new("marker{overflow:visible}"));
+        let css = if any_marker {
+            format!("marker{{overflow:visible}}{rules}")
+        } else {
+            rules.to_string()
+        };
+        if !css.is_empty() {
+            out.append(svg::node::element::Style::new(css));
         }
         for n in nodes {
             match n {
-                Def::Glyph { id, d, grid } => {
-                    if inline.contains_key(id.as_str()) {
+                Def::Glyph { id, d } => {
+                    if carried.contains_key(id.as_str()) {
                         continue;
                     }
-                    let mut p = Path::new().set("id", id.as_str()).set("d", d);
-                    if grid > 1 {
-                        p = p.set("transform", format!("scale({grid})"));
-                    }
-                    out.append(p);
+                    out.append(Path::new().set("id", id.as_str()).set("d", d));
                 }
-                Def::Marker { id, glyph, fill } => {
+                Def::Marker {
+                    id,
+                    glyph,
+                    fill,
+                    boost,
+                } => {
                     let mut m = Marker::new().set("id", id.as_str());
-                    m = match inline.get(glyph.as_str()) {
-                        Some((d, grid)) => m.add(Path::new().set("d", d.as_str()).set(
-                            "transform",
-                            format!("scale({})", scale_str(*grid as f64 / 1000.0)),
-                        )),
-                        None => m.add(
-                            Use::new()
-                                .set("xlink:href", format!("#{glyph}"))
-                                .set("transform", "scale(.001)"),
-                        ),
+                    let down = 10f64.powi(-boost);
+                    let carrier = owner.get(&glyph) == Some(&id);
+                    m = match carried.get(glyph.as_str()).filter(|_| carrier) {
+                        Some(d) => {
+                            let mut p = Path::new().set("d", d.as_str());
+                            if self.refs.get(&glyph) != Some(&(0, 1)) {
+                                p = p.set("id", glyph.as_str());
+                            }
+                            if boost != 0 {
+                                p = p.set("transform", format!("scale({})", scale_str(down)));
+                            }
+                            m.add(p)
+                        }
+                        None => {
+                            let mut u = Use::new().set("href", format!("#{glyph}"));
+                            if boost != 0 {
+                                u = u.set("transform", format!("scale({})", scale_str(down)));
+                            }
+                            m.add(u)
+                        }
                     };
                     if let Some(f) = fill {
                         m = m.set("fill", f);
@@ -470,6 +612,11 @@ struct Line {
     label: String,
 }
 
+/// How far (mm) an item's box is widened before asking whether it meets another: more than a
+/// pixel at 100 dpi, so that even the anti-aliased edges of items whose order is swapped never
+/// share a pixel, and far more than the 0.005 mm a point moves in rounding.
+const INK_MARGIN: f64 = 0.3;
+
 fn boxes_meet(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
     a.0 <= b.2 && b.0 <= a.2 && a.1 <= b.3 && b.1 <= a.3
 }
@@ -488,12 +635,15 @@ impl Pending {
             return;
         }
         let upem = f64::from(text::units_per_em(t.weight).max(1));
-        let k = t.size_pt * text::MM_PER_PT / upem;
+        // Hundredths of a mm per font unit.
+        let k = 100.0 * t.size_pt * text::MM_PER_PT / upem;
         let key = t.size_pt.to_bits();
         self.scales.insert(key, k);
         let em_mm = t.size_pt * text::MM_PER_PT;
+        let mm_per_unit = k / 100.0;
         let mut pen_milli = 0u64;
         let mut glyphs = Vec::new();
+        let mut bbox: Option<(f64, f64, f64, f64)> = None;
         for g in text::glyphs(&t.text, t.weight) {
             if defs.glyph(t.weight, g.gid).is_some() {
                 let x = t.x + pen_milli as f64 / 1000.0 * em_mm;
@@ -501,17 +651,29 @@ impl Pending {
                     (key, t.color, t.weight, g.gid),
                     (hundredths(x), hundredths(t.y)),
                 ));
+                if let Some(&(x0, y0, x1, y1)) = defs.ink.get(&(t.weight, g.gid)) {
+                    let b = (
+                        finite(x + f64::from(x0) * mm_per_unit),
+                        finite(t.y - f64::from(y1) * mm_per_unit),
+                        finite(x + f64::from(x1) * mm_per_unit),
+                        finite(t.y - f64::from(y0) * mm_per_unit),
+                    );
+                    bbox = Some(match bbox {
+                        None => b,
+                        Some(a) => (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)),
+                    });
+                }
             }
             pen_milli += u64::from(g.advance_milli_em);
         }
-        if !glyphs.is_empty() {
-            let w = pen_milli as f64 / 1000.0 * em_mm;
-            // Generous ink box: glyphs may reach past the advance and the hhea extremes.
+        if let (false, Some(b)) = (glyphs.is_empty(), bbox) {
+            // The glyphs' ink (their outline points), widened by `INK_MARGIN` for the lattice
+            // rounding and anti-aliased edges.
             let bbox = (
-                finite(t.x) - em_mm,
-                finite(t.y) - 1.2 * em_mm,
-                finite(t.x) + w + em_mm,
-                finite(t.y) + 0.5 * em_mm,
+                b.0 - INK_MARGIN,
+                b.1 - INK_MARGIN,
+                b.2 + INK_MARGIN,
+                b.3 + INK_MARGIN,
             );
             self.lines.push(Line {
                 glyphs,
@@ -528,7 +690,7 @@ impl Pending {
     fn flush_under(
         &mut self,
         b: Option<(f64, f64, f64, f64)>,
-        out: &mut Vec<Box<dyn Node>>,
+        out: &mut Vec<Out>,
         defs: &mut Defs,
     ) {
         let mut take: Vec<bool> = self
@@ -561,12 +723,12 @@ impl Pending {
         self.draw(&now, out, defs);
     }
 
-    fn flush(&mut self, out: &mut Vec<Box<dyn Node>>, defs: &mut Defs) {
+    fn flush(&mut self, out: &mut Vec<Out>, defs: &mut Defs) {
         self.flush_under(None, out, defs);
     }
 
     /// Appends `lines` to `out` as one group.
-    fn draw(&self, lines: &[Line], out: &mut Vec<Box<dyn Node>>, defs: &mut Defs) {
+    fn draw(&self, lines: &[Line], out: &mut Vec<Out>, defs: &mut Defs) {
         // Glyph origins per run key, in first-use order.
         let mut runs: Vec<(RunKey, Vec<(i64, i64)>)> = Vec::new();
         let mut index: HashMap<(u64, u32, Weight, u16), usize> = HashMap::new();
@@ -581,39 +743,49 @@ impl Pending {
             }
         }
         let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
-        let mut group = Group::new().set("aria-label", labels.join(" "));
-        // Sizes in first-use order; within a size, colours in first-use order.
-        let mut groups: Vec<(u64, Color)> = Vec::new();
-        for ((key, color, _, _), _) in &runs {
-            if !groups.contains(&(*key, *color)) {
-                groups.push((*key, *color));
+        let mut blocks = Vec::new();
+        // The lattice step (font units) of a glyph's outline.
+        let grid = |defs: &mut Defs, w: Weight, gid: u16| {
+            defs.glyph(w, gid);
+            defs.grids.get(&(w, gid)).copied().unwrap_or(1)
+        };
+        // Sizes in first-use order; within a size, colours, then lattice steps, in first-use
+        // order.
+        let mut groups: Vec<(u64, Color, i64)> = Vec::new();
+        for ((key, color, w, gid), _) in &runs {
+            let g = (*key, *color, grid(defs, *w, *gid));
+            if !groups.contains(&g) {
+                groups.push(g);
             }
         }
-        for (key, color) in groups {
-            let k = self.scales.get(&key).copied().unwrap_or(0.0);
+        for (key, color, step) in groups {
+            let of_group = |defs: &mut Defs, (rk, rc, w, gid): &RunKey| {
+                (*rk, *rc) == (key, color) && grid(defs, *w, *gid) == step
+            };
+            // Hundredths of a mm per lattice step of the outlines drawn here.
+            let k = self.scales.get(&key).copied().unwrap_or(0.0) * step as f64;
             let ks = scale_str(k);
-            let mut multi = Group::new()
-                .set("fill", "none")
-                .set("stroke-width", scale_str(k * 1000.0));
-            let mut any_multi = false;
-            // Glyphs drawn once at this size: when there are several and a font unit is at most
-            // 0.01 mm, they share one `<g transform="scale(k)">` and are placed by `x`/`y` in
-            // whole font units (within 0.005 mm of the origin).
+            let boost = marker_boost(k);
+            let mut block = TextBlock::default();
+            // Glyphs drawn once at this size: when there are several and a lattice step is at
+            // most 0.01 mm (one user unit), they share one `<g transform="scale(k)">` and are
+            // placed by `x`/`y` in whole steps (within 0.005 mm of the origin).
             let singles = runs
                 .iter()
-                .filter(|((rk, rc, w, gid), pts)| {
-                    (*rk, *rc) == (key, color) && pts.len() == 1 && defs.glyph(*w, *gid).is_some()
+                .filter(|(r, pts)| {
+                    of_group(defs, r) && pts.len() == 1 && defs.glyph(r.2, r.3).is_some()
                 })
                 .count();
-            let in_units = singles >= 2 && k > 0.0 && k <= 0.01;
+            let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
             let mut scaled = Group::new().set("transform", format!("scale({ks})"));
             if color != Color::BLACK {
                 scaled = scaled.set("fill", hex(color));
             }
-            for ((rk, rc, w, gid), pts) in &runs {
-                if (*rk, *rc) != (key, color) {
+            for (r, pts) in &runs {
+                if !of_group(defs, r) {
                     continue;
                 }
+                let (_, _, w, gid) = r;
                 let Some(glyph) = defs.glyph(*w, *gid) else {
                     continue;
                 };
@@ -622,55 +794,56 @@ impl Pending {
                 }
                 if pts.len() == 1 && in_units {
                     let (x, y) = pts[0];
-                    let units = |h: i64| ((h as f64 / 100.0) / k).round() as i64;
+                    let units = |h: i64| (h as f64 / k).round() as i64;
                     scaled = scaled.add(
                         Use::new()
+                            .set("href", format!("#{glyph}"))
                             .set("x", units(x))
-                            .set("y", units(y))
-                            .set("xlink:href", format!("#{glyph}")),
+                            .set("y", units(y)),
                     );
                 } else if pts.len() == 1 {
                     let (x, y) = pts[0];
-                    let mut pos = String::new();
-                    push_h(&mut pos, x, false);
-                    push_h(&mut pos, y, true);
                     let mut u = Use::new()
-                        .set("xlink:href", format!("#{glyph}"))
-                        .set("transform", format!("translate({pos}) scale({ks})"));
+                        .set("href", format!("#{glyph}"))
+                        .set("transform", format!("translate({x} {y}) scale({ks})"));
                     if color != Color::BLACK {
                         u = u.set("fill", hex(color));
                     }
-                    group = group.add(u);
+                    block.loose.push(u.into());
                 } else {
-                    let m = defs.marker(*w, *gid, color, &glyph);
-                    let mut pw = PathWriter::new(push_h);
-                    pw.move_to(pts[0]);
-                    for &q in &pts[1..] {
-                        pw.line_to(q);
-                    }
-                    // Markers scale with the stroke width; their content is scaled by 1/1000 so
-                    // the width stays near 1 (librsvg drops markers under a few thousandths).
-                    multi = multi.add(
-                        Path::new()
-                            .set("d", pw.d)
-                            .set("style", format!("marker:url(#{m})")),
-                    );
-                    any_multi = true;
+                    let m = defs.marker(*w, *gid, color, &glyph, boost);
+                    block.runs.push((run_data(pts), m));
                 }
             }
             if in_units {
-                group = group.add(scaled);
+                block.scaled = Some(scaled.into());
             }
-            if any_multi {
-                group = group.add(multi);
+            if !block.runs.is_empty() {
+                block.stroke_width = scale_str(k * 10f64.powi(boost));
             }
+            blocks.push(block);
         }
-        out.push(Box::new(group));
+        out.push(Out::Text {
+            label: labels.join(" "),
+            blocks,
+        });
     }
 }
 
-/// A scale factor (mm per font unit) to 7 significant digits, shortest form: the scale is not
-/// a length, and 7 digits keep a 300 mm line within 0.0001 mm.
+/// How many powers of ten a marker's stroke width is raised above `k` (hundredths of a mm
+/// per font unit), its content scaled down as many: none for text of 3 pt and up (`k` at
+/// least 0.05), since librsvg draws no marker whose stroke width is under about 0.005 user
+/// units.
+fn marker_boost(k: f64) -> i32 {
+    let mut n = 0;
+    while k > 0.0 && k * 10f64.powi(n) < 0.05 && n < 12 {
+        n += 1;
+    }
+    n
+}
+
+/// A scale factor (hundredths of a mm per font unit) to 7 significant digits, shortest form:
+/// the scale is not a length, and 7 digits keep a 300 mm line within 0.0001 mm.
 fn scale_str(k: f64) -> String {
     if !(k.is_finite() && k > 0.0) {
         return "0".into();
@@ -808,54 +981,256 @@ fn shape_node(s: &Shape) -> Option<(Element, Paint)> {
     Some((geometry(segs), paint))
 }
 
-/// Consecutive shapes with the same paint, written as one `<g>` carrying the paint.
+/// The box of a shape (see [`shape_box`]).
+type Box4 = (f64, f64, f64, f64);
+
+/// Shapes drawn one after another with no text drawn between them (a segment of the page's
+/// painting order), kept until the segment ends. Shapes whose boxes do not meet may then be
+/// drawn in either order, so the segment is reordered to put shapes of one paint next to each
+/// other (one `<g>` carrying the paint), while every pair whose boxes meet keeps its order.
 #[derive(Default)]
 struct ShapeRun {
-    paint: Paint,
-    elems: Vec<Element>,
+    shapes: Vec<(Paint, Element, Option<Box4>)>,
 }
 
 impl ShapeRun {
-    fn push(&mut self, geometry: Element, paint: Paint, out: &mut Vec<Box<dyn Node>>) {
-        if paint != self.paint {
-            self.flush(out);
-            self.paint = paint;
-        }
-        self.elems.push(geometry);
+    fn push(&mut self, geometry: Element, paint: Paint, b: Option<Box4>) {
+        self.shapes.push((paint, geometry, b));
     }
 
-    fn flush(&mut self, out: &mut Vec<Box<dyn Node>>) {
-        let elems = std::mem::take(&mut self.elems);
-        match elems.len() {
-            0 => {}
-            1 => {
-                let mut e = elems.into_iter().next().expect("one element");
-                for (k, v) in &self.paint {
-                    e.assign(*k, v.as_str());
+    /// Ends the segment: its shapes go to `out`, grouped by paint.
+    fn flush(&mut self, out: &mut Vec<Out>) {
+        let shapes = std::mem::take(&mut self.shapes);
+        let n = shapes.len();
+        // An unknown box meets everything.
+        let meet = |i: usize, j: usize| match (shapes[i].2, shapes[j].2) {
+            (Some(a), Some(b)) => boxes_meet(a, b),
+            _ => true,
+        };
+        // waits[j]: how many earlier shapes meeting shape j are still to be drawn.
+        let mut waits = vec![0usize; n];
+        let mut after: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (j, w) in waits.iter_mut().enumerate() {
+            for (i, later) in after.iter_mut().enumerate().take(j) {
+                if meet(i, j) {
+                    *w += 1;
+                    later.push(j);
                 }
-                out.push(Box::new(e));
             }
-            _ => {
-                let mut g = Group::new();
-                for (k, v) in &self.paint {
-                    g = g.set(*k, v.as_str());
-                }
-                for e in elems {
-                    g = g.add(e);
-                }
-                out.push(Box::new(g));
+        }
+        // Greedy: the first free shape of the paint being drawn, else the first free shape.
+        let mut done = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        let mut paint: Option<&Paint> = None;
+        for _ in 0..n {
+            let free = |i: &usize| !done[*i] && waits[*i] == 0;
+            let pick = (0..n)
+                .filter(free)
+                .find(|i| Some(&shapes[*i].0) == paint)
+                .or_else(|| (0..n).find(free))
+                .expect("the earliest shape not drawn waits for none");
+            done[pick] = true;
+            for &j in &after[pick] {
+                waits[j] -= 1;
+            }
+            paint = Some(&shapes[pick].0);
+            order.push(pick);
+        }
+        let mut slots: Vec<Option<(Paint, Element, Option<Box4>)>> =
+            shapes.into_iter().map(Some).collect();
+        for i in order {
+            let (p, e, _) = slots[i].take().expect("each shape drawn once");
+            match out.last_mut() {
+                Some(Out::Shapes(q, elems)) if *q == p => elems.push(e),
+                _ => out.push(Out::Shapes(p, vec![e])),
             }
         }
     }
 }
 
-/// The box a shape may paint (control points, widened by its stroke), mm.
-fn shape_box(s: &Shape) -> Option<(f64, f64, f64, f64)> {
+/// The glyphs of one size and colour in a text group: glyphs drawn once (`loose` `<use>`s, or
+/// one `scaled` group placing them in font units) and the marker runs, each (path data through
+/// the glyph origins, marker id), under one `stroke-width`.
+#[derive(Default)]
+struct TextBlock {
+    loose: Vec<Element>,
+    scaled: Option<Element>,
+    stroke_width: String,
+    runs: Vec<(String, String)>,
+}
+
+/// A piece of the page body in painting order, kept as data until the whole page is drawn so
+/// that a paint or marker used often enough can become a CSS class (see [`Classes`]).
+enum Out {
+    /// Shapes sharing one paint: one `<g>` carrying it, or the one element itself.
+    Shapes(Paint, Vec<Element>),
+    /// One text group (`aria-label` holding its lines).
+    Text {
+        label: String,
+        blocks: Vec<TextBlock>,
+    },
+    /// A `<g clip-path>` (clip id) around its own pieces.
+    Clip(String, Vec<Out>),
+}
+
+/// CSS classes of a page: a paint carried by several elements, or a marker referred to by
+/// several runs, becomes one rule in the page's `<style>` (`.a{fill:#fff;stroke:#000}`,
+/// `.b{marker:url(#Ma)}`) and a `class` attribute, when that is shorter than repeating the
+/// attributes.
+#[derive(Default)]
+struct Classes {
+    paint: HashMap<Paint, String>,
+    marker: HashMap<String, String>,
+    rules: String,
+}
+
+impl Classes {
+    /// Classes for the pieces `outs`, named in first-use order.
+    fn choose(outs: &[Out]) -> Classes {
+        // How many elements would carry each paint, and how many runs use each marker.
+        fn count<'a>(
+            outs: &'a [Out],
+            paints: &mut Vec<(&'a Paint, usize)>,
+            markers: &mut Vec<(&'a str, usize)>,
+        ) {
+            for o in outs {
+                match o {
+                    Out::Shapes(p, _) => match paints.iter_mut().find(|(q, _)| *q == p) {
+                        Some(e) => e.1 += 1,
+                        None => paints.push((p, 1)),
+                    },
+                    Out::Text { blocks, .. } => {
+                        for (_, m) in blocks.iter().flat_map(|b| &b.runs) {
+                            match markers.iter_mut().find(|(q, _)| q == m) {
+                                Some(e) => e.1 += 1,
+                                None => markers.push((m, 1)),
+                            }
+                        }
+                    }
+                    Out::Clip(_, inner) => count(inner, paints, markers),
+                }
+            }
+        }
+        let (mut paints, mut markers) = (Vec::new(), Vec::new());
+        count(outs, &mut paints, &mut markers);
+        let mut c = Classes::default();
+        let mut n = 0;
+        // (uses, attribute text per use, rule body) → the class name if it pays.
+        let mut pays = |uses: usize, attrs: usize, body: &str, rules: &mut String| {
+            let name = short_id(n);
+            let (class_attr, rule) = (
+                " class=\"\"".len() + name.len(),
+                name.len() + body.len() + 3,
+            );
+            if uses * attrs > uses * class_attr + rule {
+                let _ = write!(rules, ".{name}{{{body}}}");
+                n += 1;
+                Some(name)
+            } else {
+                None
+            }
+        };
+        for (p, uses) in paints {
+            let attrs: usize = p.iter().map(|(k, v)| k.len() + v.len() + 4).sum();
+            let body: Vec<String> = p.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+            if let Some(name) = pays(uses, attrs, &body.join(";"), &mut c.rules) {
+                c.paint.insert(p.clone(), name);
+            }
+        }
+        for (m, uses) in markers {
+            let body = format!("marker:url(#{m})");
+            if let Some(name) = pays(uses, body.len() + 9, &body, &mut c.rules) {
+                c.marker.insert(m.to_string(), name);
+            }
+        }
+        c
+    }
+
+    /// The svg nodes of `outs`.
+    fn nodes(&self, outs: Vec<Out>) -> Vec<Box<dyn Node>> {
+        let mut body: Vec<Box<dyn Node>> = Vec::new();
+        for o in outs {
+            match o {
+                // Black fill, no stroke (the SVG defaults): the elements need no carrier.
+                Out::Shapes(paint, elems) if paint.is_empty() => {
+                    for e in elems {
+                        body.push(Box::new(e));
+                    }
+                }
+                Out::Shapes(paint, elems) => {
+                    let class = self.paint.get(&paint);
+                    let dress = |mut e: Element| {
+                        match class {
+                            Some(c) => e.assign("class", c.as_str()),
+                            None => {
+                                for (k, v) in &paint {
+                                    e.assign(*k, v.as_str());
+                                }
+                            }
+                        }
+                        e
+                    };
+                    if elems.len() == 1 {
+                        let e = elems.into_iter().next().expect("one element");
+                        body.push(Box::new(dress(e)));
+                    } else {
+                        let mut g = Element::new("g");
+                        for e in elems {
+                            g.append(e);
+                        }
+                        body.push(Box::new(dress(g)));
+                    }
+                }
+                Out::Text { label, blocks } => {
+                    let mut group = Group::new().set("aria-label", label);
+                    for b in blocks {
+                        for u in b.loose {
+                            group = group.add(u);
+                        }
+                        if let Some(g) = b.scaled {
+                            group = group.add(g);
+                        }
+                        if !b.runs.is_empty() {
+                            let mut multi = Group::new()
+                                .set("fill", "none")
+                                .set("stroke-width", b.stroke_width);
+                            for (d, m) in b.runs {
+                                let p = Path::new().set("d", d);
+                                multi = multi.add(match self.marker.get(&m) {
+                                    Some(c) => p.set("class", c.as_str()),
+                                    None => p.set("style", format!("marker:url(#{m})")),
+                                });
+                            }
+                            group = group.add(multi);
+                        }
+                    }
+                    body.push(Box::new(group));
+                }
+                Out::Clip(id, inner) => {
+                    let mut g = Group::new().set("clip-path", format!("url(#{id})"));
+                    for n in self.nodes(inner) {
+                        g = g.add(n);
+                    }
+                    body.push(Box::new(g));
+                }
+            }
+        }
+        body
+    }
+}
+
+/// The box a shape may paint, mm: its control points, widened by how far its stroke may
+/// reach past them (half the width, or for a path's corners the miter: at most 10 × half the
+/// width, the miter limit; a rectangle's right-angle miter stays within the width) and by
+/// [`INK_MARGIN`]. `smooth` says the shape is a circle, ellipse or rectangle.
+fn shape_box(s: &Shape, smooth: bool) -> Option<Box4> {
     let (x0, y0, x1, y1) = bounds(clean_segs(&s.segs))?;
     let w = s
         .stroke
         .as_ref()
-        .map_or(0.0, |st| if st.width.is_finite() { st.width } else { 0.0 });
+        .and_then(clean_stroke)
+        .map_or(0.0, |(w, _)| if smooth { w } else { 5.0 * w })
+        + INK_MARGIN;
     let b = (
         finite(x0) - w,
         finite(y0) - w,
@@ -865,35 +1240,31 @@ fn shape_box(s: &Shape) -> Option<(f64, f64, f64, f64)> {
     Some(b)
 }
 
-/// Nodes for `items` in painting order (see the module docs); a clip's items are drawn by a
-/// nested call inside its `<g clip-path>`.
-fn item_nodes(items: &[Item], defs: &mut Defs) -> Vec<Box<dyn Node>> {
+/// The pieces for `items` in painting order (see the module docs); a clip's items are drawn
+/// by a nested call inside its `<g clip-path>`.
+fn item_nodes(items: &[Item], defs: &mut Defs) -> Vec<Out> {
     let mut pending = Pending::default();
     let mut run = ShapeRun::default();
-    let mut body: Vec<Box<dyn Node>> = Vec::new();
+    let mut body: Vec<Out> = Vec::new();
     for item in items {
         match item {
             Item::Shape(s) => {
                 let Some((geometry, paint)) = shape_node(s) else {
                     continue;
                 };
-                let b = shape_box(s);
+                let b = shape_box(s, geometry.get_name() != "path");
                 if b.is_none_or(|b| pending.lines.iter().any(|l| boxes_meet(l.bbox, b))) {
                     run.flush(&mut body);
                     pending.flush_under(b, &mut body, defs);
                 }
-                run.push(geometry, paint, &mut body);
+                run.push(geometry, paint, b);
             }
             Item::Text(t) => pending.add(t, defs),
             Item::Clip(c) => {
                 run.flush(&mut body);
                 pending.flush(&mut body, defs);
                 let id = defs.clip(c.x, c.y, c.w, c.h);
-                let mut g = Group::new().set("clip-path", format!("url(#{id})"));
-                for n in item_nodes(&c.items, defs) {
-                    g = g.add(n);
-                }
-                body.push(Box::new(g));
+                body.push(Out::Clip(id, item_nodes(&c.items, defs)));
             }
         }
     }
@@ -903,7 +1274,7 @@ fn item_nodes(items: &[Item], defs: &mut Defs) -> Vec<Box<dyn Node>> {
 }
 
 /// Draws one page as a standalone SVG document string: root `width`/`height` in mm, a
-/// `viewBox` in mm, a `<title>`, glyph outlines, markers and clip rectangles in `<defs>`, then
+/// `viewBox` in hundredths of a mm, a `<title>`, glyph outlines, markers and clip rectangles in `<defs>`, then
 /// every item in painting order (text as filled glyph outlines, see the module docs).
 /// Deterministic: the same page gives the same string.
 pub fn render_page(page: &Page, title: &str) -> String {
@@ -919,22 +1290,26 @@ pub fn render_page(page: &Page, title: &str) -> String {
             }
         }
     }
-    let body = item_nodes(&page.items, &mut defs);
+    let outs = item_nodes(&page.items, &mut defs);
+    let classes = Classes::choose(&outs);
+    let body = classes.nodes(outs);
     let mut doc = svg::Document::new()
-        .set("width", format!("{}mm", num(w)))
-        .set("height", format!("{}mm", num(h)))
+        .set("width", format!("{}mm", mm_str(w)))
+        .set("height", format!("{}mm", mm_str(h)))
         .set("viewBox", format!("0 0 {} {}", num(w), num(h)))
         // PDF's default miter limit, so sharp corners are cut the same way in both backends.
         .set("stroke-miterlimit", "10")
-        .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
         .add(Title::new(clean_text(title)));
-    if let Some(d) = defs.into_node() {
+    if let Some(d) = defs.into_node(&classes.rules) {
         doc = doc.add(d);
     }
     for n in body {
         doc.append(n);
     }
-    let mut out = doc.to_string();
+    // No line break between elements (the svg crate puts one before each): whitespace between
+    // elements draws nothing, and markup escapes every `<` and `>` in text and attribute values,
+    // so `>` + line break + `<` occurs only between two tags.
+    let mut out = doc.to_string().replace(">\n<", "><");
     out.push('\n');
     out
 }
@@ -964,37 +1339,79 @@ mod tests {
 
     #[test]
     fn numbers_round_to_hundredths() {
-        assert_eq!(num(12.3456), "12.35");
+        // One user unit is 0.01 mm: 12.3456 mm is 1234.56 units, rounded to 1235.
+        assert_eq!(num(12.3456), "1235");
         assert_eq!(num(-0.0001), "0");
-        assert_eq!(num(100.0), "100");
-        assert_eq!(num(0.05), ".05");
-        assert_eq!(num(-0.5), "-.5");
+        assert_eq!(num(100.0), "10000");
+        assert_eq!(num(0.05), "5");
+        assert_eq!(num(-0.5), "-50");
         assert_eq!(num(f64::NAN), "0");
+        // The root's width and height stay in mm, shortest decimal.
+        assert_eq!(mm_str(215.9), "215.9");
+        assert_eq!(mm_str(210.0), "210");
+        assert_eq!(mm_str(0.5), ".5");
+        assert_eq!(mm_str(0.05), ".05");
         assert_eq!(hex(Color::rgb(255, 0, 16)), "#ff0010");
         assert_eq!(hex(Color::rgb(255, 0, 17)), "#f01");
-        assert_eq!(scale_str(9.0 * 25.4 / 72.0 / 2048.0), ".001550293");
+        // 9 pt: 9 × 25.4 / 72 mm per em / 2048 units = 0.001550293 mm = 0.1550293 units.
+        assert_eq!(scale_str(100.0 * 9.0 * 25.4 / 72.0 / 2048.0), ".1550293");
         assert_eq!(scale_str(2.5), "2.5");
+        assert_eq!(marker_boost(0.1550293), 0);
+        assert_eq!(marker_boost(0.004), 2);
     }
 
     #[test]
-    fn separators_only_where_needed() {
-        let mut s = String::new();
-        for (v, sep) in [
-            (150, false),
-            (-5, true),
-            (50, true),
-            (50, true),
-            (200, true),
-        ] {
-            push_h(&mut s, v, sep);
-        }
-        // 1.5 -.05 .5 .5 2: ".5" after "-.05" and after ".5" needs no space.
-        assert_eq!(s, "1.5-.05.5.5 2");
+    fn each_command_takes_its_shorter_form() {
+        let mut w = PathWriter::new(false);
+        w.move_to((100, 200));
+        // Right 250: `h250` and `H350` are as long; the relative form comes first.
+        w.line_to((350, 200));
+        // Up to y = -5: `v-205` against `V-5`.
+        w.line_to((350, -5));
+        // To (10, 5): `l-340 10` against `L10 5`.
+        w.line_to((10, 5));
+        // To (20, 15): after `L` its letter is implied (` 20 15`), as long as `l10 10`.
+        w.line_to((20, 15));
+        // To (1025, 15): `h1005` (as long as `H1025`); back to (1003, 15): `-22` with `h`
+        // implied and no space before the minus, against `H1003`.
+        w.line_to((1025, 15));
+        w.line_to((1003, 15));
+        w.close();
+        assert_eq!(w.d, "m100 200h250V-5L10 5l10 10h1005-22z");
+        // After `z` the current point is the subpath's start, (100, 200).
+        w.move_to((100, 300));
+        assert!(w.d.ends_with("zm0 100"), "{}", w.d);
+    }
+
+    #[test]
+    fn a_filled_outline_leaves_out_z() {
+        // Two squares; without `z` the second `m` is taken from the first square's last point
+        // (0, 10), so it reaches (20, 0) as `M20 0` (shorter than `m20-10`).
+        let mut w = PathWriter::new(true);
+        w.move_to((0, 0));
+        w.line_to((10, 0));
+        w.line_to((10, 10));
+        w.line_to((0, 10));
+        w.close();
+        w.move_to((20, 0));
+        w.line_to((30, 0));
+        w.close();
+        assert_eq!(w.d, "m0 0h10v10H0M20 0h10");
+    }
+
+    #[test]
+    fn a_run_visits_its_points_shortest_step_first() {
+        // From (0, 0): (500, 0) is `h500` (4 characters), (1000, 0) `h1000`; then `h500` again.
+        assert_eq!(run_data(&[(0, 0), (1000, 0), (500, 0)]), "m0 0h500 500");
+        // A point on the next line below the first comes before the far end of the first
+        // line, reached from there as `L9000 0` (shorter than `l9000-400`).
+        assert_eq!(run_data(&[(0, 0), (9000, 0), (0, 400)]), "m0 0v400L9000 0");
     }
 
     #[test]
     fn relative_path_lands_on_rounded_points() {
-        // Absolute points 1.004, 2.006 → 1, 2.01; then 3.333, 2.006 → 3.33, 2.01 (dx 2.33).
+        // Absolute points 1.004, 2.006 mm → 100, 201 units; then 3.333, 2.006 → 333, 201
+        // (dx 233); 3.333, 5 → 333, 500 (dy 299); after `z`, from (100, 201) to (1000, 1000).
         let segs = vec![
             Seg::MoveTo(pt(1.004, 2.006)),
             Seg::LineTo(pt(3.333, 2.006)),
@@ -1002,19 +1419,20 @@ mod tests {
             Seg::Close,
             Seg::MoveTo(pt(10.0, 10.0)),
         ];
-        assert_eq!(path_data(&segs), "m1 2.01h2.33v2.99zm9 7.99");
+        assert_eq!(path_data(&segs), "m100 201h233v299zm900 799");
+        // Back along the rectangle's top, `H2000` is shorter than `h-10000`.
         assert_eq!(
             path_data(&rect(20.0, 20.0, 100.0, 3.0)),
-            "m20 20h100v3h-100z"
+            "m2000 2000h10000v300H2000z"
         );
         // The same rectangle as an element.
         assert_eq!(
             geometry(&rect(20.0, 20.0, 100.0, 3.0)).to_string(),
-            r#"<rect height="3" width="100" x="20" y="20"/>"#
+            r#"<rect height="300" width="10000" x="2000" y="2000"/>"#
         );
         assert_eq!(
             geometry(&crate::doc::circle(pt(5.0, 6.0), 2.5)).to_string(),
-            r#"<circle cx="5" cy="6" r="2.5"/>"#
+            r#"<circle cx="500" cy="600" r="250"/>"#
         );
     }
 
@@ -1049,9 +1467,80 @@ mod tests {
         // Over the text: must be painted after it.
         p.shape(rect(9.0, 15.0, 5.0, 6.0), Some(Color::WHITE), None);
         let s = render_page(&p, "t");
-        let far = s.find(r#"x="80""#).unwrap();
+        let far = s.find(r#"x="8000""#).unwrap();
         let text = s.find("aria-label").unwrap();
-        let over = s.find(r#"x="9""#).unwrap();
+        let over = s.find(r#"x="900""#).unwrap();
         assert!(far < text && text < over, "{s}");
+    }
+
+    /// A pit-like ring: white fill (or none), black stroke 0.35 mm.
+    fn ring(p: &mut Page, x: f64, r: f64, fill: Option<Color>) {
+        p.shape(
+            crate::doc::circle(pt(x, 50.0), r),
+            fill,
+            Some(crate::doc::Stroke::solid(0.35, Color::BLACK)),
+        );
+    }
+
+    #[test]
+    fn shapes_of_one_paint_come_together_unless_they_overlap() {
+        // Pit, its inner ring, the next pit (20 mm on), its ring: the second pit meets neither
+        // the first pit nor its ring, so it moves up beside the first pit; each ring still
+        // follows its pit.
+        let mut p = Page::new("x", 100.0, 100.0);
+        ring(&mut p, 10.0, 6.5, Some(Color::WHITE));
+        ring(&mut p, 10.0, 5.6, None);
+        ring(&mut p, 30.0, 6.5, Some(Color::WHITE));
+        ring(&mut p, 30.0, 5.6, None);
+        let s = render_page(&p, "t");
+        assert!(
+            s.contains(concat!(
+                r##"<g fill="#fff" stroke="#000" stroke-width="35">"##,
+                r#"<circle cx="1000" cy="5000" r="650"/><circle cx="3000" cy="5000" r="650"/>"#,
+                r##"</g><g fill="none" stroke="#000" stroke-width="35">"##,
+                r#"<circle cx="1000" cy="5000" r="560"/><circle cx="3000" cy="5000" r="560"/>"#,
+            )),
+            "{s}"
+        );
+        // A ring wide enough to reach the second pit keeps it after itself.
+        let mut p = Page::new("x", 100.0, 100.0);
+        ring(&mut p, 10.0, 6.5, Some(Color::WHITE));
+        ring(&mut p, 10.0, 15.0, None);
+        ring(&mut p, 30.0, 6.5, Some(Color::WHITE));
+        let s = render_page(&p, "t");
+        let at = |r: &str| s.find(&format!(r#"r="{r}""#)).unwrap();
+        let (first, wide) = (
+            s.find(r#"cx="1000" cy="5000" r="650""#).unwrap(),
+            at("1500"),
+        );
+        let second = s.find(r#"cx="3000" cy="5000" r="650""#).unwrap();
+        assert!(first < wide && wide < second, "{s}");
+    }
+
+    #[test]
+    fn a_paint_on_several_elements_becomes_a_class() {
+        // Three white pits, each with a line of text over it, so that no two pits are drawn
+        // together: three elements carry the same paint (41 characters each as attributes),
+        // so one CSS rule and `class="a"` (10 characters) on each is shorter.
+        let mut p = Page::new("x", 100.0, 100.0);
+        for x in [10.0, 30.0, 50.0] {
+            p.text(x - 2.0, 50.0, 10.0, Weight::Regular, "1");
+            ring(&mut p, x, 6.5, Some(Color::WHITE));
+        }
+        let s = render_page(&p, "t");
+        assert!(
+            s.contains("<style>\n.a{fill:#fff;stroke:#000;stroke-width:35}\n</style>"),
+            "{s}"
+        );
+        assert_eq!(s.matches(r#"<circle class="a" "#).count(), 3, "{s}");
+        assert!(!s.contains("stroke-width=\"35\""), "{s}");
+        // One pit alone keeps its attributes: a rule would cost more than it saves.
+        let mut p = Page::new("x", 100.0, 100.0);
+        ring(&mut p, 10.0, 6.5, Some(Color::WHITE));
+        let s = render_page(&p, "t");
+        assert!(
+            !s.contains("<style>") && s.contains(r##"fill="#fff""##),
+            "{s}"
+        );
     }
 }
