@@ -441,30 +441,35 @@ fn replay_from_a_shortened_board_position() {
     let o = sowkit().arg("check").arg(&f).output().unwrap();
     assert!(o.status.success(), "{ex}\n{:?}", text(&o));
     // Closing more than [next_round] allows, or on a ruleset without one, is refused.
-    let o = sowkit()
-        .args(["replay", "--bundled", "giuthi", "--moves", "A5>"])
-        .args(["--from", "A 3 x x x 2 x (0) / B x x x 4 0 3 (28); A"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o).1.contains(
-            "leaves 2 open pits a row, but [next_round] allows no fewer than min_pits = 3"
+    for (bundled, moves, from, why) in [
+        (
+            "giuthi",
+            "A5>",
+            "A 3 x x x 2 x (0) / B x x x 4 0 3 (28); A",
+            "leaves 2 open pits a row, but [next_round] allows no fewer than min_pits = 3",
         ),
-        "{:?}",
-        text(&o)
-    );
-    let o = sowkit()
-        .args(["replay", "--bundled", "six-pit-sowing", "--moves", "A1"])
-        .args(["--from", "A 1 x 2 (4) / B 3 x 2 (3); A"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o).1.contains("no [next_round] table"),
-        "{:?}",
-        text(&o)
-    );
+        (
+            "six-pit-sowing",
+            "A1",
+            "A 1 x 2 (4) / B 3 x 2 (3); A",
+            "no [next_round] table",
+        ),
+    ] {
+        let o = sowkit()
+            .args([
+                "replay",
+                "--bundled",
+                bundled,
+                "--moves",
+                moves,
+                "--from",
+                from,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{bundled}");
+        assert!(text(&o).1.contains(why), "{bundled}: {:?}", text(&o));
+    }
 }
 
 #[test]
