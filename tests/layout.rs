@@ -857,7 +857,9 @@ fn footer_keeps_the_print_check_whatever_the_name() {
                         large,
                         ..layout::KitOptions::new(paper)
                     };
-                    let doc = layout::kit(&rs, &opts).unwrap();
+                    let doc = layout::kit(&rs, &opts).unwrap_or_else(|e| {
+                        panic!("{} [{lang}] {} large {large}: {e}", rs.id, paper.name)
+                    });
                     for p in &doc.pages {
                         let (_, bar_y, _, bar_h) = page::bar_rect(p.height, &sz);
                         let foot: Vec<&Text> =

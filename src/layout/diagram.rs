@@ -3,8 +3,9 @@
 //! The "before" board shows the position before the example's last move, with the pits the
 //! seeds were lifted from ringed heavily and every sown hole numbered in sowing order (relay
 //! laps continue the count). The "after" board shows the result with captured pits ringed by a
-//! dashed line. The caption is built from the engine's [`Report`]: the sowing, where the last
-//! seed landed, extra turn, captures, grand slam, passes, and the end with the scores.
+//! dashed line. The caption tells the move once: the example's own note when it has one, else
+//! words built from the engine's [`Report`]: the sowing, where the last seed landed, extra
+//! turn, captures, grand slam, passes, and the end with the scores.
 //! Exercises show only the starting board and a question; their answers belong to the host key.
 use super::phrases::{join_and, Phrases};
 use super::style::{widest_stroke, Sizes, SIDE_INK};
@@ -122,9 +123,12 @@ pub fn prepare(
             &[("earlier", &earlier), ("last", &played[played.len() - 1])],
         ));
     }
-    caption.push(describe(rs, rules, &r, ph));
-    if let Some(n) = &ex.note {
-        caption.push(n.clone());
+    // One telling of the move: the ruleset's own note when it has one (it says what happens
+    // and why, as the ruleset's author worked it out), else the engine's account of it; both
+    // together told every example twice.
+    match &ex.note {
+        Some(n) => caption.push(n.clone()),
+        None => caption.push(describe(rs, rules, &r, ph)),
     }
     Ok(Prepared {
         title: ex.title.clone(),

@@ -727,7 +727,13 @@ pub(crate) fn key_pages_with(
         Weight::Bold,
         1.0,
     );
-    f.para(&ph.get("key.intro"), body, Weight::Regular, 2.0);
+    let intro = format!(
+        "{} {}",
+        ph.get("key.intro"),
+        super::rules::how_to_read(rs, ph)
+    );
+    // The first answer's own 2 mm gap follows ([`Flow::place`]).
+    f.para(&intro, body, Weight::Regular, 0.0);
     for e in &list {
         let mut prep = prepared(rs, &rules, e, ph, true)?;
         let head = heading(e, ph, true);
