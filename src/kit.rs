@@ -105,19 +105,24 @@ pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, St
     }
     files.push(File {
         name: "index.html".to_string(),
-        bytes: preview_html(&lrs, &ph, &sheets).into_bytes(),
+        bytes: preview_html(&lrs, &ph, &sheets, &sheet_titles(&document.pages, &ph)).into_bytes(),
     });
     // Each sheet's own orientation: a landscape board must not be called portrait.
-    let landscape: Vec<&str> = document
-        .pages
-        .iter()
-        .filter(|p| p.width > p.height)
-        .map(|p| p.name.as_str())
-        .collect();
+    // Named by sheet (the board once, however many pieces it has).
+    let mut landscape: Vec<String> = Vec::new();
+    for p in document.pages.iter().filter(|p| p.width > p.height) {
+        let name = sheet_name(&p.name, &ph);
+        if !landscape.contains(&name) {
+            landscape.push(name);
+        }
+    }
     let sheets = if landscape.is_empty() {
         ph.get("manifest.portrait")
     } else {
-        ph.fmt("manifest.landscape", &[("names", &landscape.join(", "))])
+        ph.fmt(
+            "manifest.landscape",
+            &[("names", &layout::phrases::join_and(&ph, &landscape))],
+        )
     };
     // In the kit's language, from the catalogue's `manifest` table.
     let lines = [
@@ -172,6 +177,57 @@ pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, St
         host_key,
         files,
     })
+}
+
+/// The sheet a page of the kit belongs to, from its page name: the name without the `-N` of
+/// a sheet of several pages (`rules-2` → `rules`); the log's continuation `log-2` is a sheet
+/// of its own.
+fn sheet_kind(name: &str) -> String {
+    match name.rsplit_once('-') {
+        _ if name == "log-2" => name.to_string(),
+        Some((k, n)) if n.parse::<usize>().is_ok() => k.to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// The reader's name of the sheet page `name` belongs to (catalogue table `sheet`).
+fn sheet_name(name: &str, ph: &layout::phrases::Phrases) -> String {
+    ph.get(&format!("sheet.{}", sheet_kind(name).replace('-', "_")))
+}
+
+/// What a reader calls each of `pages`, in the kit's language (catalogue table `sheet`): the
+/// sheet's name, and when a sheet runs over several pages which of them it is ("Reglas, hoja 2
+/// de 5"; a tiled board's pieces "Tablero, pieza 1 de 2"). Internal page names (`board-1`,
+/// `log-2`) never reach the reader.
+pub fn sheet_titles(pages: &[crate::doc::Page], ph: &layout::phrases::Phrases) -> Vec<String> {
+    // A page name is its sheet's kind, then `-N` on a sheet of several pages.
+    let kinds: Vec<String> = pages.iter().map(|p| sheet_kind(&p.name)).collect();
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let total = kinds.iter().filter(|o| *o == k).count();
+            let n = kinds[..=i].iter().filter(|o| *o == k).count();
+            let sheet = sheet_name(k, ph);
+            if total == 1 {
+                sheet
+            } else {
+                let key = if k == "board" {
+                    "sheet.piece_of"
+                } else {
+                    "sheet.of"
+                };
+                ph.fmt(
+                    key,
+                    &[
+                        ("sheet", &sheet),
+                        ("n", &n.to_string()),
+                        ("total", &total.to_string()),
+                    ],
+                )
+            }
+        })
+        .collect()
 }
 
 /// One line on how the board is printed: one sheet, shrunk (`--fit`), or tiles.
@@ -247,6 +303,7 @@ fn preview_html(
     rs: &Ruleset,
     ph: &layout::phrases::Phrases,
     sheets: &[(String, f64, f64)],
+    titles: &[String],
 ) -> String {
     let name = html_escape(&rs.name);
     // Distinct sheet sizes, in order of first use: one named page each.
@@ -306,12 +363,17 @@ fn preview_html(
             .position(|s| *s == (css_mm(*w), css_mm(*hgt)))
             .unwrap_or(0);
         let file = html_escape(file);
+        let title = html_escape(titles.get(n).map_or("", |t| t.as_str()));
         let heading = html_escape(&ph.fmt(
             "html.page",
-            &[("n", &(n + 1).to_string()), ("total", &total)],
+            &[
+                ("n", &(n + 1).to_string()),
+                ("total", &total),
+                ("sheet", titles.get(n).map_or("", |t| t.as_str())),
+            ],
         ));
         h.push_str(&format!(
-            "<h2 class=\"cap screen\">{heading}</h2>\n<div class=\"sheet s{i}\"><img src=\"{file}\" alt=\"{heading}\"></div>\n"
+            "<h2 class=\"cap screen\">{heading}</h2>\n<div class=\"sheet s{i}\"><img src=\"{file}\" alt=\"{title}\"></div>\n"
         ));
     }
     h.push_str("</body>\n</html>\n");

@@ -192,8 +192,23 @@ fn kalah_6x3_is_spanish_by_default_and_english_on_request() {
     for w in ["casa", "almacén", "semillas", "siembra"] {
         assert!(text.contains(w), "{w} missing from the Spanish kit");
     }
-    // The source's worked example: the last seed in the store gives an extra turn, and a last
-    // seed in an own empty pit takes the pit opposite (3 seeds) with itself: four seeds.
+    // The source's worked example, told once, in the ruleset's own words: the last seed in
+    // the store gives an extra turn, and a last seed in an own empty pit takes the pit
+    // opposite (3 seeds) with itself: four seeds. The engine's account of the same moves is
+    // not printed as well (issue 9: every example was told twice).
+    assert!(text.contains("así que Sur juega otra vez"), "{text}");
+    assert!(text.contains("Sur se lleva esas tres y la suya, cuatro en total"));
+    assert!(!text.contains("La última semilla cae en el almacén Sur"));
+    assert!(!text.contains("Sur captura 4 semillas"));
+    // Without notes, the engine's account tells the moves.
+    let mut bare = rs.clone();
+    for ex in &mut bare.examples {
+        ex.note = None;
+        for t in ex.texts.values_mut() {
+            t.note = None;
+        }
+    }
+    let text = all_text(&layout::kit(&bare, &KitOptions::new(A4)).unwrap()).join(" ");
     assert!(
         text.contains("La última semilla cae en el almacén Sur"),
         "{text}"
@@ -206,8 +221,10 @@ fn kalah_6x3_is_spanish_by_default_and_english_on_request() {
     };
     let text = all_text(&layout::kit(&rs, &en).unwrap()).join(" ");
     assert!(text.contains("Kalah (six pits, three seeds): how to play"));
-    assert!(text.contains("South captures 4 seeds: 3 from N3 and 1 from S4."));
+    assert!(text.contains("South captures four and the turn ends."));
     assert!(!text.contains("semilla"));
+    let text = all_text(&layout::kit(&bare, &en).unwrap()).join(" ");
+    assert!(text.contains("South captures 4 seeds: 3 from N3 and 1 from S4."));
 }
 
 #[test]
@@ -469,16 +486,15 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
                     // The print style as `--style` takes it (`default`, `large,contrast`) and
                     // the option itself are typed the same in every language.
                     let option = w.trim_matches(['(', ')']);
-                    !(kit.document.pages.iter().any(|p| p.name == name)
-                        || sowkit::layout::style::Look::parse(name).is_ok()
+                    !(sowkit::layout::style::Look::parse(name).is_ok()
                         || sowkit::layout::style::Look::parse(option).is_ok()
                         || option.starts_with("--")
-                        || w.ends_with(".pdf")
-                        || w.ends_with(".svg")
-                        || w.ends_with(".stl")
-                        || w.ends_with(".png")
-                        || w.ends_with(".html")
-                        || w.ends_with(".toml"))
+                        || option.ends_with(".pdf")
+                        || option.ends_with(".svg")
+                        || option.ends_with(".stl")
+                        || option.ends_with(".png")
+                        || option.ends_with(".html")
+                        || option.ends_with(".toml"))
                 })
                 .collect::<Vec<_>>()
                 .join(" ");
@@ -486,6 +502,14 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
                 assert!(
                     neutral.contains(&w.as_str()) || !english.contains(&w),
                     "English {w:?} in {line:?}"
+                );
+            }
+            // Sheets are named in words, never by their internal page names (`board-map`).
+            for p in &kit.document.pages {
+                assert!(
+                    !line.split([' ', ',', ';']).any(|w| w == p.name),
+                    "page name {:?} in {line:?}",
+                    p.name
                 );
             }
         }

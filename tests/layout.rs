@@ -857,7 +857,9 @@ fn footer_keeps_the_print_check_whatever_the_name() {
                         large,
                         ..layout::KitOptions::new(paper)
                     };
-                    let doc = layout::kit(&rs, &opts).unwrap();
+                    let doc = layout::kit(&rs, &opts).unwrap_or_else(|e| {
+                        panic!("{} [{lang}] {} large {large}: {e}", rs.id, paper.name)
+                    });
                     for p in &doc.pages {
                         let (_, bar_y, _, bar_h) = page::bar_rect(p.height, &sz);
                         let foot: Vec<&Text> =
@@ -1181,5 +1183,57 @@ fn large_print_log_heads_have_padding_and_the_table_clears_the_bar() {
         let (lrs, ph) = opts.localise(&rs).unwrap();
         let rows = layout::log::first_page_rows(&lrs, paper, &sz, &ph);
         assert!(rows >= 8, "{} {lang} {}: {rows} rows", rs.id, paper.name);
+    }
+}
+
+/// Issue 9: on a tall paper 140 mm across (120 mm inside the margins) the score log's
+/// continuation sheet numbers its rows past 99, and its move-number column, sized for its
+/// head "#", was too narrow for "100": the kit was refused ("the text \"100\" runs outside
+/// the printable area"). Six-pit sowing on 140 × 400 mm: the continuation sheet's rows run
+/// on to three digits, and every move number stands inside the first column, at least 1 mm
+/// clear of the table's frame on its left and of the first column rule on its right (found
+/// as the drawn lines of the page).
+#[test]
+fn three_digit_move_numbers_fit_the_log_on_a_tall_narrow_paper() {
+    use sowkit::doc::Seg;
+    let rs = common::load_path(&common::bundled_path("six-pit-sowing"));
+    let paper = Paper::parse("140x400mm").unwrap();
+    let doc = layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap();
+    let log = named(&doc, "log-2");
+    let frame = shapes(log)
+        .find(|s| {
+            s.stroke
+                .as_ref()
+                .is_some_and(|st| (st.width - 0.4).abs() < EPS)
+        })
+        .and_then(|s| bounds(&s.segs))
+        .expect("a table frame");
+    let first_rule = shapes(log)
+        .filter_map(|s| match s.segs.as_slice() {
+            [Seg::MoveTo(a), Seg::LineTo(b)] if (a.x - b.x).abs() < EPS => Some(a.x),
+            _ => None,
+        })
+        .filter(|&x| x > frame.0 + EPS)
+        .fold(f64::INFINITY, f64::min);
+    let numbers: Vec<&Text> = texts(log)
+        .filter(|t| t.x < first_rule && t.text.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    let last: usize = numbers
+        .iter()
+        .filter_map(|t| t.text.parse().ok())
+        .max()
+        .unwrap();
+    assert!(last >= 100, "the continuation sheet ends at row {last}");
+    for t in &numbers {
+        let w = text::width_mm(&t.text, t.size_pt, t.weight);
+        assert!(
+            t.x >= frame.0 + 1.0 && t.x + w <= first_rule - 1.0,
+            "row {} spans {:.2}..{:.2} mm, its column {:.2}..{:.2} mm",
+            t.text,
+            t.x,
+            t.x + w,
+            frame.0,
+            first_rule
+        );
     }
 }

@@ -277,13 +277,23 @@ fn colour_sides_add_colour_and_take_nothing_away() {
 
 /// Whether `t` is a label in large print: a bold text with a letter in it (titles, headings,
 /// the board's row names, pit and store labels, score log column heads, the bar's "100 mm",
-/// answer blanks, marker and glue words), or, on the board sheet and its tiles, a pit or store
-/// label of `rs` whatever its weight. Numbers alone (seed counts, sowing order, step and tile
-/// numbers) are body text.
+/// answer blanks, marker and glue words), or, on any sheet, a pit or store label of `rs`
+/// whatever its weight: on the board sheet and its tiles, and in the worked examples' and
+/// exercises' mini boards (issue 9: those were set at 14 pt), where a store's name may wrap
+/// onto lines of its words ("almacén" / "Norte"). Numbers alone (seed counts, sowing order,
+/// step and tile numbers) are body text.
 fn is_label(t: &Text, board: bool, rs: &Ruleset) -> bool {
-    let named = board
-        && (rs.board.pit_labels.iter().flatten().any(|l| *l == t.text)
-            || rs.board.stores.contains(&t.text));
+    let store_line = |name: &String| {
+        let words: Vec<&str> = name.split_whitespace().collect();
+        let line: Vec<&str> = t.text.split_whitespace().collect();
+        !line.is_empty() && words.windows(line.len()).any(|w| w == line.as_slice())
+    };
+    let named = rs.board.pit_labels.iter().flatten().any(|l| *l == t.text)
+        || if board {
+            rs.board.stores.contains(&t.text)
+        } else {
+            rs.board.stores.iter().any(store_line)
+        };
     named || (t.weight == Weight::Bold && t.text.chars().any(char::is_alphabetic))
 }
 
@@ -317,7 +327,10 @@ fn large_print_sets_body_at_14_pt_and_labels_at_18_pt() {
     let rs = &common::bundled()[0];
     let mut probe = Document {
         title: String::new(),
-        pages: vec![Page::new("board", 300.0, 300.0)],
+        pages: vec![
+            Page::new("board", 300.0, 300.0),
+            Page::new("rules-1", 300.0, 300.0),
+        ],
     };
     let pit = rs.board.pit_labels[0][0].clone();
     for (pt, w, s) in [
@@ -329,8 +342,36 @@ fn large_print_sets_body_at_14_pt_and_labels_at_18_pt() {
     ] {
         probe.pages[0].text(20.0, 20.0, pt, w, s);
     }
-    let caught: Vec<f64> = small_type(&probe, rs).iter().map(|c| c.1).collect();
-    assert_eq!(caught, vec![13.0, 16.0, 14.0]);
+    // In a worked example's mini board: a 14 pt pit label and a 14 pt line of a store's
+    // wrapped name are caught; an 18 pt pit label and a 14 pt sowing-order number are not.
+    let store_word = rs.board.stores[0]
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .to_string();
+    for (pt, s) in [
+        (14.0, pit.as_str()),
+        (14.0, store_word.as_str()),
+        (18.0, pit.as_str()),
+        (14.0, "7"),
+    ] {
+        probe.pages[1].text(20.0, 20.0, pt, Weight::Regular, s);
+    }
+    let caught: Vec<(String, f64)> = small_type(&probe, rs)
+        .into_iter()
+        .map(|c| (c.0, c.1))
+        .collect();
+    let want: Vec<(String, f64)> = [
+        ("board", 13.0),
+        ("board", 16.0),
+        ("board", 14.0),
+        ("rules-1", 14.0),
+        ("rules-1", 14.0),
+    ]
+    .iter()
+    .map(|(p, s)| (p.to_string(), *s))
+    .collect();
+    assert_eq!(caught, want);
 
     for rs in common::bundled() {
         for lang in ["en", "es"] {

@@ -3,8 +3,9 @@
 //! The "before" board shows the position before the example's last move, with the pits the
 //! seeds were lifted from ringed heavily and every sown hole numbered in sowing order (relay
 //! laps continue the count). The "after" board shows the result with captured pits ringed by a
-//! dashed line. The caption is built from the engine's [`Report`]: the sowing, where the last
-//! seed landed, extra turn, captures, grand slam, passes, and the end with the scores.
+//! dashed line. The caption tells the move once: the example's own note when it has one, else
+//! words built from the engine's [`Report`]: the sowing, where the last seed landed, extra
+//! turn, captures, grand slam, passes, and the end with the scores.
 //! Exercises show only the starting board and a question; their answers belong to the host key.
 use super::phrases::{join_and, Phrases};
 use super::style::{widest_stroke, Sizes, SIDE_INK};
@@ -122,9 +123,12 @@ pub fn prepare(
             &[("earlier", &earlier), ("last", &played[played.len() - 1])],
         ));
     }
-    caption.push(describe(rs, rules, &r, ph));
-    if let Some(n) = &ex.note {
-        caption.push(n.clone());
+    // One telling of the move: the ruleset's own note when it has one (it says what happens
+    // and why, as the ruleset's author worked it out), else the engine's account of it; both
+    // together told every example twice.
+    match &ex.note {
+        Some(n) => caption.push(n.clone()),
+        None => caption.push(describe(rs, rules, &r, ph)),
     }
     Ok(Prepared {
         title: ex.title.clone(),
@@ -291,10 +295,16 @@ struct Mini {
     d: f64,
     /// The scaled board, centred on (0, 0).
     g: BoardGeometry,
-    /// Size of pit labels and sowing numbers, pt.
+    /// Size of the sowing-order numbers, pt.
     small: f64,
+    /// Size of the pit labels, pt ([`Sizes::mini_label`]).
+    label: f64,
     /// Stroke factor ([`Sizes::mini_line`]).
     line: f64,
+    /// Whether the band for the sowing-order boxes is kept between each row and its labels.
+    /// Large print leaves it out of a board that shows no sowing (an "after" board, an
+    /// exercise's start board), 6 mm a row: two Letter exercises then share a page.
+    band: bool,
 }
 
 impl Mini {
@@ -320,7 +330,9 @@ impl Mini {
             d: g.d,
             g,
             small: sz.small,
+            label: sz.mini_label,
             line: sz.mini_line,
+            band: true,
         }
     }
     fn width(&self) -> f64 {
@@ -333,7 +345,19 @@ impl Mini {
     /// Height outside each row for the order boxes and the pit labels, mm: [`LABEL_GAP`],
     /// the boxes, half a gap, a line of label.
     fn label_h(&self) -> f64 {
-        text::line_height_mm(self.small) + self.order_h() + 1.5 * LABEL_GAP * self.line
+        if self.band {
+            text::line_height_mm(self.label) + self.order_h() + 1.5 * LABEL_GAP * self.line
+        } else {
+            text::line_height_mm(self.label) + LABEL_GAP * self.line
+        }
+    }
+    /// This board for a drawing with (`sown`) or without sowing-order boxes: large print
+    /// drops the boxes' band from a board without them; normal print keeps every board alike.
+    fn for_board(&self, sz: &Sizes, sown: bool) -> Mini {
+        Mini {
+            band: sown || !sz.large,
+            ..self.clone()
+        }
     }
     fn height(&self) -> f64 {
         2.0 * self.label_h() + self.g.core_h()
@@ -380,7 +404,9 @@ fn arrange(rs: &Ruleset, width: f64, sz: &Sizes) -> (Mini, bool) {
             .iter()
             .flat_map(|s| s.split_whitespace())
             .map(|w| {
-                text::width_mm(w, sz.small, Weight::Regular) + store_name_pad(sz.mini_line) + 0.5
+                text::width_mm(w, sz.mini_label, Weight::Regular)
+                    + store_name_pad(sz.mini_line)
+                    + 0.5
             })
             .fold(0.0, f64::max)
     } else {
@@ -430,9 +456,17 @@ pub fn draw_boards(
     let hpt = sz.mini_head;
     let head = text::line_height_mm(hpt);
     // One board with its heading ("Before", "Start", "After") above it, top-left at (bx, top).
-    let labelled = |pg: &mut Page, bx: f64, top: f64, heading: &str, board: Board<'_>| {
+    let labelled = |pg: &mut Page, m: &Mini, bx: f64, top: f64, heading: &str, board: Board<'_>| {
         pg.text(bx, top + text::ascent_mm(hpt), hpt, Weight::Bold, heading);
-        draw_mini(pg, rs, sz, &m, bx, top + head, board);
+        draw_mini(pg, rs, sz, m, bx, top + head, board);
+    };
+    // Stacked boards each keep the order boxes' band only if they show sowing; side by side
+    // both are alike, so their rows line up.
+    let has_marks = !prep.sown.is_empty();
+    let (mb, ma) = if stacked {
+        (m.for_board(sz, has_marks), m.for_board(sz, false))
+    } else {
+        (m.for_board(sz, has_marks), m.for_board(sz, has_marks))
     };
     let first = if prep.exercise {
         ph.get("example.start_board")
@@ -456,27 +490,28 @@ pub fn draw_boards(
     if stacked {
         // One above the other.
         let bx = x + (width - m.width()) / 2.0;
-        labelled(pg, bx, y, &first, before);
-        let mut used = head + m.height();
+        labelled(pg, &mb, bx, y, &first, before);
+        let mut used = head + mb.height();
         if let Some(after) = after {
             labelled(
                 pg,
+                &ma,
                 bx,
                 y + used + STACK_GAP,
                 &ph.get("example.after"),
                 after,
             );
-            used += STACK_GAP + head + m.height();
+            used += STACK_GAP + head + ma.height();
         }
         return used + 1.0;
     }
     // Side by side, with an arrow between.
     let bx0 = x + (width - (2.0 * m.width() + MID_GAP)) / 2.0;
-    labelled(pg, bx0, y, &first, before);
+    labelled(pg, &mb, bx0, y, &first, before);
     if let Some(after) = after {
         let bx1 = bx0 + m.width() + MID_GAP;
-        labelled(pg, bx1, y, &ph.get("example.after"), after);
-        let ay = m.centre(bx1, y + head).y;
+        labelled(pg, &ma, bx1, y, &ph.get("example.after"), after);
+        let ay = ma.centre(bx1, y + head).y;
         let ax0 = bx0 + m.width() + 2.0;
         let ax1 = bx1 - 2.0;
         pg.shape(
@@ -486,7 +521,7 @@ pub fn draw_boards(
         );
         super::board::arrowhead(pg, p(ax1, ay), 1.0, 0.0, 2.5);
     }
-    head + m.height() + 1.0
+    head + mb.height() + 1.0
 }
 
 /// What one mini board shows: seeds per hole, the sowing order, the pits lifted from, and the
@@ -609,6 +644,10 @@ fn top_inside(x0: f64, y0: f64, w: f64, rad: f64, cx: f64, hw: f64) -> f64 {
 /// Draws one mini board `b` with its top-left at (`x`, `y`).
 fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, b: Board<'_>) {
     let small = sz.small;
+    // Labels: large print never sets them under its label size; normal print may shrink a
+    // long one down to the order numbers' size.
+    let label_pt = sz.mini_label;
+    let label_floor = if sz.large { label_pt } else { small };
     let line = m.line;
     let Board {
         holes,
@@ -627,22 +666,30 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
     };
     // Counts of three digits and long labels get smaller type rather than touch the rings or
     // their neighbours.
-    let fit_pt = |s: &str, start: f64, weight: Weight, width: f64| {
+    let fit_pt = |s: &str, start: f64, floor: f64, weight: Weight, width: f64| {
         let mut pt = start;
-        while pt > small && text::width_mm(s, pt, weight) > width {
+        while pt > floor && text::width_mm(s, pt, weight) > width {
             pt -= 0.5;
         }
         pt
     };
-    let count_pt = |h: usize, width: f64| fit_pt(&count(h), cpt0, Weight::Bold, width);
+    let count_pt = |h: usize, width: f64| fit_pt(&count(h), cpt0, small, Weight::Bold, width);
     // One size for every pit label, the one the longest needs.
     let lpt = rs
         .board
         .pit_labels
         .iter()
         .flatten()
-        .map(|l| fit_pt(l, small, Weight::Regular, m.d + m.g.gap - 0.6))
-        .fold(small, f64::min);
+        .map(|l| {
+            fit_pt(
+                l,
+                label_pt,
+                label_floor,
+                Weight::Regular,
+                m.d + m.g.gap - 0.6,
+            )
+        })
+        .fold(label_pt, f64::min);
     let outline_w = 0.35 * line;
     let inner_ring = INNER_RING * line;
     let inner_w = 0.2 * line;
@@ -656,14 +703,18 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
     // the pit, then the pit's label.
     let label_gap = LABEL_GAP * line;
     let order_h = m.order_h();
-    let out = label_gap + order_h + 0.5 * label_gap;
+    let out = if m.band {
+        label_gap + order_h + 0.5 * label_gap
+    } else {
+        label_gap
+    };
     for h in 0..2 * n {
         let c = m.pit(x, y, h);
         let label = &rs.board.pit_labels[h / n][h % n];
         let label_base = if h < n {
-            c.y + r + out + text::ascent_mm(small)
+            c.y + r + out + text::ascent_mm(label_pt)
         } else {
-            c.y - r - out - text::descent_mm(small)
+            c.y - r - out - text::descent_mm(label_pt)
         };
         if closed.iter().any(|&o| o as usize == h) {
             // A closed pit of a shortened board: grey, crossed like its paper marker, no count.
@@ -745,9 +796,8 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         }
         let h = 2 * n + side;
         let cx = sx + sw / 2.0;
-        let cy = sy + sh / 2.0;
+        let mut cy = sy + sh / 2.0;
         let cpt = count_pt(h, sw - 1.2);
-        centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
         // The store's name at its top, inside the inner ring (both stores alike, so they
         // match), in type small enough that no word is broken and no line is lost above the
         // count; lower where a line reaches into the rounded corners.
@@ -755,7 +805,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         let (ix, iy, iw) = (sx + inset, sy + inset, sw - 2.0 * inset);
         let irad = (rad - inset).max(0.0);
         let name = &rs.board.stores[side];
-        let name_pt = super::size_for_words(name, small, small, Weight::Regular, iw);
+        let name_pt = super::size_for_words(name, label_pt, label_floor, Weight::Regular, iw);
         let lh = text::line_height_mm(name_pt);
         let mut lines = super::wrap(name, name_pt, Weight::Regular, iw);
         let widest = lines
@@ -763,14 +813,28 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
             .map(|l| text::width_mm(l, name_pt, Weight::Regular))
             .fold(0.0, f64::max);
         let name_top = top_inside(ix, iy, iw, irad, cx, widest / 2.0);
-        let count_top = cy - OrderMarks::digit_h(cpt) / 2.0 - 0.5;
+        let digit_h = OrderMarks::digit_h(cpt);
+        let count_top = cy - digit_h / 2.0 - 0.5;
         let room_lines = (((count_top - name_top) / lh).floor() as usize).max(1);
         if lines.len() > room_lines {
-            lines.truncate(room_lines);
-            if let Some(l) = lines.last_mut() {
-                l.push('…');
+            // The count (and its order boxes) moves down under the whole name when the store
+            // is tall enough (large print's 18 pt names take two lines); else the name is cut.
+            let marks_h = if sown.iter().any(|&o| o as usize == h) {
+                0.8 * line + OrderMarks::box_h(small)
+            } else {
+                0.0
+            };
+            let low = name_top + lines.len() as f64 * lh + 1.0 + digit_h / 2.0;
+            if low + digit_h / 2.0 + marks_h <= sy + sh - inset - 0.3 {
+                cy = low;
+            } else {
+                lines.truncate(room_lines);
+                if let Some(l) = lines.last_mut() {
+                    l.push('…');
+                }
             }
         }
+        centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
         super::set_lines_centred(pg, cx, name_top, &lines, name_pt, Weight::Regular);
         if let Some(marks) = order_marks(sown, h, iw, small) {
             marks.draw(

@@ -513,6 +513,43 @@ fn head_pad(sz: &Sizes) -> f64 {
 /// page's own [`page::BAR_CLEAR`], mm (its foot ran within 2.5 mm of the bar).
 pub const LARGE_BAR_GAP: f64 = 3.0;
 
+/// Space between a move number and the rule to its right, mm (as much again is kept to its
+/// left, [`number_width`]).
+const NUMBER_PAD: f64 = 1.5;
+
+/// The width the move-number column needs for numbers up to `last` at `pt`, mm: the widest
+/// number (digits are all one width) with [`NUMBER_PAD`] each side.
+fn number_width(last: usize, pt: f64) -> f64 {
+    text::width_mm(&last.to_string(), pt, Weight::Regular) + 2.0 * NUMBER_PAD
+}
+
+/// `widths` with the first column (the move numbers) at least `need` mm wide: what it lacks
+/// is taken from the other columns in proportion to their room beyond their longest head
+/// word at `pt` ([`least_width`]), never below it; as much as they can give when that is not
+/// enough (the fit check then refuses a number that still sticks out).
+fn widen_first(cols: &[Col], mut widths: Vec<f64>, need: f64, pt: f64, pad: f64) -> Vec<f64> {
+    let lack = need - widths[0];
+    if lack <= 0.0 {
+        return widths;
+    }
+    let slack: Vec<f64> = cols
+        .iter()
+        .zip(&widths)
+        .skip(1)
+        .map(|(c, w)| (w - least_width(&c.header, pt, pad)).max(0.0))
+        .collect();
+    let total: f64 = slack.iter().sum();
+    if total <= 1e-9 {
+        return widths;
+    }
+    let take = lack.min(total);
+    for (w, s) in widths.iter_mut().skip(1).zip(&slack) {
+        *w -= take * s / total;
+    }
+    widths[0] += take;
+    widths
+}
+
 /// Draws the log table from `y` down to the content bottom, rows numbered from `first`;
 /// returns the number of rows.
 fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: usize) -> usize {
@@ -532,6 +569,17 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
         pad -= 0.5;
     };
     let vpad = head_pad(sz);
+    let bottom = page::content_bottom(h, sz) - if sz.large { LARGE_BAR_GAP } else { 0.0 };
+    // The move numbers' column holds the sheet's widest number (a tall narrow paper's
+    // continuation sheet runs past 99: "100" stuck out of a column sized by its head).
+    let most_rows = ((bottom - y) / row_h).floor().max(1.0) as usize;
+    let widths = widen_first(
+        &cols,
+        widths,
+        number_width(first + most_rows - 1, cell),
+        head_pt,
+        pad,
+    );
     let wrapped: Vec<Vec<String>> = cols
         .iter()
         .zip(&widths)
@@ -540,7 +588,6 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
     let lh = text::line_height_mm(head_pt);
     let head_lines = wrapped.iter().map(|v| v.len()).max().unwrap_or(1) as f64;
     let head_h = head_lines * lh + 2.0 * vpad;
-    let bottom = page::content_bottom(h, sz) - if sz.large { LARGE_BAR_GAP } else { 0.0 };
     let rows = ((bottom - y - head_h) / row_h).floor().max(1.0) as usize;
     // Large print: the rows share what is left below the last one (up to almost a 9 mm
     // row), so the table reaches the foot of the page; never shorter than `sz.row_h`.
@@ -563,7 +610,13 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
         let s = (first + r).to_string();
         let base = ry + row_h / 2.0 + (text::ascent_mm(cell) - text::descent_mm(cell)) / 2.0;
         let tw = text::width_mm(&s, cell, Weight::Regular);
-        pg.text(tx + widths[0] - 1.5 - tw, base, cell, Weight::Regular, &s);
+        pg.text(
+            tx + widths[0] - NUMBER_PAD - tw,
+            base,
+            cell,
+            Weight::Regular,
+            &s,
+        );
     }
     // Grid.
     for r in 0..=rows {

@@ -56,7 +56,10 @@ pub fn landscape(name: &str, paper: Paper) -> Page {
 /// clear of the calibration bar by [`BAR_CLEAR`] (large print keeps a taller band for its
 /// larger bar label and its two-line footer).
 pub fn content_bottom(h: f64, sz: &Sizes) -> f64 {
-    h - bar_top(sz) - BAR_CLEAR - 0.5
+    // The bar's label stands on the bar's foot: large print's 18 pt label rises 3.6 mm above
+    // the bar's top, past the clear space, so content also stays 0.5 mm above the label's top.
+    let label_rise = text::ascent_mm(sz.bar_label) - BAR_HEIGHT;
+    h - bar_top(sz) - BAR_CLEAR.max(label_rise) - 0.5
 }
 
 /// The calibration bar's rectangle on a page of height `h` with sizes `sz`: (x, y, width,

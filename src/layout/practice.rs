@@ -570,6 +570,9 @@ fn prepared(
 /// capitals (was 2 mm; 1.2 mm lets two English exercises share an A4 page).
 const BLANK_LEAD: f64 = 1.2;
 
+/// Large print: the least length of an answer blank's line, mm (room for "South by 4").
+const LARGE_BLANK_LINE: f64 = 50.0;
+
 /// Space between large print's stacked start board and its first answer blank, mm (the
 /// board already ends in 1 mm of space).
 const BOARD_TO_BLANKS: f64 = 1.0;
@@ -661,8 +664,16 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         let slots: Vec<(f64, f64, f64)> = if sz.large && diagram::stacked(rs, w, sz) {
             // Large print: one blank a line, each across the whole width.
             let base = y + used + BOARD_TO_BLANKS + text::ascent_mm(blank_pt);
-            (0..nb)
-                .map(|i| (MARGIN, base + i as f64 * blank_lh, w * 0.75))
+            // Three quarters of the width, or more where a long label ("Who wins, by how
+            // many seeds:") would leave less than LARGE_BLANK_LINE mm to write on.
+            blanks_of(e)
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let lw = text::width_mm(b, blank_pt, Weight::Bold) + 1.5 + 0.5;
+                    let bw = (w * 0.75).max(lw + LARGE_BLANK_LINE).min(w);
+                    (MARGIN, base + i as f64 * blank_lh, bw)
+                })
                 .collect()
         } else if diagram::stacked(rs, w, sz) {
             let sw = w / nb as f64;
@@ -727,7 +738,13 @@ pub(crate) fn key_pages_with(
         Weight::Bold,
         1.0,
     );
-    f.para(&ph.get("key.intro"), body, Weight::Regular, 2.0);
+    let intro = format!(
+        "{} {}",
+        ph.get("key.intro"),
+        super::rules::how_to_read(rs, ph)
+    );
+    // The first answer's own 2 mm gap follows ([`Flow::place`]).
+    f.para(&intro, body, Weight::Regular, 0.0);
     for e in &list {
         let mut prep = prepared(rs, &rules, e, ph, true)?;
         let head = heading(e, ph, true);

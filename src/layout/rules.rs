@@ -408,7 +408,11 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         .collect();
     if !worked.is_empty() {
         out.push(Heading(ph.get("rules.h.examples")));
-        out.push(Para(ph.get("rules.examples_intro")));
+        out.push(Para(format!(
+            "{} {}",
+            ph.get("rules.examples_intro"),
+            how_to_read(rs, ph)
+        )));
         out.extend(worked.into_iter().map(Example));
     }
     if let Some(nr) = &rs.next_round {
@@ -442,6 +446,28 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     }
     out.push(Para(ph.get("rules.own_words")));
     out
+}
+
+/// How to read a worked example's before and after boards, in short sentences (the rule
+/// sheets' examples and the host key's answers): the counts, the pit lifted from, the
+/// sowing-order boxes, and only where `rs` has them the relay's further handfuls and the
+/// dashed ring of a capture.
+pub(crate) fn how_to_read(rs: &Ruleset, ph: &Phrases) -> String {
+    let relay = rs.sowing.relay != Relay::None;
+    let mut s = vec![ph.get("read.counts")];
+    s.push(ph.get(if relay {
+        "read.origin_relay"
+    } else {
+        "read.origin"
+    }));
+    s.push(ph.get("read.order"));
+    if relay {
+        s.push(ph.get("read.order_relay"));
+    }
+    if rs.capture.kind != CaptureKind::None {
+        s.push(ph.get("read.captured"));
+    }
+    s.join(" ")
 }
 
 /// The boards of `prep` as [`diagram::draw_boards`] sets them across `w` mm: the height it

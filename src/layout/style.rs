@@ -152,9 +152,12 @@ pub struct Sizes {
     pub row_h: f64,
     /// Seed counts in diagram pits (bold, no box), pt.
     pub count: f64,
-    /// Small diagram text (pit labels in mini boards, and the sowing-order numbers, set in
-    /// regular type, each in its own small box, so they never read as a count), pt.
+    /// Small diagram text: the sowing-order numbers, set in regular type, each in its own
+    /// small box, so they never read as a count, pt.
     pub small: f64,
+    /// Labels in mini boards (pit labels and store names, regular), pt: normal print's
+    /// [`Sizes::small`], large print's label size (they are labels, not body text).
+    pub mini_label: f64,
     /// Board pit labels on pits of 24 mm or more, and below (bold), pt: the largest size tried.
     pub pit_label: f64,
     /// Board pit labels on pits under 24 mm (bold), pt.
@@ -232,6 +235,7 @@ impl Sizes {
         row_h: 6.5,
         count: 9.0,
         small: 6.0,
+        mini_label: 6.0,
         pit_label: 10.0,
         pit_label_small: 8.0,
         pit_label_min: 5.0,
@@ -276,6 +280,7 @@ impl Sizes {
         // Counts a size above the sowing-order numbers (which are boxed and regular).
         count: 16.0,
         small: LARGE_BODY_MIN,
+        mini_label: LARGE_LABEL_MIN,
         pit_label: LARGE_LABEL_MIN,
         pit_label_small: LARGE_LABEL_MIN,
         pit_label_min: LARGE_LABEL_MIN,
