@@ -18,21 +18,23 @@ fail=0
 check() { # file bed_w bed_h
   local f=$1 bw=$2 bh=$3 out
   out=$(admesh "$f" 2>&1)
-  val() { printf '%s\n' "$out" | grep -m1 "$1" | sed 's/.*: *//' | awk '{print $1}'; }
+  # Here-strings, not pipes into `grep -m1`/`head`: an early-closing reader could kill the
+  # writer with SIGPIPE, which `pipefail` turns into exit 141.
+  val() { grep "$1" <<<"$out" | sed -n '1s/.*: *//p' | awk '{print $1}'; }
   for key in "Total disconnected facets" "Degenerate facets" "Edges fixed" "Facets removed" \
              "Facets added" "Facets reversed" "Backwards edges" "Normals fixed"; do
     v=$(val "$key")
     if [ "$v" != "0" ]; then echo "FAIL $f: $key = $v"; fail=1; fi
   done
-  vol=$(printf '%s\n' "$out" | grep -m1 "Volume" | sed 's/.*Volume *: *//')
-  parts=$(printf '%s\n' "$out" | sed -n 's/.*Number of parts *: *\([0-9]*\).*/\1/p' | head -1)
+  vol=$(grep "Volume" <<<"$out" | sed -n '1s/.*Volume *: *//p')
+  parts=$(sed -n 's/.*Number of parts *: *\([0-9]*\).*/\1/p' <<<"$out" | sed -n 1p)
   facets=$(val "Number of facets")
   if ! awk -v v="$vol" 'BEGIN{exit !(v > 0)}'; then echo "FAIL $f: volume $vol"; fail=1; fi
   case "$(basename "$f")" in
     board-*|joiner.stl|seed.stl|plug.stl)
       if [ "$parts" != "1" ]; then echo "FAIL $f: $parts parts, want 1"; fail=1; fi ;;
   esac
-  read -r maxx maxy < <(printf '%s\n' "$out" | awk '/^Min X/{mx=$NF; nx=$4} /^Min Y/{my=$NF; ny=$4} END{sub(",","",nx); sub(",","",ny); print mx-nx, my-ny}')
+  read -r maxx maxy < <(awk '/^Min X/{mx=$NF; nx=$4} /^Min Y/{my=$NF; ny=$4} END{sub(",","",nx); sub(",","",ny); print mx-nx, my-ny}' <<<"$out")
   if ! awk -v x="$maxx" -v y="$maxy" -v w="$bw" -v h="$bh" 'BEGIN{exit !((x<=w+1e-3 && y<=h+1e-3) || (x<=h+1e-3 && y<=w+1e-3))}'; then
     echo "FAIL $f: $maxx x $maxy mm does not fit the ${bw}x${bh} bed"; fail=1
   fi
