@@ -111,7 +111,9 @@ pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, St
     // Named by sheet (the board once, however many pieces it has).
     let mut landscape: Vec<String> = Vec::new();
     for p in document.pages.iter().filter(|p| p.width > p.height) {
-        let name = sheet_name(&p.name, &ph);
+        // In mid-sentence ("landscape sheets: board map and board"), so without the capital
+        // the sheet's name takes as a title.
+        let name = lower_first(&sheet_name(&p.name, &ph));
         if !landscape.contains(&name) {
             landscape.push(name);
         }
@@ -389,4 +391,13 @@ fn style_words(names: &str, ph: &layout::phrases::Phrases) -> String {
         .map(|n| ph.get(&format!("manifest.style_name.{n}")))
         .collect();
     words.join(", ")
+}
+
+/// `s` with its first character in lower case (a sheet's title-case name used in mid-sentence).
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
 }

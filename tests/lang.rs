@@ -674,3 +674,52 @@ fn a_number_and_its_unit_never_split_over_lines() {
         }
     }
 }
+
+/// A host-key answer to a question that asks who plays next names the next player even when
+/// the ruleset's own note does not. Kalah 6×3's exercise "no capture when the opposite pit is
+/// empty": North sows N3's three seeds into N4, N5 and N6; the last lands in a pit, not North's
+/// store, so there is no extra turn and South moves next (worked by hand; the ruleset's
+/// `expect.next` says the same). The rule sheet's worked examples, all with notes, are told
+/// by their notes alone (each example told once), so no "moves next" sentence is added there.
+#[test]
+fn a_host_key_answer_names_the_next_player_after_the_rulesets_note() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x3"));
+    for (lang, note, next, other) in [
+        (
+            "es",
+            "La última semilla de Norte cae en N6, una casa suya vacía, pero S1, enfrente, no tiene semillas: no hay captura.",
+            "Juega Sur.",
+            "Juega Norte.",
+        ),
+        (
+            "en",
+            "North's last seed lands in its empty pit N6, but S1 opposite is empty: nothing is captured.",
+            "South moves next.",
+            "North moves next.",
+        ),
+    ] {
+        let opts = KitOptions {
+            lang: Some(lang.into()),
+            ..KitOptions::new(A4)
+        };
+        let key = layout::host_key(&rs, &opts).unwrap();
+        let text = all_text(&key).join(" ");
+        assert!(
+            text.contains(&format!("{note} {next}")),
+            "{lang}: the host key's answer does not go on to {next:?}"
+        );
+        assert!(rs.examples.iter().all(|e| e.note.is_some()));
+        let kit = layout::kit(&rs, &opts).unwrap();
+        let sheets = kit
+            .pages
+            .iter()
+            .filter(|p| p.name.starts_with("rules"))
+            .flat_map(|p| p.texts().map(|t| t.text.clone()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(sheets.contains("Sur") || sheets.contains("South"));
+        for s in [next, other] {
+            assert!(!sheets.contains(s), "{lang}: the rule sheet tells {s:?}");
+        }
+    }
+}

@@ -607,7 +607,7 @@ fn example_diagram_marks_the_sowing() {
         field_lines: Default::default(),
         texts: Default::default(),
     };
-    let prep = layout::diagram::prepare(&rs, &rules, &ex, &ph).unwrap();
+    let prep = layout::diagram::prepare(&rs, &rules, &ex, &ph, false).unwrap();
     // Holes: A1..A3 = 0..2, store A = 6.
     assert_eq!(prep.sown, vec![1, 2, 6]);
     assert_eq!(prep.origins, vec![0]);
@@ -620,7 +620,7 @@ fn example_diagram_marks_the_sowing() {
         exercise: true,
         ..ex
     };
-    let q = layout::diagram::prepare(&rs, &rules, &ex2, &ph).unwrap();
+    let q = layout::diagram::prepare(&rs, &rules, &ex2, &ph, false).unwrap();
     assert!(q.after.is_none() && q.sown.is_empty());
     // The question gives nothing away: no sowing order, no result.
     assert!(!q.caption.join(" ").contains("moves again"));

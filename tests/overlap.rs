@@ -421,7 +421,7 @@ fn sowing_order_numbers_are_boxed_one_a_box_and_unlike_counts() {
         .iter()
         .find(|e| e.title.starts_with("Fourteen seeds"))
         .unwrap();
-    let prep = layout::diagram::prepare(&rs, &rules, ex, &ph).unwrap();
+    let prep = layout::diagram::prepare(&rs, &rules, ex, &ph, false).unwrap();
     for sz in [Sizes::NORMAL, Sizes::LARGE] {
         for ink in [Style::Default, Style::Contrast, Style::LowInk] {
             let mut pg = Page::new("rules", 210.0, 297.0);
@@ -432,12 +432,20 @@ fn sowing_order_numbers_are_boxed_one_a_box_and_unlike_counts() {
             };
             style::apply(&mut doc, ink, false);
             let pg = &doc.pages[0];
-            // Small rounded boxes (under 6 mm high).
+            // Small rounded boxes (under 6 mm high), each inset by the inner half of its
+            // outline as printed in this style and by 0.15 mm of white: a number must lie
+            // inside that, clear of the ink (in contrast the 0.35 mm outline once came within
+            // 0.02 mm of the digits' advance box and looked to touch them).
             let boxes: Vec<(f64, f64, f64, f64)> = pg
                 .shapes()
-                .filter_map(as_rounded)
-                .filter(|b| b.3 - b.1 < 6.0)
-                .map(|b| (b.0, b.1, b.2, b.3))
+                .filter_map(|s| {
+                    as_rounded(s).map(|b| (b, s.stroke.as_ref().map_or(0.0, |st| st.width)))
+                })
+                .filter(|(b, _)| b.3 - b.1 < 6.0)
+                .map(|(b, w)| {
+                    let i = w / 2.0 + 0.15;
+                    (b.0 + i, b.1 + i, b.2 - i, b.3 - i)
+                })
                 .collect();
             let digits = |t: &&Text| t.text.chars().all(|c| c.is_ascii_digit());
             let in_box = |t: &Text| {

@@ -61,13 +61,17 @@ pub struct Prepared {
     pub closed: Vec<u8>,
 }
 
-/// Replays `ex` with the engine and words what happened. Errors name the example and say what
-/// the engine refused.
+/// Replays `ex` with the engine and words what happened. `answer`: the diagram answers a
+/// practice question (in the host key), which asks who plays next, so a ruleset's own note,
+/// which need not say it, is followed by the engine's sentence naming the next player (none
+/// after an extra turn, which the note tells, or the end of the game). Errors name the example
+/// and say what the engine refused.
 pub fn prepare(
     rs: &Ruleset,
     rules: &Rules,
     ex: &Example,
     ph: &Phrases,
+    answer: bool,
 ) -> Result<Prepared, String> {
     let fail = |e: String| format!("worked example `{}`: {e}", ex.title);
     // A start with closed pits (x) is played on the shortened board.
@@ -127,7 +131,12 @@ pub fn prepare(
     // and why, as the ruleset's author worked it out), else the engine's account of it; both
     // together told every example twice.
     match &ex.note {
-        Some(n) => caption.push(n.clone()),
+        Some(n) => {
+            caption.push(n.clone());
+            if answer {
+                caption.extend(next_sentence(rules, &r, ph));
+            }
+        }
         None => caption.push(describe(rs, rules, &r, ph)),
     }
     Ok(Prepared {
@@ -277,12 +286,21 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
                 ("nb", &e.scores[1].to_string()),
             ],
         ));
-    } else if let Some(nx) = r.next {
-        if !r.extra_turn {
-            parts.push(ph.fmt("example.next", &[("player", rules.player_name(nx))]));
-        }
+    } else {
+        parts.extend(next_sentence(rules, r, ph));
     }
     parts.join(" ")
+}
+
+/// "South plays next." after move `r`, or `None` when the game is over or the mover plays
+/// again (an extra turn is told on its own).
+fn next_sentence(rules: &Rules, r: &Report, ph: &Phrases) -> Option<String> {
+    match r.next {
+        Some(nx) if !r.extra_turn && r.ending.is_none() => {
+            Some(ph.fmt("example.next", &[("player", rules.player_name(nx))]))
+        }
+        _ => None,
+    }
 }
 
 /// Mini-board measurements: the full board of the ruleset ([`BoardGeometry::new`]) drawn
@@ -340,7 +358,7 @@ impl Mini {
     }
     /// Height of the band outside each row holding the sowing-order boxes, mm.
     fn order_h(&self) -> f64 {
-        OrderMarks::box_h(self.small)
+        OrderMarks::box_h(self.small, self.line)
     }
     /// Height outside each row for the order boxes and the pit labels, mm: [`LABEL_GAP`],
     /// the boxes, half a gap, a line of label.
@@ -554,13 +572,16 @@ impl OrderMarks {
     fn digit_h(pt: f64) -> f64 {
         pt * 25.4 / 72.0 * 1493.0 / 2048.0
     }
-    /// Height of a box round numbers at `pt`, mm.
-    fn box_h(pt: f64) -> f64 {
-        1.4 * Self::digit_h(pt)
+    /// Height of a box round numbers at `pt` whose outline is `line` times the normal width,
+    /// mm: the digits, 0.2 of their height clear above and below, and the inner half of the
+    /// outline as the heaviest ink style prints it ([`super::style::widest_stroke`]; the
+    /// layout is the same in every style).
+    fn box_h(pt: f64, line: f64) -> f64 {
+        1.4 * Self::digit_h(pt) + super::style::widest_stroke(0.2 * line)
     }
     /// Room above and below the digits inside a box, mm.
     fn pad_v(&self) -> f64 {
-        0.2 * Self::digit_h(self.pt)
+        (self.h - Self::digit_h(self.pt)) / 2.0
     }
     /// Width of the whole row, mm.
     fn width(&self) -> f64 {
@@ -592,10 +613,11 @@ impl OrderMarks {
     }
 }
 
-/// The sowing-order numbers of `hole` (1-based positions in `sown`) as boxes at `pt`
+/// The sowing-order numbers of `hole` (1-based positions in `sown`) as boxes at `pt`, their
+/// outlines `line` times the normal width
 /// ([`OrderMarks`]): all of them if they fit `max` mm, else the first few and "…", so the
 /// numbers shown are never a misleading range; `None` when the hole was not sown.
-fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64) -> Option<OrderMarks> {
+fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64, line: f64) -> Option<OrderMarks> {
     let nums: Vec<String> = sown
         .iter()
         .enumerate()
@@ -606,8 +628,11 @@ fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64) -> Option<OrderMarks
         return None;
     }
     let dh = OrderMarks::digit_h(pt);
-    let h = OrderMarks::box_h(pt);
-    let pad_h = 0.12 * dh;
+    let h = OrderMarks::box_h(pt, line);
+    // Beside the digits, room for the inner half of the box's outline as the heaviest ink
+    // style prints it ([`super::style::widest_stroke`]: 0.35 mm in contrast, where a 0.185 mm
+    // margin let the outline touch the digits).
+    let pad_h = 0.12 * dh + super::style::widest_stroke(0.2 * line) / 2.0;
     let make = |k: usize| {
         let widths = nums[..k]
             .iter()
@@ -763,7 +788,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         // the pit and its label, so they belong to this pit and never to the one across, and
         // never read as part of the count.
         centred_mid(pg, c.x, c.y, count_pt(h, 1.6 * r), Weight::Bold, &count(h));
-        if let Some(marks) = order_marks(sown, h, m.d + m.g.gap - 0.6 * line, small) {
+        if let Some(marks) = order_marks(sown, h, m.d + m.g.gap - 0.6 * line, small, line) {
             let top = if h < n {
                 c.y + r + label_gap
             } else {
@@ -820,7 +845,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
             // The count (and its order boxes) moves down under the whole name when the store
             // is tall enough (large print's 18 pt names take two lines); else the name is cut.
             let marks_h = if sown.iter().any(|&o| o as usize == h) {
-                0.8 * line + OrderMarks::box_h(small)
+                0.8 * line + OrderMarks::box_h(small, line)
             } else {
                 0.0
             };
@@ -836,7 +861,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         }
         centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
         super::set_lines_centred(pg, cx, name_top, &lines, name_pt, Weight::Regular);
-        if let Some(marks) = order_marks(sown, h, iw, small) {
+        if let Some(marks) = order_marks(sown, h, iw, small, line) {
             marks.draw(
                 pg,
                 cx,

@@ -562,7 +562,7 @@ fn prepared(
         field_lines: Default::default(),
         texts: Default::default(),
     };
-    diagram::prepare(rs, rules, &ex, ph)
+    diagram::prepare(rs, rules, &ex, ph, answer)
 }
 
 /// Space added to the line height between large print's answer blank lines (one a line),

@@ -688,7 +688,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
     let prepared: Vec<Prepared> = rs
         .examples
         .iter()
-        .map(|ex| diagram::prepare(rs, &rules, ex, ph))
+        .map(|ex| diagram::prepare(rs, &rules, ex, ph, false))
         .collect::<Result<_, _>>()?;
     let all = blocks(rs, ph);
     let pages = lay_out(rs, paper, sz, ph, &prepared, &all);
