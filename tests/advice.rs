@@ -531,3 +531,108 @@ fn a_clash_with_the_bar_label_is_not_blamed_on_the_pit_labels() {
     let n = follow_every_advice(&f, &src, &args, &err, &["es"]);
     assert!(n >= 1, "{err}");
 }
+
+/// Diameters of the circles (closed four-arc outlines, [`sowkit::doc::circle`]) drawn on the
+/// sheet named `name` of `doc`, mm, with whether each is filled.
+fn circles(doc: &sowkit::doc::Document, name: &str) -> Vec<(f64, bool)> {
+    let pg = doc
+        .pages
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no {name} sheet"));
+    pg.shapes()
+        .filter(|s| s.segs.len() == 6)
+        .filter_map(|s| {
+            let b = sowkit::doc::bounds(&s.segs)?;
+            ((b.2 - b.0 - (b.3 - b.1)).abs() < 0.01).then_some((b.2 - b.0, s.fill.is_some()))
+        })
+        .collect()
+}
+
+/// Issue 9, review: `--fit --style large` shrank Kalah 6×4's pits to 15.9 mm on Letter and
+/// still cut 13 mm counters for them. Over every bundled ruleset, on A4, Letter and Legal, in
+/// English and Spanish: a kit that builds cuts counters that lie flat in its pits as many as a
+/// pit starts with (worked by hand: three counters `c` across need a circle `c·(1 + 2/√3)`
+/// wide, four `c·(1 + √2)`, plus the 4 mm rim), measured on the sheets (the largest circles of
+/// the board sheet are its 2n pits, the counter outlines those of the counters sheet); one
+/// that does not is refused naming `board.seeds_per_pit`, and every piece of its advice
+/// builds when followed.
+#[test]
+fn fitted_large_print_counters_lie_in_their_pits_or_the_fit_is_refused() {
+    let d = scratch("fit-counters");
+    let (mut built, mut refused) = (0, 0);
+    for id in [
+        "kalah-6x3",
+        "kalah-6x4",
+        "oware-abapa",
+        "giuthi",
+        "six-pit-sowing",
+    ] {
+        let src = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{id}.toml")),
+        )
+        .unwrap();
+        let f = d.join(format!("{id}.toml"));
+        std::fs::write(&f, &src).unwrap();
+        let rs = sowkit::ruleset::load_file(&f).unwrap_or_else(|e| panic!("{}", e[0].rendered));
+        let n = rs.board.pits_per_side;
+        let ratio = match rs.board.seeds_per_pit {
+            3 => 1.0 + 2.0 / 3f64.sqrt(),
+            4 => 1.0 + 2f64.sqrt(),
+            k => panic!("{id}: no hand-worked packing for {k} seeds a pit"),
+        };
+        for (paper, pname) in [
+            (sowkit::layout::A4, "a4"),
+            (sowkit::layout::LETTER, "letter"),
+            (sowkit::layout::LEGAL, "legal"),
+        ] {
+            for lang in ["en", "es"] {
+                let case = format!("{id} {pname} {lang}");
+                let opts = sowkit::layout::KitOptions {
+                    fit: true,
+                    large: true,
+                    lang: Some(lang.into()),
+                    ..sowkit::layout::KitOptions::new(paper)
+                };
+                match sowkit::layout::kit(&rs, &opts) {
+                    Ok(doc) => {
+                        built += 1;
+                        let board = circles(&doc, "board");
+                        let pit = board.iter().map(|c| c.0).fold(0.0, f64::max);
+                        let pits = board.iter().filter(|c| (c.0 - pit).abs() < 0.02).count();
+                        assert_eq!(pits, 2 * n, "{case}: {pit} mm circles are not the pits");
+                        let counter = circles(&doc, "counters-1")
+                            .iter()
+                            .filter(|c| !c.1)
+                            .map(|c| c.0)
+                            .fold(0.0, f64::max);
+                        let k = f64::from(rs.board.seeds_per_pit);
+                        assert!(
+                            counter * ratio + 4.0 <= pit + 0.05,
+                            "{case}: {k} counters {counter:.2} mm across do not lie in a {pit:.2} mm pit"
+                        );
+                        assert!(counter >= 8.0 - 0.01, "{case}: {counter:.2} mm counters");
+                    }
+                    Err(e) => {
+                        refused += 1;
+                        let args = strings(&[
+                            "build", "--fit", "--style", "large", "--paper", pname, "--lang", lang,
+                        ]);
+                        let o = run(&f, &args);
+                        let err = stderr(&o);
+                        assert_eq!(o.status.code(), Some(1), "{case}: {e}\n{err}");
+                        assert!(
+                            err.contains(&format!("{id}.toml"))
+                                && err.contains("board.seeds_per_pit"),
+                            "{case}: not located: {err}"
+                        );
+                        let followed = follow_every_advice(&f, &src, &args, &err, &[lang]);
+                        assert!(followed > 0, "{case}: no advice to follow: {err}");
+                    }
+                }
+            }
+        }
+    }
+    // Both happen: large print on Legal fits every board, on A4 not Oware's.
+    assert!(built > 0 && refused > 0, "built {built}, refused {refused}");
+}
