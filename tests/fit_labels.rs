@@ -130,7 +130,7 @@ fn label_problems(rs: &Ruleset, ph: &Phrases, board: &Page) -> Vec<String> {
 #[test]
 fn fit_large_board_labels_are_whole_and_inside_or_refused() {
     let papers: [Paper; 3] = [A4, LETTER, LEGAL];
-    let mut built = 0;
+    let (mut built, mut refused) = (0, 0);
     for rs in common::bundled() {
         for lang in ["en", "es"] {
             for paper in papers {
@@ -142,10 +142,15 @@ fn fit_large_board_labels_are_whole_and_inside_or_refused() {
                 };
                 let what = format!("{} [{lang}] {}", rs.id, paper.name);
                 match layout::kit(&rs, &opts) {
-                    Err(e) => assert!(
-                        e.contains("board.") || e.contains("--paper"),
-                        "{what}: refused without naming a field or paper: {e}"
-                    ),
+                    // The one refusal left: pits shrunk below what holds a pit's starting
+                    // seeds as counters (tests/advice.rs follows its advice).
+                    Err(e) => {
+                        refused += 1;
+                        assert!(
+                            e.contains("board.seeds_per_pit"),
+                            "{what}: refused for another reason than the pit floor: {e}"
+                        );
+                    }
                     Ok(doc) => {
                         built += 1;
                         let lrs = rs.in_lang(lang).unwrap();
@@ -163,8 +168,10 @@ fn fit_large_board_labels_are_whole_and_inside_or_refused() {
         }
     }
     // Every bundled ruleset is laid out on these papers (issue 9: they are, with the stores
-    // kept wide enough for their words and the row captions across the board).
-    assert_eq!(built, common::bundled().len() * 2 * 3);
+    // kept wide enough for their words and the row captions across the board) unless its pits
+    // would not hold its counters; Legal holds every board at 19 mm pits or more.
+    assert_eq!(built + refused, common::bundled().len() * 2 * 3);
+    assert!(built >= common::bundled().len() * 2, "{built} built");
 }
 
 /// The check above finds a broken store label: a store name whose word is split over lines,
@@ -350,6 +357,7 @@ fn fit_on_legal_lays_out_whatever_fit_on_a4_does() {
             }
         }
     }
-    // The comparison is not empty: most of these kits lay out on A4.
-    assert!(a4_built >= 15, "{a4_built}");
+    // The comparison is not empty: many of these kits lay out on A4 (fewer since --fit
+    // refuses pits that do not hold a pit's starting seeds as 8 mm counters).
+    assert!(a4_built >= 5, "{a4_built}");
 }
