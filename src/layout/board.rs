@@ -1099,7 +1099,7 @@ const MAX_PIT: f64 = 80.0;
 /// (`text.es.stores`), else `[board]`'s (`board.stores`, where pit labels not translated come
 /// from). The line is left out when the file cannot be read again or the key is not in it
 /// (a store label that defaults to the player names).
-fn field_place(rs: &Ruleset, key: &str) -> String {
+pub(crate) fn field_place(rs: &Ruleset, key: &str) -> String {
     // The file as loaded (a bundled ruleset's own text), else as it is now on disk (the
     // layout advice lays out edited copies of it).
     let src = crate::advice::source_of(rs).or_else(|| std::fs::read_to_string(&rs.path).ok());
