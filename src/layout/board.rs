@@ -586,11 +586,16 @@ fn single(
         if d < floor - 1e-9 || !fits(s) {
             let k = crate::geometry::flat_count(rs.board.seeds_per_pit);
             return Err(format!(
-                "to fit the {} page the pits would shrink to {} mm across, below the {} mm a pit needs to hold its {k} starting {} (board.seeds_per_pit) as counters of at least {} mm lying flat",
+                "to fit the {} page the pits would shrink to {} mm across, below the {} mm a pit needs to hold {} as counters of at least {} mm lying flat",
                 paper.name,
                 fmt_mm(d),
                 fmt_mm(floor),
-                if k == 1 { "seed" } else { "seeds" },
+                match (k, rs.board.seeds_per_pit) {
+                    (1, 1) => "its 1 starting seed (board.seeds_per_pit)".to_string(),
+                    (k, n) if n == k => format!("its {k} starting seeds (board.seeds_per_pit)"),
+                    // More seeds heap up: a pit is sized for the most that lie flat.
+                    (k, n) => format!("{k} of its {n} starting seeds (board.seeds_per_pit = {n}; more heap up)"),
+                },
                 fmt_mm(c),
             ));
         }
