@@ -97,6 +97,48 @@ pub fn pit_for_counters(c: f64) -> f64 {
     (c * (1.0 + 2.0 / 3f64.sqrt()) + PIT_RIM).ceil()
 }
 
+/// Most counters a pit is sized to hold lying flat side by side: one in the middle and six
+/// round it. Games starting with more seeds a pit heap them up (see [`play_counter_diameter`]).
+pub const MOST_FLAT: u16 = 7;
+
+/// Smallest counter `--fit` cuts when it shrinks a board, mm: the floor of
+/// [`play_counter_diameter`], a paper disc still picked up between finger and thumb.
+pub const MIN_FIT_COUNTER: f64 = 8.0;
+
+/// How many counters a pit must hold lying flat for a game starting with `seeds_per_pit`
+/// seeds a pit: that many, from 1 up to [`MOST_FLAT`].
+pub fn flat_count(seeds_per_pit: u16) -> u16 {
+    seeds_per_pit.clamp(1, MOST_FLAT)
+}
+
+/// Radius of the smallest circle holding `k` equal circles of radius 1 side by side (`k`
+/// clamped to 1..=[`MOST_FLAT`]): 1; 2; `1 + 2/√3` (three in a triangle); `1 + √2` (four in a
+/// square); `1 + 1/sin 36°` (five in a ring); 3 (six in a ring, or six round a seventh).
+pub fn flat_ratio(k: u16) -> f64 {
+    match k.clamp(1, MOST_FLAT) {
+        1 => 1.0,
+        2 => 2.0,
+        3 => 1.0 + 2.0 / 3f64.sqrt(),
+        4 => 1.0 + 2f64.sqrt(),
+        5 => 1.0 + 1.0 / 36f64.to_radians().sin(),
+        _ => 3.0,
+    }
+}
+
+/// Widest counter of which a pit `d` mm across holds `k` lying flat inside its [`PIT_RIM`],
+/// mm, rounded down to 0.1 mm: `(d − rim) / ratio` ([`flat_ratio`]). A 25 mm pit holding
+/// three: `21 / 2.1547 = 9.75` → 9.7 mm.
+pub fn counter_held(d: f64, k: u16) -> f64 {
+    ((d - PIT_RIM).max(0.0) / flat_ratio(k) * 10.0 + 1e-9).floor() / 10.0
+}
+
+/// Smallest pit that holds `k` counters `c` mm across lying flat inside its [`PIT_RIM`], mm,
+/// rounded up to 0.1 mm: `c · ratio + rim` ([`flat_ratio`]). Four 8 mm counters:
+/// `8 · 2.4142 + 4 = 23.31` → 23.4 mm.
+pub fn pit_holding(c: f64, k: u16) -> f64 {
+    ((c * flat_ratio(k) + PIT_RIM) * 10.0 - 1e-9).ceil() / 10.0
+}
+
 /// Outline stroke of pits and stores, mm.
 pub const OUTLINE: f64 = 0.5;
 /// Radius of the numbered circle on each circuit arrow, mm.
@@ -179,7 +221,8 @@ pub struct BoardGeometry {
     pub ring_side: usize,
     /// Inset of the double ring, mm.
     pub ring: f64,
-    /// Counter diameter for this board, mm (the counters sheet cuts counters this size).
+    /// Counter diameter for this board, mm (the counters sheet cuts counters this size); on a
+    /// shrunk board no wider than its pits hold ([`counter_held`]).
     pub counter_d: f64,
     /// Whether the counters are child-safe ([`CHILD_SAFE_COUNTER`] or more across).
     pub child_safe: bool,
@@ -246,7 +289,13 @@ impl BoardGeometry {
             end_gap,
             ring_side: 1,
             ring: RING,
-            counter_d: counter,
+            // A shrunk board's counters shrink to what its pits hold (never below what the
+            // caller allowed: `--fit` refuses pits smaller than [`pit_holding`] those).
+            counter_d: if s < 1.0 {
+                counter.min(counter_held(d, flat_count(rs.board.seeds_per_pit)))
+            } else {
+                counter
+            },
             child_safe,
             cx: 0.0,
             cy: 0.0,

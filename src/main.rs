@@ -485,17 +485,24 @@ fn is_page_text(text: &str, lang: &str) -> bool {
             .map(|c| if c.is_ascii_digit() { '#' } else { c })
             .collect()
     };
-    let page_of = hashed(&ph.fmt("page.page_of", &[("n", "0"), ("total", "0"), ("paper", "")]));
+    let args = [("n", "0"), ("total", "0"), ("paper", "")];
+    let numbered = |key: &str| {
+        let form = hashed(&ph.fmt(key, &args));
+        hashed(t).starts_with(form.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '#'))
+    };
+    let checks = [ph.get("page.print_check"), ph.get("page.print_check_short")];
     t == ph.get("page.bar_label")
-        || (!t.is_empty() && ph.get("page.print_check").contains(t))
-        // The footer's first line: the kit's name, " · ", the print check's first words.
-        || (t.contains(" · ")
-            && ph
-                .get("page.print_check")
-                .split(' ')
-                .filter(|w| w.chars().count() > 3)
-                .any(|w| t.ends_with(w)))
-        || hashed(t).starts_with(page_of.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '#'))
+        || checks.iter().any(|check| {
+            (!t.is_empty() && check.contains(t))
+                // The footer's first line: the kit's name, " · ", the print check's first words.
+                || (t.contains(" · ")
+                    && check
+                        .split(' ')
+                        .filter(|w| w.chars().count() > 3)
+                        .any(|w| t.ends_with(w)))
+        })
+        || numbered("page.page_of")
+        || numbered("page.page_short")
 }
 
 /// When `e` is two texts overlapping where one is the page's own (the calibration bar's

@@ -154,14 +154,23 @@ fn sixteen_pits_with_twelve_character_labels_name_the_field_and_say_nothing_work
 
 #[test]
 fn a_narrow_custom_paper_gets_a_paper_that_builds() {
-    // 140 mm across leaves 120 mm inside the margins: Kalah 6x3's Spanish footer (print check
-    // beside "página 1 de 13 · 140x2000mm") does not fit on one line. (The score log's move
-    // numbers, which six-pit sowing used to be refused for here, now widen their column.)
-    // The advice names a paper, and building on it works.
+    // 140 mm across leaves 120 mm inside the margins. Kalah 6x3's Spanish footer (print check
+    // beside "página 1 de 13 · 140x2000mm") used to overlap its page number here; it now
+    // takes its short forms and the kit builds. (The score log's move numbers, which six-pit
+    // sowing used to be refused for here, widen their column.) Large print's 18 pt bar label
+    // does not fit beside the 100 mm bar (10 + 100 + 3 mm, then some 21 mm of label, past
+    // the 130 mm margin): the advice names a paper, and building on it works.
     let ruleset = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/kalah-6x3.toml");
     let out = scratch("narrow");
     let o = sowkit()
         .args(["build", "--paper", "140x2000mm", "-o"])
+        .arg(&out)
+        .arg(&ruleset)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = sowkit()
+        .args(["build", "--paper", "140x2000mm", "--style", "large", "-o"])
         .arg(&out)
         .arg(&ruleset)
         .output()
@@ -175,7 +184,7 @@ fn a_narrow_custom_paper_gets_a_paper_that_builds() {
         .unwrap_or_else(|| panic!("no paper advised: {err}"))
         .to_string();
     let o = sowkit()
-        .args(["build", "--paper", &paper, "-o"])
+        .args(["build", "--paper", &paper, "--style", "large", "-o"])
         .arg(&out)
         .arg(&ruleset)
         .output()

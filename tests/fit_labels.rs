@@ -130,7 +130,7 @@ fn label_problems(rs: &Ruleset, ph: &Phrases, board: &Page) -> Vec<String> {
 #[test]
 fn fit_large_board_labels_are_whole_and_inside_or_refused() {
     let papers: [Paper; 3] = [A4, LETTER, LEGAL];
-    let mut built = 0;
+    let (mut built, mut refused) = (0, 0);
     for rs in common::bundled() {
         for lang in ["en", "es"] {
             for paper in papers {
@@ -142,10 +142,15 @@ fn fit_large_board_labels_are_whole_and_inside_or_refused() {
                 };
                 let what = format!("{} [{lang}] {}", rs.id, paper.name);
                 match layout::kit(&rs, &opts) {
-                    Err(e) => assert!(
-                        e.contains("board.") || e.contains("--paper"),
-                        "{what}: refused without naming a field or paper: {e}"
-                    ),
+                    // The one refusal left: pits shrunk below what holds a pit's starting
+                    // seeds as counters (tests/advice.rs follows its advice).
+                    Err(e) => {
+                        refused += 1;
+                        assert!(
+                            e.contains("board.seeds_per_pit"),
+                            "{what}: refused for another reason than the pit floor: {e}"
+                        );
+                    }
                     Ok(doc) => {
                         built += 1;
                         let lrs = rs.in_lang(lang).unwrap();
@@ -163,8 +168,10 @@ fn fit_large_board_labels_are_whole_and_inside_or_refused() {
         }
     }
     // Every bundled ruleset is laid out on these papers (issue 9: they are, with the stores
-    // kept wide enough for their words and the row captions across the board).
-    assert_eq!(built, common::bundled().len() * 2 * 3);
+    // kept wide enough for their words and the row captions across the board) unless its pits
+    // would not hold its counters; Legal holds every board at 19 mm pits or more.
+    assert_eq!(built + refused, common::bundled().len() * 2 * 3);
+    assert!(built >= common::bundled().len() * 2, "{built} built");
 }
 
 /// The check above finds a broken store label: a store name whose word is split over lines,
@@ -350,6 +357,81 @@ fn fit_on_legal_lays_out_whatever_fit_on_a4_does() {
             }
         }
     }
-    // The comparison is not empty: most of these kits lay out on A4.
-    assert!(a4_built >= 15, "{a4_built}");
+    // The comparison is not empty: many of these kits lay out on A4 (fewer since --fit
+    // refuses pits that do not hold a pit's starting seeds as 8 mm counters).
+    assert!(a4_built >= 5, "{a4_built}");
+}
+
+/// Issue 9, review: the bowl-labels sheet broke a long store word mid-word ("Northernmost" /
+/// "storehouses"). Large print on A4 (two 85 mm labels across: the 190 mm between the margins
+/// less the crop marks' room, so the grid starts at (210 − 170) / 2 = 20 mm; a label's text
+/// starts 19 mm into it and ends 2 mm before its right edge): a two-word name wraps at its
+/// space, a long word is set smaller but never under 18 pt, both whole and inside their
+/// label; a word too wide even at 18 pt is refused naming `board.stores` and the word.
+#[test]
+fn bowl_labels_never_break_a_word() {
+    let ph = Phrases::load("en").unwrap();
+    let sz = sowkit::layout::style::Sizes::new(true);
+    let base = common::bundled()
+        .into_iter()
+        .find(|r| r.id == "six-pit-sowing")
+        .unwrap()
+        .in_lang("en")
+        .unwrap();
+    for name in ["Northern storehouse", "Storehouses", "Granaries"] {
+        let mut rs = base.clone();
+        rs.board.stores[0] = name.to_string();
+        let pages =
+            layout::labels::pages(&rs, A4, &sz, &ph).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let bold: Vec<&Text> = pages
+            .iter()
+            .flat_map(|p| p.texts())
+            .filter(|t| t.weight == sowkit::doc::Weight::Bold)
+            .collect();
+        // The name's lines: consecutive bold texts that join, at their spaces, into it.
+        let words = name.split(' ').count();
+        let found = (0..bold.len()).find_map(|i| {
+            (1..=words).find_map(|k| {
+                let run = bold.get(i..i + k)?;
+                let joined = run
+                    .iter()
+                    .map(|t| t.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                (joined == name).then_some(run)
+            })
+        });
+        let run = found.unwrap_or_else(|| {
+            panic!(
+                "{name:?} is not printed in whole words: {:?}",
+                bold.iter().map(|t| &t.text).collect::<Vec<_>>()
+            )
+        });
+        for t in run {
+            assert!(
+                t.size_pt >= 18.0,
+                "{name:?}: {:?} at {} pt",
+                t.text,
+                t.size_pt
+            );
+            let col = ((t.x - 20.0) / 85.0).floor();
+            let right = 20.0 + (col + 1.0) * 85.0 - 2.0;
+            let end = t.x + text::width_mm(&t.text, t.size_pt, t.weight);
+            assert!(
+                end <= right + 0.01,
+                "{name:?}: {:?} ends at {end:.1}, past {right:.1} mm",
+                t.text
+            );
+        }
+    }
+    // 23 letters: over 80 mm at 18 pt bold, wider than any label.
+    let mut rs = base.clone();
+    rs.board.stores[0] = "Northernmoststorehouses".to_string();
+    let e = layout::labels::pages(&rs, A4, &sz, &ph).unwrap_err();
+    assert!(
+        e.contains("board.stores")
+            && e.contains("\"Northernmoststorehouses\"")
+            && e.contains("18 pt"),
+        "{e}"
+    );
 }

@@ -268,11 +268,9 @@ fn relay_sowing_on_the_biggest_board_is_bounded_work() {
             &grules, &e.start
         ));
     }
-    // The whole kit is made.
-    let opts = sowkit::layout::KitOptions {
-        fit: true,
-        ..sowkit::layout::KitOptions::new(sowkit::paper::A4)
-    };
+    // The whole kit is made: the board in tiles at true size (`--fit` refuses it: on one A4
+    // sheet its pits would be 11.7 mm, below the 28 mm that holds seven 8 mm counters).
+    let opts = sowkit::layout::KitOptions::new(sowkit::paper::A4);
     let kit = sowkit::kit::make(&rs, &opts).expect("a kit");
     assert!(kit.files.iter().any(|f| f.name == "host-key.pdf"));
 }

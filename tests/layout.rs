@@ -1237,3 +1237,95 @@ fn three_digit_move_numbers_fit_the_log_on_a_tall_narrow_paper() {
         );
     }
 }
+
+/// Issue 9, review: Kalah 6×3's Spanish footer did not fit 140 mm-wide paper (the print check,
+/// about 90 mm at 7 pt, and "página 1 de 18 · 140x400mm" beside it need more than the 120 mm
+/// between the margins, so the two overlapped and the kit was refused). On a narrow page the
+/// footer now takes the short print check, then the short page number ("pág. 1/18"), and wraps
+/// only between words. Every bundled ruleset, English and Spanish, normal and large print, on
+/// 140 × 400 mm: every page's footer is inside the margins, below the bar, its texts apart,
+/// with a print check whole (the full one when it fits beside the full page number, worked
+/// out from the font's widths) and the page number; the kits whose boards tile on that paper
+/// (Kalah 6×3, six-pit sowing) build whole in normal print.
+#[test]
+fn footer_fits_a_140_mm_wide_page_in_every_language() {
+    let paper = Paper::parse("140x400mm").unwrap();
+    for rs0 in common::bundled() {
+        for lang in ["en", "es"] {
+            let rs = rs0.in_lang(lang).unwrap();
+            let ph = layout::phrases::Phrases::load(lang).unwrap();
+            let (full, short) = (ph.get("page.print_check"), ph.get("page.print_check_short"));
+            for large in [false, true] {
+                let sz = Sizes::new(large);
+                let mut doc = Document {
+                    title: rs.name.clone(),
+                    pages: (0..18)
+                        .map(|i| page::portrait(&format!("p{i}"), paper))
+                        .collect(),
+                };
+                page::finish(&mut doc, &rs, paper, &ph, &sz);
+                for p in &doc.pages {
+                    let (_, bar_y, _, bar_h) = page::bar_rect(p.height, &sz);
+                    let foot: Vec<&Text> = texts(p).filter(|t| t.y > bar_y + bar_h + 1.0).collect();
+                    let all = foot
+                        .iter()
+                        .map(|t| t.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let what = format!("{} [{lang}] large {large} {}: {all:?}", rs.id, p.name);
+                    assert!(
+                        all.contains(&full) || all.contains(&short),
+                        "{what}: no print check"
+                    );
+                    assert!(all.contains("18"), "{what}: no page number");
+                    // The full check is kept whenever it fits beside the full page number.
+                    let page_of = foot
+                        .iter()
+                        .find(|t| t.text.contains("140x400"))
+                        .map(|t| t.text.clone());
+                    let beside = 120.0
+                        - 4.0
+                        - text::width_mm(
+                            &page_of.clone().unwrap_or_default(),
+                            sz.footer,
+                            sowkit::doc::Weight::Regular,
+                        );
+                    if !large
+                        && text::width_mm(&full, sz.footer, sowkit::doc::Weight::Regular) <= beside
+                    {
+                        assert!(
+                            all.contains(&full),
+                            "{what}: shortened though the full check fits"
+                        );
+                    }
+                    let boxes: Vec<_> = foot
+                        .iter()
+                        .map(|t| ink(&Item::Text((*t).clone())).unwrap())
+                        .collect();
+                    for (i, a) in boxes.iter().enumerate() {
+                        assert!(a.0 >= page::MARGIN - EPS, "{what}");
+                        assert!(
+                            a.2 <= p.width - page::MARGIN + EPS,
+                            "{what}: {:?} past the margin",
+                            foot[i].text
+                        );
+                        assert!(a.3 <= p.height - page::MARGIN + 0.2, "{what}");
+                        assert!(a.1 >= bar_y + bar_h, "{what}: footer above the bar's foot");
+                        for b in &boxes[i + 1..] {
+                            let overlap =
+                                a.0 < b.2 && b.0 < a.2 && a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5;
+                            assert!(!overlap, "{what}: footer texts overlap");
+                        }
+                    }
+                }
+            }
+            if ["kalah-6x3", "six-pit-sowing"].contains(&rs0.id.as_str()) {
+                let opts = layout::KitOptions {
+                    lang: Some(lang.into()),
+                    ..layout::KitOptions::new(paper)
+                };
+                layout::kit(&rs0, &opts).unwrap_or_else(|e| panic!("{} [{lang}]: {e}", rs0.id));
+            }
+        }
+    }
+}

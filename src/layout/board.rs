@@ -9,8 +9,30 @@
 //! the next; a store one player passes by gets a dashed bypass arrow and a ⊘ note; stores no one
 //! sows stand apart as capture stores. Side 1's pits and store carry a double ring, so the
 //! sides differ by pattern and by the names on their rows, never by colour alone.
-/// Smallest pit diameter, mm, the board may be shrunk to: a 10 mm pit still holds a small paper counter and its label.
+/// Smallest pit diameter, mm, the board may ever be shrunk to: a 10 mm pit still holds a small
+/// paper counter and its label. [`min_fit_pit`] is the floor for a given game.
 const MIN_PLAYABLE_PIT: f64 = 10.0;
+
+/// Smallest pit `--fit` may shrink the board of `rs` (as printed) to, mm, and the counter that
+/// floor is worked out for: a pit must hold the seeds a pit starts with
+/// ([`crate::geometry::flat_count`]) as counters lying flat, counters that shrink with the
+/// board no smaller than [`crate::geometry::MIN_FIT_COUNTER`] (or the ruleset's own smaller
+/// counter; child-safe counters do not shrink at all), never under [`MIN_PLAYABLE_PIT`] nor
+/// over the pits asked for. Kalah with four seeds a pit and 13 mm counters: four 8 mm
+/// counters need `8 · (1 + √2) + 4` → 23.4 mm.
+pub fn min_fit_pit(rs: &Ruleset) -> (f64, f64) {
+    let asked = rs.layout.counter_diameter;
+    let c = if rs.layout.child_safe {
+        asked
+    } else {
+        asked.min(crate::geometry::MIN_FIT_COUNTER)
+    };
+    let k = crate::geometry::flat_count(rs.board.seeds_per_pit);
+    let d = crate::geometry::pit_holding(c, k)
+        .max(MIN_PLAYABLE_PIT)
+        .min(rs.layout.pit_diameter);
+    (d, c)
+}
 
 use super::page::{self, MARGIN};
 use super::phrases::{join_and, Phrases};
@@ -87,6 +109,16 @@ fn draw_hop(page: &mut Page, h: &Hop, stroke: Stroke, both: bool) {
 /// Errors: no pits; a pit label that does not fit its pit; with `fit`, pits that would shrink
 /// below 10 mm; without it, a board that cannot be split between its pits.
 pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>, String> {
+    pages_scaled(rs, opts, ph).map(|(pages, _)| pages)
+}
+
+/// [`pages`], with the scale the board is printed at (1 unless `--fit` shrank it): the kit
+/// cuts counters for the pits printed ([`Geometry::counter_d`] at that scale).
+pub fn pages_scaled(
+    rs: &Ruleset,
+    opts: &KitOptions,
+    ph: &Phrases,
+) -> Result<(Vec<Page>, f64), String> {
     if rs.board.pits_per_side == 0 {
         return Err("the board has no pits".into());
     }
@@ -98,14 +130,15 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
     // a smaller one, which shrinks it, does.
     let widen = if opts.fit { Widen::Stores } else { Widen::No };
     for landscape in [true, false] {
-        if let Some((slack, _, pg)) = single(rs, paper, sz, ph, landscape, widen, false)? {
+        if let Some((slack, _, pg)) = single(rs, paper, sz, ph, landscape, widen, false, &mut 0.0)?
+        {
             if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                 best = Some((slack, pg));
             }
         }
     }
     if let Some((_, pg)) = best {
-        return Ok(pg);
+        return Ok((pg, 1.0));
     }
     if opts.fit {
         // The largest pits on one sheet: landscape or portrait, the legend under the board or,
@@ -114,14 +147,20 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
         let mut why = None;
         for apart in [false, true] {
             for landscape in [true, false] {
-                match single(rs, paper, sz, ph, landscape, Widen::Shrink, apart) {
+                let mut d = 0.0;
+                match single(rs, paper, sz, ph, landscape, Widen::Shrink, apart, &mut d) {
                     Ok(Some((_, s, pg))) => {
                         if fitted.as_ref().is_none_or(|(b, _)| s > *b + 1e-9) {
                             fitted = Some((s, pg));
                         }
                     }
                     Ok(None) => {}
-                    Err(e) => why = Some(e),
+                    // The reason given is the one of the largest pits tried.
+                    Err(e) => {
+                        if why.as_ref().is_none_or(|(b, _)| d > *b) {
+                            why = Some((d, e));
+                        }
+                    }
                 }
             }
             if fitted.is_some() {
@@ -129,8 +168,8 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
             }
         }
         return match (fitted, why) {
-            (Some((_, pg)), _) => Ok(pg),
-            (None, Some(e)) => Err(format!(
+            (Some((s, pg)), _) => Ok((pg, s)),
+            (None, Some((_, e))) => Err(format!(
                 "with --fit the board does not fit one {} sheet with its labels readable ({e}): leave out --fit to print it in tiles at true size, or use a larger paper",
                 paper.name
             )),
@@ -140,7 +179,7 @@ pub fn pages(rs: &Ruleset, opts: &KitOptions, ph: &Phrases) -> Result<Vec<Page>,
             )),
         };
     }
-    tiled(rs, paper, sz, ph)
+    tiled(rs, paper, sz, ph).map(|pg| (pg, 1.0))
 }
 
 /// The board drawn once at 1:1 for tiling: the cut-out board with a [`tile::BAND`] round it
@@ -430,7 +469,8 @@ enum Widen {
 /// orientation), leaving the board sheet to the board and its size note. Returns the room to
 /// spare (mm, the smaller of across and down), the scale and the page(s), or `None` when the
 /// board does not fit at true size and `widen` is not [`Widen::Shrink`]. Errors when even a much smaller board
-/// does not fit.
+/// does not fit; `shrunk_to` is then the pit diameter it would have needed (mm, 0 if none).
+#[allow(clippy::too_many_arguments)]
 fn single(
     rs: &Ruleset,
     paper: Paper,
@@ -439,6 +479,7 @@ fn single(
     landscape: bool,
     widen: Widen,
     apart: bool,
+    shrunk_to: &mut f64,
 ) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
     let shrink = widen == Widen::Shrink;
     // One sheet has no tile seam: large print's row captions may run across the board.
@@ -534,16 +575,28 @@ fn single(
         // Round down to a tenth of a millimetre of pit diameter.
         let d = (rs.layout.pit_diameter * lo * 10.0).floor() / 10.0;
         s = d / rs.layout.pit_diameter;
+        *shrunk_to = d;
         if d <= 0.0 {
             return Err(format!(
                 "the board does not fit one {} page at any size (its arrows, row names and notes leave too little room): leave out --fit to print it in tiles at true size, or use a larger paper",
                 paper.name
             ));
         }
-        if d < MIN_PLAYABLE_PIT || !fits(s) {
+        let (floor, c) = min_fit_pit(rs);
+        if d < floor - 1e-9 || !fits(s) {
+            let k = crate::geometry::flat_count(rs.board.seeds_per_pit);
             return Err(format!(
-                "to fit the {} page the pits would shrink to {d} mm across, below the {MIN_PLAYABLE_PIT} mm that counters need",
-                paper.name
+                "to fit the {} page the pits would shrink to {} mm across, below the {} mm a pit needs to hold {} as counters of at least {} mm lying flat",
+                paper.name,
+                fmt_mm(d),
+                fmt_mm(floor),
+                match (k, rs.board.seeds_per_pit) {
+                    (1, 1) => "its 1 starting seed (board.seeds_per_pit)".to_string(),
+                    (k, n) if n == k => format!("its {k} starting seeds (board.seeds_per_pit)"),
+                    // More seeds heap up: a pit is sized for the most that lie flat.
+                    (k, n) => format!("{k} of its {n} starting seeds (board.seeds_per_pit = {n}; more heap up)"),
+                },
+                fmt_mm(c),
             ));
         }
     }
@@ -1051,7 +1104,7 @@ const MAX_PIT: f64 = 80.0;
 /// (`text.es.stores`), else `[board]`'s (`board.stores`, where pit labels not translated come
 /// from). The line is left out when the file cannot be read again or the key is not in it
 /// (a store label that defaults to the player names).
-fn field_place(rs: &Ruleset, key: &str) -> String {
+pub(crate) fn field_place(rs: &Ruleset, key: &str) -> String {
     // The file as loaded (a bundled ruleset's own text), else as it is now on disk (the
     // layout advice lays out edited copies of it).
     let src = crate::advice::source_of(rs).or_else(|| std::fs::read_to_string(&rs.path).ok());

@@ -456,6 +456,17 @@ pub fn board_height(rs: &Ruleset, width: f64, sz: &Sizes) -> f64 {
     }
 }
 
+/// Which boards of a worked example [`draw_part`] draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Both (side by side, or stacked one above the other).
+    Both,
+    /// Stacked boards only: the first ("Before", "Start") alone, to end a page.
+    Before,
+    /// Stacked boards only: the "After" board alone, to start the next page.
+    After,
+}
+
 /// Draws the board(s) of `prep` with the top-left at (`x`, `y`) across `width` mm; returns the
 /// height used. The boards stand side by side with an arrow between them, or one above the
 /// other when the board is too wide for that ([`stacked`]). Type and pit sizes come from `sz`.
@@ -469,6 +480,24 @@ pub fn draw_boards(
     x: f64,
     y: f64,
     width: f64,
+) -> f64 {
+    draw_part(pg, rs, ph, sz, prep, x, y, width, Part::Both)
+}
+
+/// [`draw_boards`], drawing only `part` of stacked boards (a stacked example taller than a
+/// page is split between its two boards); side-by-side boards are always drawn both. Returns
+/// the height used, mm.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_part(
+    pg: &mut Page,
+    rs: &Ruleset,
+    ph: &Phrases,
+    sz: &Sizes,
+    prep: &Prepared,
+    x: f64,
+    y: f64,
+    width: f64,
+    part: Part,
 ) -> f64 {
     let (m, stacked) = arrange(rs, width, sz);
     let hpt = sz.mini_head;
@@ -505,10 +534,19 @@ pub fn draw_boards(
         captured: &prep.captured,
         closed: &prep.closed,
     });
+    if stacked && part == Part::After {
+        let bx = x + (width - m.width()) / 2.0;
+        let Some(after) = after else { return 0.0 };
+        labelled(pg, &ma, bx, y, &ph.get("example.after"), after);
+        return head + ma.height() + 1.0;
+    }
     if stacked {
         // One above the other.
         let bx = x + (width - m.width()) / 2.0;
         labelled(pg, &mb, bx, y, &first, before);
+        if part == Part::Before {
+            return head + mb.height() + 1.0;
+        }
         let mut used = head + mb.height();
         if let Some(after) = after {
             labelled(

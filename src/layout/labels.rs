@@ -122,8 +122,19 @@ pub fn circuit_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
 }
 
 /// Draws one pit or store label in the cell with top-left (`x`, `y`), of the size and type
-/// `sz` gives.
-fn draw_label(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, l: &Label, x: f64, y: f64) {
+/// `sz` gives. The name is wrapped at its spaces only, never inside a word, shrunk a point at
+/// a time down to the style's least label size (large print: 18 pt) until every word fits
+/// the label's width and every line its height. Errors naming the field (`board.stores`,
+/// `board.pit_labels`, or the `[text.<lang>]` key) and the word when it does not fit even then.
+fn draw_label(
+    pg: &mut Page,
+    rs: &Ruleset,
+    sz: &Sizes,
+    ph: &Phrases,
+    l: &Label,
+    x: f64,
+    y: f64,
+) -> Result<(), String> {
     let (label_w, label_h) = sz.label_cell;
     // Pattern icon: a pit is a ring, a store a rounded bar; side 1 has the double ring.
     let cx = x + ICON_W / 2.0 + 1.0;
@@ -181,22 +192,50 @@ fn draw_label(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, l: &Label, 
     let small = sz.label_who;
     let who_lines = super::wrap(&who, small, Weight::Regular, tw);
     let (mut size, least) = sz.label_name;
-    let mut big = super::wrap(&l.text, size, Weight::Bold, tw);
     let room = label_h - 3.0 - who_lines.len() as f64 * text::line_height_mm(small);
+    let widest = |size: f64| {
+        l.text
+            .split_whitespace()
+            .map(|w| (text::width_mm(w, size, Weight::Bold), w))
+            .fold((0.0, ""), |a, b| if b.0 > a.0 { b } else { a })
+    };
+    let mut big = super::wrap(&l.text, size, Weight::Bold, tw);
     while size > least
-        && (big.len() as f64 * text::line_height_mm(size) > room
-            || big
-                .iter()
-                .any(|s| text::width_mm(s, size, Weight::Bold) > tw))
+        && (big.len() as f64 * text::line_height_mm(size) > room || widest(size).0 > tw)
     {
-        size -= 1.0;
+        size = (size - 1.0).max(least);
         big = super::wrap(&l.text, size, Weight::Bold, tw);
+    }
+    let (word_w, word) = widest(size);
+    let tall = big.len() as f64 * text::line_height_mm(size) > room + 1e-6;
+    if word_w > tw + 1e-6 || tall {
+        let key = if l.store { "stores" } else { "pit_labels" };
+        let why = if word_w > tw + 1e-6 {
+            format!(
+                "its word {word:?} is {} mm wide at {least} pt, the least label size of this style, and a bowl label has {} mm for it (words are never broken)",
+                super::board::fmt_mm(word_w),
+                super::board::fmt_mm(tw)
+            )
+        } else {
+            format!(
+                "at {least} pt, the least label size of this style, its {} lines need {} mm and a bowl label has {} mm",
+                big.len(),
+                super::board::fmt_mm(big.len() as f64 * text::line_height_mm(size)),
+                super::board::fmt_mm(room)
+            )
+        };
+        return Err(format!(
+            "{}: the label {:?} does not fit its bowl label: {why}; use a shorter label or split long words with a space",
+            super::board::field_place(rs, key),
+            l.text
+        ));
     }
     let total = big.len() as f64 * text::line_height_mm(size)
         + who_lines.len() as f64 * text::line_height_mm(small);
     let ty = y + (label_h - total) / 2.0;
     let ty = super::set_lines(pg, tx, ty, &big, size, Weight::Bold);
     super::set_lines(pg, tx, ty, &who_lines, small, Weight::Regular);
+    Ok(())
 }
 
 /// Lays out the label pages (portrait `paper`, `labels-1`, …): the pit and store labels on a
@@ -253,7 +292,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
                 l,
                 x0 + col as f64 * label_w,
                 y0 + row as f64 * label_h,
-            );
+            )?;
         }
         done += here;
         let grid_bottom = y0 + used_rows as f64 * label_h;

@@ -132,7 +132,18 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     let rs = &as_printed(&rs, opts);
     let paper = opts.paper;
     let sz = &opts.sizes();
-    let mut pages = board::pages(rs, opts, &ph)?;
+    let (mut pages, scale) = board::pages_scaled(rs, opts, &ph)?;
+    // A board shrunk by --fit gets counters its pits hold.
+    let shrunk;
+    let rs = if scale < 1.0 {
+        let mut r = rs.clone();
+        r.layout.counter_diameter =
+            crate::geometry::BoardGeometry::scaled(rs, false, scale).counter_d;
+        shrunk = r;
+        &shrunk
+    } else {
+        rs
+    };
     pages.push(log::page(rs, paper, sz, &ph));
     pages.push(log::continuation(rs, paper, sz, &ph));
     pages.extend(rules::pages(rs, paper, sz, &ph)?);

@@ -88,21 +88,35 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: 
             Weight::Bold,
             &label,
         );
-        let right = ph.fmt(
-            "page.page_of",
-            &[
-                ("n", &(i + 1).to_string()),
-                ("total", &n.to_string()),
-                ("paper", &ph.paper(&paper.name)),
-            ],
-        );
-        let rw = text::width_mm(&right, fpt, Weight::Regular);
+        let args = [
+            ("n", (i + 1).to_string()),
+            ("total", n.to_string()),
+            ("paper", ph.paper(&paper.name)),
+        ];
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
         // The first line shares the baseline with the page number; the rest (large print)
         // run across the width between the margins.
-        let beside = w - 2.0 * MARGIN - rw - 4.0;
         let across = w - 2.0 * MARGIN;
         let most = if sz.large { LARGE_FOOTER_LINES } else { 1 };
-        let set = footer_lines(&rs.name, ph, fpt, beside, across, most);
+        // On a narrow page the shorter print check, then the page number without the paper
+        // ([`FOOTER_FORMS`]); the last form wraps its check if even that does not fit.
+        let mut chosen = None;
+        for (k, (page_key, check_key)) in FOOTER_FORMS.iter().enumerate() {
+            let right = ph.fmt(page_key, &args);
+            let rw = text::width_mm(&right, fpt, Weight::Regular);
+            let beside = w - 2.0 * MARGIN - rw - 4.0;
+            let check = ph.get(check_key);
+            let set = fit_footer(&rs.name, ph, &check, fpt, beside, across, most);
+            let last = k + 1 == FOOTER_FORMS.len();
+            if set.is_some() || last {
+                let set = set.unwrap_or_else(|| text::wrap(&check, fpt, Weight::Regular, across));
+                chosen = Some((set, right, rw));
+                break;
+            }
+        }
+        let Some((set, right, rw)) = chosen else {
+            continue;
+        };
         let base = if sz.large {
             h - LARGE_FOOTER_BASE
         } else {
@@ -131,27 +145,51 @@ pub fn footer_lines(
     most: usize,
 ) -> Vec<String> {
     let check = ph.get("page.print_check");
-    let with = |name: &str| ph.fmt("page.footer", &[("name", name), ("check", &check)]);
+    fit_footer(name, ph, &check, fpt, beside, across, most)
+        .unwrap_or_else(|| text::wrap(&check, fpt, Weight::Regular, across))
+}
+
+/// The footer's forms, longest first, as message keys: (page number, print check). A page
+/// too narrow for one takes the next: the full print check beside "page 1 of 18 · A4", the
+/// short print check beside it, the short check beside "p. 1/18".
+pub const FOOTER_FORMS: [(&str, &str); 3] = [
+    ("page.page_of", "page.print_check"),
+    ("page.page_of", "page.print_check_short"),
+    ("page.page_short", "page.print_check_short"),
+];
+
+/// [`footer_lines`] with the print check `check`: `None` when not even the check alone fits
+/// `most` lines.
+fn fit_footer(
+    name: &str,
+    ph: &Phrases,
+    check: &str,
+    fpt: f64,
+    beside: f64,
+    across: f64,
+    most: usize,
+) -> Option<Vec<String>> {
+    let with = |name: &str| ph.fmt("page.footer", &[("name", name), ("check", check)]);
     let fits = |s: &str| lay_footer(s, fpt, beside, across, most);
     if let Some(lines) = fits(&with(name)) {
-        return lines;
+        return Some(lines);
     }
     // Shorter and shorter names: first by words, then (one long word) by letters.
     let words: Vec<&str> = name.split_whitespace().collect();
     for k in (1..words.len()).rev() {
         let short = format!("{}…", words[..k].join(" "));
         if let Some(lines) = fits(&with(&short)) {
-            return lines;
+            return Some(lines);
         }
     }
     let first: Vec<char> = words.first().copied().unwrap_or("").chars().collect();
     for k in (1..first.len()).rev() {
         let short = format!("{}…", first[..k].iter().collect::<String>());
         if let Some(lines) = fits(&with(&short)) {
-            return lines;
+            return Some(lines);
         }
     }
-    fits(&check).unwrap_or_else(|| text::wrap(&check, fpt, Weight::Regular, across))
+    fits(check)
 }
 
 /// `s` set as footer lines, the first `beside` mm wide and the rest `across`, broken only

@@ -790,16 +790,16 @@ pub(crate) fn key_pages_with(
         // page (see `Flow::place`): large print's first answer used to leave page 1 with only
         // the title and intro on it.
         let head_h = lines_h(&head, sub_head, Weight::Bold, w);
+        // Boards taller than a page are split between them (`rules::flow_boards`).
+        let board_ink = board_ink.min(super::rules::boards_lead(rs, ph, sz, &prep, paper, head_h));
         let lead = head_h + board_ink;
         let placed = f.place(2.0, head_h + board_h + 1.0 + cap_h, lead);
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
         f.lines(MARGIN, &hl, sub_head, Weight::Bold);
-        let y = f.y;
-        let used = diagram::draw_boards(f.page(), rs, ph, sz, &prep, MARGIN, y, w);
-        f.y += used + 1.0;
+        let split = super::rules::flow_boards(&mut f, rs, ph, &prep, head_h);
         for c in &caption {
             let lines = super::wrap(c, cap_pt, Weight::Regular, w);
-            if placed == Placed::Split {
+            if placed == Placed::Split || split {
                 f.keep_together(lines.len(), cap_pt);
             }
             f.lines(MARGIN, &lines, cap_pt, Weight::Regular);

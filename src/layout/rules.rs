@@ -481,10 +481,92 @@ pub(crate) fn boards_height(
     paper: Paper,
     w: f64,
 ) -> (f64, f64) {
+    part_height(rs, ph, sz, prep, paper, w, diagram::Part::Both)
+}
+
+/// [`boards_height`] of `part` of the boards ([`diagram::draw_part`]).
+fn part_height(
+    rs: &Ruleset,
+    ph: &Phrases,
+    sz: &Sizes,
+    prep: &Prepared,
+    paper: Paper,
+    w: f64,
+    part: diagram::Part,
+) -> (f64, f64) {
     let mut scratch = page::portrait("scratch", paper);
-    let used = diagram::draw_boards(&mut scratch, rs, ph, sz, prep, MARGIN, MARGIN, w);
+    let used = diagram::draw_part(&mut scratch, rs, ph, sz, prep, MARGIN, MARGIN, w, part);
     let ink = ink_bottom(&scratch.items).unwrap_or(MARGIN);
     (used, (ink - MARGIN).min(used))
+}
+
+/// Whether the worked example `prep` is split between its stacked boards: its title and both
+/// boards are taller than a whole page's content area (above the bottom band), so the "After"
+/// board starts the next page rather than run into the calibration bar and footer.
+/// `title` is the height of the title above the boards, mm.
+pub(crate) fn splits_boards(
+    rs: &Ruleset,
+    ph: &Phrases,
+    sz: &Sizes,
+    prep: &Prepared,
+    paper: Paper,
+    title: f64,
+) -> bool {
+    let w = paper.width - 2.0 * MARGIN;
+    if prep.after.is_none() || !diagram::stacked(rs, w, sz) {
+        return false;
+    }
+    let usable = page::content_bottom(paper.height, sz) - MARGIN;
+    title + boards_height(rs, ph, sz, prep, paper, w).1 > usable + 1e-6
+}
+
+/// Height that must stay on one page with a title `title` mm tall of the boards of `prep`,
+/// mm: both boards down to their ink, or the first board's when they are split
+/// ([`splits_boards`]).
+pub(crate) fn boards_lead(
+    rs: &Ruleset,
+    ph: &Phrases,
+    sz: &Sizes,
+    prep: &Prepared,
+    paper: Paper,
+    title: f64,
+) -> f64 {
+    let w = paper.width - 2.0 * MARGIN;
+    let part = if splits_boards(rs, ph, sz, prep, paper, title) {
+        diagram::Part::Before
+    } else {
+        diagram::Part::Both
+    };
+    part_height(rs, ph, sz, prep, paper, w, part).1
+}
+
+/// Draws the boards of `prep` at `f`'s place, across the page: both together, or split
+/// between them when they are taller than a page ([`splits_boards`]: the first board ends
+/// this page, "After" starts the next), and moves `f` below them. `title` is the height of
+/// the title just set above them, mm. Returns whether they were split.
+pub(crate) fn flow_boards(
+    f: &mut Flow,
+    rs: &Ruleset,
+    ph: &Phrases,
+    prep: &Prepared,
+    title: f64,
+) -> bool {
+    use diagram::Part;
+    let (sz, paper, w) = (f.sz, f.paper, f.width());
+    let y = f.y;
+    if !splits_boards(rs, ph, &sz, prep, paper, title) {
+        let used = diagram::draw_boards(f.page(), rs, ph, &sz, prep, MARGIN, y, w);
+        f.y += used + 1.0;
+        return false;
+    }
+    let used = diagram::draw_part(f.page(), rs, ph, &sz, prep, MARGIN, y, w, Part::Before);
+    f.y += used + STACK_GAP;
+    let (used, ink) = part_height(rs, ph, &sz, prep, paper, w, Part::After);
+    f.room(ink);
+    let y = f.y;
+    diagram::draw_part(f.page(), rs, ph, &sz, prep, MARGIN, y, w, Part::After);
+    f.y += used + 1.0;
+    true
 }
 
 /// The lowest ink of `items`, mm from the page top: shapes with half their stroke, texts to
@@ -823,13 +905,12 @@ fn lay_out(
                 };
                 let title = super::wrap(&heading, ex_title, Weight::Bold, w);
                 f.lines(MARGIN, &title, ex_title, Weight::Bold);
-                let y = f.y;
-                let used = diagram::draw_boards(f.page(), rs, ph, sz, prep, MARGIN, y, w);
-                f.y += used + 1.0;
+                let title_h = title.len() as f64 * text::line_height_mm(ex_title);
+                let split = flow_boards(&mut f, rs, ph, prep, title_h);
                 for c in &prep.caption[1..] {
                     let lines = super::wrap(c, caption, Weight::Regular, w);
                     // A split example breaks between its caption's paragraphs where it can.
-                    if placed == Placed::Split {
+                    if placed == Placed::Split || split {
                         f.keep_together(lines.len(), caption);
                     }
                     f.lines(MARGIN, &lines, caption, Weight::Regular);
@@ -843,6 +924,9 @@ fn lay_out(
 
 /// Space above a worked example's title, mm (dropped at the top of a page).
 const EXAMPLE_GAP: f64 = 1.0;
+/// Space between the two boards of a worked example split over a page break when both stay
+/// on one page, mm (as between stacked boards).
+const STACK_GAP: f64 = 2.0;
 
 /// A worked example's heights in the sizes `sz`, without the [`EXAMPLE_GAP`] above it, mm:
 /// the whole block (title, boards and caption) and its lead (title and boards down to their
@@ -857,7 +941,9 @@ fn example_dims(
     let w = paper.width - 2.0 * MARGIN;
     let title = super::wrap(&prep.caption[0], sz.example_title, Weight::Bold, w).len() as f64
         * text::line_height_mm(sz.example_title);
-    let (used, ink) = boards_height(rs, ph, sz, prep, paper, w);
+    let used = boards_height(rs, ph, sz, prep, paper, w).0;
+    // Split between its boards, only the first must stay with the title.
+    let ink = boards_lead(rs, ph, sz, prep, paper, title);
     let cap: usize = prep.caption[1..]
         .iter()
         .map(|c| super::wrap(c, sz.caption, Weight::Regular, w).len())
