@@ -245,7 +245,9 @@ fn the_c_reference_loops_games() {
 /// Rulesets over every parameter the single-lap core reads, each with the core chosen.
 fn variants() -> Vec<(String, Ruleset)> {
     let mut v = Vec::new();
-    for n in [1usize, 2, 3, 6, 9, 16] {
+    // 7 pits: the largest board of the sowing tables (16 holes); 8: the largest row of the
+    // legal-move table, sown seed by seed.
+    for n in [1usize, 2, 3, 6, 7, 8, 9, 16] {
         for seeds in [1u16, 3, 4, 6, 12] {
             v.push((format!("kalah({n},{seeds})"), common::kalah(n, seeds)));
         }

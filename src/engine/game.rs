@@ -8,7 +8,7 @@
 
 use super::rules::{
     Applied, Board, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES, MAX_MOVES,
-    MAX_PITS_PER_SIDE,
+    MAX_PITS_PER_SIDE, SMALL_HOLES, SMALL_ROW,
 };
 use super::{Dir, EndReason, Ending, EngineError, Lap, Move, Position, Report};
 use crate::ruleset::{GrandSlam, NoLegalMove, Remaining};
@@ -87,25 +87,74 @@ pub struct Outcome {
     pub next: Option<u8>,
 }
 
-/// The legal moves under the single-lap core ([`SingleLap`]: one direction, no filter): the
-/// pits `start..start + n` holding a seed. Written without branches: every pit's move is
-/// written and kept (the length growing) only when the pit has a seed; the index is masked to
-/// the list's power-of-two capacity (`len <= i < n <= MAX_PITS_PER_SIDE < MAX_MOVES`, so the
-/// mask never changes it).
+/// Bit `i` set when hole `start + i` holds a seed, for `i < n` (a row of `n` pits from
+/// `start`). Read over a fixed window of [`MAX_PITS_PER_SIDE`] holes (`start <=
+/// MAX_PITS_PER_SIDE`, so the window fits the board); the bits past the row are masked off.
 #[inline(always)]
-fn legal_single(b: &Board, start: usize, n: usize, dir: Dir, out: &mut MoveList) {
-    const _: () = assert!(MAX_MOVES.is_power_of_two() && 2 * MAX_PITS_PER_SIDE <= MAX_HOLES);
-    // A fixed-size window (start <= MAX_PITS_PER_SIDE, so it fits the board): no bounds tests.
+fn row_mask(b: &Board, start: usize, n: usize) -> u32 {
+    const _: () = assert!(2 * MAX_PITS_PER_SIDE <= MAX_HOLES && MAX_PITS_PER_SIDE == 16);
     let row: &[u16; MAX_PITS_PER_SIDE] = b[start.min(MAX_PITS_PER_SIDE)..][..MAX_PITS_PER_SIDE]
         .try_into()
         .expect("window of MAX_PITS_PER_SIDE holes");
+    nonzero_mask(row) & ((1u32 << n) - 1)
+}
+
+/// Bit `i` set when `row[i] != 0`: two vector compares with zero, packed to bytes, and their
+/// sign bits (SSE2, which every x86-64 processor has).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn nonzero_mask(row: &[u16; 16]) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
+        _mm_setzero_si128,
+    };
+    let p = row.as_ptr() as *const __m128i;
+    // SAFETY: `row` is 16 u16 = two 16-byte vectors, read unaligned (`loadu`); SSE2 is part
+    // of the x86-64 baseline, so its instructions are always there.
+    let empty = unsafe {
+        let zero = _mm_setzero_si128();
+        let lo = _mm_cmpeq_epi16(_mm_loadu_si128(p), zero);
+        let hi = _mm_cmpeq_epi16(_mm_loadu_si128(p.add(1)), zero);
+        _mm_movemask_epi8(_mm_packs_epi16(lo, hi)) as u32
+    };
+    !empty & 0xffff
+}
+
+/// Bit `i` set when `row[i] != 0` (portable form).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn nonzero_mask(row: &[u16; 16]) -> u32 {
+    row.iter()
+        .enumerate()
+        .fold(0, |m, (i, &x)| m | ((x != 0) as u32) << i)
+}
+
+/// The legal moves under the single-lap core ([`SingleLap`]: one direction, no filter): the
+/// pits of `mover`'s row holding a seed, in pit order. On rows of up to [`SMALL_ROW`] pits they
+/// are one table entry for the row's [`row_mask`], copied whole; on longer rows one move per
+/// set bit of the mask (at most `n <= MAX_PITS_PER_SIDE < MAX_MOVES` moves, so the index is
+/// masked to the list's power-of-two capacity without ever changing it).
+#[inline(always)]
+fn legal_single(r: &Rules, b: &Board, mover: usize, dir: Dir, out: &mut MoveList) {
+    const _: () = assert!(
+        MAX_MOVES.is_power_of_two() && MAX_PITS_PER_SIDE < MAX_MOVES && SMALL_ROW <= MAX_MOVES
+    );
+    let n = r.pits_per_side();
+    let start = mover * n;
+    let mut m = row_mask(b, start, n);
+    if let Some((moves, len)) = r.small_legal(mover, m) {
+        out.moves[..SMALL_ROW].copy_from_slice(moves);
+        out.len = *len as usize;
+        return;
+    }
     let mut len = 0;
-    for (i, &seeds) in row.iter().enumerate().take(n) {
+    while m != 0 {
         out.moves[len & (MAX_MOVES - 1)] = Move {
-            pit: (start + i) as u8,
+            pit: (start as u32 + m.trailing_zeros()) as u8,
             dir,
         };
-        len += (seeds > 0) as usize;
+        len += 1;
+        m &= m - 1;
     }
     out.len = len;
 }
@@ -152,7 +201,7 @@ impl Rules {
         let n = self.pits_per_side();
         let start = mover as usize * n;
         if let Some(s) = self.single_lap() {
-            return legal_single(b, start, n, s.dir, out);
+            return legal_single(self, b, mover as usize, s.dir, out);
         }
         let min = self.ruleset().sowing.min_seeds.max(1);
         // Without branches on the seeds: each pit's move is written, and kept (the length
@@ -363,8 +412,7 @@ impl<'r> Game<'r> {
             return;
         }
         if let Some(s) = self.rules.single_lap() {
-            let n = self.rules.pits_per_side();
-            return legal_single(&self.board, self.to_move as usize * n, n, s.dir, out);
+            return legal_single(self.rules, &self.board, self.to_move as usize, s.dir, out);
         }
         self.rules.legal_into(&self.board, self.to_move, out);
     }
@@ -537,21 +585,34 @@ impl<'r> Game<'r> {
             }
             left -= laps * per_lap;
         }
-        let nxt = r.next_table(s.dir, mover);
-        let mut pos = from;
-        for _ in 0..left {
-            pos = nxt[pos] as usize;
-            b[pos] += 1;
-            obs.sow(pos as u8);
-        }
-        let last = pos;
+        let last = match r.small_sow().get(mover, from, left as usize) {
+            Some((gain, last)) if !O::RECORDS => {
+                // By value, so that the compiler sees no aliasing and adds them as vectors.
+                let gain: [u16; SMALL_HOLES] = *gain;
+                let head: &mut [u16; SMALL_HOLES] = (&mut b[..SMALL_HOLES])
+                    .try_into()
+                    .expect("a board has more than SMALL_HOLES holes");
+                let mut sum = *head;
+                for (h, g) in sum.iter_mut().zip(gain) {
+                    *h += g;
+                }
+                *head = sum;
+                last
+            }
+            _ => {
+                let nxt = r.next_table(s.dir, mover);
+                let mut pos = from;
+                for _ in 0..left {
+                    pos = nxt[pos] as usize;
+                    b[pos] += 1;
+                    obs.sow(pos as u8);
+                }
+                pos
+            }
+        };
         let mut captured = 0u16;
         let mut grand_slam = false;
-        if s.capture
-            && last < 2 * n
-            && (last.wrapping_sub(mover * n) < n) == s.own_row
-            && (!s.needs_empty || b[last] == 1)
-        {
+        if (s.capture_pits[mover & 1] >> last) & 1 != 0 && (!s.needs_empty || b[last] == 1) {
             let opp = 2 * n - 1 - last;
             let o = b[opp];
             if o > 0 || !s.opp_must_have {
@@ -574,12 +635,13 @@ impl<'r> Game<'r> {
                 }
             }
         }
-        let extra = s.store_extra && last == 2 * n + mover;
+        let extra = last == s.extra_hole[mover & 1] as usize;
         let next0 = if extra { mover } else { 1 - mover } as u8;
         // Both rows held seeds before the move (a game goes on only while they do), and the
         // opponent's row only gains seeds unless something was captured: so the mover's row
         // is the only one to look at after a move without a capture.
-        let over = r.row_empty(b, mover as u8) || (captured > 0 && r.row_empty(b, 1 - mover as u8));
+        let over = row_mask(b, mover * n, n) == 0
+            || (captured > 0 && row_mask(b, (1 - mover) * n, n) == 0);
         self.to_move = next0;
         if over {
             self.finish(EndReason::SideEmpty, mover as u8);
@@ -597,9 +659,22 @@ impl<'r> Game<'r> {
 
     /// Copies the board into the public position.
     #[inline]
+    ///
+    /// Boards of 8 to 16 holes (3 to 7 pits a side, Kalah's and Oware's among them) are copied
+    /// as two overlapping fixed runs of 8 holes, which compile to a few moves where a copy of
+    /// a length known only at run time is a call to `memcpy` (kept out of line, so that the
+    /// compiler does not merge the short copies into it).
     fn sync(&mut self) {
         let k = self.pos.holes.len();
-        self.pos.holes.copy_from_slice(&self.board[..k]);
+        if (8..=16).contains(&k) {
+            let lo: [u16; 8] = self.board[..8].try_into().expect("8 holes");
+            let hi: [u16; 8] = self.board[k - 8..k].try_into().expect("8 holes");
+            let dst = &mut self.pos.holes[..];
+            dst[..8].copy_from_slice(&lo);
+            dst[k - 8..].copy_from_slice(&hi);
+        } else {
+            sync_any(&mut self.pos.holes, &self.board);
+        }
         self.pos.to_move = self.to_move;
     }
 
@@ -698,6 +773,13 @@ impl<'r> Game<'r> {
             scores: [self.board[2 * n], self.board[2 * n + 1]],
         });
     }
+}
+
+/// [`Game::sync`]'s copy for boards of any size.
+#[cold]
+#[inline(never)]
+fn sync_any(holes: &mut [u16], board: &Board) {
+    holes.copy_from_slice(&board[..holes.len()]);
 }
 
 /// Counts the positions reached after exactly `depth` plies from `game` (perft): an extra turn

@@ -93,8 +93,6 @@ pub(crate) struct Applied {
 pub(crate) struct SingleLap {
     /// The one sowing direction.
     pub dir: Dir,
-    /// Capture `Opposite` (else none).
-    pub capture: bool,
     /// Capture on the mover's own row (else on the opponent's).
     pub own_row: bool,
     /// The last seed must land in an empty pit.
@@ -105,8 +103,12 @@ pub(crate) struct SingleLap {
     pub take_seed: bool,
     /// A grand slam captures nothing (`GrandSlam::NoCapture`).
     pub slam_no_capture: bool,
-    /// The last seed in the mover's own store earns an extra turn.
-    pub store_extra: bool,
+    /// Per mover, bit `h` set for the pits where a last seed may capture: the capturing row's
+    /// pits, none without capture.
+    pub capture_pits: [u64; 2],
+    /// Per mover, the hole whose last seed earns an extra turn (the own store), or
+    /// [`u8::MAX`] (no hole) when the rules give none.
+    pub extra_hole: [u8; 2],
 }
 
 /// The relay sowing of a move did not stop (state repeated or the per-turn bound was exceeded).
@@ -146,7 +148,76 @@ pub struct Rules {
     lap_len: [u16; 2],
     /// The specialised core, when the rules allow it (see [`SingleLap`]).
     single: Option<SingleLap>,
+    /// Sowing tables of the single-lap core on small boards (see [`SmallSow`]); empty unless
+    /// the core is used and the board has at most [`SMALL_HOLES`] holes.
+    small: SmallSow,
+    /// The single-lap core's legal moves on rows of at most [`SMALL_ROW`] pits, per mover and
+    /// row mask (see [`Rules::small_legal`]); empty otherwise.
+    small_legal: Vec<([Move; SMALL_ROW], u8)>,
     labels: Vec<String>,
+}
+
+/// Pits a side of the rows whose single-lap legal moves are read from a table by the row's
+/// mask of pits holding seeds (`2^SMALL_ROW` entries a mover).
+pub(crate) const SMALL_ROW: usize = 8;
+
+/// Holes of the boards whose single-lap sowing is read from [`SmallSow`] (up to 7 pits a side).
+pub(crate) const SMALL_HOLES: usize = 16;
+
+/// Seeds sown in the last lap of a handful, at most one lap's holes (a board of at most
+/// [`SMALL_HOLES`] holes sows at most that many a lap).
+const SMALL_LEFT: usize = SMALL_HOLES + 1;
+
+/// The single-lap core's sowing on a board of at most [`SMALL_HOLES`] holes, precomputed per
+/// mover, origin pit and seeds in the last lap (`1..=` one lap): the seed each hole gains
+/// (0 or 1) and the hole of the last seed. A move then adds one fixed row of 16 to the board
+/// (a couple of vector adds) and reads where it ended, instead of stepping seed by seed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SmallSow {
+    /// `gain[(mover * SMALL_HOLES + from) * SMALL_LEFT + left]`.
+    gain: Vec<[u16; SMALL_HOLES]>,
+    /// The hole of the last seed, same index.
+    last: Vec<u8>,
+}
+
+impl SmallSow {
+    /// Tables for `next` (the next-hole table of the one direction, per mover) on a board of
+    /// `holes` holes whose movers sow `lap_len` holes a lap; empty when the board is larger.
+    fn new(next: &[[u8; MAX_HOLES]; 2], holes: usize, lap_len: [u16; 2]) -> SmallSow {
+        if holes > SMALL_HOLES || lap_len.iter().any(|&l| l as usize >= SMALL_LEFT) {
+            return SmallSow::default();
+        }
+        let size = 2 * SMALL_HOLES * SMALL_LEFT;
+        let mut gain = vec![[0u16; SMALL_HOLES]; size];
+        let mut last = vec![0u8; size];
+        for mover in 0..2 {
+            for from in 0..holes {
+                let base = (mover * SMALL_HOLES + from) * SMALL_LEFT;
+                let mut row = [0u16; SMALL_HOLES];
+                let mut pos = from;
+                for left in 1..=lap_len[mover] as usize {
+                    pos = next[mover][pos] as usize;
+                    row[pos] += 1;
+                    gain[base + left] = row;
+                    last[base + left] = pos as u8;
+                }
+            }
+        }
+        SmallSow { gain, last }
+    }
+
+    /// The gains and the last hole for `mover` sowing `left` seeds (`1..=` one lap) from
+    /// `from` (a hole of the board), or `None` when the board has no tables.
+    #[inline(always)]
+    pub(crate) fn get(
+        &self,
+        mover: usize,
+        from: usize,
+        left: usize,
+    ) -> Option<(&[u16; SMALL_HOLES], usize)> {
+        let i = ((mover & 1) * SMALL_HOLES + from) * SMALL_LEFT + left;
+        Some((self.gain.get(i)?, *self.last.get(i)? as usize))
+    }
 }
 
 impl Rules {
@@ -327,14 +398,58 @@ impl Rules {
             && !rs.end.repetition)
             .then_some(SingleLap {
                 dir: dirs[0],
-                capture: c.kind == CaptureKind::Opposite,
                 own_row: c.side == RowSide::Own,
                 needs_empty: c.last_pit_was_empty,
                 opp_must_have: c.opposite_must_have_seeds,
                 take_seed: c.take_capturing_seed,
                 slam_no_capture: rs.grand_slam == GrandSlam::NoCapture,
-                store_extra: rs.extra_turn.last_in_own_store,
+                capture_pits: std::array::from_fn(|mover| {
+                    let row = if c.side == RowSide::Own {
+                        mover
+                    } else {
+                        1 - mover
+                    };
+                    let pits = ((1u64 << n) - 1) << (row * n);
+                    if c.kind == CaptureKind::Opposite {
+                        pits
+                    } else {
+                        0
+                    }
+                }),
+                extra_hole: std::array::from_fn(|mover| {
+                    if rs.extra_turn.last_in_own_store {
+                        (2 * n + mover) as u8
+                    } else {
+                        u8::MAX
+                    }
+                }),
             });
+        let small = match single {
+            Some(sl) => SmallSow::new(&next[sl.dir as usize], holes, lap_len),
+            None => SmallSow::default(),
+        };
+        // Legal moves of the single-lap core by row mask: the pits of set bits, in pit order.
+        let mut small_legal = Vec::new();
+        if let (Some(sl), true) = (single, n <= SMALL_ROW) {
+            let none = Move {
+                pit: 0,
+                dir: sl.dir,
+            };
+            for mover in 0..2 {
+                for mask in 0..1usize << SMALL_ROW {
+                    let mut moves = [none; SMALL_ROW];
+                    let mut len = 0;
+                    for i in (0..n).filter(|i| mask & (1 << i) != 0) {
+                        moves[len] = Move {
+                            pit: (mover * n + i) as u8,
+                            dir: sl.dir,
+                        };
+                        len += 1;
+                    }
+                    small_legal.push((moves, len as u8));
+                }
+            }
+        }
         let mut labels = Vec::with_capacity(holes);
         labels.extend(rs.board.pit_labels[0].iter().cloned());
         labels.extend(rs.board.pit_labels[1].iter().cloned());
@@ -357,6 +472,8 @@ impl Rules {
             sown_by,
             lap_len,
             single,
+            small,
+            small_legal,
             labels,
         })
     }
@@ -380,6 +497,21 @@ impl Rules {
     #[inline]
     pub(crate) fn single_lap(&self) -> Option<SingleLap> {
         self.single
+    }
+
+    /// The single-lap core's sowing tables (empty on boards of more than [`SMALL_HOLES`] holes).
+    #[inline]
+    pub(crate) fn small_sow(&self) -> &SmallSow {
+        &self.small
+    }
+
+    /// The single-lap core's legal moves of `mover` whose row's pits holding seeds are the set
+    /// bits of `mask` (bit `i` for the row's pit `i`), in pit order, and how many; `None` on
+    /// rows of more than [`SMALL_ROW`] pits.
+    #[inline(always)]
+    pub(crate) fn small_legal(&self, mover: usize, mask: u32) -> Option<&([Move; SMALL_ROW], u8)> {
+        self.small_legal
+            .get(((mover & 1) << SMALL_ROW) | (mask as usize & ((1 << SMALL_ROW) - 1)))
     }
 
     /// Next-hole table of `mover` sowing in `dir` (see the `next` field).
@@ -540,7 +672,11 @@ impl Rules {
                 p.to_move
             )));
         }
-        if let Some(h) = (0..2 * self.n).find(|&h| self.is_closed(h as u8) && p.holes[h] > 0) {
+        // Only a shortened board has closed pits to look at.
+        let closed_with_seeds = (self.closed != 0)
+            .then(|| (0..2 * self.n).find(|&h| self.is_closed(h as u8) && p.holes[h] > 0))
+            .flatten();
+        if let Some(h) = closed_with_seeds {
             return Err(EngineError::InvalidPosition(format!(
                 "{} is closed but holds {} seeds; a closed pit holds none",
                 self.label(h as u8),

@@ -139,10 +139,20 @@ impl PathWriter {
             || (c == 'L' && self.last == 'M')
     }
 
+    /// Whether the path data so far ends in a digit (a following number that is not negative
+    /// needs a separator).
+    fn ends_in_digit(&self) -> bool {
+        self.d.as_bytes().last().is_some_and(u8::is_ascii_digit)
+    }
+
     /// How many characters command `c` (either case) with numbers `vals` would append.
     fn form_len(&self, c: char, vals: &[i64]) -> usize {
+        self.form_len_after(self.ends_in_digit(), c, vals)
+    }
+
+    /// [`PathWriter::form_len`], told whether the path data ends in a digit.
+    fn form_len_after(&self, mut after_digit: bool, c: char, vals: &[i64]) -> usize {
         let mut n = 0;
-        let mut after_digit = self.d.ends_with(|c: char| c.is_ascii_digit());
         if !self.implied(c) {
             n += 1;
             after_digit = false;
@@ -220,13 +230,19 @@ impl PathWriter {
         forms
     }
 
-    /// How many characters the shortest form of a line to `q` takes.
-    fn line_len(&self, q: (i64, i64)) -> usize {
-        self.line_forms(q)
-            .iter()
-            .map(|(c, v, n)| self.form_len(*c, &v[..*n]))
-            .min()
-            .unwrap_or(0)
+    /// How many characters the shortest form of a line to `q` takes ([`PathWriter::line_forms`]
+    /// measured without building the list), told whether the path data ends in a digit.
+    fn line_len_after(&self, after_digit: bool, q: (i64, i64)) -> usize {
+        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
+        let f = |c: char, v: &[i64]| self.form_len_after(after_digit, c, v);
+        let mut n = f('l', &[dx, dy]).min(f('L', &[q.0, q.1]));
+        if dy == 0 {
+            n = n.min(f('h', &[dx])).min(f('H', &[q.0]));
+        }
+        if dx == 0 {
+            n = n.min(f('v', &[dy])).min(f('V', &[q.1]));
+        }
+        n
     }
 
     /// A straight line to `q` (a vertex even when `q` is the current point).
@@ -258,11 +274,17 @@ fn run_data(pts: &[(i64, i64)]) -> String {
     };
     w.move_to(first);
     let mut left: Vec<(i64, i64)> = pts[1..].to_vec();
-    while let Some((i, _)) = left
-        .iter()
-        .enumerate()
-        .min_by_key(|(i, q)| (w.line_len(**q), *i))
-    {
+    loop {
+        // The first of the nearest (fewest characters) points; the state the lengths depend
+        // on is read once a step.
+        let after_digit = w.ends_in_digit();
+        let Some((i, _)) = left
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, q)| (w.line_len_after(after_digit, **q), *i))
+        else {
+            break;
+        };
         let q = left.remove(i);
         w.line_to(q);
     }
