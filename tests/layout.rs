@@ -875,25 +875,7 @@ fn footer_keeps_the_print_check_whatever_the_name() {
                             all.contains(&name) || all.contains('…'),
                             "{what}: the name is cut without a mark: {all:?}"
                         );
-                        let boxes: Vec<_> = foot
-                            .iter()
-                            .map(|t| ink(&Item::Text((*t).clone())).unwrap())
-                            .collect();
-                        for (i, a) in boxes.iter().enumerate() {
-                            assert!(a.0 >= page::MARGIN - EPS, "{what}");
-                            assert!(
-                                a.2 <= p.width - page::MARGIN + EPS,
-                                "{what}: {:?}",
-                                foot[i].text
-                            );
-                            assert!(a.3 <= p.height - page::MARGIN + 0.2, "{what}");
-                            assert!(a.1 >= bar_y + bar_h, "{what}: footer above the bar's foot");
-                            for b in &boxes[i + 1..] {
-                                let overlap =
-                                    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5;
-                                assert!(!overlap, "{what}: footer texts overlap");
-                            }
-                        }
+                        footer_inside(p, &foot, bar_y + bar_h, &what);
                     }
                 }
             }
@@ -1298,25 +1280,7 @@ fn footer_fits_a_140_mm_wide_page_in_every_language() {
                             "{what}: shortened though the full check fits"
                         );
                     }
-                    let boxes: Vec<_> = foot
-                        .iter()
-                        .map(|t| ink(&Item::Text((*t).clone())).unwrap())
-                        .collect();
-                    for (i, a) in boxes.iter().enumerate() {
-                        assert!(a.0 >= page::MARGIN - EPS, "{what}");
-                        assert!(
-                            a.2 <= p.width - page::MARGIN + EPS,
-                            "{what}: {:?} past the margin",
-                            foot[i].text
-                        );
-                        assert!(a.3 <= p.height - page::MARGIN + 0.2, "{what}");
-                        assert!(a.1 >= bar_y + bar_h, "{what}: footer above the bar's foot");
-                        for b in &boxes[i + 1..] {
-                            let overlap =
-                                a.0 < b.2 && b.0 < a.2 && a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5;
-                            assert!(!overlap, "{what}: footer texts overlap");
-                        }
-                    }
+                    footer_inside(p, &foot, bar_y + bar_h, &what);
                 }
             }
             if ["kalah-6x3", "six-pit-sowing"].contains(&rs0.id.as_str()) {
@@ -1326,6 +1290,30 @@ fn footer_fits_a_140_mm_wide_page_in_every_language() {
                 };
                 layout::kit(&rs0, &opts).unwrap_or_else(|e| panic!("{} [{lang}]: {e}", rs0.id));
             }
+        }
+    }
+}
+
+/// The footer texts `foot` of page `p` lie inside the margins, below `bar_foot` (the
+/// calibration bar's lower edge, mm) and apart from each other (ink boxes overlapping by
+/// less than 0.5 mm, the line spacing's slack); `what` names the page in a failure.
+fn footer_inside(p: &Page, foot: &[&Text], bar_foot: f64, what: &str) {
+    let boxes: Vec<_> = foot
+        .iter()
+        .map(|t| ink(&Item::Text((*t).clone())).unwrap())
+        .collect();
+    for (i, a) in boxes.iter().enumerate() {
+        assert!(a.0 >= page::MARGIN - EPS, "{what}");
+        assert!(
+            a.2 <= p.width - page::MARGIN + EPS,
+            "{what}: {:?} past the margin",
+            foot[i].text
+        );
+        assert!(a.3 <= p.height - page::MARGIN + 0.2, "{what}");
+        assert!(a.1 >= bar_foot, "{what}: footer above the bar's foot");
+        for b in &boxes[i + 1..] {
+            let overlap = a.0 < b.2 && b.0 < a.2 && a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5;
+            assert!(!overlap, "{what}: footer texts overlap");
         }
     }
 }
