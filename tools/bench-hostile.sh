@@ -118,6 +118,47 @@ sed -e 's/^pit_diameter = .*/pit_diameter = 80/' -e '/^store_length/d' -e '/^cou
     -e "s/^pit_labels = .*/pit_labels = [[$(for i in $(seq -w 1 16); do printf '"WWWWWWWWWA%s", ' "$i"; done | sed 's/, $//')], [$(for i in $(seq -w 1 16); do printf '"WWWWWWWWWB%s", ' "$i"; done | sed 's/, $//')]]/"
 } > "$work/sixteen-long-labels.toml"
 
+# 8. Found by the kit fuzz target (session 8): a 5-pit either-way game with a repetition end,
+#    whose practice page searches up to 1,500 set-up endgames with the solver. `check` lays
+#    the kit out in each language and the host key asks again, so the search ran four times:
+#    2.5-2.8 s of CPU; since its answer is remembered per ruleset (src/layout/practice.rs
+#    best_positions), 0.65-0.72 s.
+cat > "$work/fuzz-endgames.toml" <<'TOML'
+id = "fuzz-endgames"
+name = "Fuzz"
+source = "generated"
+[board]
+pits_per_side = 5
+seeds_per_pit = 4
+players = ["A", "B"]
+[sowing]
+direction = "either"
+own_store = "sow"
+opponent_store = "sow"
+origin_on_lap = "sow"
+min_seeds = 1
+relay = "none"
+[extra_turn]
+on = []
+[capture]
+kind = "count"
+side = "own"
+counts = [3, 4]
+chain = "none"
+take_capturing_seed = true
+after_crossing_only = true
+crossing = "landed"
+[grand_slam]
+policy = "illegal"
+[feeding]
+must_feed = true
+[end]
+when = ["either-side-empty", "threshold", "repetition"]
+threshold = 21
+no_legal_move = "end"
+remaining_seeds = "owner"
+TOML
+
 fail=0
 measure() { # name, then the command
   local name=$1; shift
@@ -143,6 +184,9 @@ for f in many-examples big-note heaviest-valid; do
   measure "build $f" "$bin" build "$work/$f.toml" -o "$work/out"
 done
 measure "check relay-16x50" "$bin" check "$work/relay-16x50.toml"
+measure "check fuzz-endgames" "$bin" check "$work/fuzz-endgames.toml"
+rm -rf "$work/out"
+measure "build fuzz-endgames (tabloid, --fit)" "$bin" build "$work/fuzz-endgames.toml" --paper tabloid --fit -o "$work/out"
 measure "check sixteen-long-labels (advice)" "$bin" check "$work/sixteen-long-labels.toml"
 rm -rf "$work/out"
 measure "build relay-16x50 --fit" "$bin" build "$work/relay-16x50.toml" --fit -o "$work/out"

@@ -223,14 +223,25 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
             .iter()
             .map(|(h, n)| format!("{} {}", n, ph.fmt("example.from", &[("hole", &label(*h))])))
             .collect();
-        parts.push(ph.fmt(
-            "example.captured",
-            &[
-                ("player", &who),
-                ("n", &r.captured.to_string()),
-                ("from", &join_and(ph, &from)),
-            ],
-        ));
+        match r.captures.as_slice() {
+            // One pit captured from: "South captures all 3 seeds from N1", not "…: 3 from N1".
+            [(h, n)] if *n == r.captured => parts.push(ph.fmt(
+                "example.captured_all",
+                &[
+                    ("player", &who),
+                    ("n", &n.to_string()),
+                    ("from", &ph.fmt("example.from", &[("hole", &label(*h))])),
+                ],
+            )),
+            _ => parts.push(ph.fmt(
+                "example.captured",
+                &[
+                    ("player", &who),
+                    ("n", &r.captured.to_string()),
+                    ("from", &join_and(ph, &from)),
+                ],
+            )),
+        }
     } else if rs.capture.kind != crate::ruleset::CaptureKind::None
         && !r.grand_slam
         && !rules.is_store(r.last)

@@ -834,7 +834,7 @@ pub fn proven_best_within(rules: &Rules, pos: &Position, nodes: u64) -> Option<(
 /// slam, feeding, the end), not its words, sizes or file: the same rules in another language,
 /// or with another `[layout]` (as the layout advice tries), share their answers. Two rulesets
 /// with one id may still differ in their rules, so the id is not used.
-fn rules_key(rs: &crate::ruleset::Ruleset) -> String {
+pub(crate) fn rules_key(rs: &crate::ruleset::Ruleset) -> String {
     format!(
         "{:?}",
         (
