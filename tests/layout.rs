@@ -1093,15 +1093,7 @@ fn large_print_log_heads_have_padding_and_the_table_clears_the_bar() {
         let log = named(&doc, "log");
         let shapes: Vec<&Shape> = log.shapes().collect();
         // The table's frame: the 0.4 mm outline.
-        let frame = shapes
-            .iter()
-            .find(|s| {
-                s.stroke
-                    .as_ref()
-                    .is_some_and(|st| (st.width - 0.4).abs() < EPS)
-            })
-            .and_then(|s| bounds(&s.segs))
-            .expect("a table frame");
+        let frame = table_frame(log);
         // Vertical rules: two-point lines with one x.
         let mut xs: Vec<f64> = shapes
             .iter()
@@ -1182,14 +1174,7 @@ fn three_digit_move_numbers_fit_the_log_on_a_tall_narrow_paper() {
     let paper = Paper::parse("140x400mm").unwrap();
     let doc = layout::kit(&rs, &layout::KitOptions::new(paper)).unwrap();
     let log = named(&doc, "log-2");
-    let frame = shapes(log)
-        .find(|s| {
-            s.stroke
-                .as_ref()
-                .is_some_and(|st| (st.width - 0.4).abs() < EPS)
-        })
-        .and_then(|s| bounds(&s.segs))
-        .expect("a table frame");
+    let frame = table_frame(log);
     let first_rule = shapes(log)
         .filter_map(|s| match s.segs.as_slice() {
             [Seg::MoveTo(a), Seg::LineTo(b)] if (a.x - b.x).abs() < EPS => Some(a.x),
@@ -1316,4 +1301,17 @@ fn footer_inside(p: &Page, foot: &[&Text], bar_foot: f64, what: &str) {
             assert!(!overlap, "{what}: footer texts overlap");
         }
     }
+}
+
+/// The score log's table frame on page `log`: the bounds of its 0.4 mm outline (x0, y0, x1,
+/// y1), mm.
+fn table_frame(log: &Page) -> (f64, f64, f64, f64) {
+    log.shapes()
+        .find(|s| {
+            s.stroke
+                .as_ref()
+                .is_some_and(|st| (st.width - 0.4).abs() < EPS)
+        })
+        .and_then(|s| bounds(&s.segs))
+        .expect("a table frame")
 }
