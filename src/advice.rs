@@ -214,6 +214,25 @@ fn candidates(size: &Size, now: f64) -> Vec<f64> {
     v
 }
 
+/// The untried change the closing "nothing tried" line of advice asks for, from the layout's
+/// own failure `message`: counters that the fitted pits cannot hold need fewer starting seeds
+/// or smaller counters (`child_safe`: the counters are child-safe, which sets their least size);
+/// a board that cannot be tiled without cutting a pit needs smaller pits,
+/// gaps or stores (or a custom paper); any other failure is a text too long for its place.
+fn last_resort(message: &str, child_safe: bool) -> &'static str {
+    if message.contains("as counters of at least") {
+        if child_safe {
+            "the pits must still hold their counters: start with fewer seeds a pit (board.seeds_per_pit), or use smaller counters (layout.counter_diameter) and leave out --child-safe"
+        } else {
+            "the pits must still hold their counters: start with fewer seeds a pit (board.seeds_per_pit) or use smaller counters (layout.counter_diameter)"
+        }
+    } else if message.contains("without cutting through") {
+        "make the pits, gaps or stores smaller than the values tried, or give a custom --paper WxH large enough for one pit and its labels"
+    } else {
+        "shorten the texts named above"
+    }
+}
+
 /// Lines of advice (each starting `help: `) for the kit of `rs` that does not lay out with
 /// `opts` (its board, or another sheet), as `build` makes it: in `opts`' language. See
 /// [`layout_advice_in`].
@@ -251,6 +270,13 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
     } else {
         None
     };
+    // What the closing line of "nothing tried" asks for, from the ruleset's own failure.
+    let own_message = own_failure.clone().or_else(|| {
+        in_langs(opts, langs)
+            .iter()
+            .find_map(|o| board_lays_out(rs, o).err())
+    });
+    let last_resort = last_resort(own_message.as_deref().unwrap_or(""), opts.child_safe);
     let what = if board_ok { "kit" } else { "board" };
     let mut out: Vec<String> = Vec::new();
     let mut tried_sizes = Vec::new();
@@ -380,7 +406,7 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
             if opts.fit { "without" } else { "with" }
         ));
         out.push(format!(
-            "help: nothing tried lays this kit out on {paper}: {}: shorten the texts named above",
+            "help: nothing tried lays this kit out on {paper}: {}: {last_resort}",
             parts.join(", ")
         ));
     } else if let (false, Some(no)) = (sizes_found, no_sizes) {

@@ -144,6 +144,8 @@ fn sixteen_pits_with_twelve_character_labels_name_the_field_and_say_nothing_work
         err.contains("nothing tried lays this kit out on A4"),
         "{err}"
     );
+    // Labels too long for their pits: the one change left is to shorten them.
+    assert!(err.contains(": shorten the texts named above"), "{err}");
     assert!(!err.contains("use a larger paper"), "{err}");
     // What it says is so: the largest named paper does not lay it out either.
     let rs = sowkit::ruleset::load_str(&path.display().to_string(), &src).unwrap();
@@ -194,4 +196,46 @@ fn a_narrow_custom_paper_gets_a_paper_that_builds() {
         "--paper {paper}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+#[test]
+fn counters_the_fitted_pits_cannot_hold_are_not_told_to_shorten_texts() {
+    // 16 pits a side of 50 seeds with 60 mm child-safe counters. Seven counters lie flat as
+    // six round a seventh: 3 · 60 mm + the 4 mm rim = 184 mm. The pits asked for are smaller
+    // (the default for 60 mm counters holds three: 60 · (1 + 2/√3) + 4 = 133.3 → 134 mm), so
+    // --fit may not shrink them at all, and on A4 it would need about 12 mm. The true-size
+    // board cannot be tiled on A4 without cutting a pit. Nothing tried builds, and the
+    // closing line asks for fewer seeds or smaller counters, not shorter texts (none is long).
+    let dir = scratch("floor");
+    let src = "id = \"floor\"\nname = \"Floor\"\nsource = \"generated\"\n\
+        [board]\npits_per_side = 16\nseeds_per_pit = 50\nplayers = [\"A\", \"B\"]\n\
+        [sowing]\ndirection = \"counterclockwise\"\nown_store = \"skip\"\nopponent_store = \"skip\"\n\
+        [capture]\nkind = \"none\"\n\
+        [end]\nwhen = [\"either-side-empty\"]\nremaining_seeds = \"owner\"\n\
+        [layout]\ncounter_diameter = 60\n";
+    let path = dir.join("floor.toml");
+    std::fs::write(&path, src).unwrap();
+    let out = scratch("floor-out");
+    let o = sowkit()
+        .args(["build", "--child-safe", "--fit", "-o"])
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("below the 134 mm pits asked for (layout.pit_diameter), which --fit may not shrink: a pit needs 184 mm to hold 7 of its 50 starting seeds"),
+        "{err}"
+    );
+    assert!(
+        err.contains("nothing tried lays this kit out on A4"),
+        "{err}"
+    );
+    assert!(!err.contains("shorten the texts"), "{err}");
+    assert!(
+        err.contains("start with fewer seeds a pit (board.seeds_per_pit), or use smaller counters (layout.counter_diameter) and leave out --child-safe"),
+        "{err}"
+    );
+    assert!(!out.join("floor").exists());
 }

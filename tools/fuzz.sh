@@ -35,7 +35,23 @@ cp -n "$root/Cargo.lock" "$root/fuzz/Cargo.lock" 2>/dev/null || true
 # (-s none): sowkit's own code has no `unsafe` beyond libc calls for the kit folder, which the
 # fuzz targets do not reach, and ASan made every exec several times slower and the build
 # longer. FUZZ_SANITIZER=address brings it back.
-(cd fuzz && cargo +nightly fuzz run -O -a -s "${FUZZ_SANITIZER:-none}" "$target" "$corpus" -- \
+# The engine and kit targets build without trace-compares (`--no-trace-compares`, into their
+# own target folder so the flags never rebuild each other): their bytes are choices (which
+# rule, which move), not tokens to match, and that instrumentation took 50-75 % of every exec
+# (perf on the live fuzzers: engine about 120 exec/s on the corpus with it). The loader and
+# notation targets match keywords and digits, so they keep it. FUZZ_TRACE_COMPARES=1 brings it
+# back for all.
+tc=()
+tdir=target
+case "$target" in
+engine | kit)
+  if [ "${FUZZ_TRACE_COMPARES:-0}" != 1 ]; then
+    tc=(--no-trace-compares)
+    tdir=target-no-tc
+  fi
+  ;;
+esac
+(cd fuzz && cargo +nightly fuzz run -O -a -s "${FUZZ_SANITIZER:-none}" "${tc[@]}" --target-dir "$tdir" "$target" "$corpus" -- \
   -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-$timeout}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
   -print_final_stats=1 >"$log" 2>&1) || true
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)

@@ -585,11 +585,22 @@ fn single(
         let (floor, c) = min_fit_pit(rs);
         if d < floor - 1e-9 || !fits(s) {
             let k = crate::geometry::flat_count(rs.board.seeds_per_pit);
+            let needed = crate::geometry::pit_holding(c, k);
+            // The floor is the pits asked for when they are smaller than what holds the
+            // counters: --fit may not shrink them at all.
+            let below = if floor < needed - 1e-9 {
+                format!(
+                    "below the {} mm pits asked for (layout.pit_diameter), which --fit may not shrink: a pit needs {} mm",
+                    fmt_mm(floor),
+                    fmt_mm(needed)
+                )
+            } else {
+                format!("below the {} mm a pit needs", fmt_mm(floor))
+            };
             return Err(format!(
-                "to fit the {} page the pits would shrink to {} mm across, below the {} mm a pit needs to hold {} as counters of at least {} mm lying flat",
+                "to fit the {} page the pits would shrink to {} mm across, {below} to hold {} as counters of at least {} mm lying flat",
                 paper.name,
                 fmt_mm(d),
-                fmt_mm(floor),
                 match (k, rs.board.seeds_per_pit) {
                     (1, 1) => "its 1 starting seed (board.seeds_per_pit)".to_string(),
                     (k, n) if n == k => format!("its {k} starting seeds (board.seeds_per_pit)"),
