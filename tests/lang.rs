@@ -723,3 +723,142 @@ fn a_host_key_answer_names_the_next_player_after_the_rulesets_note() {
         }
     }
 }
+
+#[test]
+fn a_host_key_answer_whose_note_names_the_next_player_does_not_name_it_again() {
+    // Kalah 6x4's first example: S5's one seed ends in S6 (empty) with N1 opposite empty, so
+    // nothing is captured and North plays; its note says so itself.
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    for (lang, note, next) in [
+        (
+            "es",
+            "La única semilla de S5 cae en S6, vacía, pero N1, enfrente, también está vacía: no se captura nada y juega Norte.",
+            "Juega Norte.",
+        ),
+        (
+            "en",
+            "S5's single seed lands in the empty pit S6, but N1 across from it is empty, so nothing is captured and North moves next.",
+            "North moves next.",
+        ),
+    ] {
+        let opts = KitOptions {
+            lang: Some(lang.into()),
+            ..KitOptions::new(A4)
+        };
+        let text = all_text(&layout::host_key(&rs, &opts).unwrap()).join(" ");
+        assert!(text.contains(note), "{lang}: no {note:?} in the host key");
+        assert!(
+            !text.contains(&format!("{note} {next}")),
+            "{lang}: the host key says {next:?} twice"
+        );
+    }
+}
+
+#[test]
+fn long_sheet_titles_break_between_their_parts_not_inside_a_name() {
+    // "Kalah (seis casas, cuatro semillas)" is long enough that the host key's and the
+    // counters sheet's titles take two lines on A4. The break falls between the ruleset's name
+    // and the sheet's ("…semillas):" / "hoja de soluciones — guárdela aparte"), or after the
+    // dash ("…: fichas —" / "53 para recortar (…)"), never inside "hoja de soluciones" or
+    // "(48 para jugar y 5 de repuesto)".
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    let opts = KitOptions {
+        lang: Some("es".into()),
+        ..KitOptions::new(A4)
+    };
+    // The bold lines at the top of a page, top down, until the first regular text.
+    let title = |p: &sowkit::doc::Page| -> Vec<String> {
+        let mut t: Vec<_> = p.texts().collect();
+        t.sort_by(|a, b| a.y.total_cmp(&b.y));
+        t.iter()
+            .take_while(|t| t.weight == sowkit::doc::Weight::Bold)
+            .map(|t| t.text.clone())
+            .collect()
+    };
+    let key = layout::host_key(&rs, &opts).unwrap();
+    assert_eq!(
+        title(&key.pages[0]),
+        [
+            "Kalah (seis casas, cuatro semillas):",
+            "hoja de soluciones — guárdela aparte"
+        ]
+    );
+    let kit = layout::kit(&rs, &opts).unwrap();
+    let counters = kit
+        .pages
+        .iter()
+        .find(|p| p.name.starts_with("counters"))
+        .unwrap();
+    let lines = title(counters);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].ends_with(": fichas —"), "{lines:?}");
+    assert!(
+        lines[1].ends_with("(48 para jugar y 5 de repuesto)"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn practice_answer_blanks_print_their_whole_label() {
+    // The labels of the answer blanks come from the catalogue; a label longer than its slot
+    // used to print only its first wrapped line ("Resultado (quién gana y por cuántas" with
+    // the rest dropped). Each must appear whole on the practice pages, its lines joined by a
+    // space, in every bundled ruleset, both languages, normal and large print, on A4 and on
+    // a 140 mm wide paper (narrow slots) where the kit lays out there.
+    let mut checked = 0;
+    for id in [
+        "six-pit-sowing",
+        "kalah-6x4",
+        "kalah-6x3",
+        "oware-abapa",
+        "giuthi",
+    ] {
+        let rs = common::load_path(&common::bundled_path(id));
+        let captures = rs.capture.kind != sowkit::ruleset::CaptureKind::None;
+        for lang in ["en", "es"] {
+            let ph = Phrases::load(lang).unwrap();
+            for (paper, large) in [
+                (A4, false),
+                (A4, true),
+                (sowkit::paper::Paper::parse("140x400mm").unwrap(), false),
+            ] {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    large,
+                    ..KitOptions::new(paper)
+                };
+                let Ok(kit) = layout::kit(&rs, &opts) else {
+                    continue;
+                };
+                let text = kit
+                    .pages
+                    .iter()
+                    .filter(|p| p.name.starts_with("practice"))
+                    .flat_map(|p| p.texts().map(|t| t.text.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                // Every exercise has the last-seed and next-player blanks, the capture
+                // blank when the rules capture, and a "find the best move" exercise (its
+                // heading printed) the best-move blanks.
+                let mut want = vec!["practice.blank_last", "practice.blank_next"];
+                if captures {
+                    want.push("practice.blank_captured");
+                }
+                if text.contains(&ph.get("best.kind")) {
+                    want.extend(["best.blank_move", "best.blank_result"]);
+                }
+                for k in want {
+                    let label = ph.get(k);
+                    assert!(
+                        text.contains(&label),
+                        "{id} {lang} {}{}: {label:?} is not printed whole",
+                        paper.name,
+                        if large { " large" } else { "" }
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} labels seen whole");
+}

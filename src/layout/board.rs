@@ -1190,7 +1190,14 @@ fn legend_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
     if rs.capture.kind != CaptureKind::None {
         match rs.capture.chain {
             Chain::Backward => out.push(ph.get("board.legend.chain_backward")),
-            Chain::FollowingEmpty => out.push(ph.get("board.legend.chain_following")),
+            // Relay sowing that turns back: the chain runs the way the last handful went.
+            Chain::FollowingEmpty => out.push(ph.get(
+                if rs.sowing.relay == crate::ruleset::Relay::Reverse {
+                    "board.legend.chain_following_last_handful"
+                } else {
+                    "board.legend.chain_following"
+                },
+            )),
             Chain::None => {}
         }
     }

@@ -134,7 +134,8 @@ pub fn prepare(
         Some(n) => {
             caption.push(n.clone());
             if answer {
-                caption.extend(next_sentence(rules, &r, ph));
+                // Unless the note already says it ("…no se captura nada y juega Norte.").
+                caption.extend(next_sentence(rules, &r, ph).filter(|s| !already_told(n, s)));
             }
         }
         None => caption.push(describe(rs, rules, &r, ph)),
@@ -305,6 +306,14 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
 
 /// "South plays next." after move `r`, or `None` when the game is over or the mover plays
 /// again (an extra turn is told on its own).
+/// Whether `note` already holds `sentence` (without its closing full stop), letter case aside:
+/// "Juega Norte." is told by a note ending "y juega Norte.", "North moves next." by one
+/// ending "and North moves next.".
+fn already_told(note: &str, sentence: &str) -> bool {
+    let s = sentence.trim().trim_end_matches('.').to_lowercase();
+    !s.is_empty() && note.to_lowercase().contains(&s)
+}
+
 fn next_sentence(rules: &Rules, r: &Report, ph: &Phrases) -> Option<String> {
     match r.next {
         Some(nx) if !r.extra_turn && r.ending.is_none() => {

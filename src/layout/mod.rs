@@ -269,15 +269,43 @@ pub(crate) fn para(
 /// the page's width between the margins; returns the y below it (mm).
 pub(crate) fn sheet_title(page: &mut Page, sz: &style::Sizes, s: &str) -> f64 {
     let w = page.width - 2.0 * page::MARGIN;
-    para(
+    let lines = title_lines(s, sz.sheet_title, w);
+    set_lines(
         page,
         page::MARGIN,
         page::MARGIN,
+        &lines,
         sz.sheet_title,
         Weight::Bold,
-        w,
-        s,
     )
+}
+
+/// The lines of a sheet title `s` in bold at `size_pt`, `max_mm` wide: as [`wrap`] breaks it,
+/// except that a title that wraps anyway breaks after its last dash (" — "), else after its
+/// last colon (the ruleset's name, then the sheet's), else before its last parenthesis, the
+/// first of these that takes no more lines: "Kalah (six pits):" / "host key — keep it apart"
+/// rather than "Kalah (six pits): host" / "key — keep it apart", and "(continued)" whole.
+pub(crate) fn title_lines(s: &str, size_pt: f64, max_mm: f64) -> Vec<String> {
+    let plain = wrap(s, size_pt, Weight::Bold, max_mm);
+    if plain.len() <= 1 {
+        return plain;
+    }
+    let at_dash = s
+        .rfind(" — ")
+        .map(|i| (&s[..i + " —".len()], &s[i + " — ".len()..]));
+    let at_colon = s.rfind(": ").map(|i| (&s[..i + 1], &s[i + 2..]));
+    let at_paren = s.rfind(" (").map(|i| (&s[..i], &s[i + 1..]));
+    for (head, tail) in [at_dash, at_colon, at_paren].into_iter().flatten() {
+        if head.trim().is_empty() || tail.trim().is_empty() {
+            continue;
+        }
+        let mut lines = wrap(head, size_pt, Weight::Bold, max_mm);
+        lines.extend(wrap(tail, size_pt, Weight::Bold, max_mm));
+        if lines.len() <= plain.len() {
+            return lines;
+        }
+    }
+    plain
 }
 
 /// Sets `lines` top-down from `top`, left ends at `x`, one line height apart; returns the y

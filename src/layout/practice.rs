@@ -621,10 +621,9 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
     let (blank_pt, _) = super::board::strong(sz, caption);
     let mut f = Flow::new(paper, sz, "practice");
     let w = f.width();
-    f.para(
+    f.title(
         &ph.fmt("practice.title", &[("name", &rs.name)]),
         sz.title,
-        Weight::Bold,
         1.0,
     );
     f.para(&ph.get("practice.intro"), body, Weight::Regular, 1.0);
@@ -675,9 +674,21 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         let tall = sz.large && diagram::stacked(rs, w, sz);
         let gap = if tall { 1.0 } else { 2.0 };
         let trail = if tall { BLANK_LEAD } else { 0.0 };
+        // A label too long for its slot wraps (never cut): the lines it adds under boards.
+        let labels = blank_labels(rs, w, sz, blank_pt, blanks_of(e));
+        let blank_lh = text::line_height_mm(blank_pt) + BLANK_LEAD;
+        let extra = if tall {
+            labels.iter().map(|l| l.len() - 1).sum::<usize>() as f64 * blank_lh
+        } else if diagram::stacked(rs, w, sz) {
+            labels.iter().map(|l| l.len() - 1).max().unwrap_or(0) as f64
+                * text::line_height_mm(blank_pt)
+        } else {
+            0.0
+        };
         let h = lines_h(&head, sub_head, Weight::Bold, w)
             + lines_h(&q, caption, Weight::Regular, w)
             + board_h
+            + extra
             - trail;
         f.place(gap, h, h);
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
@@ -689,54 +700,102 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         // be; under the board, side by side, when the board takes the whole width.
         let used = diagram::draw_boards(f.page(), rs, ph, sz, &prep, MARGIN, y, w);
         let nb = blanks_of(e).len();
-        let blank_lh = text::line_height_mm(blank_pt) + BLANK_LEAD;
-        let slots: Vec<(f64, f64, f64)> = if sz.large && diagram::stacked(rs, w, sz) {
-            // Large print: one blank a line, each across the whole width.
-            let base = y + used + BOARD_TO_BLANKS + text::ascent_mm(blank_pt);
-            // Three quarters of the width, or more where a long label ("Who wins, by how
-            // many seeds:") would leave less than LARGE_BLANK_LINE mm to write on.
-            blanks_of(e)
+        let widths = blank_widths(rs, w, sz, blank_pt, blanks_of(e));
+        let label_lh = text::line_height_mm(blank_pt);
+        let slots: Vec<(f64, f64, f64)> = if tall {
+            // Large print: one blank a line (a wrapped label takes more), across the width.
+            let mut base = y + used + BOARD_TO_BLANKS + text::ascent_mm(blank_pt);
+            labels
                 .iter()
-                .enumerate()
-                .map(|(i, b)| {
-                    let lw = text::width_mm(b, blank_pt, Weight::Bold) + 1.5 + 0.5;
-                    let bw = (w * 0.75).max(lw + LARGE_BLANK_LINE).min(w);
-                    (MARGIN, base + i as f64 * blank_lh, bw)
+                .zip(&widths)
+                .map(|(l, &bw)| {
+                    let at = base;
+                    base += l.len() as f64 * blank_lh;
+                    (MARGIN, at, bw)
                 })
                 .collect()
         } else if diagram::stacked(rs, w, sz) {
             let sw = w / nb as f64;
             let base = y + used + 2.0 + text::ascent_mm(blank_pt);
             (0..nb)
-                .map(|i| (MARGIN + i as f64 * sw, base, sw - 4.0))
+                .map(|i| (MARGIN + i as f64 * sw, base, widths[i]))
                 .collect()
         } else {
             let bx = MARGIN + w / 2.0 + 6.0;
             let step = (used - 4.0) / nb as f64;
             (0..nb)
-                .map(|i| (bx, y + 4.0 + step * (i as f64 + 0.6), MARGIN + w - bx))
+                .map(|i| (bx, y + 4.0 + step * (i as f64 + 0.6), widths[i]))
                 .collect()
         };
-        for (b, &(bx, base, bw)) in blanks_of(e).iter().zip(&slots) {
-            let lw = super::wrap(b, blank_pt, Weight::Bold, bw - 10.0);
-            let first = lw.first().cloned().unwrap_or_default();
-            let tw = text::width_mm(&first, blank_pt, Weight::Bold);
+        for (lines, &(bx, base, bw)) in labels.iter().zip(&slots) {
+            // Every line of the label; the writing line follows its last.
+            let lh = if tall { blank_lh } else { label_lh };
             let pg = f.page();
-            pg.text(bx, base, blank_pt, Weight::Bold, &first);
+            for (k, l) in lines.iter().enumerate() {
+                pg.text(bx, base + k as f64 * lh, blank_pt, Weight::Bold, l);
+            }
+            let last = lines.last().map_or("", |l| l.as_str());
+            let tw = text::width_mm(last, blank_pt, Weight::Bold);
+            let yl = base + (lines.len() - 1) as f64 * lh + 0.8;
             pg.shape(
-                line(p(bx + tw + 1.5, base + 0.8), p(bx + bw - 0.5, base + 0.8)),
+                line(p(bx + tw + 1.5, yl), p(bx + bw - 0.5, yl)),
                 None,
                 Some(Stroke::solid(0.25, Color::BLACK)),
             );
         }
-        if sz.large && diagram::stacked(rs, w, sz) {
+        if tall {
             f.y += BOARD_TO_BLANKS + nb as f64 * blank_lh;
         } else if diagram::stacked(rs, w, sz) {
             f.y += 4.0 + text::line_height_mm(blank_pt);
         }
-        f.y += used;
+        f.y += used + extra;
     }
     Ok(f.pages)
+}
+
+/// The width of each answer blank's slot (label and writing line), mm, for a practice page
+/// `w` mm wide: large print with stacked boards, one blank a line, three quarters of the width
+/// or more where a long label would leave less than [`LARGE_BLANK_LINE`] mm to write on;
+/// stacked boards otherwise, the blanks side by side under the board; else down the right
+/// half beside the board.
+fn blank_widths(rs: &Ruleset, w: f64, sz: &Sizes, blank_pt: f64, blanks: &[String]) -> Vec<f64> {
+    let nb = blanks.len().max(1);
+    if sz.large && diagram::stacked(rs, w, sz) {
+        blanks
+            .iter()
+            .map(|b| {
+                let lw = text::width_mm(b, blank_pt, Weight::Bold) + 1.5 + 0.5;
+                (w * 0.75).max(lw + LARGE_BLANK_LINE).min(w)
+            })
+            .collect()
+    } else if diagram::stacked(rs, w, sz) {
+        vec![w / nb as f64 - 4.0; blanks.len()]
+    } else {
+        vec![w / 2.0 - 6.0; blanks.len()]
+    }
+}
+
+/// Each answer blank's label as printed: wrapped to leave at least 10 mm of writing line in
+/// its slot ([`blank_widths`]), so a long label takes more lines rather than being cut.
+fn blank_labels(
+    rs: &Ruleset,
+    w: f64,
+    sz: &Sizes,
+    blank_pt: f64,
+    blanks: &[String],
+) -> Vec<Vec<String>> {
+    blanks
+        .iter()
+        .zip(blank_widths(rs, w, sz, blank_pt, blanks))
+        .map(|(b, bw)| {
+            let l = super::wrap(b, blank_pt, Weight::Bold, bw - 10.0);
+            if l.is_empty() {
+                vec![String::new()]
+            } else {
+                l
+            }
+        })
+        .collect()
 }
 
 /// Lays out the host key pages (portrait `paper`, named `answers-1`, …): a clear "keep
@@ -761,12 +820,7 @@ pub(crate) fn key_pages_with(
     let (body, sub_head, cap_pt) = (sz.body, sz.sub_head, sz.caption);
     let mut f = Flow::new(paper, sz, "answers");
     let w = f.width();
-    f.para(
-        &ph.fmt("key.title", &[("name", &rs.name)]),
-        sz.title,
-        Weight::Bold,
-        1.0,
-    );
+    f.title(&ph.fmt("key.title", &[("name", &rs.name)]), sz.title, 1.0);
     let intro = format!(
         "{} {}",
         ph.get("key.intro"),

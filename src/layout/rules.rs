@@ -286,7 +286,15 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
                     &[("counts", &join_or(ph, &counts))],
                 )));
             }
-            Chain::FollowingEmpty => out.push(Para(ph.get("rules.chain_following"))),
+            // Relay sowing that turns back: the chain runs the way the last handful went
+            // (the engine steps on in the last lap's direction).
+            Chain::FollowingEmpty => out.push(Para(ph.get(
+                if rs.sowing.relay == crate::ruleset::Relay::Reverse {
+                    "rules.chain_following_last_handful"
+                } else {
+                    "rules.chain_following"
+                },
+            ))),
         }
         if c.after_crossing_only {
             out.push(Para(match c.crossing {
@@ -758,6 +766,14 @@ impl Flow {
     pub(crate) fn para(&mut self, s: &str, size: f64, weight: Weight, after: f64) {
         let lines = super::wrap(s, size, weight, self.width());
         self.lines(MARGIN, &lines, size, weight);
+        self.y += after;
+    }
+
+    /// A sheet title `s` in bold at `size` pt, broken as [`super::title_lines`] breaks it,
+    /// then `after` mm more.
+    pub(crate) fn title(&mut self, s: &str, size: f64, after: f64) {
+        let lines = super::title_lines(s, size, self.width());
+        self.lines(MARGIN, &lines, size, Weight::Bold);
         self.y += after;
     }
 }
