@@ -896,8 +896,8 @@ fn content_foot(p: &Page, sz: &Sizes) -> f64 {
 
 /// Large print, every bundled ruleset, English and Spanish, A4 and Letter: no page is left
 /// nearly empty by a spill that fits elsewhere. (1) No rule sheet page holds only the
-/// closing note on where the text comes from (Giuthi, A4: page 19 held its two lines); it
-/// moves up between sections when that saves the page. (2) The host key's first page is
+/// closing note on where the text comes from (Giuthi, A4: page 19 held its two lines); it is
+/// one paragraph with the source credit. (2) The host key's first page is
 /// more than half full, or the first answer's heading, boards and two caption lines would not
 /// fit under its intro (the first answer used to move whole to page 2, leaving page 1 with
 /// only the title and intro, 20–28 % full).
@@ -1314,4 +1314,174 @@ fn table_frame(log: &Page) -> (f64, f64, f64, f64) {
         })
         .and_then(|s| bounds(&s.segs))
         .expect("a table frame")
+}
+
+/// A straight line between two points, ((x0, y0), (x1, y1)), mm.
+type Segment = ((f64, f64), (f64, f64));
+
+/// The cut lines and crop marks of `page`: every straight two-point line drawn at the cut
+/// width ([`page::CUT_W`]), as ((x0, y0), (x1, y1)) with x0 <= x1 and y0 <= y1.
+fn cut_segments(page: &Page) -> Vec<Segment> {
+    use sowkit::doc::Seg;
+    page.shapes()
+        .filter(|s| {
+            s.fill.is_none()
+                && s.stroke
+                    .as_ref()
+                    .is_some_and(|st| (st.width - page::CUT_W).abs() < EPS)
+        })
+        .filter_map(|s| match s.segs.as_slice() {
+            [Seg::MoveTo(a), Seg::LineTo(b)] => {
+                Some(((a.x.min(b.x), a.y.min(b.y)), (a.x.max(b.x), a.y.max(b.y))))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The labels sheet (bowls and tray labels) draws cut lines only round real cells: its cut
+/// lines and crop marks cut the page into rectangles (between consecutive line positions),
+/// joined where no line separates them; a region holding text is a real cell (a label or the
+/// circuit label), one without is empty paper. Every drawn piece of line inside the block of
+/// real cells must be a border between a real cell and something else: a crop mark in the
+/// empty slot beside a short last row, or a line round an empty cell, is not (issue 9, found
+/// on Oware's sheet: a mark below the right edge and one right of the short row's foot, in the
+/// empty slot, and marks between the short row and the circuit label that outlined a cell).
+#[test]
+fn labels_sheet_cuts_only_round_real_cells() {
+    let mut checked = 0;
+    for rs in repo_rulesets() {
+        for large in [false, true] {
+            let opts = sowkit::layout::KitOptions {
+                large,
+                ..sowkit::layout::KitOptions::new(A4)
+            };
+            let doc = layout::kit(&rs, &opts).unwrap();
+            for pg in doc.pages.iter().filter(|p| p.name.starts_with("labels-")) {
+                let segs = cut_segments(pg);
+                assert!(!segs.is_empty(), "{} {}: no cut lines", rs.id, pg.name);
+                let coords = |f: &dyn Fn(&Segment) -> [f64; 2]| {
+                    let mut v: Vec<f64> = segs.iter().flat_map(f).collect();
+                    v.sort_by(f64::total_cmp);
+                    v.dedup_by(|a, b| (*a - *b).abs() < EPS);
+                    v
+                };
+                let xs = coords(&|s| [s.0 .0, s.1 .0]);
+                let ys = coords(&|s| [s.0 .1, s.1 .1]);
+                let (nx, ny) = (xs.len() - 1, ys.len() - 1);
+                // Whether a drawn line covers the border piece from `a` to `b` (axis-aligned).
+                let covered = |a: (f64, f64), b: (f64, f64)| {
+                    segs.iter().any(|&(p, q)| {
+                        if (a.0 - b.0).abs() < EPS {
+                            (p.0 - a.0).abs() < EPS
+                                && (q.0 - a.0).abs() < EPS
+                                && p.1 <= a.1 + EPS
+                                && q.1 >= b.1 - EPS
+                        } else {
+                            (p.1 - a.1).abs() < EPS
+                                && (q.1 - a.1).abs() < EPS
+                                && p.0 <= a.0 + EPS
+                                && q.0 >= b.0 - EPS
+                        }
+                    })
+                };
+                // Union-find over the grid rectangles (i, j) -> i * ny + j.
+                let mut parent: Vec<usize> = (0..nx * ny).collect();
+                fn root(p: &mut [usize], mut k: usize) -> usize {
+                    while p[k] != k {
+                        p[k] = p[p[k]];
+                        k = p[k];
+                    }
+                    k
+                }
+                for i in 0..nx {
+                    for j in 0..ny {
+                        if i + 1 < nx && !covered((xs[i + 1], ys[j]), (xs[i + 1], ys[j + 1])) {
+                            let (a, b) = (
+                                root(&mut parent, i * ny + j),
+                                root(&mut parent, (i + 1) * ny + j),
+                            );
+                            parent[a] = b;
+                        }
+                        if j + 1 < ny && !covered((xs[i], ys[j + 1]), (xs[i + 1], ys[j + 1])) {
+                            let (a, b) = (
+                                root(&mut parent, i * ny + j),
+                                root(&mut parent, i * ny + j + 1),
+                            );
+                            parent[a] = b;
+                        }
+                    }
+                }
+                // Real regions: those holding a text's start (just right of and above its
+                // baseline's left end).
+                let mut real = std::collections::BTreeSet::new();
+                for t in pg.texts() {
+                    let (px, py) = (t.x + 0.3, t.y - 0.5);
+                    let i = xs.iter().rposition(|&x| x < px);
+                    let j = ys.iter().rposition(|&y| y < py);
+                    if let (Some(i), Some(j)) = (i, j) {
+                        if i < nx && j < ny {
+                            real.insert(root(&mut parent, i * ny + j));
+                        }
+                    }
+                }
+                let is_real =
+                    |p: &mut Vec<usize>, i: usize, j: usize| real.contains(&root(p, i * ny + j));
+                // The block of real cells (its bounding box).
+                let (mut bx0, mut by0, mut bx1, mut by1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+                for i in 0..nx {
+                    for j in 0..ny {
+                        if is_real(&mut parent, i, j) {
+                            bx0 = bx0.min(xs[i]);
+                            bx1 = bx1.max(xs[i + 1]);
+                            by0 = by0.min(ys[j]);
+                            by1 = by1.max(ys[j + 1]);
+                        }
+                    }
+                }
+                assert!(bx0 < bx1, "{} {}: no label found", rs.id, pg.name);
+                // Every grid-sized piece of every drawn line within the block.
+                for &(p, q) in &segs {
+                    let vertical = (p.0 - q.0).abs() < EPS;
+                    let (along, at) = if vertical { (&ys, p.0) } else { (&xs, p.1) };
+                    let (lo, hi) = if vertical { (p.1, q.1) } else { (p.0, q.0) };
+                    for w in along.windows(2) {
+                        if w[0] < lo - EPS || w[1] > hi + EPS {
+                            continue;
+                        }
+                        let mid = (w[0] + w[1]) / 2.0;
+                        let (mx, my) = if vertical { (at, mid) } else { (mid, at) };
+                        if mx < bx0 - EPS || mx > bx1 + EPS || my < by0 - EPS || my > by1 + EPS {
+                            continue; // outside the block: a crop mark
+                        }
+                        // The rectangles on either side of this piece.
+                        let k = along.iter().position(|&v| (v - w[0]).abs() < EPS).unwrap();
+                        let side = if vertical { &xs } else { &ys };
+                        let c = side.iter().position(|&v| (v - at).abs() < EPS).unwrap();
+                        let cell = |par: &mut Vec<usize>, before: bool| -> Option<(bool, usize)> {
+                            let ci = if before { c.checked_sub(1)? } else { c };
+                            let (i, j) = if vertical { (ci, k) } else { (k, ci) };
+                            if i >= nx || j >= ny {
+                                return None;
+                            }
+                            Some((is_real(par, i, j), root(par, i * ny + j)))
+                        };
+                        let (a, b) = (cell(&mut parent, true), cell(&mut parent, false));
+                        let borders_real = match (a, b) {
+                            (Some((ra, ka)), Some((rb, kb))) => (ra || rb) && ka != kb,
+                            (Some((r, _)), None) | (None, Some((r, _))) => r,
+                            (None, None) => false,
+                        };
+                        assert!(
+                            borders_real,
+                            "{} {} (large: {large}): the cut line from ({:.1}, {:.1}) to ({:.1}, {:.1}) runs at ({mx:.1}, {my:.1}) between two empty areas, inside the block of labels",
+                            rs.id, pg.name, p.0, p.1, q.0, q.1
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} pieces of cut line checked");
 }
