@@ -809,7 +809,8 @@ fn large_print_log_has_tall_name_blanks_and_fills_the_page() {
                     .max_by(|a, b| (a.3 - a.1).total_cmp(&(b.3 - b.1)))
                     .unwrap();
                 // (It keeps `LARGE_BAR_GAP` clear above the bar's own clearance.)
-                let foot = page::content_bottom(log.height, &sz) - layout::log::LARGE_BAR_GAP;
+                let foot =
+                    page::content_bottom(log.width, log.height, &sz) - layout::log::LARGE_BAR_GAP;
                 assert!(
                     (bottom - foot).abs() < 0.5,
                     "{what}: the table ends at {bottom:.1} mm, the content area at {foot:.1}"
@@ -885,7 +886,7 @@ fn footer_keeps_the_print_check_whatever_the_name() {
 
 /// The lowest ink above the bottom band of `p` (the content's foot), mm from the top.
 fn content_foot(p: &Page, sz: &Sizes) -> f64 {
-    let band = page::content_bottom(p.height, sz) + 0.6;
+    let band = page::content_bottom(p.width, p.height, sz) + 0.6;
     sowkit::doc::leaves(&p.items)
         .iter()
         .filter_map(|i| ink(i))
@@ -916,7 +917,7 @@ fn large_print_leaves_no_page_to_a_spill() {
                 };
                 let what = format!("{} [{lang}] {}", rs.id, paper.name);
                 let kit = layout::kit(&rs, &opts).unwrap();
-                let foot = page::content_bottom(kit.pages[0].height, &sz);
+                let foot = page::content_bottom(kit.pages[0].width, kit.pages[0].height, &sz);
                 for p in kit.pages.iter().filter(|p| p.name.starts_with("rules-")) {
                     let body: Vec<&Text> = texts(p).filter(|t| t.y < foot).collect();
                     let only_note =
@@ -1015,7 +1016,7 @@ fn large_print_cases() -> Vec<(Ruleset, layout::Paper, &'static str, layout::Kit
 fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
     let sz = Sizes::new(true);
     for (rs, paper, lang, opts) in large_print_cases() {
-        let cb = page::content_bottom(paper.height, &sz);
+        let cb = page::content_bottom(paper.width, paper.height, &sz);
         let kit = layout::kit(&rs, &opts).unwrap();
         let key = layout::host_key(&rs, &opts).unwrap();
         let practice: Vec<&Page> = kit
@@ -1484,4 +1485,52 @@ fn labels_sheet_cuts_only_round_real_cells() {
         }
     }
     assert!(checked > 100, "only {checked} pieces of cut line checked");
+}
+
+/// The calibration bar's label on narrow paper (issue 9: large print on 140 mm wide paper was
+/// refused, its 18 pt "100 mm" beside the bar running past the right margin): where the label
+/// does not fit beside the bar it stands above the bar's left end, inside the margins, clear
+/// of the bar by the bar's clear space, and sheet content stops above it; the bar stays
+/// exactly 100 × 3 mm at the left margin. Every catalogue's label fits the room reserved
+/// beside the bar on A4.
+#[test]
+fn the_bar_label_stands_above_the_bar_on_narrow_paper() {
+    use sowkit::doc::Weight;
+    for lang in ["en", "es"] {
+        let ph = layout::phrases::Phrases::load(lang).unwrap();
+        let label = ph.get("page.bar_label");
+        for sz in [Sizes::NORMAL, Sizes::LARGE] {
+            let em = sz.bar_label * 25.4 / 72.0;
+            let lw = text::width_mm(&label, sz.bar_label, Weight::Bold);
+            assert!(lw <= page::BAR_LABEL_ROOM_EM * em, "{lang}: {lw} mm");
+            for (w, h, beside) in [(210.0, 297.0, true), (140.0, 297.0, !sz.large)] {
+                assert_eq!(
+                    page::label_beside(w, &sz),
+                    beside,
+                    "{w} mm, large {}",
+                    sz.large
+                );
+                let (bx, by, bw, bh) = page::bar_rect(h, &sz);
+                assert_eq!((bx, bw, bh), (page::MARGIN, 100.0, 3.0));
+                let (lx, base) = page::bar_label_at(w, h, &sz);
+                let top = base - text::ascent_mm(sz.bar_label);
+                let foot = base + text::descent_mm(sz.bar_label);
+                assert!(
+                    lx >= page::MARGIN - EPS && lx + lw <= w - page::MARGIN + EPS,
+                    "{w}: {lx} + {lw}"
+                );
+                if beside {
+                    assert!(lx >= bx + bw + page::BAR_CLEAR);
+                    assert!((base - (by + bh)).abs() < EPS);
+                } else {
+                    assert!(foot <= by - page::BAR_CLEAR + EPS, "{foot} vs bar top {by}");
+                }
+                assert!(page::content_bottom(w, h, &sz) <= top.min(by - page::BAR_CLEAR) + EPS);
+            }
+        }
+    }
+    // 140 mm wide, large print: the room beside the bar is 140 - 10 - 100 - 3 - 10 = 17 mm,
+    // and the 18 pt label is 4.52 em = 28.7 mm wide (DejaVu Sans Bold), so it goes above.
+    let lw = text::width_mm("100\u{a0}mm", 18.0, sowkit::doc::Weight::Bold);
+    assert!((lw - 28.7).abs() < 0.1, "{lw}");
 }

@@ -485,7 +485,8 @@ fn crowded(doc: &Document, tol: f64) -> Vec<(String, String, String)> {
                 }
             }
         }
-        let bottom = layout::page::content_bottom(page.height, &layout::style::Sizes::LARGE);
+        let bottom =
+            layout::page::content_bottom(page.width, page.height, &layout::style::Sizes::LARGE);
         let bar_top = layout::page::bar_rect(page.height, &layout::style::Sizes::LARGE).1;
         let (bx, by, bw, bh) = layout::page::bar_rect(page.height, &layout::style::Sizes::LARGE);
         for (t, b) in texts.iter().zip(&boxes) {

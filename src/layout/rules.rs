@@ -521,7 +521,7 @@ pub(crate) fn splits_boards(
     if prep.after.is_none() || !diagram::stacked(rs, w, sz) {
         return false;
     }
-    let usable = page::content_bottom(paper.height, sz) - MARGIN;
+    let usable = page::content_bottom(paper.width, paper.height, sz) - MARGIN;
     title + boards_height(rs, ph, sz, prep, paper, w).1 > usable + 1e-6
 }
 
@@ -641,7 +641,7 @@ impl Flow {
         self.y = MARGIN;
     }
     fn bottom(&self) -> f64 {
-        page::content_bottom(self.paper.height, &self.sz)
+        page::content_bottom(self.paper.width, self.paper.height, &self.sz)
     }
     /// Width between the margins, mm.
     pub(crate) fn width(&self) -> f64 {
