@@ -196,3 +196,86 @@ fn svg_pages_snapshot() {
         "stale or missing SVG snapshots in tests/snapshots"
     );
 }
+
+/// Every (font resource, size in pt) a text of the pages `pages` (1-based) of `pdf` is shown
+/// in, read from the content streams with lopdf: each `Tj` in the font and size of the last
+/// `Tf` before it on its page (fonts are text state, kept across text objects).
+fn shown_sizes(pdf: &[u8], pages: &[u32]) -> Vec<(Vec<u8>, f64)> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    let mut out = Vec::new();
+    for (_, id) in doc
+        .get_pages()
+        .into_iter()
+        .filter(|(n, _)| pages.contains(n))
+    {
+        let content = doc.get_and_decode_page_content(id).unwrap();
+        let mut font: Option<(Vec<u8>, f64)> = None;
+        for op in &content.operations {
+            match op.operator.as_str() {
+                "Tf" => {
+                    let name = op.operands[0].as_name().unwrap().to_vec();
+                    font = Some((name, num(&op.operands[1])));
+                }
+                "Tj" | "TJ" => out.push(font.clone().expect("a Tj before any Tf")),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Large print: no bold text on the pages with mini boards (rule sheets, practice, host key)
+/// under the label size, 18 pt. The bold numbers there are the seed counts, the figure each
+/// board is read for: a reader measured them at 16 pt beside 18 pt labels (`pdftotext
+/// -bbox`, issue 9). (The board sheet's sowing-order numbers are body text, 14 pt.) Read from
+/// kit.pdf and host-key.pdf themselves, every bundled ruleset, both languages.
+#[test]
+fn large_print_pdfs_set_no_bold_text_under_the_label_size() {
+    use sowkit::layout::style::LARGE_LABEL_MIN;
+    for id in IDS {
+        let rs = load(id);
+        for lang in ["en", "es"] {
+            let opts = sowkit::layout::KitOptions {
+                large: true,
+                lang: Some(lang.into()),
+                ..sowkit::layout::KitOptions::new(A4)
+            };
+            let kit = sowkit::kit::make(&rs, &opts).unwrap();
+            let key = sowkit::layout::host_key(&rs, &opts).unwrap();
+            for (name, doc) in [("kit.pdf", &kit.document), ("host-key.pdf", &key)] {
+                let pdf = &kit.files.iter().find(|f| f.name == name).unwrap().bytes;
+                // The pages with mini boards, by the laid-out document's page names (its
+                // pages are the PDF's, in order: pdf_structure_a4).
+                let minis: Vec<u32> = (1..)
+                    .zip(&doc.pages)
+                    .filter(|(_, p)| {
+                        ["rules-", "practice-", "answers-"]
+                            .iter()
+                            .any(|k| p.name.starts_with(k))
+                    })
+                    .map(|(n, _)| n)
+                    .collect();
+                assert!(
+                    !minis.is_empty(),
+                    "{id} [{lang}] {name}: no mini-board pages"
+                );
+                let sizes = shown_sizes(pdf, &minis);
+                let bold: Vec<f64> = sizes
+                    .iter()
+                    .filter(|(f, _)| f == b"B")
+                    .map(|(_, s)| *s)
+                    .collect();
+                assert!(
+                    bold.len() > 50,
+                    "{id} [{lang}] {name}: {} bold texts",
+                    bold.len()
+                );
+                let least = bold.iter().copied().fold(f64::INFINITY, f64::min);
+                assert!(
+                    least >= LARGE_LABEL_MIN - 1e-6,
+                    "{id} [{lang}] {name}: bold text at {least} pt, under the {LARGE_LABEL_MIN} pt label size"
+                );
+            }
+        }
+    }
+}

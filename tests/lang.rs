@@ -862,3 +862,119 @@ fn practice_answer_blanks_print_their_whole_label() {
     }
     assert!(checked >= 40, "only {checked} labels seen whole");
 }
+
+/// The words of every rule sheet page (`rules-…`) and host key page of `rs` in `lang`, one
+/// string a page, lines joined by spaces.
+fn sheet_pages(rs: &sowkit::ruleset::Ruleset, lang: &str) -> Vec<(String, String)> {
+    let opts = KitOptions {
+        lang: Some(lang.into()),
+        ..KitOptions::new(A4)
+    };
+    let kit = layout::kit(rs, &opts).unwrap();
+    let key = layout::host_key(rs, &opts).unwrap();
+    kit.pages
+        .iter()
+        .chain(&key.pages)
+        .filter(|p| !p.name.starts_with("board"))
+        .map(|p| {
+            let t: Vec<String> = p.texts().map(|t| t.text.clone()).collect();
+            (p.name.clone(), t.join(" "))
+        })
+        .collect()
+}
+
+/// Issue 9, a Spanish reader's pass: (1) a one-seed handful is told as one seed dropped into
+/// the next hole ("Sur toma la única semilla de S1 y la deja en S2"), never as a sowing "in a
+/// way into" a one-hole list ("vacía S1 (1 semilla) y siembra en sentido antihorario en
+/// S2", "lifts 1 from S1 and sows counter-clockwise into S2"); the bundled kits have such
+/// moves in both languages. (2) The note that the sheets are sowkit's own words stands with
+/// the credits: on the page of the sources heading, right after the sentence naming the
+/// source, never at the top of the rules (six-pit, large print, had it under the title).
+#[test]
+fn one_seed_sowing_and_the_own_words_note_read_naturally() {
+    let mut singles = [0, 0];
+    for rs in common::bundled() {
+        for (k, lang) in ["en", "es"].into_iter().enumerate() {
+            let ph = Phrases::load(lang).unwrap();
+            let (local, _) = KitOptions {
+                lang: Some(lang.into()),
+                ..KitOptions::new(A4)
+            }
+            .localise(&rs)
+            .unwrap();
+            let pages = sheet_pages(&rs, lang);
+            let odd = if lang == "en" {
+                " lifts 1 from "
+            } else {
+                " (1 semilla) y siembra "
+            };
+            let single = if lang == "en" {
+                "lifts the one seed in"
+            } else {
+                "toma la única semilla de"
+            };
+            for (name, text) in &pages {
+                assert!(!text.contains(odd), "{} [{lang}] {name}: {text}", rs.id);
+                singles[k] += text.matches(single).count();
+            }
+            for large in [false, true] {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    large,
+                    ..KitOptions::new(A4)
+                };
+                let kit = layout::kit(&rs, &opts).unwrap();
+                let rules: Vec<&sowkit::doc::Page> = kit
+                    .pages
+                    .iter()
+                    .filter(|p| p.name.starts_with("rules-"))
+                    .collect();
+                let heading = ph.get("rules.h.sources");
+                let own_first = ph.get("rules.own_words");
+                let own_first = own_first
+                    .split_whitespace()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let joined: Vec<String> = rules
+                    .iter()
+                    .map(|p| {
+                        p.texts()
+                            .map(|t| t.text.clone())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                let at = |needle: &str| joined.iter().position(|t| t.contains(needle));
+                let head_page = at(&heading).expect("a sources heading");
+                let own_page = at(&own_first).unwrap_or_else(|| {
+                    panic!("{} [{lang}] large {large}: no own-words note", rs.id)
+                });
+                assert!(
+                    own_page >= head_page && own_page <= head_page + 1,
+                    "{} [{lang}] large {large}: the own-words note is on rules-{}, the sources on rules-{}",
+                    rs.id,
+                    own_page + 1,
+                    head_page + 1
+                );
+                // Right after the source sentence: the note follows the source's name.
+                let all: String = joined[head_page..].join(" ");
+                let src_end = local.source.split_whitespace().last().unwrap().to_string();
+                let a = all
+                    .find(&format!("{src_end}."))
+                    .expect("the source sentence");
+                let b = all.find(&own_first).unwrap();
+                assert!(
+                    b > a && all[a..b].split_whitespace().count() == 1,
+                    "{} [{lang}]: the note does not follow the source: {}",
+                    rs.id,
+                    &all[a..b.min(a + 200)]
+                );
+            }
+        }
+    }
+    assert!(
+        singles[0] > 0 && singles[1] > 0,
+        "no one-seed move told: {singles:?}"
+    );
+}

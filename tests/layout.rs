@@ -809,7 +809,8 @@ fn large_print_log_has_tall_name_blanks_and_fills_the_page() {
                     .max_by(|a, b| (a.3 - a.1).total_cmp(&(b.3 - b.1)))
                     .unwrap();
                 // (It keeps `LARGE_BAR_GAP` clear above the bar's own clearance.)
-                let foot = page::content_bottom(log.height, &sz) - layout::log::LARGE_BAR_GAP;
+                let foot =
+                    page::content_bottom(log.width, log.height, &sz) - layout::log::LARGE_BAR_GAP;
                 assert!(
                     (bottom - foot).abs() < 0.5,
                     "{what}: the table ends at {bottom:.1} mm, the content area at {foot:.1}"
@@ -885,7 +886,7 @@ fn footer_keeps_the_print_check_whatever_the_name() {
 
 /// The lowest ink above the bottom band of `p` (the content's foot), mm from the top.
 fn content_foot(p: &Page, sz: &Sizes) -> f64 {
-    let band = page::content_bottom(p.height, sz) + 0.6;
+    let band = page::content_bottom(p.width, p.height, sz) + 0.6;
     sowkit::doc::leaves(&p.items)
         .iter()
         .filter_map(|i| ink(i))
@@ -896,8 +897,8 @@ fn content_foot(p: &Page, sz: &Sizes) -> f64 {
 
 /// Large print, every bundled ruleset, English and Spanish, A4 and Letter: no page is left
 /// nearly empty by a spill that fits elsewhere. (1) No rule sheet page holds only the
-/// closing note on where the text comes from (Giuthi, A4: page 19 held its two lines); it
-/// moves up between sections when that saves the page. (2) The host key's first page is
+/// closing note on where the text comes from (Giuthi, A4: page 19 held its two lines); it is
+/// one paragraph with the source credit. (2) The host key's first page is
 /// more than half full, or the first answer's heading, boards and two caption lines would not
 /// fit under its intro (the first answer used to move whole to page 2, leaving page 1 with
 /// only the title and intro, 20–28 % full).
@@ -916,7 +917,7 @@ fn large_print_leaves_no_page_to_a_spill() {
                 };
                 let what = format!("{} [{lang}] {}", rs.id, paper.name);
                 let kit = layout::kit(&rs, &opts).unwrap();
-                let foot = page::content_bottom(kit.pages[0].height, &sz);
+                let foot = page::content_bottom(kit.pages[0].width, kit.pages[0].height, &sz);
                 for p in kit.pages.iter().filter(|p| p.name.starts_with("rules-")) {
                     let body: Vec<&Text> = texts(p).filter(|t| t.y < foot).collect();
                     let only_note =
@@ -1015,7 +1016,7 @@ fn large_print_cases() -> Vec<(Ruleset, layout::Paper, &'static str, layout::Kit
 fn large_print_practice_and_key_pages_take_the_next_item_when_it_fits() {
     let sz = Sizes::new(true);
     for (rs, paper, lang, opts) in large_print_cases() {
-        let cb = page::content_bottom(paper.height, &sz);
+        let cb = page::content_bottom(paper.width, paper.height, &sz);
         let kit = layout::kit(&rs, &opts).unwrap();
         let key = layout::host_key(&rs, &opts).unwrap();
         let practice: Vec<&Page> = kit
@@ -1314,4 +1315,222 @@ fn table_frame(log: &Page) -> (f64, f64, f64, f64) {
         })
         .and_then(|s| bounds(&s.segs))
         .expect("a table frame")
+}
+
+/// A straight line between two points, ((x0, y0), (x1, y1)), mm.
+type Segment = ((f64, f64), (f64, f64));
+
+/// The cut lines and crop marks of `page`: every straight two-point line drawn at the cut
+/// width ([`page::CUT_W`]), as ((x0, y0), (x1, y1)) with x0 <= x1 and y0 <= y1.
+fn cut_segments(page: &Page) -> Vec<Segment> {
+    use sowkit::doc::Seg;
+    page.shapes()
+        .filter(|s| {
+            s.fill.is_none()
+                && s.stroke
+                    .as_ref()
+                    .is_some_and(|st| (st.width - page::CUT_W).abs() < EPS)
+        })
+        .filter_map(|s| match s.segs.as_slice() {
+            [Seg::MoveTo(a), Seg::LineTo(b)] => {
+                Some(((a.x.min(b.x), a.y.min(b.y)), (a.x.max(b.x), a.y.max(b.y))))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The labels sheet (bowls and tray labels) draws cut lines only round real cells: its cut
+/// lines and crop marks cut the page into rectangles (between consecutive line positions),
+/// joined where no line separates them; a region holding text is a real cell (a label or the
+/// circuit label), one without is empty paper. Every drawn piece of line inside the block of
+/// real cells must be a border between a real cell and something else: a crop mark in the
+/// empty slot beside a short last row, or a line round an empty cell, is not (issue 9, found
+/// on Oware's sheet: a mark below the right edge and one right of the short row's foot, in the
+/// empty slot, and marks between the short row and the circuit label that outlined a cell).
+#[test]
+fn labels_sheet_cuts_only_round_real_cells() {
+    let mut checked = 0;
+    for rs in repo_rulesets() {
+        for large in [false, true] {
+            let opts = sowkit::layout::KitOptions {
+                large,
+                ..sowkit::layout::KitOptions::new(A4)
+            };
+            let doc = layout::kit(&rs, &opts).unwrap();
+            for pg in doc.pages.iter().filter(|p| p.name.starts_with("labels-")) {
+                let segs = cut_segments(pg);
+                assert!(!segs.is_empty(), "{} {}: no cut lines", rs.id, pg.name);
+                let coords = |f: &dyn Fn(&Segment) -> [f64; 2]| {
+                    let mut v: Vec<f64> = segs.iter().flat_map(f).collect();
+                    v.sort_by(f64::total_cmp);
+                    v.dedup_by(|a, b| (*a - *b).abs() < EPS);
+                    v
+                };
+                let xs = coords(&|s| [s.0 .0, s.1 .0]);
+                let ys = coords(&|s| [s.0 .1, s.1 .1]);
+                let (nx, ny) = (xs.len() - 1, ys.len() - 1);
+                // Whether a drawn line covers the border piece from `a` to `b` (axis-aligned).
+                let covered = |a: (f64, f64), b: (f64, f64)| {
+                    segs.iter().any(|&(p, q)| {
+                        if (a.0 - b.0).abs() < EPS {
+                            (p.0 - a.0).abs() < EPS
+                                && (q.0 - a.0).abs() < EPS
+                                && p.1 <= a.1 + EPS
+                                && q.1 >= b.1 - EPS
+                        } else {
+                            (p.1 - a.1).abs() < EPS
+                                && (q.1 - a.1).abs() < EPS
+                                && p.0 <= a.0 + EPS
+                                && q.0 >= b.0 - EPS
+                        }
+                    })
+                };
+                // Union-find over the grid rectangles (i, j) -> i * ny + j.
+                let mut parent: Vec<usize> = (0..nx * ny).collect();
+                fn root(p: &mut [usize], mut k: usize) -> usize {
+                    while p[k] != k {
+                        p[k] = p[p[k]];
+                        k = p[k];
+                    }
+                    k
+                }
+                for i in 0..nx {
+                    for j in 0..ny {
+                        if i + 1 < nx && !covered((xs[i + 1], ys[j]), (xs[i + 1], ys[j + 1])) {
+                            let (a, b) = (
+                                root(&mut parent, i * ny + j),
+                                root(&mut parent, (i + 1) * ny + j),
+                            );
+                            parent[a] = b;
+                        }
+                        if j + 1 < ny && !covered((xs[i], ys[j + 1]), (xs[i + 1], ys[j + 1])) {
+                            let (a, b) = (
+                                root(&mut parent, i * ny + j),
+                                root(&mut parent, i * ny + j + 1),
+                            );
+                            parent[a] = b;
+                        }
+                    }
+                }
+                // Real regions: those holding a text's start (just right of and above its
+                // baseline's left end).
+                let mut real = std::collections::BTreeSet::new();
+                for t in pg.texts() {
+                    let (px, py) = (t.x + 0.3, t.y - 0.5);
+                    let i = xs.iter().rposition(|&x| x < px);
+                    let j = ys.iter().rposition(|&y| y < py);
+                    if let (Some(i), Some(j)) = (i, j) {
+                        if i < nx && j < ny {
+                            real.insert(root(&mut parent, i * ny + j));
+                        }
+                    }
+                }
+                let is_real =
+                    |p: &mut Vec<usize>, i: usize, j: usize| real.contains(&root(p, i * ny + j));
+                // The block of real cells (its bounding box).
+                let (mut bx0, mut by0, mut bx1, mut by1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+                for i in 0..nx {
+                    for j in 0..ny {
+                        if is_real(&mut parent, i, j) {
+                            bx0 = bx0.min(xs[i]);
+                            bx1 = bx1.max(xs[i + 1]);
+                            by0 = by0.min(ys[j]);
+                            by1 = by1.max(ys[j + 1]);
+                        }
+                    }
+                }
+                assert!(bx0 < bx1, "{} {}: no label found", rs.id, pg.name);
+                // Every grid-sized piece of every drawn line within the block.
+                for &(p, q) in &segs {
+                    let vertical = (p.0 - q.0).abs() < EPS;
+                    let (along, at) = if vertical { (&ys, p.0) } else { (&xs, p.1) };
+                    let (lo, hi) = if vertical { (p.1, q.1) } else { (p.0, q.0) };
+                    for w in along.windows(2) {
+                        if w[0] < lo - EPS || w[1] > hi + EPS {
+                            continue;
+                        }
+                        let mid = (w[0] + w[1]) / 2.0;
+                        let (mx, my) = if vertical { (at, mid) } else { (mid, at) };
+                        if mx < bx0 - EPS || mx > bx1 + EPS || my < by0 - EPS || my > by1 + EPS {
+                            continue; // outside the block: a crop mark
+                        }
+                        // The rectangles on either side of this piece.
+                        let k = along.iter().position(|&v| (v - w[0]).abs() < EPS).unwrap();
+                        let side = if vertical { &xs } else { &ys };
+                        let c = side.iter().position(|&v| (v - at).abs() < EPS).unwrap();
+                        let cell = |par: &mut Vec<usize>, before: bool| -> Option<(bool, usize)> {
+                            let ci = if before { c.checked_sub(1)? } else { c };
+                            let (i, j) = if vertical { (ci, k) } else { (k, ci) };
+                            if i >= nx || j >= ny {
+                                return None;
+                            }
+                            Some((is_real(par, i, j), root(par, i * ny + j)))
+                        };
+                        let (a, b) = (cell(&mut parent, true), cell(&mut parent, false));
+                        let borders_real = match (a, b) {
+                            (Some((ra, ka)), Some((rb, kb))) => (ra || rb) && ka != kb,
+                            (Some((r, _)), None) | (None, Some((r, _))) => r,
+                            (None, None) => false,
+                        };
+                        assert!(
+                            borders_real,
+                            "{} {} (large: {large}): the cut line from ({:.1}, {:.1}) to ({:.1}, {:.1}) runs at ({mx:.1}, {my:.1}) between two empty areas, inside the block of labels",
+                            rs.id, pg.name, p.0, p.1, q.0, q.1
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} pieces of cut line checked");
+}
+
+/// The calibration bar's label on narrow paper (issue 9: large print on 140 mm wide paper was
+/// refused, its 18 pt "100 mm" beside the bar running past the right margin): where the label
+/// does not fit beside the bar it stands above the bar's left end, inside the margins, clear
+/// of the bar by the bar's clear space, and sheet content stops above it; the bar stays
+/// exactly 100 × 3 mm at the left margin. Every catalogue's label fits the room reserved
+/// beside the bar on A4.
+#[test]
+fn the_bar_label_stands_above_the_bar_on_narrow_paper() {
+    use sowkit::doc::Weight;
+    for lang in ["en", "es"] {
+        let ph = layout::phrases::Phrases::load(lang).unwrap();
+        let label = ph.get("page.bar_label");
+        for sz in [Sizes::NORMAL, Sizes::LARGE] {
+            let em = sz.bar_label * 25.4 / 72.0;
+            let lw = text::width_mm(&label, sz.bar_label, Weight::Bold);
+            assert!(lw <= page::BAR_LABEL_ROOM_EM * em, "{lang}: {lw} mm");
+            for (w, h, beside) in [(210.0, 297.0, true), (140.0, 297.0, !sz.large)] {
+                assert_eq!(
+                    page::label_beside(w, &sz),
+                    beside,
+                    "{w} mm, large {}",
+                    sz.large
+                );
+                let (bx, by, bw, bh) = page::bar_rect(h, &sz);
+                assert_eq!((bx, bw, bh), (page::MARGIN, 100.0, 3.0));
+                let (lx, base) = page::bar_label_at(w, h, &sz);
+                let top = base - text::ascent_mm(sz.bar_label);
+                let foot = base + text::descent_mm(sz.bar_label);
+                assert!(
+                    lx >= page::MARGIN - EPS && lx + lw <= w - page::MARGIN + EPS,
+                    "{w}: {lx} + {lw}"
+                );
+                if beside {
+                    assert!(lx >= bx + bw + page::BAR_CLEAR);
+                    assert!((base - (by + bh)).abs() < EPS);
+                } else {
+                    assert!(foot <= by - page::BAR_CLEAR + EPS, "{foot} vs bar top {by}");
+                }
+                assert!(page::content_bottom(w, h, &sz) <= top.min(by - page::BAR_CLEAR) + EPS);
+            }
+        }
+    }
+    // 140 mm wide, large print: the room beside the bar is 140 - 10 - 100 - 3 - 10 = 17 mm,
+    // and the 18 pt label is 4.52 em = 28.7 mm wide (DejaVu Sans Bold), so it goes above.
+    let lw = text::width_mm("100\u{a0}mm", 18.0, sowkit::doc::Weight::Bold);
+    assert!((lw - 28.7).abs() < 0.1, "{lw}");
 }

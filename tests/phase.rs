@@ -420,7 +420,10 @@ fn the_second_round_example_replays_and_is_checked() {
         "A x x x x 10 x (0) / B x 10 x x x x (28); A",
         "A 3 0 4 1 2 x (0) / B x 2 1 4 0 3 (28); A",
     );
-    let none = none.replace("next_round = \"la página", "# next_round = \"la página");
+    let none = none.replace(
+        "next_round = \"la información",
+        "# next_round = \"la información",
+    );
     let rs = sowkit::ruleset::load_str("giuthi.toml", &none).unwrap();
     let d = sowkit::examples::check(&rs, &none);
     assert!(

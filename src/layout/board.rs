@@ -395,7 +395,7 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
         .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w).len())
         .sum::<usize>()
         + 3;
-    let room = page::content_bottom(h, sz) - y - 3.0 - below as f64 * lh - 2.0;
+    let room = page::content_bottom(w, h, sz) - y - 3.0 - below as f64 * lh - 2.0;
     let room = room.max(30.0);
     // Centred across the page when the height limits it.
     let k = (content_w / d.w).min(room / d.h).min(1.0);
@@ -551,7 +551,7 @@ fn single(
         .len()
         .max(2);
     let scale_note_h = text::line_height_mm(strong_pt) * note_lines as f64 + 1.0;
-    let bottom = page::content_bottom(h, sz);
+    let bottom = page::content_bottom(w, h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;
     let slack = |s: f64| {
         let (cw, ch) = geom(s).cut_size();
@@ -633,7 +633,7 @@ fn single(
         for lines in &legend_wrapped {
             y = super::set_lines(&mut lp, MARGIN, y, lines, legend_pt, Weight::Regular);
         }
-        if y > page::content_bottom(lp.height, sz) {
+        if y > page::content_bottom(lp.width, lp.height, sz) {
             return Ok(None);
         }
         legend_page = Some(lp);

@@ -131,7 +131,7 @@ fn lay_out(
             let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
                 .floor()
                 .max(0.0) as usize;
-            let rows = ((page::content_bottom(h, sz) - y - 2.0 - 2.0 * MARK_ROOM) / c)
+            let rows = ((page::content_bottom(w, h, sz) - y - 2.0 - 2.0 * MARK_ROOM) / c)
                 .floor()
                 .max(0.0) as usize;
             if total - done <= cols * rows {
@@ -147,7 +147,7 @@ fn lay_out(
             }
         }
         let top = y + 2.0;
-        let bottom = page::content_bottom(h, sz);
+        let bottom = page::content_bottom(w, h, sz);
         let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
             .floor()
             .max(0.0) as usize;

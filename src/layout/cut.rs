@@ -5,7 +5,12 @@
 //! pieces: it stops where the pieces stop, never out into the margin and never round an empty
 //! cell. Where a cut line ends at the outside of the pieces, a crop mark carries it on outward:
 //! a short line [`MARK_GAP`] mm clear of the piece, [`MARK_LEN`] mm long, so the cut can be
-//! lined up with a ruler after the line itself has been cut away.
+//! lined up with a ruler after the line itself has been cut away. Crop marks stand only outside
+//! the block of pieces (its bounding box, edges included): a mark inside it, in the empty slot
+//! beside a short last row or in the gap between two blocks, would outline a cell that is not
+//! there; nor does
+//! a mark stand where its own cut line carries on further along (the line itself guides the
+//! ruler).
 use super::page::CUT_W;
 use crate::doc::{line, pt as p, Color, Page, Stroke};
 
@@ -67,6 +72,21 @@ pub fn lines(pieces: &[Piece]) -> (Vec<[(f64, f64); 2]>, Vec<[(f64, f64); 2]>) {
         vs.push((x + w, y, y + h));
     }
     let (hs, vs) = (merge(hs), merge(vs));
+    // The block's bounding box: no crop mark inside it.
+    let bx = pieces.iter().fold(
+        (
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ),
+        |(x0, y0, x1, y1), &(x, y, w, h)| (x0.min(x), y0.min(y), x1.max(x + w), y1.max(y + h)),
+    );
+    // Closed: a mark along the box's own edge (over an empty slot) is inside too; a real
+    // crop mark stands at least MARK_GAP outside it.
+    let inside_box = |(x, y): (f64, f64)| {
+        x > bx.0 - 1e-6 && x < bx.2 + 1e-6 && y > bx.1 - 1e-6 && y < bx.3 + 1e-6
+    };
     let mut cuts = Vec::new();
     let mut marks = Vec::new();
     for (horizontal, family, others) in [(true, &hs, &vs), (false, &vs, &hs)] {
@@ -85,7 +105,12 @@ pub fn lines(pieces: &[Piece]) -> (Vec<[(f64, f64); 2]>, Vec<[(f64, f64); 2]>) {
                     || others.iter().any(|&(c2, a2, b2)| {
                         // A crossing line inside the mark's run (not the one it ends on).
                         c2 > lo_all + 1e-6 && c2 < hi_all - 1e-6 && a2 <= c + 1e-6 && b2 >= c - 1e-6
-                    });
+                    })
+                    // The same cut line carries on beyond the mark (a gap between blocks).
+                    || family.iter().any(|&(c2, a2, b2)| {
+                        same(c2, c) && if dir > 0.0 { a2 > end + 1e-6 } else { b2 < end - 1e-6 }
+                    })
+                    || inside_box(at((m0 + m1) / 2.0, c));
                 if !blocked {
                     marks.push([at(m0, c), at(m1, c)]);
                 }
@@ -147,8 +172,24 @@ mod tests {
         assert!(cuts.contains(&[(40.0, 20.0), (40.0, 30.0)]));
         assert!(cuts.contains(&[(50.0, 20.0), (50.0, 30.0)]));
         assert!(cuts.contains(&[(30.0, 20.0), (30.0, 40.0)]));
-        // The mark under x = 40 starts 1 mm below the row it ends at.
-        assert!(marks.contains(&[(40.0, 31.0), (40.0, 35.0)]));
+        // No mark stands in the empty slot beside the short row (inside the block's box,
+        // 20..50 × 20..40): not under x = 40 or 50, not right of the short row's foot.
+        let in_box = |x: f64, y: f64| x > 20.0 && x < 50.0 && y > 20.0 && y < 40.0;
+        for [(x0, y0), (x1, y1)] in &marks {
+            assert!(
+                !in_box((x0 + x1) / 2.0, (y0 + y1) / 2.0),
+                "a mark in the empty slot: {:?}",
+                ((x0, y0), (x1, y1))
+            );
+        }
+        assert!(!marks.contains(&[(40.0, 31.0), (40.0, 35.0)]));
+        assert!(!marks.contains(&[(31.0, 40.0), (35.0, 40.0)]));
+        // The marks outside the box stay: left of the short row's foot, below x = 20 and 30,
+        // and right of the full row's foot at y = 30.
+        assert!(marks.contains(&[(19.0, 40.0), (15.0, 40.0)]));
+        assert!(marks.contains(&[(20.0, 41.0), (20.0, 45.0)]));
+        assert!(marks.contains(&[(30.0, 41.0), (30.0, 45.0)]));
+        assert!(marks.contains(&[(51.0, 30.0), (55.0, 30.0)]));
         // No mark ends inside a piece.
         for [(x0, y0), (x1, y1)] in &marks {
             for &(x, y, w, h) in &grid(20.0, 20.0, 10.0, 10.0, 3, 4) {
@@ -157,6 +198,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn no_mark_between_two_blocks_or_where_a_line_carries_on() {
+        // A short row of 2 cells (0..20 × 0..10, of 3 columns: 0..30) and, 10 mm below, one
+        // piece the width of 3 cells (0..30 × 20..35), as the labels sheet sets its circuit
+        // label under a short row.
+        let mut pieces = grid(0.0, 0.0, 10.0, 10.0, 3, 2);
+        pieces.push((0.0, 20.0, 30.0, 15.0));
+        let (_, marks) = lines(&pieces);
+        let mid = |m: &[(f64, f64); 2]| ((m[0].0 + m[1].0) / 2.0, (m[0].1 + m[1].1) / 2.0);
+        // Nothing in the gap 10..20 (the verticals at 0 carry on below; at 10, 20 and 30
+        // the marks would stand inside the box 0..30 × 0..35).
+        for m in &marks {
+            let (_, y) = mid(m);
+            assert!(
+                !(y > 10.0 + 1e-9 && y < 20.0 - 1e-9),
+                "a mark in the gap: {m:?}"
+            );
+        }
+        // The outside marks stay: above the row's three verticals, left of the row's two
+        // horizontals and both ends of the wide piece's, below its two verticals.
+        assert!(marks.contains(&[(0.0, -1.0), (0.0, -5.0)]));
+        assert!(marks.contains(&[(20.0, -1.0), (20.0, -5.0)]));
+        assert!(marks.contains(&[(-1.0, 10.0), (-5.0, 10.0)]));
+        assert!(marks.contains(&[(31.0, 20.0), (35.0, 20.0)]));
+        assert!(marks.contains(&[(30.0, 36.0), (30.0, 40.0)]));
+        // And nothing else, worked by hand: the box is 0..30 × 0..35. Horizontals: y = 0 and
+        // y = 10 keep their left marks only (the right ones stand on the box's top edge over
+        // the empty slot, or inside it); y = 20 and y = 35 keep both. Verticals: the tops of
+        // x = 0, 10, 20 and the bottoms of the lines at x = 0 (20..35) and x = 30; not the
+        // bottoms of x = 10 and 20 (inside), x = 0 (0..10) and the top of x = 0 (20..35) (the
+        // line carries on), or the top of x = 30 (on the box's edge, above the empty slot).
+        let want = (1 + 1 + 2 + 2) + (3 + 2);
+        assert_eq!(marks.len(), want, "{marks:?}");
     }
 
     #[test]

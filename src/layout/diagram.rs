@@ -1,7 +1,7 @@
 //! Worked-example diagrams: small before/after boards drawn from what the engine reports.
 //!
 //! The "before" board shows the position before the example's last move, with the pits the
-//! seeds were lifted from ringed heavily and every sown hole numbered in sowing order (relay
+//! seeds were lifted from ringed heavily, with four short rays, and every sown hole numbered in sowing order (relay
 //! laps continue the count). The "after" board shows the result with captured pits ringed by a
 //! dashed line. The caption tells the move once: the example's own note when it has one, else
 //! words built from the engine's [`Report`]: the sowing, where the last seed landed, extra
@@ -35,6 +35,32 @@ const INNER_RING: f64 = 0.9;
 const LABEL_GAP: f64 = 1.3;
 /// Least gap between a text or order box and a ring's stroke inside a mini pit or store, mm.
 const RING_CLEAR: f64 = 0.35;
+/// The rays round a pit seeds were lifted from ([`lifted_rays`]): where they start beyond the
+/// pit's radius (clear of its heavy ring as the heaviest ink style prints it), how long they
+/// are, and how wide, mm (each times [`Sizes::mini_line`]).
+const RAY_START: f64 = 0.9;
+/// Length of a ray, mm (times [`Sizes::mini_line`]).
+const RAY_LEN: f64 = 1.4;
+/// Width of a ray, mm (times [`Sizes::mini_line`]).
+const RAY_W: f64 = 0.5;
+
+/// The four rays round a pit of radius `r` seeds were lifted from, on the diagonals, as
+/// ((x start, x end), (y start, y end)) offsets from the pit's centre, mm, for strokes `line`
+/// times the normal width.
+fn lifted_rays(r: f64, line: f64) -> [((f64, f64), (f64, f64)); 4] {
+    let k = std::f64::consts::FRAC_1_SQRT_2;
+    let (a, b) = (
+        (r + RAY_START * line) * k,
+        (r + (RAY_START + RAY_LEN) * line) * k,
+    );
+    [
+        ((a, b), (a, b)),
+        ((-a, -b), (a, b)),
+        ((a, b), (-a, -b)),
+        ((-a, -b), (-a, -b)),
+    ]
+}
+
 /// Gap between the two boards (holds the "→" arrow), mm.
 const MID_GAP: f64 = 12.0;
 
@@ -192,7 +218,11 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
             Dir::Ccw => ph.get("example.way_ccw"),
             Dir::Cw => ph.get("example.way_cw"),
         };
-        let key = if i == 0 {
+        // One seed lifted (only ever the first handful: a relay lifts the seeds of a pit that
+        // was not empty, with the last seed, so two or more) is dropped, not sown along a way.
+        let key = if i == 0 && lap.lifted == 1 && lap.sown.len() == 1 {
+            "example.lap_single"
+        } else if i == 0 {
             "example.lap_first"
         } else {
             "example.lap_relay"
@@ -756,7 +786,10 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         }
         pt
     };
-    let count_pt = |h: usize, width: f64| fit_pt(&count(h), cpt0, small, Weight::Bold, width);
+    // Large print never sets a count under its label size (the mini pits are sized for
+    // that); normal print may shrink a three-digit count to the order numbers' size.
+    let count_floor = if sz.large { sz.count } else { small };
+    let count_pt = |h: usize, width: f64| fit_pt(&count(h), cpt0, count_floor, Weight::Bold, width);
     // One size for every pit label, the one the longest needs.
     let lpt = rs
         .board
@@ -830,6 +863,19 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
                 None,
                 Some(Stroke::solid(inner_w, SIDE_INK[1])),
             );
+        }
+        if heavy {
+            // Rays out of the heavy ring on the four diagonals (clear of the order boxes and
+            // labels above and below, and of the neighbours left and right): a shape no other
+            // mark has, so the pit lifted from stands out even when every outline is heavy
+            // (contrast style) and without colour.
+            for (dx, dy) in lifted_rays(r, line) {
+                pg.shape(
+                    crate::doc::line(p(c.x + dx.0, c.y + dy.0), p(c.x + dx.1, c.y + dy.1)),
+                    None,
+                    Some(Stroke::solid(RAY_W * line, Color::BLACK)),
+                );
+            }
         }
         if captured.iter().any(|&o| o as usize == h) {
             pg.shape(

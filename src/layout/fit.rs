@@ -80,8 +80,8 @@ pub fn problem(page: &Page) -> Option<String> {
         if b.0 < x0 || b.1 < y0 || b.2 > x1 || b.3 > y1 {
             let what = t.map_or("a drawing".to_string(), |t| format!("the text {t:?}"));
             return Some(format!(
-                "on the {} sheet {what} runs outside the printable area ({MARGIN} mm from each edge)",
-                page.name
+                "on the {} sheet {what} runs outside the printable area ({MARGIN} mm from each edge): it spans {:.1}–{:.1} mm across and {:.1}–{:.1} mm down a page {:.0} × {:.0} mm",
+                page.name, b.0, b.2, b.1, b.3, page.width, page.height
             ));
         }
     }

@@ -168,8 +168,8 @@ pub fn page(
         ) + MAP_CLEAR;
         // Down to [`MAP_CLEAR`] above the calibration bar and its label (whose larger type
         // in large print stands taller than the bar).
-        let (_, bar_y, _, bar_h) = page::bar_rect(h, sz);
-        let label_top = bar_y + bar_h - text::ascent_mm(sz.bar_label);
+        let (_, bar_y, _, _) = page::bar_rect(h, sz);
+        let label_top = page::bar_label_at(pg.width, h, sz).1 - text::ascent_mm(sz.bar_label);
         let room = bar_y.min(label_top) - MAP_CLEAR - y;
         tile::draw_map(&mut pg, d, plan, sz, MARGIN, y, cw, room.max(10.0));
     }

@@ -569,7 +569,7 @@ fn table(pg: &mut Page, rs: &Ruleset, sz: &Sizes, ph: &Phrases, y: f64, first: u
         pad -= 0.5;
     };
     let vpad = head_pad(sz);
-    let bottom = page::content_bottom(h, sz) - if sz.large { LARGE_BAR_GAP } else { 0.0 };
+    let bottom = page::content_bottom(w, h, sz) - if sz.large { LARGE_BAR_GAP } else { 0.0 };
     // The move numbers' column holds the sheet's widest number (a tall narrow paper's
     // continuation sheet runs past 99: "100" stuck out of a column sized by its head).
     let most_rows = ((bottom - y) / row_h).floor().max(1.0) as usize;

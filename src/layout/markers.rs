@@ -65,7 +65,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
             );
         }
         let top = y + 2.0;
-        let bottom = page::content_bottom(h, sz);
+        let bottom = page::content_bottom(w, h, sz);
         let cols = ((cw - 2.0 * (MARK_ROOM + page::CUT_W)) / c)
             .floor()
             .max(0.0) as usize;

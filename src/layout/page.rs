@@ -52,10 +52,41 @@ pub fn landscape(name: &str, paper: Paper) -> Page {
     Page::new(name, paper.height, paper.width)
 }
 
-/// Lowest y (mm from the top) sheet content may reach on a page of height `h` with sizes `sz`:
+/// Room beside the calibration bar for its label, in ems of the label's type: "100 mm" is
+/// 4.52 em wide in DejaVu Sans Bold; every catalogue's label must fit 5 em (a test checks).
+pub const BAR_LABEL_ROOM_EM: f64 = 5.0;
+
+/// Whether the calibration bar's label stands beside the bar on a page `w` mm wide with sizes
+/// `sz` (one clear gap plus 1 mm to its right, [`BAR_LABEL_ROOM_EM`] ems, inside the right
+/// margin); else it stands above the bar's left end ([`bar_label_at`]), as large print's 18 pt
+/// label must on paper under about 150 mm wide (a 140 mm wide paper was refused: the label
+/// ran past the margin).
+pub fn label_beside(w: f64, sz: &Sizes) -> bool {
+    let em = sz.bar_label * 25.4 / 72.0;
+    MARGIN + BAR_LENGTH + BAR_CLEAR + 1.0 + BAR_LABEL_ROOM_EM * em <= w - MARGIN + 1e-9
+}
+
+/// Where the calibration bar's label starts on a page `w` × `h` mm with sizes `sz`: (x,
+/// baseline), mm. Beside the bar, bottom-aligned with it; or above its left end, [`BAR_CLEAR`]
+/// clear of it ([`label_beside`]).
+pub fn bar_label_at(w: f64, h: f64, sz: &Sizes) -> (f64, f64) {
+    let (bx, by, bw, bh) = bar_rect(h, sz);
+    if label_beside(w, sz) {
+        (bx + bw + BAR_CLEAR + 1.0, by + bh)
+    } else {
+        (bx, by - BAR_CLEAR - text::descent_mm(sz.bar_label))
+    }
+}
+
+/// Lowest y (mm from the top) sheet content may reach on a page `w` × `h` mm with sizes `sz`:
 /// clear of the calibration bar by [`BAR_CLEAR`] (large print keeps a taller band for its
-/// larger bar label and its two-line footer).
-pub fn content_bottom(h: f64, sz: &Sizes) -> f64 {
+/// larger bar label and its two-line footer), and of the bar's label where it stands above the
+/// bar ([`label_beside`]).
+pub fn content_bottom(w: f64, h: f64, sz: &Sizes) -> f64 {
+    if !label_beside(w, sz) {
+        let (_, base) = bar_label_at(w, h, sz);
+        return base - text::ascent_mm(sz.bar_label) - 0.5;
+    }
     // The bar's label stands on the bar's foot: large print's 18 pt label rises 3.6 mm above
     // the bar's top, past the clear space, so content also stays 0.5 mm above the label's top.
     let label_rise = text::ascent_mm(sz.bar_label) - BAR_HEIGHT;
@@ -79,15 +110,11 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: 
         let (w, h) = (page.width, page.height);
         let (bx, by, bw, bh) = bar_rect(h, sz);
         page.shape(rect(bx, by, bw, bh), Some(Color::BLACK), None);
-        // Label beside the bar, bottom-aligned with it, one clear gap plus 1 mm away.
+        // Label beside the bar, bottom-aligned with it, one clear gap plus 1 mm away; on a
+        // page too narrow for that, above the bar's left end.
         let label = ph.get("page.bar_label");
-        page.text(
-            bx + bw + BAR_CLEAR + 1.0,
-            by + bh,
-            sz.bar_label,
-            Weight::Bold,
-            &label,
-        );
+        let (lx, lbase) = bar_label_at(w, h, sz);
+        page.text(lx, lbase, sz.bar_label, Weight::Bold, &label);
         let args = [
             ("n", (i + 1).to_string()),
             ("total", n.to_string()),

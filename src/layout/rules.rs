@@ -1,6 +1,6 @@
 //! The rule sheets: portrait pages of rules written from the ruleset's parameters in the
 //! catalogue's words (never copied from a source), then the worked examples as diagrams, then
-//! the source credit. Text is wrapped at real font metrics and flows onto as many pages as it
+//! the source credit (with the note that the words are sowkit's own). Text is wrapped at real font metrics and flows onto as many pages as it
 //! needs (`rules-1`, `rules-2`, …).
 use super::diagram::{self, Prepared};
 use super::page::{self, MARGIN};
@@ -435,7 +435,13 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
 
     // Sources.
     out.push(Heading(ph.get("rules.h.sources")));
-    out.push(Para(ph.fmt("rules.source", &[("source", &rs.source)])));
+    // The note that the sheets are sowkit's own words belongs with the credits: one paragraph
+    // with the source, so it never stands apart (at the top of the rules, or alone on a page).
+    out.push(Para(format!(
+        "{} {}",
+        ph.fmt("rules.source", &[("source", &rs.source)]),
+        ph.get("rules.own_words")
+    )));
     for (topic, cite) in &rs.rule_sources {
         // A citation is a sentence on the sheet: end it with a full stop.
         let cite = cite.trim_end();
@@ -452,7 +458,6 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
             ],
         )));
     }
-    out.push(Para(ph.get("rules.own_words")));
     out
 }
 
@@ -524,7 +529,7 @@ pub(crate) fn splits_boards(
     if prep.after.is_none() || !diagram::stacked(rs, w, sz) {
         return false;
     }
-    let usable = page::content_bottom(paper.height, sz) - MARGIN;
+    let usable = page::content_bottom(paper.width, paper.height, sz) - MARGIN;
     title + boards_height(rs, ph, sz, prep, paper, w).1 > usable + 1e-6
 }
 
@@ -644,7 +649,7 @@ impl Flow {
         self.y = MARGIN;
     }
     fn bottom(&self) -> f64 {
-        page::content_bottom(self.paper.height, &self.sz)
+        page::content_bottom(self.paper.width, self.paper.height, &self.sz)
     }
     /// Width between the margins, mm.
     pub(crate) fn width(&self) -> f64 {
@@ -781,7 +786,6 @@ impl Flow {
 /// Lays out the rule sheet pages (portrait `paper`, type sizes `sz`). Errors when a worked
 /// example cannot be replayed by the engine.
 pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
-    let body = sz.body;
     let rules = Rules::try_new(rs)?;
     let prepared: Vec<Prepared> = rs
         .examples
@@ -789,32 +793,7 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         .map(|ex| diagram::prepare(rs, &rules, ex, ph, false))
         .collect::<Result<_, _>>()?;
     let all = blocks(rs, ph);
-    let pages = lay_out(rs, paper, sz, ph, &prepared, &all);
-    // The closing note on where the text comes from belongs to no section: when it alone
-    // spills onto a page of its own, it moves up to the first place between sections (under
-    // the title, or before a heading) where that saves the page.
-    let own = Block::Para(ph.get("rules.own_words"));
-    let spilt = pages.last().is_some_and(|p| {
-        let own_lines = match &own {
-            Block::Para(t) => super::wrap(t, body, Weight::Regular, paper.width - 2.0 * MARGIN),
-            _ => Vec::new(),
-        };
-        p.items.len() == own_lines.len() && p.texts().all(|t| own_lines.contains(&t.text))
-    });
-    if spilt && all.last() == Some(&own) && pages.len() > 1 {
-        let mut rest = all.clone();
-        rest.pop();
-        let places = (1..rest.len()).filter(|&k| matches!(rest[k], Block::Heading(_)));
-        for at in places {
-            let mut moved = rest.clone();
-            moved.insert(at, own.clone());
-            let again = lay_out(rs, paper, sz, ph, &prepared, &moved);
-            if again.len() < pages.len() {
-                return Ok(again);
-            }
-        }
-    }
-    Ok(pages)
+    Ok(lay_out(rs, paper, sz, ph, &prepared, &all))
 }
 
 /// Lays out `blocks` on rule sheet pages (see [`pages`]).

@@ -116,7 +116,8 @@ impl Style {
 /// mini boards), not scaled. Large print follows the brief: body text at least
 /// [`LARGE_BODY_MIN`] pt and labels (pit and store labels, headings, titles, the board's row
 /// names, the score log's column heads: every bold text with a letter in it) at least
-/// [`LARGE_LABEL_MIN`] pt; numbers (seed counts, sowing order, step and tile numbers) are body
+/// [`LARGE_LABEL_MIN`] pt; seed counts in mini boards are set at the label size too; other
+/// numbers (sowing order, step and tile numbers) are body
 /// text. The board itself stays at its true play size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sizes {
@@ -150,7 +151,8 @@ pub struct Sizes {
     pub cell_head: f64,
     /// Score log row height, mm.
     pub row_h: f64,
-    /// Seed counts in diagram pits (bold, no box), pt.
+    /// Seed counts in diagram pits (bold, no box), pt; in large print the label size, and never
+    /// shrunk below it (a count is the figure a mini board is read for).
     pub count: f64,
     /// Small diagram text: the sowing-order numbers, set in regular type, each in its own
     /// small box, so they never read as a count, pt.
@@ -277,8 +279,10 @@ impl Sizes {
         cell: LARGE_BODY_MIN,
         cell_head: LARGE_LABEL_MIN,
         row_h: 9.0,
-        // Counts a size above the sowing-order numbers (which are boxed and regular).
-        count: 16.0,
+        // Counts are the key figure of a mini board: never smaller than its labels (a reader
+        // measured 16 pt counts beside 18 pt labels); the sowing-order numbers stay body text,
+        // boxed and regular.
+        count: LARGE_LABEL_MIN,
         small: LARGE_BODY_MIN,
         mini_label: LARGE_LABEL_MIN,
         pit_label: LARGE_LABEL_MIN,

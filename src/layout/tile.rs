@@ -410,7 +410,7 @@ pub fn plan(d: &Drawing, paper: Paper, sz: &Sizes, head: f64) -> Result<Plan, St
             MARGIN,
             MARGIN + head,
             w - 2.0 * MARGIN,
-            page::content_bottom(h, sz) - MARGIN - head,
+            page::content_bottom(w, h, sz) - MARGIN - head,
         );
         let (Some(sx), Some(sy)) = (seams(d.w, &cx, &ax, area.2), seams(d.h, &cy, &ay, area.3))
         else {
@@ -792,7 +792,22 @@ pub fn draw_map(
             );
             let n = number(plan, col, row).to_string();
             let (pt, cr) = sz.map_number;
-            let c = p((a.x + b.x) / 2.0, (a.y + b.y) / 2.0);
+            // At the tile's centre, moved in where the tile's centre lies so near the map's
+            // edge that the circle would stick out past it (a narrow page's small map: a
+            // circle crossed the left margin on 140 mm wide paper in large print).
+            let edge = cr + 0.25;
+            let (mx0, my0, mx1, my1) = (x, y, x + d.w * k, y + d.h * k);
+            let inside = |v: f64, lo: f64, hi: f64| {
+                if hi - lo >= 2.0 * edge {
+                    v.clamp(lo + edge, hi - edge)
+                } else {
+                    (lo + hi) / 2.0
+                }
+            };
+            let c = p(
+                inside((a.x + b.x) / 2.0, mx0, mx1),
+                inside((a.y + b.y) / 2.0, my0, my1),
+            );
             pg.shape(
                 circle(c, cr),
                 Some(Color::WHITE),
