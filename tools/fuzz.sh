@@ -22,7 +22,10 @@ corpus=$root/fuzz/corpus/$target
 mkdir -p "$corpus" "$root/fuzz/artifacts/$target"
 cp -n "$root/tests/fuzz-regressions/$target/"* "$corpus/" 2>/dev/null || true
 log=$root/fuzz/artifacts/$target.log
-before=$(ls "$root/fuzz/artifacts/$target" | wc -l)
+# Only what this run finds counts: an artifact left from an earlier run (judged and dropped,
+# say a timeout that was the machine's load) is not copied in again.
+stamp=$(mktemp)
+trap 'rm -f "$stamp"' EXIT
 # Seconds one input may take before libFuzzer calls it a hang. The kit target lays out a
 # whole kit and its host key (and on one input in 8 renders them, twice): an input that ran
 # 2.5 s in a release `check` took 18 s under the fuzzer's coverage instrumentation and debug
@@ -58,6 +61,7 @@ execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | ta
 new=()
 for f in "$root/fuzz/artifacts/$target"/*; do
   [ -e "$f" ] || continue
+  [ "$f" -nt "$stamp" ] || continue
   b=$(basename "$f")
   [ -e "$root/tests/fuzz-regressions/$target/$b" ] && continue
   cp "$f" "$root/tests/fuzz-regressions/$target/$b"
