@@ -978,3 +978,42 @@ fn one_seed_sowing_and_the_own_words_note_read_naturally() {
         "no one-seed move told: {singles:?}"
     );
 }
+
+#[test]
+fn a_worked_example_that_fits_a_page_keeps_its_caption_on_the_page_of_its_boards() {
+    // A Spanish reader's pass found two Oware examples in large print on A3 whose captions
+    // stood alone at the top of the next page. Each example is two mini-boards and a
+    // two-line caption, far less than an A3 page, so title and caption share a page.
+    let rs = common::load_path(&common::bundled_path("oware-abapa"));
+    let opts = KitOptions {
+        lang: Some("es".into()),
+        large: true,
+        ..KitOptions::new(sowkit::layout::A3)
+    };
+    let kit = layout::kit(&rs, &opts).unwrap();
+    let page_of = |s: &str| {
+        kit.pages
+            .iter()
+            .position(|p| {
+                p.texts()
+                    .map(|t| t.text.clone())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .contains(s)
+            })
+            .unwrap_or_else(|| panic!("{s:?} is not printed"))
+    };
+    for (title, caption_start) in [
+        ("Captura total: no se captura nada", "S6 deja N1 con 2"),
+        (
+            "Con veinticinco se gana",
+            "Sur captura las dos semillas de N3",
+        ),
+    ] {
+        assert_eq!(
+            page_of(title),
+            page_of(caption_start),
+            "{title:?}: its caption is on another page"
+        );
+    }
+}

@@ -734,9 +734,16 @@ impl Flow {
         if whole <= free + 1e-6 {
             return Placed::Whole;
         }
-        // Normal print keeps an item's caption on the page of its boards; large print, whose
-        // items are a page tall, may run the caption on rather than leave a page mostly empty.
-        let may_split = self.sz.large && lead < whole - 1e-6 && lead <= free + 1e-6;
+        // An item's caption stays on the page of its boards whenever the whole item fits one
+        // page: a caption read a page away from its diagram was the worse of the two (a
+        // Spanish reader's pass, Oware in large print on A3: "Captura total" and "Con
+        // veinticinco se gana" had their captions at the top of the next page). Large print,
+        // whose items can be taller than a page, runs the caption on only for those, rather
+        // than leave a page mostly empty before splitting them anyway.
+        let may_split = self.sz.large
+            && lead < whole - 1e-6
+            && lead <= free + 1e-6
+            && whole > self.usable() + 1e-6;
         if self.at_top() || (may_split && (promised || free > MOST_LEFT_EMPTY * self.usable())) {
             return if whole <= free + 1e-6 {
                 Placed::Whole
