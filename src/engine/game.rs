@@ -7,7 +7,7 @@
 //! repetition and no legal move in the same sequence (research notes §5.2).
 
 use super::rules::{
-    Applied, Board, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES, MAX_MOVES,
+    Applied, Board, CountLap, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES, MAX_MOVES,
     MAX_PITS_PER_SIDE, SMALL_HOLES, SMALL_ROW,
 };
 use super::{Dir, EndReason, Ending, EngineError, Lap, Move, Position, Report};
@@ -203,19 +203,24 @@ impl Rules {
         if let Some(s) = self.single_lap() {
             return legal_single(self, b, mover as usize, s.dir, out);
         }
-        let min = self.ruleset().sowing.min_seeds.max(1);
-        // Without branches on the seeds: each pit's move is written, and kept (the length
-        // grows) only when the pit holds enough. At most 2n <= MAX_MOVES moves, so every write
-        // is in range.
-        let dirs = self.directions();
-        for (i, &seeds) in b[start..start + n].iter().enumerate() {
-            let keep = (seeds >= min) as usize;
-            for &d in dirs {
-                out.moves[out.len] = Move {
-                    pit: (start + i) as u8,
-                    dir: d,
-                };
-                out.len += keep;
+        let count = self.count_core();
+        if let Some(c) = count {
+            legal_single(self, b, mover as usize, c.dir, out);
+        } else {
+            let min = self.ruleset().sowing.min_seeds.max(1);
+            // Without branches on the seeds: each pit's move is written, and kept (the length
+            // grows) only when the pit holds enough. At most 2n <= MAX_MOVES moves, so every
+            // write is in range.
+            let dirs = self.directions();
+            for (i, &seeds) in b[start..start + n].iter().enumerate() {
+                let keep = (seeds >= min) as usize;
+                for &d in dirs {
+                    out.moves[out.len] = Move {
+                        pit: (start + i) as u8,
+                        dir: d,
+                    };
+                    out.len += keep;
+                }
             }
         }
         if out.is_empty() {
@@ -234,7 +239,13 @@ impl Rules {
         let mut non_slam = 0usize;
         for &mv in cands.as_slice() {
             let mut nb = *b;
-            match self.apply(&mut nb, mover, mv, &mut Quiet) {
+            let applied = match &count {
+                Some(c) => {
+                    Ok(self.apply_count(c, &mut nb, mover as usize, mv.pit as usize, &mut Quiet))
+                }
+                None => self.apply(&mut nb, mover, mv, &mut Quiet),
+            };
+            match applied {
                 Err(Endless) => {
                     kept.push(mv);
                     non_slam += 1;
@@ -262,15 +273,22 @@ impl Rules {
     /// Whether the feeding rule restricts `mover` here (must feed, opponent's pits all empty).
     #[inline]
     fn feeding_active(&self, b: &Board, mover: u8) -> bool {
-        self.ruleset().feeding.must_feed && self.row_empty(b, 1 - mover)
+        let n = self.pits_per_side();
+        self.ruleset().feeding.must_feed && row_mask(b, (1 - mover as usize) * n, n) == 0
     }
 
     /// Whether `mover` has at least one legal move (cheap unless a filter applies).
+    #[inline]
     pub(crate) fn has_legal(&self, b: &Board, mover: u8) -> bool {
         let n = self.pits_per_side();
         let start = mover as usize * n;
         let min = self.ruleset().sowing.min_seeds.max(1);
-        if !b[start..start + n].iter().any(|&x| x >= min) {
+        let any = if min == 1 {
+            row_mask(b, start, n) != 0
+        } else {
+            b[start..start + n].iter().any(|&x| x >= min)
+        };
+        if !any {
             return false;
         }
         if !self.feeding_active(b, mover) && self.ruleset().grand_slam != GrandSlam::Illegal {
@@ -282,17 +300,115 @@ impl Rules {
     }
 }
 
+/// The hash of a position for the repetition rule: the board's holes read four at a time as
+/// 64-bit words (the first 16 holes on boards of up to 16, else all; holes past the board hold
+/// 0), mixed with the side to move.
+#[inline]
 fn hash_board(b: &Board, holes: usize, to_move: u8) -> u64 {
+    let words = if holes <= 16 {
+        4
+    } else {
+        MAX_HOLES.div_ceil(4)
+    };
     let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ to_move as u64;
-    for c in b[..holes].chunks(4) {
+    for c in b.chunks(4).take(words) {
         let mut w = 0u64;
-        for &x in c {
-            w = (w << 16) | x as u64;
+        for (i, &x) in c.iter().enumerate() {
+            w |= (x as u64) << (16 * i);
         }
         h = (h ^ w).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
         h ^= h >> 32;
     }
     h
+}
+
+/// Histories up to this long are searched one by one; longer ones through [`History`]'s index.
+const LINEAR: usize = 8;
+
+/// The positions seen since the last capture (repetition rule), with an open-addressed index
+/// over their hashes once there are more than [`LINEAR`], so that a look-up costs the same
+/// however long the history (a game without captures can run hundreds of plies).
+#[derive(Clone, Debug, Default)]
+struct History {
+    hashes: Vec<u64>,
+    boards: Vec<(Board, u8)>,
+    /// Index slots, a power of two of them (at least twice the history): `(gen << 32) |
+    /// (i + 1)` for entry `i`; a slot of another generation is free.
+    slots: Vec<u64>,
+    /// The generation of the index's live slots; a new one on every clear.
+    gen: u32,
+    /// Every entry of the history is in the index.
+    indexed: bool,
+}
+
+impl History {
+    fn clear(&mut self) {
+        self.hashes.clear();
+        self.boards.clear();
+        if self.indexed {
+            self.indexed = false;
+            self.gen = self.gen.wrapping_add(1);
+            if self.gen == 0 {
+                self.slots.fill(0);
+            }
+        }
+    }
+
+    #[inline]
+    fn same(&self, i: usize, h: u64, b: &Board, holes: usize, next: u8) -> bool {
+        self.hashes[i] == h && self.boards[i].1 == next && self.boards[i].0[..holes] == b[..holes]
+    }
+
+    /// Puts entry `i` (hash `h`) in the index, in the first free slot from its hash.
+    #[inline]
+    fn index(&mut self, i: usize, h: u64) {
+        let mask = self.slots.len() - 1;
+        let mut j = h as usize & mask;
+        while (self.slots[j] >> 32) as u32 == self.gen && self.slots[j] as u32 != 0 {
+            j = (j + 1) & mask;
+        }
+        self.slots[j] = (u64::from(self.gen) << 32) | (i as u64 + 1);
+    }
+
+    /// Whether `b` with `next` to move was seen since the last clear; if not, it is recorded.
+    #[inline]
+    fn seen_or_push(&mut self, b: &Board, holes: usize, next: u8) -> bool {
+        let h = hash_board(b, holes, next);
+        let len = self.hashes.len();
+        if len < LINEAR {
+            if (0..len).any(|i| self.same(i, h, b, holes, next)) {
+                return true;
+            }
+        } else {
+            if !self.indexed || 2 * (len + 1) > self.slots.len() {
+                // (Re)build: the entries so far, in slots of this generation.
+                if 2 * (len + 1) > self.slots.len() {
+                    self.slots = vec![0; (4 * (len + 1)).next_power_of_two()];
+                    self.gen = 0;
+                }
+                for i in 0..len {
+                    self.index(i, self.hashes[i]);
+                }
+                self.indexed = true;
+            }
+            let mask = self.slots.len() - 1;
+            let mut j = h as usize & mask;
+            loop {
+                let slot = self.slots[j];
+                if (slot >> 32) as u32 != self.gen || slot as u32 == 0 {
+                    break;
+                }
+                if self.same(slot as u32 as usize - 1, h, b, holes, next) {
+                    return true;
+                }
+                j = (j + 1) & mask;
+            }
+            self.slots[j] = (u64::from(self.gen) << 32) | (len as u64 + 1);
+        }
+        self.hashes.push(h);
+        self.boards.push((*b, next));
+        false
+    }
 }
 
 /// A game in progress: the position, the positions seen since the last capture (repetition
@@ -304,8 +420,9 @@ pub struct Game<'r> {
     board: Board,
     to_move: u8,
     ending: Option<Ending>,
-    hist_hash: Vec<u64>,
-    hist_board: Vec<(Board, u8)>,
+    history: History,
+    /// Seeds on the board, stores included (no move changes it).
+    total: u32,
     start_passed: Option<u8>,
 }
 
@@ -338,8 +455,8 @@ impl<'r> Game<'r> {
             board,
             to_move,
             ending: None,
-            hist_hash: Vec::new(),
-            hist_board: Vec::new(),
+            history: History::default(),
+            total: board.iter().map(|&x| x as u32).sum(),
             start_passed: None,
         };
         g.start_passed = g.settle(None, to_move, false);
@@ -356,8 +473,8 @@ impl<'r> Game<'r> {
         self.pos.holes.extend_from_slice(&pos.holes);
         self.to_move = pos.to_move;
         self.ending = None;
-        self.hist_hash.clear();
-        self.hist_board.clear();
+        self.history.clear();
+        self.total = self.board.iter().map(|&x| x as u32).sum();
         self.start_passed = self.settle(None, pos.to_move, false);
         self.sync();
         Ok(())
@@ -414,7 +531,21 @@ impl<'r> Game<'r> {
         if let Some(s) = self.rules.single_lap() {
             return legal_single(self.rules, &self.board, self.to_move as usize, s.dir, out);
         }
+        if let Some(c) = self.rules.count_core() {
+            if !self.count_filters(&c) {
+                return legal_single(self.rules, &self.board, self.to_move as usize, c.dir, out);
+            }
+        }
         self.rules.legal_into(&self.board, self.to_move, out);
+    }
+
+    /// Whether the count core's legal moves need the filters of [`Rules::legal_into`] here:
+    /// the grand-slam filter always, the feeding rule when the opponent's row is empty.
+    #[inline(always)]
+    fn count_filters(&self, c: &CountLap) -> bool {
+        let n = self.rules.pits_per_side();
+        c.slam_filter
+            || (c.must_feed && row_mask(&self.board, (1 - self.to_move as usize) * n, n) == 0)
     }
 
     /// Plays `mv` and reports everything that happened: laps, captures, grand slam, extra
@@ -499,7 +630,48 @@ impl<'r> Game<'r> {
                 return Ok(self.play_single_lap(s, p, obs));
             }
         }
+        if let Some(c) = self.rules.count_core() {
+            let n = self.rules.pits_per_side();
+            let start = self.to_move as usize * n;
+            let p = mv.pit as usize;
+            // As above; where a filter applies, the move must be in the filtered list too.
+            if self.ending.is_none()
+                && p.wrapping_sub(start) < n
+                && self.board[p] > 0
+                && mv.dir == c.dir
+                && (!self.count_filters(&c) || {
+                    let mut l = MoveList::new();
+                    self.rules.legal_into(&self.board, self.to_move, &mut l);
+                    l.as_slice().contains(&mv)
+                })
+            {
+                return Ok(self.play_count(c, p, obs));
+            }
+        }
         self.play_general(mv, obs)
+    }
+
+    /// Plays a legal move from pit `from` by the count core ([`Rules::apply_count`]; see
+    /// [`CountLap`] for when the rules allow it), then the general end checks
+    /// ([`Game::settle`]): the same result as [`Game::play_general`].
+    #[inline(always)]
+    fn play_count<O: Observer>(&mut self, c: CountLap, from: usize, obs: &mut O) -> Outcome {
+        let mover = self.to_move;
+        let a = self
+            .rules
+            .apply_count(&c, &mut self.board, mover as usize, from, obs);
+        let next0 = if a.extra_turn { mover } else { 1 - mover };
+        let passed = self.settle(Some(mover), next0, a.captured > 0);
+        self.sync();
+        let over = self.ending.is_some();
+        Outcome {
+            last: a.last,
+            captured: a.captured,
+            grand_slam: a.grand_slam,
+            extra_turn: a.extra_turn && !over,
+            passed,
+            next: if over { None } else { Some(self.to_move) },
+        }
     }
 
     /// [`Game::play_with`] by the general core: legality with reasons, [`Rules::apply`], then
@@ -681,6 +853,7 @@ impl<'r> Game<'r> {
     /// The end checks after a move by `last_mover` (None at the start); `next0` would move
     /// next. Sets `to_move` and, if the game ends, the ending and the sweep. Returns the
     /// player who passed, if any.
+    #[inline]
     fn settle(&mut self, last_mover: Option<u8>, next0: u8, captured: bool) -> Option<u8> {
         let r = self.rules;
         let end = &r.ruleset().end;
@@ -691,12 +864,15 @@ impl<'r> Game<'r> {
         if let Some(t) = end.threshold {
             let s0 = b[2 * n];
             let s1 = b[2 * n + 1];
-            let total: u32 = b[..holes].iter().map(|&x| x as u32).sum();
+            let total = self.total;
             if s0 >= t || s1 >= t || (2 * s0 as u32 == total && 2 * s1 as u32 == total) {
                 reason = Some(EndReason::Threshold);
             }
         }
-        if reason.is_none() && end.either_side_empty && (r.row_empty(b, 0) || r.row_empty(b, 1)) {
+        if reason.is_none()
+            && end.either_side_empty
+            && (row_mask(b, 0, n) == 0 || row_mask(b, n, n) == 0)
+        {
             reason = Some(EndReason::SideEmpty);
         }
         let mut next = next0;
@@ -718,20 +894,10 @@ impl<'r> Game<'r> {
             }
             if end.repetition {
                 if captured {
-                    self.hist_hash.clear();
-                    self.hist_board.clear();
+                    self.history.clear();
                 }
-                let h = hash_board(b, holes, next);
-                let seen = self
-                    .hist_hash
-                    .iter()
-                    .zip(&self.hist_board)
-                    .any(|(&hh, (hb, ht))| hh == h && *ht == next && hb[..holes] == b[..holes]);
-                if seen {
+                if self.history.seen_or_push(b, holes, next) {
                     reason = Some(EndReason::Repetition);
-                } else {
-                    self.hist_hash.push(h);
-                    self.hist_board.push((*b, next));
                 }
             }
             if reason.is_none() {
