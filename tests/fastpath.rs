@@ -5,7 +5,7 @@
 
 mod common;
 
-use sowkit::engine::{Dir, EndReason, EngineError, Game, Move, MoveList, Position, Rules};
+use sowkit::engine::{Dir, EndReason, EngineError, Game, Move, MoveList, Position, Report, Rules};
 use sowkit::ruleset::{
     CaptureKind, Chain, Direction, GrandSlam, Include, NoLegalMove, Relay, Remaining, RowSide,
     Ruleset,
@@ -675,5 +675,53 @@ fn repetition_is_found_however_long_the_history() {
         }
         assert_eq!(plies, 32);
         assert_eq!(g.ending().unwrap().reason, EndReason::Repetition);
+    }
+}
+
+#[test]
+fn play_into_one_report_gives_the_reports_of_play() {
+    // One report kept across every move of every game (its laps, sown lists and captures
+    // reused: Giuthi's relay moves leave more laps behind than the next move has), compared
+    // field for field with a fresh `play` report of the same move on a twin game.
+    for (what, rs) in [
+        ("kalah", common::kalah(6, 4)),
+        ("kalah empty capture", common::kalah_empty_capture(6, 4)),
+        ("oware", common::oware()),
+        ("giuthi", common::giuthi()),
+    ] {
+        let rules = Rules::new(&rs);
+        let mut rng = common::Rng::new(11);
+        let mut report = Report::default();
+        let (mut plies, mut multi_lap) = (0, 0);
+        for _ in 0..40 {
+            let mut a = Game::new(&rules, rules.initial());
+            let mut b = a.clone();
+            for _ in 0..400 {
+                let moves = a.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                let fresh = a.play(mv);
+                let into = b.play_into(mv, &mut report);
+                match fresh {
+                    Ok(r) => {
+                        assert_eq!(into, Ok(()), "{what} {mv:?}");
+                        assert_eq!(r, report, "{what} {mv:?}");
+                        multi_lap += (r.laps.len() > 1) as usize;
+                    }
+                    Err(e) => {
+                        assert_eq!(into, Err(e), "{what} {mv:?}");
+                        break;
+                    }
+                }
+                assert_eq!(a.position(), b.position(), "{what}");
+                plies += 1;
+            }
+        }
+        assert!(plies > 1000, "{what}: {plies} plies");
+        if what == "giuthi" {
+            assert!(multi_lap > 100, "giuthi: {multi_lap} relay moves");
+        }
     }
 }

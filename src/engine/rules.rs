@@ -121,9 +121,9 @@ pub(crate) struct SingleLap {
 /// crossing rule; at most one seed needed to move (`min_seeds` <= 1); capture `None` or
 /// `Count` (counts below 64, chain `Backward` or none); each mover sows at least one hole a
 /// lap besides the origin. Any origin rule (Oware's "a handful of 12 or more skips the pit it
-/// came from"), grand-slam policy, feeding rule and end rule: the legal-move filters and the end
-/// checks are the general ones ([`Rules::legal_into`], [`super::Game`]'s `settle`), fed by
-/// this core's sowing.
+/// came from"), grand-slam policy, feeding rule and end rule: the legal-move filters are the
+/// general ones ([`Rules::legal_into`]) fed by this core's sowing, and the end checks those of
+/// [`super::Game`]'s `settle` read from the fields below.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CountLap {
     /// The one sowing direction.
@@ -147,6 +147,16 @@ pub(crate) struct CountLap {
     pub must_feed: bool,
     /// Legal moves always need the grand-slam filter (`Illegal` or `IllegalUnlessOnly`).
     pub slam_filter: bool,
+    /// A grand slam is never legal (`GrandSlam::Illegal`).
+    pub slam_illegal: bool,
+    /// Seeds in a store that end the game (`end.threshold`).
+    pub threshold: Option<u16>,
+    /// The game ends when either row is empty (`end.when` has "either-side-empty").
+    pub side_empty: bool,
+    /// A repeated position ends the game (`end.when` has "repetition").
+    pub repetition: bool,
+    /// A player without a legal move passes (`end.no_legal_move = "pass"`), else the game ends.
+    pub pass: bool,
 }
 
 /// The relay sowing of a move did not stop (state repeated or the per-turn bound was exceeded).
@@ -510,6 +520,11 @@ impl Rules {
                 rs.grand_slam,
                 GrandSlam::Illegal | GrandSlam::IllegalUnlessOnly
             ),
+            slam_illegal: rs.grand_slam == GrandSlam::Illegal,
+            threshold: rs.end.threshold,
+            side_empty: rs.end.either_side_empty,
+            repetition: rs.end.repetition,
+            pass: rs.end.no_legal_move == crate::ruleset::NoLegalMove::Pass,
         });
         let fast_dir = single.map(|sl| sl.dir).or(count.map(|cl| cl.dir));
         let small = match fast_dir {
@@ -582,9 +597,9 @@ impl Rules {
         self.count.is_some()
     }
 
-    #[inline]
-    pub(crate) fn count_core(&self) -> Option<CountLap> {
-        self.count
+    #[inline(always)]
+    pub(crate) fn count_core(&self) -> Option<&CountLap> {
+        self.count.as_ref()
     }
 
     /// Whether moves are played by the specialised single-lap core (Kalah-like rules, chosen
@@ -757,6 +772,11 @@ impl Rules {
     /// Checks that a position fits this board: `2n + 2` holes, side 0 or 1 to move, no seeds
     /// in a closed pit, and at most 65 535 seeds in all (so no count can overflow).
     pub fn check_position(&self, p: &Position) -> Result<(), EngineError> {
+        self.checked_total(p).map(|_| ())
+    }
+
+    /// [`Rules::check_position`], giving the seeds on the board (stores included) when it fits.
+    pub(crate) fn checked_total(&self, p: &Position) -> Result<u32, EngineError> {
         if p.holes.len() != self.holes() {
             return Err(EngineError::InvalidPosition(format!(
                 "expected {} holes ({} pits and 2 stores), found {}",
@@ -789,7 +809,7 @@ impl Rules {
                 u16::MAX
             )));
         }
-        Ok(())
+        Ok(total)
     }
 
     // ---- the core -------------------------------------------------------------------------
