@@ -657,7 +657,7 @@ fn repetition_is_found_however_long_the_history() {
     // Two lone seeds chase each other round an Oware board of 16 pits a side without a capture
     // (a pit never holds 2): A's seed walks A1 .. A16 and into B1 while B's walks B1 .. B16,
     // then B must feed, B16 into A1, and the start position is back after 16 + 16 plies, with
-    // one legal move at every ply. The history passes the linear search and its index grows.
+    // one legal move at every ply. The history outgrows its first index (32 positions).
     let mut rs = oware(16, 1);
     rs.end.threshold = None;
     let rules = Rules::new(&rs);
