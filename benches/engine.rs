@@ -21,8 +21,13 @@
 //! mean the engine played exactly the C loop's games.
 //!
 //! `cargo bench --bench engine -- --plies N` plays only the Kalah loop for N plies and prints
-//! its plies, games and checksum (used for the callgrind counts); `-- --full-plies N` plays
-//! whole games of at least N plies in all through `legal_moves` + `play` (for profiling).
+//! its plies, games and checksum (used for the callgrind counts; `--plies N oware` Oware abapa);
+//! `-- --full-plies N [oware]` plays whole games of at least N plies in all through
+//! `legal_moves_into` + `play_into` into one report (for profiling the full reports).
+//!
+//! The full-report figure plays every move through `Game::play_into` into one report kept
+//! across the moves (it reuses the report's buffers, so no allocation once warm); `Game::play`,
+//! a new report each move, is printed beside it without a target.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -32,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use sowkit::engine::{perft, Game, MoveList, Rules};
+use sowkit::engine::{perft, Game, MoveList, Report, Rules};
 
 /// The C loop's generator: xorshift64 (13, 7, 17) from the C file's seed, `next() % n` for a
 /// move, so that both loops play the same games.
@@ -89,18 +94,31 @@ fn playouts_fast(rules: &Rules, budget: Duration) -> (u64, Duration) {
     (plies, t.elapsed())
 }
 
-fn playouts_full(rules: &Rules, budget: Duration) -> (u64, Duration) {
+/// Random playouts with full reports for at least `budget`: every move through
+/// [`Game::play_into`] into one report kept across the moves (`reuse`), or through
+/// [`Game::play`], a new report each move. Returns (plies, elapsed).
+fn playouts_full(rules: &Rules, budget: Duration, reuse: bool) -> (u64, Duration) {
     let mut rng = Xs::c_seed();
+    let start = rules.initial();
+    let mut g = Game::new(rules, start.clone());
+    let mut moves = MoveList::new();
+    let mut report = Report::default();
     let mut plies = 0u64;
     let t = Instant::now();
     while t.elapsed() < budget {
-        let mut g = Game::new(rules, rules.initial());
+        g.reset(&start).unwrap();
         loop {
-            let moves = g.legal_moves();
+            g.legal_moves_into(&mut moves);
             if moves.is_empty() {
                 break;
             }
-            black_box(g.play(moves[rng.below(moves.len())]).unwrap());
+            let m = moves.as_slice()[rng.below(moves.len())];
+            if reuse {
+                g.play_into(m, &mut report).unwrap();
+                black_box(&report);
+            } else {
+                black_box(g.play(m).unwrap());
+            }
             plies += 1;
         }
     }
@@ -275,21 +293,33 @@ fn main() {
             .get(i + 1)
             .and_then(|s| s.parse().ok())
             .expect("--full-plies N");
-        let rules = Rules::new(&common::kalah(6, 4));
+        // `--full-plies N oware`: Oware abapa instead.
+        let rs = if args.get(i + 2).is_some_and(|a| a == "oware") {
+            common::oware()
+        } else {
+            common::kalah(6, 4)
+        };
+        let rules = Rules::new(&rs);
         let mut rng = Xs::c_seed();
         let mut plies = 0u64;
+        let mut report = Report::default();
+        let mut moves = MoveList::new();
+        let start = rules.initial();
+        let mut g = Game::new(&rules, start.clone());
         while plies < n {
-            let mut g = Game::new(&rules, rules.initial());
+            g.reset(&start).unwrap();
             loop {
-                let moves = g.legal_moves();
+                g.legal_moves_into(&mut moves);
                 if moves.is_empty() {
                     break;
                 }
-                black_box(g.play(moves[rng.below(moves.len())]).unwrap());
+                let m = moves.as_slice()[rng.below(moves.len())];
+                g.play_into(m, &mut report).unwrap();
+                black_box(&report);
                 plies += 1;
             }
         }
-        println!("{plies} plies with full reports");
+        println!("{plies} plies with full reports (play_into)");
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--plies") {
@@ -326,12 +356,18 @@ fn main() {
             el.as_secs_f64(),
             if rate >= target { "OK" } else { "BELOW TARGET" }
         );
-        let (plies, el) = playouts_full(&rules, Duration::from_millis(700));
+        let (plies, el) = playouts_full(&rules, Duration::from_millis(700), true);
         let full = plies as f64 / el.as_secs_f64() / 1e6;
         println!(
-            "{name}: play (full reports): {full:.2} M plies/s = {:.2} x play_fast (target >= 0.50) {}",
+            "{name}: play (full reports, play_into one report): {full:.2} M plies/s = {:.2} x play_fast (target >= 0.50) {}",
             full / rate,
             if full / rate >= 0.5 { "OK" } else { "BELOW TARGET" }
+        );
+        let (plies, el) = playouts_full(&rules, Duration::from_millis(700), false);
+        let fresh = plies as f64 / el.as_secs_f64() / 1e6;
+        println!(
+            "{name}: play (a new report each move): {fresh:.2} M plies/s = {:.2} x play_fast (no target)",
+            fresh / rate
         );
         let g = Game::new(&rules, rules.initial());
         let t = Instant::now();

@@ -7,7 +7,7 @@
 //! repetition and no legal move in the same sequence (research notes §5.2).
 
 use super::rules::{
-    Applied, Board, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES, MAX_MOVES,
+    Applied, Board, CountLap, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES, MAX_MOVES,
     MAX_PITS_PER_SIDE, SMALL_HOLES, SMALL_ROW,
 };
 use super::{Dir, EndReason, Ending, EngineError, Lap, Move, Position, Report};
@@ -159,31 +159,64 @@ fn legal_single(r: &Rules, b: &Board, mover: usize, dir: Dir, out: &mut MoveList
     out.len = len;
 }
 
-/// Records laps and captures for a full [`Report`].
-#[derive(Default)]
-struct Recorder {
-    laps: Vec<Lap>,
-    captures: Vec<(u8, u16)>,
+/// Records laps and captures into a [`Report`], reusing its buffers: the report's laps (and
+/// their lists of sown holes) and captures are overwritten in place, so that a report used
+/// again and again stops allocating once its buffers are as large as a move needs.
+struct Recorder<'a> {
+    report: &'a mut Report,
+    /// Laps recorded so far (the report's `laps` may hold more, left from an earlier move).
+    laps: usize,
 }
 
-impl Observer for Recorder {
+impl Observer for Recorder<'_> {
     #[inline]
     fn lap(&mut self, from: u8, dir: Dir, lifted: u16) {
-        self.laps.push(Lap {
-            from,
-            dir,
-            lifted,
-            sown: Vec::with_capacity(lifted as usize),
-        });
+        let laps = &mut self.report.laps;
+        if let Some(l) = laps.get_mut(self.laps) {
+            l.from = from;
+            l.dir = dir;
+            l.lifted = lifted;
+            l.sown.clear();
+        } else {
+            laps.push(Lap {
+                from,
+                dir,
+                lifted,
+                sown: Vec::with_capacity(lifted as usize),
+            });
+        }
+        self.laps += 1;
     }
     #[inline]
     fn sow(&mut self, hole: u8) {
-        if let Some(l) = self.laps.last_mut() {
+        if let Some(l) = self.report.laps.get_mut(self.laps.wrapping_sub(1)) {
             l.sown.push(hole);
         }
     }
     fn capture(&mut self, hole: u8, seeds: u16) {
-        self.captures.push((hole, seeds));
+        self.report.captures.push((hole, seeds));
+    }
+}
+
+impl Default for Report {
+    /// An empty report (no laps, no captures), to be filled by [`Game::play_into`].
+    fn default() -> Report {
+        Report {
+            player: 0,
+            mv: Move {
+                pit: 0,
+                dir: Dir::Ccw,
+            },
+            laps: Vec::new(),
+            last: 0,
+            captures: Vec::new(),
+            captured: 0,
+            grand_slam: false,
+            extra_turn: false,
+            passed: Vec::new(),
+            ending: None,
+            next: None,
+        }
     }
 }
 
@@ -203,19 +236,24 @@ impl Rules {
         if let Some(s) = self.single_lap() {
             return legal_single(self, b, mover as usize, s.dir, out);
         }
-        let min = self.ruleset().sowing.min_seeds.max(1);
-        // Without branches on the seeds: each pit's move is written, and kept (the length
-        // grows) only when the pit holds enough. At most 2n <= MAX_MOVES moves, so every write
-        // is in range.
-        let dirs = self.directions();
-        for (i, &seeds) in b[start..start + n].iter().enumerate() {
-            let keep = (seeds >= min) as usize;
-            for &d in dirs {
-                out.moves[out.len] = Move {
-                    pit: (start + i) as u8,
-                    dir: d,
-                };
-                out.len += keep;
+        let count = self.count_core();
+        if let Some(c) = count {
+            legal_single(self, b, mover as usize, c.dir, out);
+        } else {
+            let min = self.ruleset().sowing.min_seeds.max(1);
+            // Without branches on the seeds: each pit's move is written, and kept (the length
+            // grows) only when the pit holds enough. At most 2n <= MAX_MOVES moves, so every
+            // write is in range.
+            let dirs = self.directions();
+            for (i, &seeds) in b[start..start + n].iter().enumerate() {
+                let keep = (seeds >= min) as usize;
+                for &d in dirs {
+                    out.moves[out.len] = Move {
+                        pit: (start + i) as u8,
+                        dir: d,
+                    };
+                    out.len += keep;
+                }
             }
         }
         if out.is_empty() {
@@ -234,7 +272,13 @@ impl Rules {
         let mut non_slam = 0usize;
         for &mv in cands.as_slice() {
             let mut nb = *b;
-            match self.apply(&mut nb, mover, mv, &mut Quiet) {
+            let applied = match count {
+                Some(c) => {
+                    Ok(self.apply_count(c, &mut nb, mover as usize, mv.pit as usize, &mut Quiet))
+                }
+                None => self.apply(&mut nb, mover, mv, &mut Quiet),
+            };
+            match applied {
                 Err(Endless) => {
                     kept.push(mv);
                     non_slam += 1;
@@ -262,15 +306,22 @@ impl Rules {
     /// Whether the feeding rule restricts `mover` here (must feed, opponent's pits all empty).
     #[inline]
     fn feeding_active(&self, b: &Board, mover: u8) -> bool {
-        self.ruleset().feeding.must_feed && self.row_empty(b, 1 - mover)
+        let n = self.pits_per_side();
+        self.ruleset().feeding.must_feed && row_mask(b, (1 - mover as usize) * n, n) == 0
     }
 
     /// Whether `mover` has at least one legal move (cheap unless a filter applies).
+    #[inline]
     pub(crate) fn has_legal(&self, b: &Board, mover: u8) -> bool {
         let n = self.pits_per_side();
         let start = mover as usize * n;
         let min = self.ruleset().sowing.min_seeds.max(1);
-        if !b[start..start + n].iter().any(|&x| x >= min) {
+        let any = if min == 1 {
+            row_mask(b, start, n) != 0
+        } else {
+            b[start..start + n].iter().any(|&x| x >= min)
+        };
+        if !any {
             return false;
         }
         if !self.feeding_active(b, mover) && self.ruleset().grand_slam != GrandSlam::Illegal {
@@ -282,17 +333,155 @@ impl Rules {
     }
 }
 
-fn hash_board(b: &Board, holes: usize, to_move: u8) -> u64 {
+/// The key of a position for the repetition rule. Packed (boards of at most 16 holes, each
+/// holding under 128 seeds): the holes as one byte each and the side to move in the top bit,
+/// which is the position itself, so equal keys are equal positions. Otherwise a hash of the
+/// holes read four at a time as 64-bit words, mixed with the side to move, which the board
+/// kept beside it confirms.
+#[inline(always)]
+fn position_key(b: &Board, holes: usize, to_move: u8, packed: bool) -> u128 {
+    if packed {
+        return pack_bytes(b[..16].try_into().expect("16 holes")) | (u128::from(to_move) << 127);
+    }
     let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ to_move as u64;
-    for c in b[..holes].chunks(4) {
+    let words = if holes <= 16 {
+        4
+    } else {
+        MAX_HOLES.div_ceil(4)
+    };
+    for c in b.chunks(4).take(words) {
         let mut w = 0u64;
-        for &x in c {
-            w = (w << 16) | x as u64;
+        for (i, &x) in c.iter().enumerate() {
+            w |= (x as u64) << (16 * i);
         }
         h = (h ^ w).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
         h ^= h >> 32;
     }
-    h
+    u128::from(h)
+}
+
+/// The 16 holes as one byte each (hole `i` in byte `i`); exact for holes under 256 seeds.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pack_bytes(row: &[u16; 16]) -> u128 {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_packus_epi16, _mm_storeu_si128};
+    let p = row.as_ptr() as *const __m128i;
+    let mut out = 0u128;
+    // SAFETY: `row` is 16 u16 = two 16-byte vectors, read unaligned; `out` is 16 bytes,
+    // written unaligned; SSE2 is part of the x86-64 baseline.
+    unsafe {
+        let v = _mm_packus_epi16(_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
+        _mm_storeu_si128(&mut out as *mut u128 as *mut __m128i, v);
+    }
+    out
+}
+
+/// The 16 holes as one byte each (portable form).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pack_bytes(row: &[u16; 16]) -> u128 {
+    row.iter()
+        .enumerate()
+        .fold(0, |k, (i, &x)| k | u128::from(x.min(255)) << (8 * i))
+}
+
+/// Slots of [`History`]'s first index (room for 32 positions before it doubles).
+const FIRST_SLOTS: usize = 64;
+
+/// The positions seen since the last capture (repetition rule), by key ([`position_key`]; the
+/// boards too when the keys are hashes), with an open-addressed index over the keys, so that
+/// a look-up costs the same however long the history (a game without captures can run
+/// hundreds of plies), and a clear is a new generation of slots, not a wipe.
+#[derive(Clone, Debug, Default)]
+struct History {
+    keys: Vec<u128>,
+    /// The boards and sides to move, kept only for hashed keys.
+    boards: Vec<(Board, u8)>,
+    /// Index slots, a power of two of them (at least twice the history): `(gen << 32) |
+    /// (i + 1)` for entry `i`; a slot of another generation is free.
+    slots: Vec<u64>,
+    /// The generation of the index's live slots; a new one on every clear.
+    gen: u32,
+}
+
+/// Where a key starts looking in an index of `mask + 1` slots.
+#[inline(always)]
+fn slot_of(k: u128, mask: usize) -> usize {
+    let x = (k as u64 ^ (k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x >> 40) as usize & mask
+}
+
+impl History {
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.boards.clear();
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.slots.fill(0);
+        }
+    }
+
+    /// Whether entry `i` is the position `b` / `next` of key `k`.
+    #[inline(always)]
+    fn same(&self, i: usize, k: u128, packed: bool, b: &Board, holes: usize, next: u8) -> bool {
+        self.keys[i] == k
+            && (packed || (self.boards[i].1 == next && self.boards[i].0[..holes] == b[..holes]))
+    }
+
+    /// Puts entry `i` (key `k`) in the index, in the first free slot from its start.
+    #[inline]
+    fn index(&mut self, i: usize, k: u128) {
+        let mask = self.slots.len() - 1;
+        let mut j = slot_of(k, mask);
+        while (self.slots[j] >> 32) as u32 == self.gen && self.slots[j] as u32 != 0 {
+            j = (j + 1) & mask;
+        }
+        self.slots[j] = (u64::from(self.gen) << 32) | (i as u64 + 1);
+    }
+
+    /// Rebuilds the index larger: the entries so far, in slots of a new table with room for
+    /// twice as many (at first [`FIRST_SLOTS`], then on every doubling of the history).
+    #[cold]
+    #[inline(never)]
+    fn rebuild(&mut self) {
+        let len = self.keys.len();
+        self.slots = vec![0; (4 * (len + 1)).next_power_of_two().max(FIRST_SLOTS)];
+        self.gen = 0;
+        for i in 0..len {
+            self.index(i, self.keys[i]);
+        }
+    }
+
+    /// Whether `b` with `next` to move was seen since the last clear; if not, it is recorded.
+    /// `packed` must be the same for every call between two clears.
+    #[inline(always)]
+    fn seen_or_push(&mut self, b: &Board, holes: usize, next: u8, packed: bool) -> bool {
+        let k = position_key(b, holes, next, packed);
+        let len = self.keys.len();
+        {
+            if 2 * (len + 1) > self.slots.len() {
+                self.rebuild();
+            }
+            let mask = self.slots.len() - 1;
+            let mut j = slot_of(k, mask);
+            loop {
+                let slot = self.slots[j];
+                if (slot >> 32) as u32 != self.gen || slot as u32 == 0 {
+                    break;
+                }
+                if self.same(slot as u32 as usize - 1, k, packed, b, holes, next) {
+                    return true;
+                }
+                j = (j + 1) & mask;
+            }
+            self.slots[j] = (u64::from(self.gen) << 32) | (len as u64 + 1);
+        }
+        self.keys.push(k);
+        if !packed {
+            self.boards.push((*b, next));
+        }
+        false
+    }
 }
 
 /// A game in progress: the position, the positions seen since the last capture (repetition
@@ -304,8 +493,15 @@ pub struct Game<'r> {
     board: Board,
     to_move: u8,
     ending: Option<Ending>,
-    hist_hash: Vec<u64>,
-    hist_board: Vec<(Board, u8)>,
+    history: History,
+    /// Seeds on the board, stores included (no move changes it).
+    total: u32,
+    /// Under the count core: the legal moves of the side to move need the filters of
+    /// [`Rules::legal_into`] (set by the end checks after every move and at the start).
+    count_filter: bool,
+    /// The repetition history's keys are the positions themselves (at most 16 holes, under
+    /// 128 seeds in all, so every hole fits a byte; see [`position_key`]).
+    packed: bool,
     start_passed: Option<u8>,
 }
 
@@ -329,7 +525,7 @@ impl<'r> Game<'r> {
 
     /// As [`Game::new`], or [`EngineError::InvalidPosition`] if `pos` does not fit the board.
     pub fn try_new(rules: &'r Rules, pos: Position) -> Result<Game<'r>, EngineError> {
-        rules.check_position(&pos)?;
+        let total = rules.checked_total(&pos)?;
         let board = rules.board_of(&pos);
         let to_move = pos.to_move;
         let mut g = Game {
@@ -338,10 +534,13 @@ impl<'r> Game<'r> {
             board,
             to_move,
             ending: None,
-            hist_hash: Vec::new(),
-            hist_board: Vec::new(),
+            history: History::default(),
+            total,
+            packed: false,
+            count_filter: false,
             start_passed: None,
         };
+        g.packed = rules.holes() <= 16 && g.total < 128;
         g.start_passed = g.settle(None, to_move, false);
         g.sync();
         Ok(g)
@@ -350,14 +549,15 @@ impl<'r> Game<'r> {
     /// Restarts this game at `pos`, reusing its buffers (no allocation once warm): the same as
     /// `*self = Game::try_new(rules, pos.clone())?` for playout loops.
     pub fn reset(&mut self, pos: &Position) -> Result<(), EngineError> {
-        self.rules.check_position(pos)?;
+        let total = self.rules.checked_total(pos)?;
         self.board = self.rules.board_of(pos);
         self.pos.holes.clear();
         self.pos.holes.extend_from_slice(&pos.holes);
         self.to_move = pos.to_move;
         self.ending = None;
-        self.hist_hash.clear();
-        self.hist_board.clear();
+        self.history.clear();
+        self.total = total;
+        self.packed = self.rules.holes() <= 16 && self.total < 128;
         self.start_passed = self.settle(None, pos.to_move, false);
         self.sync();
         Ok(())
@@ -414,7 +614,25 @@ impl<'r> Game<'r> {
         if let Some(s) = self.rules.single_lap() {
             return legal_single(self.rules, &self.board, self.to_move as usize, s.dir, out);
         }
+        if let Some(c) = self.rules.count_core() {
+            if !self.count_filters(c) {
+                return legal_single(self.rules, &self.board, self.to_move as usize, c.dir, out);
+            }
+        }
         self.rules.legal_into(&self.board, self.to_move, out);
+    }
+
+    /// Whether the count core's legal moves need the filters of [`Rules::legal_into`] here:
+    /// the grand-slam filter always, the feeding rule when the opponent's row is empty.
+    /// Kept in `count_filter` by the end checks, which have both rows' masks at hand.
+    #[inline(always)]
+    fn count_filters(&self, c: &CountLap) -> bool {
+        debug_assert_eq!(self.count_filter, {
+            let n = self.rules.pits_per_side();
+            c.slam_filter
+                || (c.must_feed && row_mask(&self.board, (1 - self.to_move as usize) * n, n) == 0)
+        });
+        self.count_filter
     }
 
     /// Plays `mv` and reports everything that happened: laps, captures, grand slam, extra
@@ -424,30 +642,37 @@ impl<'r> Game<'r> {
     /// mover's pit, too few seeds, wrong direction, feeding, grand slam), the game unchanged;
     /// [`EngineError::NonTerminating`] for a relay sowing that never ends, the game unchanged.
     pub fn play(&mut self, mv: Move) -> Result<Report, EngineError> {
-        let player = self.to_move;
-        // One lap unless relay sowing: allocated once at its size.
-        let mut rec = Recorder {
-            laps: Vec::with_capacity(1),
-            captures: Vec::new(),
-        };
+        let mut report = Report::default();
+        self.play_into(mv, &mut report)?;
+        Ok(report)
+    }
+
+    /// [`Game::play`] into a report the caller keeps: every field of `report` is overwritten
+    /// with this move's, reusing its buffers, so that a loop playing many moves into one
+    /// report does not allocate once the buffers are large enough (the same report as
+    /// [`Game::play`] gives, field for field). Same errors; on an error the game is unchanged
+    /// and `report` holds nothing meaningful.
+    pub fn play_into(&mut self, mv: Move, report: &mut Report) -> Result<(), EngineError> {
+        report.player = self.to_move;
+        report.mv = mv;
+        report.captures.clear();
+        report.passed.clear();
+        let mut rec = Recorder { report, laps: 0 };
         let o = self.play_with(mv, &mut rec)?;
-        Ok(Report {
-            player,
-            mv,
-            laps: rec.laps,
-            last: o.last,
-            captured: o.captured,
-            captures: if o.captured > 0 {
-                rec.captures
-            } else {
-                Vec::new()
-            },
-            grand_slam: o.grand_slam,
-            extra_turn: o.extra_turn,
-            passed: o.passed.into_iter().collect(),
-            ending: self.ending.clone(),
-            next: o.next,
-        })
+        let laps = rec.laps;
+        report.laps.truncate(laps);
+        report.last = o.last;
+        report.captured = o.captured;
+        if o.captured == 0 {
+            // Pits taken with no seeds in them (a capture count of 0) make no capture list.
+            report.captures.clear();
+        }
+        report.grand_slam = o.grand_slam;
+        report.extra_turn = o.extra_turn;
+        report.passed.extend(o.passed);
+        report.ending.clone_from(&self.ending);
+        report.next = o.next;
+        Ok(())
     }
 
     /// [`Game::play`] without the lap and capture details, allocation-free (except the
@@ -499,7 +724,63 @@ impl<'r> Game<'r> {
                 return Ok(self.play_single_lap(s, p, obs));
             }
         }
+        if let Some(c) = self.rules.count_core() {
+            return self.play_count_checked(c, mv, obs);
+        }
         self.play_general(mv, obs)
+    }
+
+    /// [`Game::play_with`] under the count core: a legal move by [`Game::play_count`], anything
+    /// else by the general path, which says why it is illegal. Out of line, so that the
+    /// single-lap core's loop keeps its registers.
+    #[inline(never)]
+    fn play_count_checked<O: Observer>(
+        &mut self,
+        c: &CountLap,
+        mv: Move,
+        obs: &mut O,
+    ) -> Result<Outcome, EngineError> {
+        let n = self.rules.pits_per_side();
+        let start = self.to_move as usize * n;
+        let p = mv.pit as usize;
+        // As for the single-lap core; where a filter applies, the move must be in the filtered
+        // list too.
+        if self.ending.is_none()
+            && p.wrapping_sub(start) < n
+            && self.board[p] > 0
+            && mv.dir == c.dir
+            && (!self.count_filters(c) || {
+                let mut l = MoveList::new();
+                self.rules.legal_into(&self.board, self.to_move, &mut l);
+                l.as_slice().contains(&mv)
+            })
+        {
+            return Ok(self.play_count(c, p, obs));
+        }
+        self.play_general(mv, obs)
+    }
+
+    /// Plays a legal move from pit `from` by the count core ([`Rules::apply_count`]; see
+    /// [`CountLap`] for when the rules allow it), then the end checks
+    /// ([`Game::settle_count`]): the same result as [`Game::play_general`].
+    #[inline(always)]
+    fn play_count<O: Observer>(&mut self, c: &CountLap, from: usize, obs: &mut O) -> Outcome {
+        let mover = self.to_move;
+        let a = self
+            .rules
+            .apply_count(c, &mut self.board, mover as usize, from, obs);
+        let next0 = if a.extra_turn { mover } else { 1 - mover };
+        let passed = self.settle_count(c, mover, next0, a.captured > 0);
+        self.sync();
+        let over = self.ending.is_some();
+        Outcome {
+            last: a.last,
+            captured: a.captured,
+            grand_slam: a.grand_slam,
+            extra_turn: a.extra_turn && !over,
+            passed,
+            next: if over { None } else { Some(self.to_move) },
+        }
     }
 
     /// [`Game::play_with`] by the general core: legality with reasons, [`Rules::apply`], then
@@ -657,6 +938,73 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// [`Game::settle`] after a move by `mover` under the count core, its rules read from
+    /// [`CountLap`]'s fields and both rows' masks read once: the same checks in the same order
+    /// (threshold, either side empty, no legal move for the next player, repetition).
+    #[inline(always)]
+    fn settle_count(&mut self, c: &CountLap, mover: u8, next0: u8, captured: bool) -> Option<u8> {
+        let r = self.rules;
+        let n = r.pits_per_side();
+        let b = &self.board;
+        let mut reason = None;
+        if let Some(t) = c.threshold {
+            let s0 = b[2 * n];
+            let s1 = b[2 * n + 1];
+            if s0 >= t || s1 >= t || (s0 == s1 && 2 * s0 as u32 == self.total) {
+                reason = Some(EndReason::Threshold);
+            }
+        }
+        let masks = [row_mask(b, 0, n), row_mask(b, n, n)];
+        if c.side_empty && (masks[0] == 0 || masks[1] == 0) {
+            reason = reason.or(Some(EndReason::SideEmpty));
+        }
+        let mut next = next0;
+        let mut passed = None;
+        if reason.is_none() {
+            // [`Rules::has_legal`] from the masks (one seed is enough to move).
+            let has_legal = |side: u8| -> bool {
+                if masks[side as usize & 1] == 0 {
+                    return false;
+                }
+                if !(c.slam_illegal || (c.must_feed && masks[(1 - side as usize) & 1] == 0)) {
+                    return true;
+                }
+                let mut l = MoveList::new();
+                r.legal_into(b, side, &mut l);
+                !l.is_empty()
+            };
+            let mut stuck = None;
+            if !has_legal(next) {
+                if !c.pass {
+                    stuck = Some(EndReason::NoLegalMove);
+                } else if has_legal(1 - next) {
+                    passed = Some(next);
+                    next = 1 - next;
+                } else {
+                    stuck = Some(EndReason::NoMovesForBoth);
+                }
+            }
+            if c.repetition {
+                if captured {
+                    self.history.clear();
+                }
+                if self.history.seen_or_push(b, r.holes(), next, self.packed) {
+                    reason = Some(EndReason::Repetition);
+                }
+            }
+            if reason.is_none() {
+                reason = stuck;
+            }
+        }
+        self.to_move = next;
+        self.count_filter = c.slam_filter || (c.must_feed && masks[(1 - next as usize) & 1] == 0);
+        if let Some(reason) = reason {
+            self.finish(reason, mover);
+            return None;
+        }
+        passed
+    }
+
     /// Copies the board into the public position.
     #[inline]
     ///
@@ -681,6 +1029,7 @@ impl<'r> Game<'r> {
     /// The end checks after a move by `last_mover` (None at the start); `next0` would move
     /// next. Sets `to_move` and, if the game ends, the ending and the sweep. Returns the
     /// player who passed, if any.
+    #[inline]
     fn settle(&mut self, last_mover: Option<u8>, next0: u8, captured: bool) -> Option<u8> {
         let r = self.rules;
         let end = &r.ruleset().end;
@@ -691,23 +1040,43 @@ impl<'r> Game<'r> {
         if let Some(t) = end.threshold {
             let s0 = b[2 * n];
             let s1 = b[2 * n + 1];
-            let total: u32 = b[..holes].iter().map(|&x| x as u32).sum();
+            let total = self.total;
             if s0 >= t || s1 >= t || (2 * s0 as u32 == total && 2 * s1 as u32 == total) {
                 reason = Some(EndReason::Threshold);
             }
         }
-        if reason.is_none() && end.either_side_empty && (r.row_empty(b, 0) || r.row_empty(b, 1)) {
+        // Each row's pits holding seeds (bit i for the row's pit i).
+        let masks = [row_mask(b, 0, n), row_mask(b, n, n)];
+        if reason.is_none() && end.either_side_empty && (masks[0] == 0 || masks[1] == 0) {
             reason = Some(EndReason::SideEmpty);
         }
+        // [`Rules::has_legal`], read from the masks when one seed is enough to move.
+        let min1 = r.ruleset().sowing.min_seeds <= 1;
+        let policy = r.ruleset().grand_slam;
+        let must_feed = r.ruleset().feeding.must_feed;
+        let has_legal = |side: u8| -> bool {
+            if !min1 {
+                return r.has_legal(b, side);
+            }
+            if masks[side as usize & 1] == 0 {
+                return false;
+            }
+            if !(must_feed && masks[(1 - side as usize) & 1] == 0) && policy != GrandSlam::Illegal {
+                return true;
+            }
+            let mut l = MoveList::new();
+            r.legal_into(b, side, &mut l);
+            !l.is_empty()
+        };
         let mut next = next0;
         let mut passed = None;
         if reason.is_none() {
             let mut stuck = None;
-            if !r.has_legal(b, next) {
+            if !has_legal(next) {
                 match end.no_legal_move {
                     NoLegalMove::End => stuck = Some(EndReason::NoLegalMove),
                     NoLegalMove::Pass => {
-                        if r.has_legal(b, 1 - next) {
+                        if has_legal(1 - next) {
                             passed = Some(next);
                             next = 1 - next;
                         } else {
@@ -718,20 +1087,10 @@ impl<'r> Game<'r> {
             }
             if end.repetition {
                 if captured {
-                    self.hist_hash.clear();
-                    self.hist_board.clear();
+                    self.history.clear();
                 }
-                let h = hash_board(b, holes, next);
-                let seen = self
-                    .hist_hash
-                    .iter()
-                    .zip(&self.hist_board)
-                    .any(|(&hh, (hb, ht))| hh == h && *ht == next && hb[..holes] == b[..holes]);
-                if seen {
+                if self.history.seen_or_push(b, holes, next, self.packed) {
                     reason = Some(EndReason::Repetition);
-                } else {
-                    self.hist_hash.push(h);
-                    self.hist_board.push((*b, next));
                 }
             }
             if reason.is_none() {
@@ -739,6 +1098,10 @@ impl<'r> Game<'r> {
             }
         }
         self.to_move = next;
+        if let Some(c) = r.count_core() {
+            self.count_filter =
+                c.slam_filter || (c.must_feed && masks[(1 - next as usize) & 1] == 0);
+        }
         if let Some(reason) = reason {
             let last = last_mover.unwrap_or(1 - next0);
             self.finish(reason, last);

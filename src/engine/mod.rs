@@ -9,9 +9,15 @@
 //!   The counter-clockwise circuit is side 0's pits, store 0, side 1's pits, store 1.
 //! * Pit `i` of side 0 (0-based) is opposite pit `n-1-i` of side 1.
 //! * [`Rules::new`] compiles a ruleset once; [`Game`] holds a position plus the history needed
-//!   for repetition; [`Game::play`] returns a [`Report`] of everything that happened.
+//!   for repetition; [`Game::play`] returns a [`Report`] of everything that happened, and
+//!   [`Game::play_into`] writes the same report into one the caller keeps (reusing its
+//!   buffers: no allocation a move once they are large enough).
 //! * Fast path: [`Game::legal_moves_into`] (a fixed-size [`MoveList`]) and [`Game::play_fast`]
 //!   (an [`Outcome`]) play the same rules without allocating; [`perft`] counts leaf positions.
+//!   Two specialised cores, chosen from the rules' parameters (never the game's name), play
+//!   the common classes of rules: single-lap Kalah-like rules and count-capture Oware-like
+//!   rules ([`Rules::has_single_lap_core`], [`Rules::has_count_core`]); every other move goes
+//!   through the general core, and the cores agree move by move (`tests/fastpath.rs`).
 //! * Relay sowing is guarded: a state (board, pit, direction) repeating within one turn, or more
 //!   than `10 000 + 100 × seeds` seeds sown in one turn, gives [`EngineError::NonTerminating`].
 //! * Boards have at most [`MAX_PITS_PER_SIDE`] pits a side and 65 535 seeds in all.

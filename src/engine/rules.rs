@@ -111,6 +111,54 @@ pub(crate) struct SingleLap {
     pub extra_hole: [u8; 2],
 }
 
+/// The specialised core for rulesets whose every move is one handful sown once round at most
+/// per lap, with a count capture (Oware abapa and its variants), chosen by [`Rules`] from the
+/// rules' parameters when it compiles them, never from the game's name. [`super::Game`] plays
+/// such a move with [`Rules::apply_count`] instead of [`Rules::apply`] and the same end checks;
+/// both give the same result (tested in `tests/fastpath.rs`).
+///
+/// Chosen when the [`SingleLap`] core is not: one sowing direction; no relay sowing; no
+/// crossing rule; at most one seed needed to move (`min_seeds` <= 1); capture `None` or
+/// `Count` (counts below 64, chain `Backward` or none); each mover sows at least one hole a
+/// lap besides the origin. Any origin rule (Oware's "a handful of 12 or more skips the pit it
+/// came from"), grand-slam policy, feeding rule and end rule: the legal-move filters are the
+/// general ones ([`Rules::legal_into`]) fed by this core's sowing, and the end checks those of
+/// [`super::Game`]'s `settle` read from the fields below.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CountLap {
+    /// The one sowing direction.
+    pub dir: Dir,
+    /// The origin pit is skipped on every lap (`sowing.origin_on_lap = "skip"`).
+    pub skip_origin: bool,
+    /// Per mover, bit `h` set for the pits where a last seed may capture: the capturing row's
+    /// open pits, none without capture.
+    pub capture_pits: [u64; 2],
+    /// Bit `c` set for every seed count `c` that is captured (`capture.counts`).
+    pub counts: u64,
+    /// A capture goes on backward along the row (`capture.chain = "backward"`).
+    pub chain_back: bool,
+    /// A grand slam captures nothing (`GrandSlam::NoCapture`).
+    pub slam_no_capture: bool,
+    /// Per mover, the hole whose last seed earns an extra turn (the own store), or
+    /// [`u8::MAX`] (no hole) when the rules give none.
+    pub extra_hole: [u8; 2],
+    /// Legal moves need the filters of [`Rules::legal_into`] when the opponent's row is empty
+    /// (`feeding.must_feed`).
+    pub must_feed: bool,
+    /// Legal moves always need the grand-slam filter (`Illegal` or `IllegalUnlessOnly`).
+    pub slam_filter: bool,
+    /// A grand slam is never legal (`GrandSlam::Illegal`).
+    pub slam_illegal: bool,
+    /// Seeds in a store that end the game (`end.threshold`).
+    pub threshold: Option<u16>,
+    /// The game ends when either row is empty (`end.when` has "either-side-empty").
+    pub side_empty: bool,
+    /// A repeated position ends the game (`end.when` has "repetition").
+    pub repetition: bool,
+    /// A player without a legal move passes (`end.no_legal_move = "pass"`), else the game ends.
+    pub pass: bool,
+}
+
 /// The relay sowing of a move did not stop (state repeated or the per-turn bound was exceeded).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Endless;
@@ -148,11 +196,13 @@ pub struct Rules {
     lap_len: [u16; 2],
     /// The specialised core, when the rules allow it (see [`SingleLap`]).
     single: Option<SingleLap>,
-    /// Sowing tables of the single-lap core on small boards (see [`SmallSow`]); empty unless
-    /// the core is used and the board has at most [`SMALL_HOLES`] holes.
+    /// The specialised count-capture core, when the rules allow it (see [`CountLap`]).
+    count: Option<CountLap>,
+    /// Sowing tables of the single-lap and count cores on small boards (see [`SmallSow`]);
+    /// empty unless one of them is used and the board has at most [`SMALL_HOLES`] holes.
     small: SmallSow,
-    /// The single-lap core's legal moves on rows of at most [`SMALL_ROW`] pits, per mover and
-    /// row mask (see [`Rules::small_legal`]); empty otherwise.
+    /// The single-lap and count cores' legal moves before any filter on rows of at most
+    /// [`SMALL_ROW`] pits, per mover and row mask (see [`Rules::small_legal`]); empty otherwise.
     small_legal: Vec<([Move; SMALL_ROW], u8)>,
     labels: Vec<String>,
 }
@@ -424,17 +474,68 @@ impl Rules {
                     }
                 }),
             });
-        let small = match single {
-            Some(sl) => SmallSow::new(&next[sl.dir as usize], holes, lap_len),
+        let skip_origin = rs.sowing.origin_on_lap == Include::Skip;
+        let count = (single.is_none()
+            && rs.sowing.direction != Direction::Either
+            && rs.sowing.relay == Relay::None
+            && !track_crossing
+            && rs.sowing.min_seeds <= 1
+            && match c.kind {
+                CaptureKind::None => true,
+                CaptureKind::Count => {
+                    c.counts.iter().all(|&k| k < 64)
+                        && matches!(c.chain, Chain::Backward | Chain::None)
+                }
+                CaptureKind::Opposite => false,
+            }
+            && lap_len.iter().all(|&l| l > skip_origin as u16))
+        .then(|| CountLap {
+            dir: dirs[0],
+            skip_origin,
+            capture_pits: std::array::from_fn(|mover| {
+                let row = if c.side == RowSide::Own {
+                    mover
+                } else {
+                    1 - mover
+                };
+                let pits = ((1u64 << n) - 1) << (row * n);
+                if c.kind == CaptureKind::Count {
+                    pits & !closed
+                } else {
+                    0
+                }
+            }),
+            counts: counts_mask,
+            chain_back: c.chain == Chain::Backward,
+            slam_no_capture: rs.grand_slam == GrandSlam::NoCapture,
+            extra_hole: std::array::from_fn(|mover| {
+                if rs.extra_turn.last_in_own_store {
+                    (2 * n + mover) as u8
+                } else {
+                    u8::MAX
+                }
+            }),
+            must_feed: rs.feeding.must_feed,
+            slam_filter: matches!(
+                rs.grand_slam,
+                GrandSlam::Illegal | GrandSlam::IllegalUnlessOnly
+            ),
+            slam_illegal: rs.grand_slam == GrandSlam::Illegal,
+            threshold: rs.end.threshold,
+            side_empty: rs.end.either_side_empty,
+            repetition: rs.end.repetition,
+            pass: rs.end.no_legal_move == crate::ruleset::NoLegalMove::Pass,
+        });
+        let fast_dir = single.map(|sl| sl.dir).or(count.map(|cl| cl.dir));
+        let small = match fast_dir {
+            Some(d) => SmallSow::new(&next[d as usize], holes, lap_len),
             None => SmallSow::default(),
         };
-        // Legal moves of the single-lap core by row mask: the pits of set bits, in pit order.
+        // Legal moves of the single-lap and count cores by row mask: the pits of set bits, in
+        // pit order.
         let mut small_legal = Vec::new();
-        if let (Some(sl), true) = (single, n <= SMALL_ROW) {
-            let none = Move {
-                pit: 0,
-                dir: sl.dir,
-            };
+        if let (Some(dir), true) = (fast_dir, n <= SMALL_ROW) {
+            let none = Move { pit: 0, dir };
             for mover in 0..2 {
                 for mask in 0..1usize << SMALL_ROW {
                     let mut moves = [none; SMALL_ROW];
@@ -442,7 +543,7 @@ impl Rules {
                     for i in (0..n).filter(|i| mask & (1 << i) != 0) {
                         moves[len] = Move {
                             pit: (mover * n + i) as u8,
-                            dir: sl.dir,
+                            dir,
                         };
                         len += 1;
                     }
@@ -463,7 +564,7 @@ impl Rules {
             dirs,
             ndirs,
             min_seeds: rs.sowing.min_seeds.max(1),
-            skip_origin: rs.sowing.origin_on_lap == Include::Skip,
+            skip_origin,
             relay: rs.sowing.relay,
             track_crossing,
             crossing: rs.capture.crossing,
@@ -472,6 +573,7 @@ impl Rules {
             sown_by,
             lap_len,
             single,
+            count,
             small,
             small_legal,
             labels,
@@ -484,8 +586,20 @@ impl Rules {
     pub fn with_general_core(&self) -> Rules {
         Rules {
             single: None,
+            count: None,
             ..self.clone()
         }
+    }
+
+    /// Whether moves are played by the specialised count-capture core (Oware-like rules,
+    /// chosen from the rules' parameters when compiled; see [`Rules::with_general_core`]).
+    pub fn has_count_core(&self) -> bool {
+        self.count.is_some()
+    }
+
+    #[inline(always)]
+    pub(crate) fn count_core(&self) -> Option<&CountLap> {
+        self.count.as_ref()
     }
 
     /// Whether moves are played by the specialised single-lap core (Kalah-like rules, chosen
@@ -499,7 +613,7 @@ impl Rules {
         self.single
     }
 
-    /// The single-lap core's sowing tables (empty on boards of more than [`SMALL_HOLES`] holes).
+    /// The single-lap and count cores' sowing tables (empty on boards of more than [`SMALL_HOLES`] holes).
     #[inline]
     pub(crate) fn small_sow(&self) -> &SmallSow {
         &self.small
@@ -658,6 +772,11 @@ impl Rules {
     /// Checks that a position fits this board: `2n + 2` holes, side 0 or 1 to move, no seeds
     /// in a closed pit, and at most 65 535 seeds in all (so no count can overflow).
     pub fn check_position(&self, p: &Position) -> Result<(), EngineError> {
+        self.checked_total(p).map(|_| ())
+    }
+
+    /// [`Rules::check_position`], giving the seeds on the board (stores included) when it fits.
+    pub(crate) fn checked_total(&self, p: &Position) -> Result<u32, EngineError> {
         if p.holes.len() != self.holes() {
             return Err(EngineError::InvalidPosition(format!(
                 "expected {} holes ({} pits and 2 stores), found {}",
@@ -690,7 +809,7 @@ impl Rules {
                 u16::MAX
             )));
         }
-        Ok(())
+        Ok(total)
     }
 
     // ---- the core -------------------------------------------------------------------------
@@ -988,5 +1107,115 @@ impl Rules {
             grand_slam,
             extra_turn,
         })
+    }
+
+    /// Plays the sowing and captures of a move from pit `from` by `mover` under the count core
+    /// ([`CountLap`]; no legality test, no end check): the same result as [`Rules::apply`] on
+    /// such rules, and it never fails (there is no relay).
+    ///
+    /// Sowing: the handful is lifted and sown one seed a hole along the mover's next-hole
+    /// table; under the origin rule the pit it came from is passed over. When nothing is
+    /// recorded, every whole lap but the last adds one seed to each hole the mover sows (the
+    /// origin excepted under the origin rule) and the last lap, which never reaches the origin
+    /// again, is one row of [`SmallSow`] on boards of up to [`SMALL_HOLES`] holes. Capture
+    /// (`Count`): a last seed in a pit of the capturing row that then holds one of the counts
+    /// takes the pit, and with the `Backward` chain the pits before it on that row while they
+    /// hold one of the counts too; a capture that takes every seed of the opponent's row is a
+    /// grand slam, and captures nothing under `NoCapture`.
+    #[inline(always)]
+    pub(crate) fn apply_count<O: Observer>(
+        &self,
+        s: &CountLap,
+        b: &mut Board,
+        mover: usize,
+        from: usize,
+        obs: &mut O,
+    ) -> Applied {
+        let mover = mover & 1;
+        let k = b[from];
+        b[from] = 0;
+        obs.lap(from as u8, s.dir, k);
+        let per_lap = self.lap_len[mover] - s.skip_origin as u16;
+        let mut left = k;
+        if !O::RECORDS && left > per_lap {
+            let laps = (left - 1) / per_lap;
+            for (h, &x) in b.iter_mut().zip(&self.sown_by[mover]) {
+                *h += laps * x;
+            }
+            if s.skip_origin {
+                b[from] -= laps;
+            }
+            left -= laps * per_lap;
+        }
+        let last = match self.small.get(mover, from, left as usize) {
+            Some((gain, last)) if !O::RECORDS => {
+                // By value, so that the compiler sees no aliasing and adds them as vectors.
+                let gain: [u16; SMALL_HOLES] = *gain;
+                let head: &mut [u16; SMALL_HOLES] = (&mut b[..SMALL_HOLES])
+                    .try_into()
+                    .expect("a board has more than SMALL_HOLES holes");
+                let mut sum = *head;
+                for (h, g) in sum.iter_mut().zip(gain) {
+                    *h += g;
+                }
+                *head = sum;
+                last
+            }
+            _ => {
+                let nxt = &self.next[s.dir as usize][mover];
+                let mut pos = from;
+                for _ in 0..left {
+                    pos = nxt[pos] as usize;
+                    if s.skip_origin && pos == from {
+                        pos = nxt[pos] as usize;
+                    }
+                    b[pos] += 1;
+                    obs.sow(pos as u8);
+                }
+                pos
+            }
+        };
+        let counted = |c: u16| c < 64 && (s.counts >> c) & 1 != 0;
+        let mut captured = 0u16;
+        let mut grand_slam = false;
+        if (s.capture_pits[mover] >> last) & 1 != 0 && counted(b[last]) {
+            // The captured pits, in capture order: the last one, then backward.
+            let mut caps = [0u8; MAX_PITS_PER_SIDE];
+            caps[0] = last as u8;
+            let mut ncaps = 1usize;
+            let mut sum = b[last];
+            if s.chain_back {
+                let row = self.side[last];
+                let back = match s.dir {
+                    Dir::Ccw => 1,
+                    Dir::Cw => 0,
+                };
+                let mut p = self.step_pit[back][last] as usize;
+                while self.side[p] == row && p != last && counted(b[p]) && ncaps < caps.len() {
+                    caps[ncaps] = p as u8;
+                    ncaps += 1;
+                    sum += b[p];
+                    p = self.step_pit[back][p] as usize;
+                }
+            }
+            let opp_side = 1 - mover as u8;
+            let from_opp = if self.side[last] == opp_side { sum } else { 0 };
+            grand_slam = from_opp > 0 && from_opp as u32 == self.row_sum(b, opp_side);
+            if !(grand_slam && s.slam_no_capture) {
+                for &h in &caps[..ncaps] {
+                    let seeds = b[h as usize];
+                    b[h as usize] = 0;
+                    obs.capture(h, seeds);
+                }
+                b[2 * self.n + mover] += sum;
+                captured = sum;
+            }
+        }
+        Applied {
+            last: last as u8,
+            captured,
+            grand_slam,
+            extra_turn: last == s.extra_hole[mover] as usize,
+        }
     }
 }
