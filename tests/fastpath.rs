@@ -393,27 +393,7 @@ fn single_lap_core_plays_as_the_general_core_on_shortened_boards() {
 #[test]
 fn single_lap_core_agrees_from_random_positions() {
     // Positions off the usual paths: big piles (whole laps), empty rows, either side to move.
-    let mut rng = common::Rng::new(2026);
-    for (what, rs) in variants().into_iter().step_by(3) {
-        let fast = Rules::new(&rs);
-        let general = fast.with_general_core();
-        let h = fast.holes();
-        for _ in 0..20 {
-            let holes: Vec<u16> = (0..h)
-                .map(|_| match rng.below(4) {
-                    0 => 0,
-                    1 => rng.below(40) as u16,
-                    _ => rng.below(5) as u16,
-                })
-                .collect();
-            let start = pos(&holes, rng.below(2) as u8);
-            let a = Game::new(&fast, start.clone());
-            let b = Game::new(&general, start.clone());
-            assert_eq!(a.ending(), b.ending(), "{what} {start:?}");
-            assert_eq!(a.position(), b.position(), "{what} {start:?}");
-            agree(&what, &fast, &general, start, 1, 7);
-        }
-    }
+    from_random_positions(2026, variants(), agree);
 }
 
 // ---- the count core (Oware-like rules; `src/engine/rules.rs`, `CountLap`) -----------------
@@ -629,27 +609,7 @@ fn count_core_plays_as_the_general_core_on_shortened_boards() {
 #[test]
 fn count_core_agrees_from_random_positions() {
     // Big piles (whole laps skipping the origin), empty rows (feeding), either side to move.
-    let mut rng = common::Rng::new(2027);
-    for (what, rs) in count_variants().into_iter().step_by(3) {
-        let fast = Rules::new(&rs);
-        let general = fast.with_general_core();
-        let h = fast.holes();
-        for _ in 0..20 {
-            let holes: Vec<u16> = (0..h)
-                .map(|_| match rng.below(4) {
-                    0 => 0,
-                    1 => rng.below(40) as u16,
-                    _ => rng.below(5) as u16,
-                })
-                .collect();
-            let start = pos(&holes, rng.below(2) as u8);
-            let a = Game::new(&fast, start.clone());
-            let b = Game::new(&general, start.clone());
-            assert_eq!(a.ending(), b.ending(), "{what} {start:?}");
-            assert_eq!(a.position(), b.position(), "{what} {start:?}");
-            agree_count(&what, &fast, &general, start, 1, 7);
-        }
-    }
+    from_random_positions(2027, count_variants(), agree_count);
 }
 
 #[test]
@@ -722,6 +682,38 @@ fn play_into_one_report_gives_the_reports_of_play() {
         assert!(plies > 1000, "{what}: {plies} plies");
         if what == "giuthi" {
             assert!(multi_lap > 100, "giuthi: {multi_lap} relay moves");
+        }
+    }
+}
+
+/// Plays one game with `check` (a fast core against the general one) from each of 20 random
+/// positions of every third of `variants` (a xorshift sequence from `seed`): big piles
+/// (whole laps), empty rows, either side to move; the two cores must first agree on the
+/// position and whether the game is over there.
+fn from_random_positions(
+    seed: u64,
+    variants: Vec<(String, Ruleset)>,
+    check: fn(&str, &Rules, &Rules, Position, usize, u64),
+) {
+    let mut rng = common::Rng::new(seed);
+    for (what, rs) in variants.into_iter().step_by(3) {
+        let fast = Rules::new(&rs);
+        let general = fast.with_general_core();
+        let h = fast.holes();
+        for _ in 0..20 {
+            let holes: Vec<u16> = (0..h)
+                .map(|_| match rng.below(4) {
+                    0 => 0,
+                    1 => rng.below(40) as u16,
+                    _ => rng.below(5) as u16,
+                })
+                .collect();
+            let start = pos(&holes, rng.below(2) as u8);
+            let a = Game::new(&fast, start.clone());
+            let b = Game::new(&general, start.clone());
+            assert_eq!(a.ending(), b.ending(), "{what} {start:?}");
+            assert_eq!(a.position(), b.position(), "{what} {start:?}");
+            check(&what, &fast, &general, start, 1, 7);
         }
     }
 }

@@ -734,16 +734,10 @@ impl Flow {
         if whole <= free + 1e-6 {
             return Placed::Whole;
         }
-        // An item's caption stays on the page of its boards whenever the whole item fits one
-        // page: a caption read a page away from its diagram was the worse of the two (a
-        // Spanish reader's pass, Oware in large print on A3: "Captura total" and "Con
-        // veinticinco se gana" had their captions at the top of the next page). Large print,
-        // whose items can be taller than a page, runs the caption on only for those, rather
-        // than leave a page mostly empty before splitting them anyway.
-        let may_split = self.sz.large
-            && lead < whole - 1e-6
-            && lead <= free + 1e-6
-            && whole > self.usable() + 1e-6;
+        // Normal print keeps an item's caption on the page of its boards; large print, whose
+        // items are a page tall, may run the caption on rather than leave a page mostly empty
+        // (a worked example's lead holds its caption's first lines: [`example_dims`]).
+        let may_split = self.sz.large && lead < whole - 1e-6 && lead <= free + 1e-6;
         if self.at_top() || (may_split && (promised || free > MOST_LEFT_EMPTY * self.usable())) {
             return if whole <= free + 1e-6 {
                 Placed::Whole
@@ -909,10 +903,16 @@ fn lay_out(
                 f.lines(MARGIN, &title, ex_title, Weight::Bold);
                 let title_h = title.len() as f64 * text::line_height_mm(ex_title);
                 let split = flow_boards(&mut f, rs, ph, prep, title_h);
-                for c in &prep.caption[1..] {
+                for (i, c) in prep.caption[1..].iter().enumerate() {
                     let lines = super::wrap(c, caption, Weight::Regular, w);
-                    // A split example breaks between its caption's paragraphs where it can.
-                    if placed == Placed::Split || split {
+                    if i == 0 && placed == Placed::Split && !split {
+                        // Its first lines were placed with the boards ([`example_dims`]);
+                        // the rest may run on.
+                        f.room(
+                            lines.len().min(CAPTION_LEAD) as f64 * text::line_height_mm(caption),
+                        );
+                    } else if placed == Placed::Split || split {
+                        // A split example breaks between its caption's paragraphs where it can.
                         f.keep_together(lines.len(), caption);
                     }
                     f.lines(MARGIN, &lines, caption, Weight::Regular);
@@ -946,13 +946,25 @@ fn example_dims(
     let used = boards_height(rs, ph, sz, prep, paper, w).0;
     // Split between its boards, only the first must stay with the title.
     let ink = boards_lead(rs, ph, sz, prep, paper, title);
-    let cap: usize = prep.caption[1..]
+    let paras: Vec<usize> = prep.caption[1..]
         .iter()
         .map(|c| super::wrap(c, sz.caption, Weight::Regular, w).len())
-        .sum();
+        .collect();
+    let cap: usize = paras.iter().sum();
+    let lh = text::line_height_mm(sz.caption);
     // 1 mm comes between the boards and the caption.
-    (
-        title + used + 1.0 + cap as f64 * text::line_height_mm(sz.caption),
-        title + ink,
-    )
+    let whole = title + used + 1.0 + cap as f64 * lh;
+    if splits_boards(rs, ph, sz, prep, paper, title) {
+        return (whole, title + ink);
+    }
+    // The caption's first lines (up to CAPTION_LEAD) stay with the boards: a caption read a
+    // page away from its diagram was what a Spanish reader found (Oware in large print on
+    // A3: "Captura total" and "Con veinticinco se gana" had their two-line captions at the
+    // top of the next page).
+    let first = paras.first().copied().unwrap_or(0).min(CAPTION_LEAD);
+    (whole, (title + used + 1.0 + first as f64 * lh).min(whole))
 }
+
+/// Lines of a worked example's caption, at most, that stay on the page of its boards when
+/// the example runs on over a page break (see [`example_dims`]).
+const CAPTION_LEAD: usize = 2;
