@@ -375,19 +375,7 @@ fn single_lap_core_plays_as_the_general_core() {
 #[test]
 fn single_lap_core_plays_as_the_general_core_on_shortened_boards() {
     // Kalah(6,4) with A1/B6, or A3/B4 and A6/B1, closed: sowing passes the closed pits.
-    for closed in [vec![0u8, 11], vec![2, 9, 5, 6]] {
-        let fast = Rules::new(&common::kalah(6, 4)).shortened(&closed).unwrap();
-        assert!(fast.has_single_lap_core());
-        let general = fast.with_general_core();
-        agree(
-            &format!("closed {closed:?}"),
-            &fast,
-            &general,
-            fast.initial(),
-            40,
-            99,
-        );
-    }
+    on_shortened_boards(&common::kalah(6, 4), Rules::has_single_lap_core, agree);
 }
 
 #[test]
@@ -591,19 +579,7 @@ fn count_core_plays_as_the_general_core() {
 
 #[test]
 fn count_core_plays_as_the_general_core_on_shortened_boards() {
-    for closed in [vec![0u8, 11], vec![2, 9, 5, 6]] {
-        let fast = Rules::new(&common::oware()).shortened(&closed).unwrap();
-        assert!(fast.has_count_core());
-        let general = fast.with_general_core();
-        agree_count(
-            &format!("closed {closed:?}"),
-            &fast,
-            &general,
-            fast.initial(),
-            40,
-            99,
-        );
-    }
+    on_shortened_boards(&common::oware(), Rules::has_count_core, agree_count);
 }
 
 #[test]
@@ -715,5 +691,31 @@ fn from_random_positions(
             assert_eq!(a.position(), b.position(), "{what} {start:?}");
             check(&what, &fast, &general, start, 1, 7);
         }
+    }
+}
+
+/// Plays 40 games with `check` (a fast core against the general one) on `rs`'s board with
+/// A1/B6, or A3/B4 and A6/B1, closed (sowing passes the closed pits); `has_core` must say the
+/// fast core is still chosen there.
+fn on_shortened_boards(
+    rs: &Ruleset,
+    has_core: fn(&Rules) -> bool,
+    check: fn(&str, &Rules, &Rules, Position, usize, u64),
+) {
+    for closed in [vec![0u8, 11], vec![2, 9, 5, 6]] {
+        let fast = Rules::new(rs).shortened(&closed).unwrap();
+        assert!(
+            has_core(&fast),
+            "closed {closed:?}: the fast core is not chosen"
+        );
+        let general = fast.with_general_core();
+        check(
+            &format!("closed {closed:?}"),
+            &fast,
+            &general,
+            fast.initial(),
+            40,
+            99,
+        );
     }
 }

@@ -7,8 +7,8 @@
 //! repetition and no legal move in the same sequence (research notes §5.2).
 
 use super::rules::{
-    Applied, Board, CountLap, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES, MAX_MOVES,
-    MAX_PITS_PER_SIDE, SMALL_HOLES, SMALL_ROW,
+    add_gain, Applied, Board, CountLap, Endless, Observer, Quiet, Rules, SingleLap, MAX_HOLES,
+    MAX_MOVES, MAX_PITS_PER_SIDE, SMALL_ROW,
 };
 use super::{Dir, EndReason, Ending, EngineError, Lap, Move, Position, Report};
 use crate::ruleset::{GrandSlam, NoLegalMove, Remaining};
@@ -868,16 +868,7 @@ impl<'r> Game<'r> {
         }
         let last = match r.small_sow().get(mover, from, left as usize) {
             Some((gain, last)) if !O::RECORDS => {
-                // By value, so that the compiler sees no aliasing and adds them as vectors.
-                let gain: [u16; SMALL_HOLES] = *gain;
-                let head: &mut [u16; SMALL_HOLES] = (&mut b[..SMALL_HOLES])
-                    .try_into()
-                    .expect("a board has more than SMALL_HOLES holes");
-                let mut sum = *head;
-                for (h, g) in sum.iter_mut().zip(gain) {
-                    *h += g;
-                }
-                *head = sum;
+                add_gain(b, gain);
                 last
             }
             _ => {

@@ -214,6 +214,33 @@ pub(crate) const SMALL_ROW: usize = 8;
 /// Holes of the boards whose single-lap sowing is read from [`SmallSow`] (up to 7 pits a side).
 pub(crate) const SMALL_HOLES: usize = 16;
 
+/// The pits (a mask over holes) of the row where `mover` captures, on a board of `n` pits a
+/// side: the mover's own row or the opponent's, as the capture's `side` says.
+fn capture_row(side: RowSide, mover: usize, n: usize) -> u64 {
+    let row = if side == RowSide::Own {
+        mover
+    } else {
+        1 - mover
+    };
+    ((1u64 << n) - 1) << (row * n)
+}
+
+/// Adds a precomputed lap's `gain` (seeds per hole, [`SmallSow`]) to the first
+/// [`SMALL_HOLES`] holes of board `b` (which has at least that many), as one vector sum: by
+/// value, so that the compiler sees no aliasing. Shared by the single-lap and count cores.
+#[inline(always)]
+pub(crate) fn add_gain(b: &mut [u16], gain: &[u16; SMALL_HOLES]) {
+    let gain: [u16; SMALL_HOLES] = *gain;
+    let head: &mut [u16; SMALL_HOLES] = (&mut b[..SMALL_HOLES])
+        .try_into()
+        .expect("a board has more than SMALL_HOLES holes");
+    let mut sum = *head;
+    for (h, g) in sum.iter_mut().zip(gain) {
+        *h += g;
+    }
+    *head = sum;
+}
+
 /// Seeds sown in the last lap of a handful, at most one lap's holes (a board of at most
 /// [`SMALL_HOLES`] holes sows at most that many a lap).
 const SMALL_LEFT: usize = SMALL_HOLES + 1;
@@ -454,14 +481,8 @@ impl Rules {
                 take_seed: c.take_capturing_seed,
                 slam_no_capture: rs.grand_slam == GrandSlam::NoCapture,
                 capture_pits: std::array::from_fn(|mover| {
-                    let row = if c.side == RowSide::Own {
-                        mover
-                    } else {
-                        1 - mover
-                    };
-                    let pits = ((1u64 << n) - 1) << (row * n);
                     if c.kind == CaptureKind::Opposite {
-                        pits
+                        capture_row(c.side, mover, n)
                     } else {
                         0
                     }
@@ -493,14 +514,8 @@ impl Rules {
             dir: dirs[0],
             skip_origin,
             capture_pits: std::array::from_fn(|mover| {
-                let row = if c.side == RowSide::Own {
-                    mover
-                } else {
-                    1 - mover
-                };
-                let pits = ((1u64 << n) - 1) << (row * n);
                 if c.kind == CaptureKind::Count {
-                    pits & !closed
+                    capture_row(c.side, mover, n) & !closed
                 } else {
                     0
                 }
@@ -1149,16 +1164,7 @@ impl Rules {
         }
         let last = match self.small.get(mover, from, left as usize) {
             Some((gain, last)) if !O::RECORDS => {
-                // By value, so that the compiler sees no aliasing and adds them as vectors.
-                let gain: [u16; SMALL_HOLES] = *gain;
-                let head: &mut [u16; SMALL_HOLES] = (&mut b[..SMALL_HOLES])
-                    .try_into()
-                    .expect("a board has more than SMALL_HOLES holes");
-                let mut sum = *head;
-                for (h, g) in sum.iter_mut().zip(gain) {
-                    *h += g;
-                }
-                *head = sum;
+                add_gain(b, gain);
                 last
             }
             _ => {

@@ -812,11 +812,7 @@ fn lay_out(
     let w = f.width();
     for (i, blk) in blocks.iter().enumerate() {
         match blk {
-            Block::Title(s) => {
-                let lines = super::wrap(s, title_pt, Weight::Bold, w);
-                f.lines(MARGIN, &lines, title_pt, Weight::Bold);
-                f.y += 1.0;
-            }
+            Block::Title(s) => f.title(s, title_pt, 1.0),
             Block::Heading(s) => {
                 let lines = super::wrap(s, head, Weight::Bold, w);
                 // Keep a heading with the first lines of what follows.
