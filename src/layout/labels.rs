@@ -180,12 +180,20 @@ fn draw_label(
     let who = if l.store {
         // A store nobody sows into is named for what it holds, as the board names it, not
         // called a store when the ruleset calls it something else.
-        let key = if store_sown_by(rs, l.side).iter().any(|x| *x) {
-            "labels.store_of"
-        } else {
-            "labels.store_captures"
+        // A sown store says who sows into it and who skips it, rather than repeat its
+        // label ("South store / South's store").
+        let sown = store_sown_by(rs, l.side);
+        let key = match (sown[l.side], sown[1 - l.side]) {
+            (true, true) => "labels.store_sown_both",
+            (true, false) => "labels.store_sown_owner",
+            (false, true) => "labels.store_sown_other",
+            (false, false) => "labels.store_captures",
         };
-        ph.fmt(key, &[("player", player), ("ring", &ring)])
+        let other = &rs.board.players[1 - l.side];
+        ph.fmt(
+            key,
+            &[("player", player), ("other", other), ("ring", &ring)],
+        )
     } else {
         ph.fmt("labels.pit_of", &[("player", player), ("ring", &ring)])
     };
