@@ -189,8 +189,10 @@ fn low_ink_is_grey_with_no_large_fills_and_contrast_has_heavy_black_lines() {
 
 /// Every shape's outline as drawn (segments, fill present, stroke width and dashes) and every
 /// text, without colours: what a greyscale or colour-blind reader can still tell apart.
-fn without_colour(doc: &Document) -> Vec<String> {
+/// Shapes in page order, words (text only, as printed) in page order.
+fn without_colour(doc: &Document) -> (Vec<String>, Vec<String>) {
     let mut out = Vec::new();
+    let mut words = Vec::new();
     for page in &doc.pages {
         for it in leaves(&page.items) {
             match it {
@@ -202,12 +204,12 @@ fn without_colour(doc: &Document) -> Vec<String> {
                         .as_ref()
                         .map(|st: &Stroke| (st.width, st.dash.clone()))
                 )),
-                Item::Text(t) => out.push(format!("{} {} {} {}", t.x, t.y, t.size_pt, t.text)),
+                Item::Text(t) => words.push(format!("{} {}", t.size_pt, t.text)),
                 Item::Clip(_) => {}
             }
         }
     }
-    out
+    (out, words)
 }
 
 /// The colour of every stroke of `doc` that has one of `colours`, counted per colour.
@@ -240,12 +242,28 @@ fn colour_sides_add_colour_and_take_nothing_away() {
                 layout::kit(&rs, &opts).unwrap()
             };
             let (plain, coloured) = (at(false), at(true));
-            // No information by colour alone: every shape (rings, dashes, fills) and every
-            // word is where it was without colour; only colours changed.
-            assert_eq!(
-                without_colour(&plain),
-                without_colour(&coloured),
-                "{} {style:?}",
+            // No information by colour alone: every shape (rings, dashes, fills) is where it
+            // was without colour, and every word is still printed; only colours changed, and
+            // the board key gained the lines that name the two colours.
+            let (plain_shapes, plain_words) = without_colour(&plain);
+            let (col_shapes, col_words) = without_colour(&coloured);
+            assert_eq!(plain_shapes, col_shapes, "{} {style:?}", rs.id);
+            let mut extra = col_words.clone();
+            for w in &plain_words {
+                let i = extra.iter().position(|x| x == w);
+                assert!(i.is_some(), "{} {style:?}: {w:?} lost with colour", rs.id);
+                extra.remove(i.unwrap());
+            }
+            // The key names the colours, in the kit's language (A4 kits in the ruleset's own).
+            let names = extra.join(" ");
+            let (red, blue) = if rs.lang == "es" {
+                ("bermellón", "azul")
+            } else {
+                ("vermilion", "blue")
+            };
+            assert!(
+                names.contains(red) && names.contains(blue),
+                "{} {style:?}: the colour key is {extra:?}",
                 rs.id
             );
             // Both sides are coloured: 2n pits and 2 stores on the board, and the diagrams

@@ -130,8 +130,7 @@ pub fn pages_scaled(
     // a smaller one, which shrinks it, does.
     let widen = if opts.fit { Widen::Stores } else { Widen::No };
     for landscape in [true, false] {
-        if let Some((slack, _, pg)) = single(rs, paper, sz, ph, landscape, widen, false, &mut 0.0)?
-        {
+        if let Some((slack, _, pg)) = single(rs, opts, sz, ph, landscape, widen, false, &mut 0.0)? {
             if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                 best = Some((slack, pg));
             }
@@ -148,7 +147,7 @@ pub fn pages_scaled(
         for apart in [false, true] {
             for landscape in [true, false] {
                 let mut d = 0.0;
-                match single(rs, paper, sz, ph, landscape, Widen::Shrink, apart, &mut d) {
+                match single(rs, opts, sz, ph, landscape, Widen::Shrink, apart, &mut d) {
                     Ok(Some((_, s, pg))) => {
                         if fitted.as_ref().is_none_or(|(b, _)| s > *b + 1e-9) {
                             fitted = Some((s, pg));
@@ -179,7 +178,7 @@ pub fn pages_scaled(
             )),
         };
     }
-    tiled(rs, paper, sz, ph).map(|pg| (pg, 1.0))
+    tiled(rs, opts, sz, ph).map(|pg| (pg, 1.0))
 }
 
 /// The board drawn once at 1:1 for tiling: the cut-out board with a [`tile::BAND`] round it
@@ -353,7 +352,8 @@ pub fn tile_title(rs: &Ruleset, ph: &Phrases, plan: &tile::Plan, sz: &Sizes) -> 
 }
 
 /// The assembly page and the tile pages of a board too big for one sheet.
-fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
+fn tiled(rs: &Ruleset, opts: &KitOptions, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let paper = opts.paper;
     let (d, plan) = plan_sized(rs, paper, sz, ph)?;
     let g = Geometry::new(rs, rs.layout.child_safe);
     let title = tile_title(rs, ph, &plan, sz);
@@ -390,7 +390,7 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
     let legend_pt = sz.note;
     let (strong_pt, _) = strong(sz, legend_pt);
     let lh = text::line_height_mm(strong_pt);
-    let below: usize = legend_lines(rs, ph)
+    let below: usize = legend_lines(rs, ph, opts.colour)
         .iter()
         .map(|l| super::wrap(l, legend_pt, Weight::Regular, content_w).len())
         .sum::<usize>()
@@ -402,7 +402,7 @@ fn tiled(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Pag
     let mx = MARGIN + (content_w - d.w * k) / 2.0;
     let map_h = tile::draw_map(&mut pg, &d, &plan, sz, mx, y, content_w, room);
     y += map_h + 3.0;
-    for l in legend_lines(rs, ph) {
+    for l in legend_lines(rs, ph, opts.colour) {
         y = para(
             &mut pg,
             MARGIN,
@@ -473,7 +473,7 @@ enum Widen {
 #[allow(clippy::too_many_arguments)]
 fn single(
     rs: &Ruleset,
-    paper: Paper,
+    opts: &KitOptions,
     sz: &Sizes,
     ph: &Phrases,
     landscape: bool,
@@ -481,6 +481,7 @@ fn single(
     apart: bool,
     shrunk_to: &mut f64,
 ) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
+    let paper = opts.paper;
     let shrink = widen == Widen::Shrink;
     // One sheet has no tile seam: large print's row captions may run across the board.
     let wide_sz = Sizes {
@@ -520,7 +521,7 @@ fn single(
     let circ = circuit(rs);
 
     // Legend lines, below the board; measured first so the board gets what is left.
-    let legend = legend_lines(rs, ph);
+    let legend = legend_lines(rs, ph, opts.colour);
     let legend_pt = sz.note;
     let (strong_pt, _) = strong(sz, legend_pt);
     let lh = text::line_height_mm(legend_pt);
@@ -1144,8 +1145,9 @@ pub(crate) fn field_place(rs: &Ruleset, key: &str) -> String {
     }
 }
 
-/// The legend under the board: direction, bypasses, opposite pairs, sides, capture chains.
-fn legend_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
+/// The legend under the board: direction, bypasses, opposite pairs, sides, with `colour` the
+/// side colours by name, capture chains.
+fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
     let n = rs.board.pits_per_side;
     let mut out = Vec::new();
     let dir = match rs.sowing.direction {
@@ -1187,6 +1189,18 @@ fn legend_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
             ("sb", &rs.board.stores[1]),
         ],
     ));
+    if colour {
+        // With side colours the key names them (never the only cue: the outlines above).
+        out.push(ph.fmt(
+            "board.legend.colours",
+            &[
+                ("a", &rs.board.players[0]),
+                ("b", &rs.board.players[1]),
+                ("sa", &rs.board.stores[0]),
+                ("sb", &rs.board.stores[1]),
+            ],
+        ));
+    }
     if rs.capture.kind != CaptureKind::None {
         match rs.capture.chain {
             Chain::Backward => out.push(ph.get("board.legend.chain_backward")),
