@@ -854,36 +854,35 @@ pub(crate) fn rules_key(rs: &crate::ruleset::Ruleset) -> String {
 /// that the host key is the same on every run.
 pub const HINT_NODES: u64 = 30_000;
 
+/// One remembered answer of [`proven_best`], filled once: the first caller solves, any other
+/// caller asking for the same position meanwhile waits for that answer rather than solve again.
+type HintCell = std::sync::Arc<std::sync::OnceLock<Option<(i32, Vec<Move>)>>>;
+
 /// The hints of one ruleset: the Debug form of its rules ([`rules_key`]), and the answers by
 /// position.
-type HintCache = (
-    String,
-    std::collections::HashMap<Position, Option<(i32, Vec<Move>)>>,
-);
+type HintCache = (String, std::collections::HashMap<Position, HintCell>);
 
 /// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
 /// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
 /// the host key; answers are remembered for the ruleset asked about last (the key is laid out
 /// once per paper and language, and the layout advice lays it out again for each size it
-/// tries), so a build of many rulesets holds the hints of one at a time.
+/// tries), so a build of many rulesets holds the hints of one at a time. The lookup and the
+/// claim of a position happen under one lock, so two threads laying out the same kit (the
+/// document and the host key) never solve one position twice; the answer does not depend on
+/// which thread solves it.
 pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
     static CACHE: std::sync::Mutex<Option<HintCache>> = std::sync::Mutex::new(None);
     let id = rules_key(rules.ruleset());
-    if let Ok(c) = CACHE.lock() {
-        if let Some((_, m)) = c.as_ref().filter(|(cid, _)| *cid == id) {
-            if let Some(hit) = m.get(pos) {
-                return hit.clone();
-            }
-        }
-    }
-    let answer = proven_best_within(rules, pos, HINT_NODES);
-    if let Ok(mut c) = CACHE.lock() {
+    let cell: HintCell = {
+        let mut c = CACHE.lock().unwrap_or_else(|p| p.into_inner());
         if c.as_ref().is_none_or(|(cid, _)| *cid != id) {
             *c = Some((id, Default::default()));
         }
-        if let Some((_, m)) = c.as_mut() {
-            m.insert(pos.clone(), answer.clone());
+        match c.as_mut() {
+            Some((_, m)) => m.entry(pos.clone()).or_default().clone(),
+            None => Default::default(),
         }
-    }
-    answer
+    };
+    cell.get_or_init(|| proven_best_within(rules, pos, HINT_NODES))
+        .clone()
 }
