@@ -439,13 +439,18 @@ impl<'r> Solver<'r> {
         Ok(done(self, v, v, best, None))
     }
 
-    fn key(&self, g: &Game) -> Option<Key> {
-        table::key(
-            self.rules,
-            &g.position().holes,
-            g.to_move(),
-            self.stores_in_key,
-        )
+    /// The table key of `g` from its repetition key `pk` (which is the table key without the
+    /// stores): the same value as [`table::key`] with the stores when they are part of the key,
+    /// without going over the pits again.
+    fn key_from(&self, pk: &PathKey, g: &Game) -> Option<Key> {
+        match pk {
+            PathKey::Compact(k) if !self.stores_in_key => Some(*k),
+            // The stores take 32 more bits: they fit when the key without them has 96 at most.
+            PathKey::Compact(k) if k.leading_zeros() >= 32 => {
+                Some((*k << 32) | self.stores_tag(g) as Key)
+            }
+            _ => None,
+        }
     }
 
     /// The position of `g` for repetition checks (no stores).
@@ -615,16 +620,31 @@ impl<'r> Solver<'r> {
         }
         // Rules without a repetition end: a position recurring on the line is endless play.
         let mut pushed = false;
-        if !self.repetition {
+        // The position's key is worked out once: the repetition key (the segment holds it
+        // already under a repetition end), and the table key from it.
+        let key = if !self.repetition {
             let k = self.path_key(g);
             if self.path.contains(&k) {
                 return Err(Abort::Error(SolveError::EndlessPlay(
                     crate::notation::format_position(self.rules, g.position()),
                 )));
             }
+            let key = self.key_from(&k, g);
             self.path.push(k);
             pushed = true;
-        }
+            key
+        } else {
+            self.key_from(&self.segment.keys[seg], g)
+        };
+        debug_assert_eq!(
+            key,
+            table::key(
+                self.rules,
+                &g.position().holes,
+                g.to_move(),
+                self.stores_in_key
+            )
+        );
         if self.depth >= self.max_depth {
             if pushed {
                 self.path.pop();
@@ -632,7 +652,7 @@ impl<'r> Solver<'r> {
             return Err(Abort::Budget(Stop::Depth));
         }
         self.depth += 1;
-        let res = self.search_inner(g, alpha, beta, seg, r);
+        let res = self.search_inner(g, alpha, beta, seg, r, key);
         self.depth -= 1;
         if pushed {
             self.path.pop();
@@ -661,12 +681,12 @@ impl<'r> Solver<'r> {
         beta0: i32,
         seg: usize,
         r: i32,
+        key: Option<Key>,
     ) -> Result<(i32, Dep), Abort> {
         let mut dep = Dep::none();
         // The table holds values free of history: usable where a segment starts (or always,
         // without a repetition end). Mid-segment, the side table with its check.
         let main = !self.repetition || seg == 0;
-        let key = self.key(g);
         let side_key = if self.repetition {
             let k = self.segment.keys[seg].clone();
             // A move back to `g` itself ends the game: `g`'s presence is consulted too.
