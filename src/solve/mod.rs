@@ -317,6 +317,25 @@ pub struct Solver<'r> {
     /// Keys held by `side` (entries plus their `seen` lists), and the most allowed.
     side_keys: usize,
     side_cap: usize,
+    /// Child lists not in use, taken by a node and given back when it is done, so that once
+    /// warm a node allocates nothing for its children (their games are copied into the games
+    /// already there).
+    kid_pool: Vec<Kids<'r>>,
+    /// The copy with no history that children are played from (repetition rules), reused.
+    base: Option<Game<'r>>,
+}
+
+/// The children of one node: the first `n` of `v` (the rest are buffers kept for reuse).
+#[derive(Default)]
+struct Kids<'r> {
+    v: Vec<Child<'r>>,
+    n: usize,
+}
+
+impl<'r> Kids<'r> {
+    fn as_slice(&self) -> &[Child<'r>] {
+        &self.v[..self.n]
+    }
 }
 
 /// A legal move with the position it leads to.
@@ -365,6 +384,8 @@ impl<'r> Solver<'r> {
             side: std::collections::HashMap::new(),
             side_keys: 0,
             side_cap: limits.memory_mb.saturating_mul(1 << 20) / 2 / SIDE_KEY_BYTES,
+            kid_pool: Vec::new(),
+            base: None,
         }
     }
 
@@ -422,11 +443,12 @@ impl<'r> Solver<'r> {
         let v = lo;
         // Every best move: a move is best when its value reaches v (it cannot exceed it).
         let mut best = Vec::new();
-        let children = self.children(&root).map_err(|e| match e {
+        let mut children = Kids::default();
+        self.children(&root, &mut children).map_err(|e| match e {
             Abort::Error(e) => e,
             Abort::Budget(_) => unreachable!("children() never spends the budget"),
         })?;
-        for c in &children {
+        for c in children.as_slice() {
             match self.child_value(c, v - 1, v) {
                 Ok((x, _)) if x >= v => best.push(c.mv),
                 Ok(_) => {}
@@ -489,8 +511,9 @@ impl<'r> Solver<'r> {
         Ok(())
     }
 
-    /// The playable moves of `g` with their positions, best-first for ordering.
-    fn children(&self, g: &Game<'r>) -> Result<Vec<Child<'r>>, Abort> {
+    /// The playable moves of `g` with their positions, in legal-move order, into `out` (its
+    /// first `out.n`; the games already in `out.v` are reused as buffers).
+    fn children(&mut self, g: &Game<'r>, out: &mut Kids<'r>) -> Result<(), Abort> {
         let rules = self.rules;
         let mover = g.to_move();
         let before = margin(rules, g, mover);
@@ -503,22 +526,37 @@ impl<'r> Solver<'r> {
         g.legal_moves_into(&mut list);
         // Under a repetition end, the children are played from a copy of `g` whose history is
         // `g` alone (the segment does the rest), so no child carries the whole line.
-        let base;
-        let from = if self.repetition {
-            base = Game::try_new(rules, g.position().clone())
-                .map_err(|e| Abort::Error(SolveError::Engine(e)))?;
-            &base
+        let base = if self.repetition {
+            let b = match self.base.take() {
+                Some(mut b) => b.reset(g.position()).map(|()| b),
+                None => Game::try_new(rules, g.position().clone()),
+            };
+            Some(b.map_err(|e| Abort::Error(SolveError::Engine(e)))?)
         } else {
-            g
+            None
         };
-        let mut out = Vec::with_capacity(list.len());
+        let from = base.as_ref().unwrap_or(g);
+        out.n = 0;
         for &mv in list.as_slice() {
-            let mut c = from.clone();
-            match c.play_fast(mv) {
+            let i = out.n;
+            if i == out.v.len() {
+                out.v.push(Child {
+                    mv,
+                    game: from.clone(),
+                    gain: 0,
+                    again: false,
+                    fresh: false,
+                    repeat_gain: 0,
+                });
+            } else {
+                out.v[i].game.clone_from(from);
+            }
+            let c = &mut out.v[i];
+            match c.game.play_fast(mv) {
                 Ok(o) => {
-                    let gain = margin(rules, &c, mover) - before;
-                    let again = !c.is_over() && c.to_move() == mover;
-                    let h = &c.position().holes;
+                    let gain = margin(rules, &c.game, mover) - before;
+                    let again = !c.game.is_over() && c.game.to_move() == mover;
+                    let h = &c.game.position().holes;
                     let rows = [
                         h[..n].iter().map(|&x| x as i32).sum::<i32>(),
                         h[n..2 * n].iter().map(|&x| x as i32).sum::<i32>(),
@@ -531,25 +569,27 @@ impl<'r> Solver<'r> {
                         crate::ruleset::Remaining::Mover => own + other,
                         crate::ruleset::Remaining::Opponent => -(own + other),
                     };
-                    out.push(Child {
-                        mv,
-                        fresh: o.captured > 0 || stores(&c) != stores(g),
-                        game: c,
-                        gain,
-                        again,
-                        repeat_gain: gain + sweep,
-                    });
+                    c.mv = mv;
+                    c.fresh = o.captured > 0 || stores(&c.game) != stores(g);
+                    c.gain = gain;
+                    c.again = again;
+                    c.repeat_gain = gain + sweep;
+                    out.n += 1;
                 }
+                // The slot stays a buffer for the next move.
                 Err(EngineError::NonTerminating(_)) => {}
                 Err(e) => return Err(Abort::Error(SolveError::Engine(e))),
             }
         }
-        if out.is_empty() && !list.is_empty() {
+        if base.is_some() {
+            self.base = base;
+        }
+        if out.n == 0 && !list.is_empty() {
             return Err(Abort::Error(SolveError::NoPlayableMove(
                 crate::notation::format_position(rules, g.position()),
             )));
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The value of child `c` for the mover at its parent (gain included), fail-soft in the
@@ -719,8 +759,9 @@ impl<'r> Solver<'r> {
         let alpha = alpha0.max(lo);
         let beta = beta0.min(hi);
         let start_nodes = self.nodes;
-        let mut kids = self.children(g)?;
-        kids.sort_by_key(|c| {
+        let mut kids = self.kid_pool.pop().unwrap_or_default();
+        self.children(g, &mut kids)?;
+        kids.v[..kids.n].sort_by_key(|c| {
             (
                 std::cmp::Reverse(tt_move == Some(c.mv.pit * 2 + c.mv.dir as u8)),
                 std::cmp::Reverse(c.again),
@@ -730,7 +771,7 @@ impl<'r> Solver<'r> {
         let mut best = i32::MIN;
         let mut best_mv = None;
         let mut a = alpha;
-        for c in &kids {
+        for c in kids.as_slice() {
             // Without a repetition end: the stores changed in every line that leaves here
             // with a gain or a capture, so the endless-play line starts afresh.
             let saved = if !self.repetition && (c.gain != 0 || c.fresh) {
@@ -755,7 +796,9 @@ impl<'r> Solver<'r> {
                 break;
             }
         }
-        if kids.is_empty() {
+        let no_moves = kids.n == 0;
+        self.kid_pool.push(kids);
+        if no_moves {
             // No legal move yet the game is not over cannot happen (the engine ends or passes).
             best = 0;
         }
