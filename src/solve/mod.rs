@@ -304,8 +304,10 @@ pub struct Solver<'r> {
     start: Instant,
     repetition: bool,
     stores_in_key: bool,
-    /// Line of play since the stores last changed (rules without a repetition end).
+    /// Line of play from the root (rules without a repetition end); the part from
+    /// `path_start` on is the line since the stores last changed.
     path: Vec<PathKey>,
+    path_start: usize,
     /// Moves on the current line from the root.
     depth: usize,
     /// Longest line followed ([`MAX_DEPTH`] unless set lower).
@@ -380,6 +382,7 @@ impl<'r> Solver<'r> {
             repetition: end.repetition,
             stores_in_key: end.threshold.is_some(),
             path: Vec::new(),
+            path_start: 0,
             segment: Segment::default(),
             side: std::collections::HashMap::new(),
             side_keys: 0,
@@ -398,6 +401,7 @@ impl<'r> Solver<'r> {
         self.depth = 0;
         self.start = Instant::now();
         self.path.clear();
+        self.path_start = 0;
         self.segment = Segment::fresh(self.path_key(&root));
         // Everything below is in the root mover's terms; `sign` turns it into side 0's.
         let side = root.to_move();
@@ -664,7 +668,7 @@ impl<'r> Solver<'r> {
         // already under a repetition end), and the table key from it.
         let key = if !self.repetition {
             let k = self.path_key(g);
-            if self.path.contains(&k) {
+            if self.path[self.path_start..].contains(&k) {
                 return Err(Abort::Error(SolveError::EndlessPlay(
                     crate::notation::format_position(self.rules, g.position()),
                 )));
@@ -774,14 +778,15 @@ impl<'r> Solver<'r> {
         for c in kids.as_slice() {
             // Without a repetition end: the stores changed in every line that leaves here
             // with a gain or a capture, so the endless-play line starts afresh.
+            // (The line is not dropped, only its start moved, so no buffer is given up.)
             let saved = if !self.repetition && (c.gain != 0 || c.fresh) {
-                Some(std::mem::take(&mut self.path))
+                Some(std::mem::replace(&mut self.path_start, self.path.len()))
             } else {
                 None
             };
             let v = self.child_value(c, a, beta);
             if let Some(p) = saved {
-                self.path = p;
+                self.path_start = p;
             }
             let (v, d) = v?;
             dep.merge(d);
