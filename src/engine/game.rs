@@ -392,7 +392,7 @@ const FIRST_SLOTS: usize = 64;
 /// boards too when the keys are hashes), with an open-addressed index over the keys, so that
 /// a look-up costs the same however long the history (a game without captures can run
 /// hundreds of plies), and a clear is a new generation of slots, not a wipe.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct History {
     keys: Vec<u128>,
     /// The boards and sides to move, kept only for hashed keys.
@@ -402,6 +402,31 @@ struct History {
     slots: Vec<u64>,
     /// The generation of the index's live slots; a new one on every clear.
     gen: u32,
+}
+
+impl Clone for History {
+    fn clone(&self) -> History {
+        History {
+            keys: self.keys.clone(),
+            boards: self.boards.clone(),
+            slots: self.slots.clone(),
+            gen: self.gen,
+        }
+    }
+
+    /// The same as `*self = src.clone()`, reusing this history's buffers.
+    fn clone_from(&mut self, src: &History) {
+        let History {
+            keys,
+            boards,
+            slots,
+            gen,
+        } = src;
+        self.keys.clone_from(keys);
+        self.boards.clone_from(boards);
+        self.slots.clone_from(slots);
+        self.gen = *gen;
+    }
 }
 
 /// Where a key starts looking in an index of `mask + 1` slots.
@@ -486,7 +511,7 @@ impl History {
 
 /// A game in progress: the position, the positions seen since the last capture (repetition
 /// rule) and, once over, how it ended.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game<'r> {
     rules: &'r Rules,
     pos: Position,
@@ -503,6 +528,56 @@ pub struct Game<'r> {
     /// 128 seeds in all, so every hole fits a byte; see [`position_key`]).
     packed: bool,
     start_passed: Option<u8>,
+}
+
+impl Clone for Game<'_> {
+    fn clone(&self) -> Self {
+        Game {
+            rules: self.rules,
+            pos: self.pos.clone(),
+            board: self.board,
+            to_move: self.to_move,
+            ending: self.ending.clone(),
+            history: self.history.clone(),
+            total: self.total,
+            count_filter: self.count_filter,
+            packed: self.packed,
+            start_passed: self.start_passed,
+        }
+    }
+
+    /// The same as `*self = src.clone()`, reusing this game's buffers (the position's holes and
+    /// the repetition history): no allocation once they are large enough, for searches that
+    /// copy a game for every move.
+    fn clone_from(&mut self, src: &Self) {
+        let Game {
+            rules,
+            pos,
+            board,
+            to_move,
+            ending,
+            history,
+            total,
+            count_filter,
+            packed,
+            start_passed,
+        } = src;
+        self.rules = rules;
+        let Position {
+            holes,
+            to_move: pos_to_move,
+        } = pos;
+        self.pos.holes.clone_from(holes);
+        self.pos.to_move = *pos_to_move;
+        self.board = *board;
+        self.to_move = *to_move;
+        self.ending.clone_from(ending);
+        self.history.clone_from(history);
+        self.total = *total;
+        self.count_filter = *count_filter;
+        self.packed = *packed;
+        self.start_passed = *start_passed;
+    }
 }
 
 impl<'r> Game<'r> {

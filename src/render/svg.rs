@@ -230,19 +230,14 @@ impl PathWriter {
         forms
     }
 
-    /// How many characters the shortest form of a line to `q` takes ([`PathWriter::line_forms`]
-    /// measured without building the list), told whether the path data ends in a digit.
-    fn line_len_after(&self, after_digit: bool, q: (i64, i64)) -> usize {
-        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
-        let f = |c: char, v: &[i64]| self.form_len_after(after_digit, c, v);
-        let mut n = f('l', &[dx, dy]).min(f('L', &[q.0, q.1]));
-        if dy == 0 {
-            n = n.min(f('h', &[dx])).min(f('H', &[q.0]));
+    /// What the length of a line's forms depends on besides its end point, read once for a
+    /// search over many end points ([`LineCosts::len`]).
+    fn line_costs(&self) -> LineCosts {
+        LineCosts {
+            cur: self.cur,
+            after_digit: self.ends_in_digit(),
+            implied: ['l', 'L', 'h', 'H', 'v', 'V'].map(|c| self.implied(c)),
         }
-        if dx == 0 {
-            n = n.min(f('v', &[dy])).min(f('V', &[q.1]));
-        }
-        n
     }
 
     /// A straight line to `q` (a vertex even when `q` is the current point).
@@ -263,6 +258,80 @@ impl PathWriter {
     }
 }
 
+/// Characters of the decimal digits of `v`'s magnitude.
+fn digits(v: u64) -> usize {
+    v.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// Characters number `v` takes in path data, its separator included, after a digit or not.
+fn num_len(v: i64, after_digit: bool) -> usize {
+    usize::from(v >= 0 && after_digit) + usize::from(v < 0) + digits(v.unsigned_abs())
+}
+
+/// An end point of a marker run's step with the characters of its coordinates (sign and
+/// digits, no separator), which the absolute forms need on every step.
+#[derive(Clone, Copy)]
+struct RunPoint {
+    q: (i64, i64),
+    x_len: usize,
+    y_len: usize,
+}
+
+impl RunPoint {
+    fn new(q: (i64, i64)) -> RunPoint {
+        let len = |v: i64| num_len(v, false);
+        RunPoint {
+            q,
+            x_len: len(q.0),
+            y_len: len(q.1),
+        }
+    }
+}
+
+/// The state a line's length depends on, from [`PathWriter::line_costs`]: the current point,
+/// whether the data ends in a digit, and which of `l L h H v V` would be implied.
+struct LineCosts {
+    cur: (i64, i64),
+    after_digit: bool,
+    implied: [bool; 6],
+}
+
+impl LineCosts {
+    /// The characters of the shortest form of a line to `p` (the same as measuring every form
+    /// of [`PathWriter::line_forms`] with [`PathWriter::form_len`]).
+    fn len(&self, p: &RunPoint) -> usize {
+        let q = p.q;
+        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
+        // A form's letter and whether its first number follows a digit.
+        let lead = |i: usize| {
+            if self.implied[i] {
+                (0, self.after_digit)
+            } else {
+                (1, false)
+            }
+        };
+        let abs_x = |ad: bool| p.x_len + usize::from(q.0 >= 0 && ad);
+        let abs_y = |ad: bool| p.y_len + usize::from(q.1 >= 0 && ad);
+        let (n, ad) = lead(0);
+        let mut best = n + num_len(dx, ad) + num_len(dy, true);
+        let (n, ad) = lead(1);
+        best = best.min(n + abs_x(ad) + abs_y(true));
+        if dy == 0 {
+            let (n, ad) = lead(2);
+            best = best.min(n + num_len(dx, ad));
+            let (n, ad) = lead(3);
+            best = best.min(n + abs_x(ad));
+        }
+        if dx == 0 {
+            let (n, ad) = lead(4);
+            best = best.min(n + num_len(dy, ad));
+            let (n, ad) = lead(5);
+            best = best.min(n + abs_y(ad));
+        }
+        best
+    }
+}
+
 /// Path data with a vertex at each of `pts` (hundredths of a mm), for a marker run: every
 /// vertex draws the same glyph in the same paint, so the order is free. From the first point,
 /// each step goes to the remaining point whose step is written shortest (the earliest on a
@@ -273,20 +342,20 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         return String::new();
     };
     w.move_to(first);
-    let mut left: Vec<(i64, i64)> = pts[1..].to_vec();
+    let mut left: Vec<RunPoint> = pts[1..].iter().map(|&q| RunPoint::new(q)).collect();
     loop {
         // The first of the nearest (fewest characters) points; the state the lengths depend
-        // on is read once a step.
-        let after_digit = w.ends_in_digit();
+        // on is read once a step, each point's own digits once a run.
+        let costs = w.line_costs();
         let Some((i, _)) = left
             .iter()
             .enumerate()
-            .min_by_key(|(i, q)| (w.line_len_after(after_digit, **q), *i))
+            .min_by_key(|(i, p)| (costs.len(p), *i))
         else {
             break;
         };
-        let q = left.remove(i);
-        w.line_to(q);
+        let p = left.remove(i);
+        w.line_to(p.q);
     }
     w.d
 }
@@ -1428,6 +1497,46 @@ mod tests {
         // A point on the next line below the first comes before the far end of the first
         // line, reached from there as `L9000 0` (shorter than `l9000-400`).
         assert_eq!(run_data(&[(0, 0), (9000, 0), (0, 400)]), "m0 0v400L9000 0");
+    }
+
+    #[test]
+    fn a_line_costs_what_its_shortest_written_form_takes() {
+        // For each state (path data so far, which sets the command in force and whether it
+        // ends in a digit) and end point, every form of the line is written out in full and
+        // the shortest counted: LineCosts::len must give that many characters.
+        let vals = [-1000, -57, -1, 0, 3, 10, 99, 100, 4321];
+        for prefix in [&[][..], &[(5, 5)], &[(5, 5), (70, 5)], &[(5, 5), (5, -80)]] {
+            let mut w = PathWriter::new(false);
+            w.move_to((0, 0));
+            for &q in prefix {
+                w.line_to(q);
+            }
+            let costs = w.line_costs();
+            for &x in &vals {
+                for &y in &vals {
+                    let shortest = w
+                        .line_forms((x, y))
+                        .iter()
+                        .map(|(c, v, n)| {
+                            let mut t = PathWriter {
+                                d: w.d.clone(),
+                                ..PathWriter::new(false)
+                            };
+                            t.cur = w.cur;
+                            t.last = w.last;
+                            t.pick(&[(*c, &v[..*n])]);
+                            t.d.len() - w.d.len()
+                        })
+                        .min()
+                        .unwrap();
+                    assert_eq!(
+                        costs.len(&RunPoint::new((x, y))),
+                        shortest,
+                        "{prefix:?} to {x},{y}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

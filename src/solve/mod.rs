@@ -304,8 +304,10 @@ pub struct Solver<'r> {
     start: Instant,
     repetition: bool,
     stores_in_key: bool,
-    /// Line of play since the stores last changed (rules without a repetition end).
+    /// Line of play from the root (rules without a repetition end); the part from
+    /// `path_start` on is the line since the stores last changed.
     path: Vec<PathKey>,
+    path_start: usize,
     /// Moves on the current line from the root.
     depth: usize,
     /// Longest line followed ([`MAX_DEPTH`] unless set lower).
@@ -317,6 +319,25 @@ pub struct Solver<'r> {
     /// Keys held by `side` (entries plus their `seen` lists), and the most allowed.
     side_keys: usize,
     side_cap: usize,
+    /// Child lists not in use, taken by a node and given back when it is done, so that once
+    /// warm a node allocates nothing for its children (their games are copied into the games
+    /// already there).
+    kid_pool: Vec<Kids<'r>>,
+    /// The copy with no history that children are played from (repetition rules), reused.
+    base: Option<Game<'r>>,
+}
+
+/// The children of one node: the first `n` of `v` (the rest are buffers kept for reuse).
+#[derive(Default)]
+struct Kids<'r> {
+    v: Vec<Child<'r>>,
+    n: usize,
+}
+
+impl<'r> Kids<'r> {
+    fn as_slice(&self) -> &[Child<'r>] {
+        &self.v[..self.n]
+    }
 }
 
 /// A legal move with the position it leads to.
@@ -361,10 +382,13 @@ impl<'r> Solver<'r> {
             repetition: end.repetition,
             stores_in_key: end.threshold.is_some(),
             path: Vec::new(),
+            path_start: 0,
             segment: Segment::default(),
             side: std::collections::HashMap::new(),
             side_keys: 0,
             side_cap: limits.memory_mb.saturating_mul(1 << 20) / 2 / SIDE_KEY_BYTES,
+            kid_pool: Vec::new(),
+            base: None,
         }
     }
 
@@ -377,6 +401,7 @@ impl<'r> Solver<'r> {
         self.depth = 0;
         self.start = Instant::now();
         self.path.clear();
+        self.path_start = 0;
         self.segment = Segment::fresh(self.path_key(&root));
         // Everything below is in the root mover's terms; `sign` turns it into side 0's.
         let side = root.to_move();
@@ -422,11 +447,12 @@ impl<'r> Solver<'r> {
         let v = lo;
         // Every best move: a move is best when its value reaches v (it cannot exceed it).
         let mut best = Vec::new();
-        let children = self.children(&root).map_err(|e| match e {
+        let mut children = Kids::default();
+        self.children(&root, &mut children).map_err(|e| match e {
             Abort::Error(e) => e,
             Abort::Budget(_) => unreachable!("children() never spends the budget"),
         })?;
-        for c in &children {
+        for c in children.as_slice() {
             match self.child_value(c, v - 1, v) {
                 Ok((x, _)) if x >= v => best.push(c.mv),
                 Ok(_) => {}
@@ -439,13 +465,18 @@ impl<'r> Solver<'r> {
         Ok(done(self, v, v, best, None))
     }
 
-    fn key(&self, g: &Game) -> Option<Key> {
-        table::key(
-            self.rules,
-            &g.position().holes,
-            g.to_move(),
-            self.stores_in_key,
-        )
+    /// The table key of `g` from its repetition key `pk` (which is the table key without the
+    /// stores): the same value as [`table::key`] with the stores when they are part of the key,
+    /// without going over the pits again.
+    fn key_from(&self, pk: &PathKey, g: &Game) -> Option<Key> {
+        match pk {
+            PathKey::Compact(k) if !self.stores_in_key => Some(*k),
+            // The stores take 32 more bits: they fit when the key without them has 96 at most.
+            PathKey::Compact(k) if k.leading_zeros() >= 32 => {
+                Some((*k << 32) | self.stores_tag(g) as Key)
+            }
+            _ => None,
+        }
     }
 
     /// The position of `g` for repetition checks (no stores).
@@ -484,8 +515,9 @@ impl<'r> Solver<'r> {
         Ok(())
     }
 
-    /// The playable moves of `g` with their positions, best-first for ordering.
-    fn children(&self, g: &Game<'r>) -> Result<Vec<Child<'r>>, Abort> {
+    /// The playable moves of `g` with their positions, in legal-move order, into `out` (its
+    /// first `out.n`; the games already in `out.v` are reused as buffers).
+    fn children(&mut self, g: &Game<'r>, out: &mut Kids<'r>) -> Result<(), Abort> {
         let rules = self.rules;
         let mover = g.to_move();
         let before = margin(rules, g, mover);
@@ -498,22 +530,37 @@ impl<'r> Solver<'r> {
         g.legal_moves_into(&mut list);
         // Under a repetition end, the children are played from a copy of `g` whose history is
         // `g` alone (the segment does the rest), so no child carries the whole line.
-        let base;
-        let from = if self.repetition {
-            base = Game::try_new(rules, g.position().clone())
-                .map_err(|e| Abort::Error(SolveError::Engine(e)))?;
-            &base
+        let base = if self.repetition {
+            let b = match self.base.take() {
+                Some(mut b) => b.reset(g.position()).map(|()| b),
+                None => Game::try_new(rules, g.position().clone()),
+            };
+            Some(b.map_err(|e| Abort::Error(SolveError::Engine(e)))?)
         } else {
-            g
+            None
         };
-        let mut out = Vec::with_capacity(list.len());
+        let from = base.as_ref().unwrap_or(g);
+        out.n = 0;
         for &mv in list.as_slice() {
-            let mut c = from.clone();
-            match c.play_fast(mv) {
+            let i = out.n;
+            if i == out.v.len() {
+                out.v.push(Child {
+                    mv,
+                    game: from.clone(),
+                    gain: 0,
+                    again: false,
+                    fresh: false,
+                    repeat_gain: 0,
+                });
+            } else {
+                out.v[i].game.clone_from(from);
+            }
+            let c = &mut out.v[i];
+            match c.game.play_fast(mv) {
                 Ok(o) => {
-                    let gain = margin(rules, &c, mover) - before;
-                    let again = !c.is_over() && c.to_move() == mover;
-                    let h = &c.position().holes;
+                    let gain = margin(rules, &c.game, mover) - before;
+                    let again = !c.game.is_over() && c.game.to_move() == mover;
+                    let h = &c.game.position().holes;
                     let rows = [
                         h[..n].iter().map(|&x| x as i32).sum::<i32>(),
                         h[n..2 * n].iter().map(|&x| x as i32).sum::<i32>(),
@@ -526,25 +573,27 @@ impl<'r> Solver<'r> {
                         crate::ruleset::Remaining::Mover => own + other,
                         crate::ruleset::Remaining::Opponent => -(own + other),
                     };
-                    out.push(Child {
-                        mv,
-                        fresh: o.captured > 0 || stores(&c) != stores(g),
-                        game: c,
-                        gain,
-                        again,
-                        repeat_gain: gain + sweep,
-                    });
+                    c.mv = mv;
+                    c.fresh = o.captured > 0 || stores(&c.game) != stores(g);
+                    c.gain = gain;
+                    c.again = again;
+                    c.repeat_gain = gain + sweep;
+                    out.n += 1;
                 }
+                // The slot stays a buffer for the next move.
                 Err(EngineError::NonTerminating(_)) => {}
                 Err(e) => return Err(Abort::Error(SolveError::Engine(e))),
             }
         }
-        if out.is_empty() && !list.is_empty() {
+        if base.is_some() {
+            self.base = base;
+        }
+        if out.n == 0 && !list.is_empty() {
             return Err(Abort::Error(SolveError::NoPlayableMove(
                 crate::notation::format_position(rules, g.position()),
             )));
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The value of child `c` for the mover at its parent (gain included), fail-soft in the
@@ -615,16 +664,31 @@ impl<'r> Solver<'r> {
         }
         // Rules without a repetition end: a position recurring on the line is endless play.
         let mut pushed = false;
-        if !self.repetition {
+        // The position's key is worked out once: the repetition key (the segment holds it
+        // already under a repetition end), and the table key from it.
+        let key = if !self.repetition {
             let k = self.path_key(g);
-            if self.path.contains(&k) {
+            if self.path[self.path_start..].contains(&k) {
                 return Err(Abort::Error(SolveError::EndlessPlay(
                     crate::notation::format_position(self.rules, g.position()),
                 )));
             }
+            let key = self.key_from(&k, g);
             self.path.push(k);
             pushed = true;
-        }
+            key
+        } else {
+            self.key_from(&self.segment.keys[seg], g)
+        };
+        debug_assert_eq!(
+            key,
+            table::key(
+                self.rules,
+                &g.position().holes,
+                g.to_move(),
+                self.stores_in_key
+            )
+        );
         if self.depth >= self.max_depth {
             if pushed {
                 self.path.pop();
@@ -632,7 +696,7 @@ impl<'r> Solver<'r> {
             return Err(Abort::Budget(Stop::Depth));
         }
         self.depth += 1;
-        let res = self.search_inner(g, alpha, beta, seg, r);
+        let res = self.search_inner(g, alpha, beta, seg, r, key);
         self.depth -= 1;
         if pushed {
             self.path.pop();
@@ -661,12 +725,12 @@ impl<'r> Solver<'r> {
         beta0: i32,
         seg: usize,
         r: i32,
+        key: Option<Key>,
     ) -> Result<(i32, Dep), Abort> {
         let mut dep = Dep::none();
         // The table holds values free of history: usable where a segment starts (or always,
         // without a repetition end). Mid-segment, the side table with its check.
         let main = !self.repetition || seg == 0;
-        let key = self.key(g);
         let side_key = if self.repetition {
             let k = self.segment.keys[seg].clone();
             // A move back to `g` itself ends the game: `g`'s presence is consulted too.
@@ -699,8 +763,9 @@ impl<'r> Solver<'r> {
         let alpha = alpha0.max(lo);
         let beta = beta0.min(hi);
         let start_nodes = self.nodes;
-        let mut kids = self.children(g)?;
-        kids.sort_by_key(|c| {
+        let mut kids = self.kid_pool.pop().unwrap_or_default();
+        self.children(g, &mut kids)?;
+        kids.v[..kids.n].sort_by_key(|c| {
             (
                 std::cmp::Reverse(tt_move == Some(c.mv.pit * 2 + c.mv.dir as u8)),
                 std::cmp::Reverse(c.again),
@@ -710,17 +775,18 @@ impl<'r> Solver<'r> {
         let mut best = i32::MIN;
         let mut best_mv = None;
         let mut a = alpha;
-        for c in &kids {
+        for c in kids.as_slice() {
             // Without a repetition end: the stores changed in every line that leaves here
             // with a gain or a capture, so the endless-play line starts afresh.
+            // (The line is not dropped, only its start moved, so no buffer is given up.)
             let saved = if !self.repetition && (c.gain != 0 || c.fresh) {
-                Some(std::mem::take(&mut self.path))
+                Some(std::mem::replace(&mut self.path_start, self.path.len()))
             } else {
                 None
             };
             let v = self.child_value(c, a, beta);
             if let Some(p) = saved {
-                self.path = p;
+                self.path_start = p;
             }
             let (v, d) = v?;
             dep.merge(d);
@@ -735,7 +801,9 @@ impl<'r> Solver<'r> {
                 break;
             }
         }
-        if kids.is_empty() {
+        let no_moves = kids.n == 0;
+        self.kid_pool.push(kids);
+        if no_moves {
             // No legal move yet the game is not over cannot happen (the engine ends or passes).
             best = 0;
         }
@@ -854,36 +922,35 @@ pub(crate) fn rules_key(rs: &crate::ruleset::Ruleset) -> String {
 /// that the host key is the same on every run.
 pub const HINT_NODES: u64 = 30_000;
 
+/// One remembered answer of [`proven_best`], filled once: the first caller solves, any other
+/// caller asking for the same position meanwhile waits for that answer rather than solve again.
+type HintCell = std::sync::Arc<std::sync::OnceLock<Option<(i32, Vec<Move>)>>>;
+
 /// The hints of one ruleset: the Debug form of its rules ([`rules_key`]), and the answers by
 /// position.
-type HintCache = (
-    String,
-    std::collections::HashMap<Position, Option<(i32, Vec<Move>)>>,
-);
+type HintCache = (String, std::collections::HashMap<Position, HintCell>);
 
 /// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
 /// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
 /// the host key; answers are remembered for the ruleset asked about last (the key is laid out
 /// once per paper and language, and the layout advice lays it out again for each size it
-/// tries), so a build of many rulesets holds the hints of one at a time.
+/// tries), so a build of many rulesets holds the hints of one at a time. The lookup and the
+/// claim of a position happen under one lock, so two threads laying out the same kit (the
+/// document and the host key) never solve one position twice; the answer does not depend on
+/// which thread solves it.
 pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
     static CACHE: std::sync::Mutex<Option<HintCache>> = std::sync::Mutex::new(None);
     let id = rules_key(rules.ruleset());
-    if let Ok(c) = CACHE.lock() {
-        if let Some((_, m)) = c.as_ref().filter(|(cid, _)| *cid == id) {
-            if let Some(hit) = m.get(pos) {
-                return hit.clone();
-            }
-        }
-    }
-    let answer = proven_best_within(rules, pos, HINT_NODES);
-    if let Ok(mut c) = CACHE.lock() {
+    let cell: HintCell = {
+        let mut c = CACHE.lock().unwrap_or_else(|p| p.into_inner());
         if c.as_ref().is_none_or(|(cid, _)| *cid != id) {
             *c = Some((id, Default::default()));
         }
-        if let Some((_, m)) = c.as_mut() {
-            m.insert(pos.clone(), answer.clone());
+        match c.as_mut() {
+            Some((_, m)) => m.entry(pos.clone()).or_default().clone(),
+            None => Default::default(),
         }
-    }
-    answer
+    };
+    cell.get_or_init(|| proven_best_within(rules, pos, HINT_NODES))
+        .clone()
 }
