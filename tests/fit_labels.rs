@@ -435,3 +435,82 @@ fn bowl_labels_never_break_a_word() {
         "{e}"
     );
 }
+
+/// A store's bowl label says who sows into it, for each way the sowing fields can treat the
+/// stores, in both languages. The expected lines are written out by hand from the Kalah 6×4
+/// players (South owns the first store, single outline; North the second, double outline).
+#[test]
+fn a_store_label_says_who_sows_into_it_for_every_store_rule() {
+    use sowkit::ruleset::Include::{Skip, Sow};
+    let kalah = common::bundled()
+        .into_iter()
+        .find(|r| r.id == "kalah-6x4")
+        .unwrap();
+    // (own_store, opponent_store, language, South store's line, North store's line)
+    let cases = [
+        (
+            Sow,
+            Skip,
+            "en",
+            "South sows into it, North skips it (single outline)",
+            "North sows into it, South skips it (double outline)",
+        ),
+        (
+            Sow,
+            Sow,
+            "en",
+            "South's store; both players sow into it (single outline)",
+            "North's store; both players sow into it (double outline)",
+        ),
+        (
+            Skip,
+            Sow,
+            "en",
+            "North sows into it, South skips it (single outline)",
+            "South sows into it, North skips it (double outline)",
+        ),
+        (
+            Skip,
+            Skip,
+            "en",
+            "holds South's captured seeds (single outline)",
+            "holds North's captured seeds (double outline)",
+        ),
+        (
+            Sow,
+            Sow,
+            "es",
+            "almacén de Sur; los dos siembran en él (borde sencillo)",
+            "almacén de Norte; los dos siembran en él (borde doble)",
+        ),
+        (
+            Skip,
+            Sow,
+            "es",
+            "Norte siembra en él; Sur lo salta (borde sencillo)",
+            "Sur siembra en él; Norte lo salta (borde doble)",
+        ),
+    ];
+    for (own, opp, lang, south, north) in cases {
+        let ph = Phrases::load(lang).unwrap();
+        let mut rs = kalah.in_lang(lang).unwrap();
+        rs.sowing.own_store = own;
+        rs.sowing.opponent_store = opp;
+        let sz = sowkit::layout::style::Sizes::new(false);
+        let pages = layout::labels::pages(&rs, A4, &sz, &ph).unwrap();
+        // The small regular lines under each label, joined at their line breaks.
+        let text: String = pages
+            .iter()
+            .flat_map(|p| p.texts())
+            .filter(|t| t.weight == sowkit::doc::Weight::Regular)
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        for want in [south, north] {
+            assert!(
+                text.contains(want),
+                "{own:?}/{opp:?} {lang}: no label line {want:?} in {text:?}"
+            );
+        }
+    }
+}

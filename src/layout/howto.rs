@@ -13,6 +13,10 @@ use crate::text;
 /// Least gap between the assembly map and anything else on the sheet, mm.
 pub const MAP_CLEAR: f64 = 3.0;
 
+/// Least height left for the assembly map on the how-to sheet, mm; with less the map is left
+/// out there (the board's first page carries it).
+pub const MIN_MAP_ROOM: f64 = 10.0;
+
 /// Page numbers (1-based, counting this sheet as page 1) of the pages named `prefix` or
 /// `prefix-…`, written "Page 4" or "Pages 4–6" (phrases `howto.page_one`,
 /// `howto.page_range`); `None` if there are none.
@@ -156,22 +160,21 @@ pub fn page(
         ) + 0.8;
     }
     if let Some((d, plan)) = tiles {
-        y += 3.0;
-        y = para(
-            &mut pg,
-            MARGIN,
-            y,
-            head,
-            Weight::Bold,
-            cw,
-            &ph.get("howto.map_title"),
-        ) + MAP_CLEAR;
-        // Down to [`MAP_CLEAR`] above the calibration bar and its label (whose larger type
-        // in large print stands taller than the bar).
+        // The map, under its heading, down to [`MAP_CLEAR`] above the calibration bar and its
+        // label (whose larger type in large print stands taller than the bar). On paper too
+        // short for a readable map under the steps it is left out: the board's first page
+        // carries the same map.
+        let title = ph.get("howto.map_title");
+        let title_h =
+            super::wrap(&title, head, Weight::Bold, cw).len() as f64 * text::line_height_mm(head);
         let (_, bar_y, _, _) = page::bar_rect(h, sz);
         let label_top = page::bar_label_at(pg.width, h, sz).1 - text::ascent_mm(sz.bar_label);
-        let room = bar_y.min(label_top) - MAP_CLEAR - y;
-        tile::draw_map(&mut pg, d, plan, sz, MARGIN, y, cw, room.max(10.0));
+        let map_top = y + 3.0 + title_h + MAP_CLEAR;
+        let room = bar_y.min(label_top) - MAP_CLEAR - map_top;
+        if room >= MIN_MAP_ROOM {
+            y = para(&mut pg, MARGIN, y + 3.0, head, Weight::Bold, cw, &title) + MAP_CLEAR;
+            tile::draw_map(&mut pg, d, plan, sz, MARGIN, y, cw, room);
+        }
     }
     pg
 }

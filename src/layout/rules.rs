@@ -31,6 +31,9 @@ pub enum Block {
     Bullet(String),
     /// A worked example (index into the prepared examples).
     Example(usize),
+    /// The sources: their heading, then paragraphs and bullets, set as one block that is
+    /// never split over a page break.
+    Sources(Vec<Block>),
 }
 
 fn num(v: impl ToString) -> String {
@@ -434,10 +437,10 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     }
 
     // Sources.
-    out.push(Heading(ph.get("rules.h.sources")));
+    let mut src = vec![Heading(ph.get("rules.h.sources"))];
     // The note that the sheets are sowkit's own words belongs with the credits: one paragraph
     // with the source, so it never stands apart (at the top of the rules, or alone on a page).
-    out.push(Para(format!(
+    src.push(Para(format!(
         "{} {}",
         ph.fmt("rules.source", &[("source", &rs.source)]),
         ph.get("rules.own_words")
@@ -450,7 +453,7 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         } else {
             format!("{cite}.")
         };
-        out.push(Bullet(ph.fmt(
+        src.push(Bullet(ph.fmt(
             "rules.rule_source",
             &[
                 ("topic", &ph.get(&format!("rules.topic.{topic}"))),
@@ -458,6 +461,7 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
             ],
         )));
     }
+    out.push(Sources(src));
     out
 }
 
@@ -613,6 +617,8 @@ pub(crate) struct Flow {
     /// Set by [`Flow::place`] when a heading stayed on this page on the promise that the item
     /// after it may be split there: that item's own [`Flow::place`] keeps the promise.
     split_next: bool,
+    /// How far down each finished page was set: `y` when the next page was opened, mm.
+    ends: Vec<f64>,
 }
 
 /// Where [`Flow::place`] puts an item (see there).
@@ -639,11 +645,15 @@ impl Flow {
             pages: Vec::new(),
             y: 0.0,
             split_next: false,
+            ends: Vec::new(),
         };
         f.new_page();
         f
     }
     fn new_page(&mut self) {
+        if !self.pages.is_empty() {
+            self.ends.push(self.y);
+        }
         let name = format!("{}-{}", self.prefix, self.pages.len() + 1);
         self.pages.push(page::portrait(&name, self.paper));
         self.y = MARGIN;
@@ -668,6 +678,17 @@ impl Flow {
         if self.y + h > self.bottom() && self.y > MARGIN + 0.01 {
             self.new_page();
         }
+    }
+    /// How full each page is so far, the last one included: the height set on it over a whole
+    /// page's content height ([`Flow::usable`]), 0 to 1 (a little over 1 where the space after
+    /// the last line ran past the content bottom).
+    pub(crate) fn fills(&self) -> Vec<f64> {
+        let u = self.usable();
+        self.ends
+            .iter()
+            .chain(std::iter::once(&self.y))
+            .map(|&y| (y - MARGIN) / u)
+            .collect()
     }
     /// Whether the current page is still empty (nothing set on it yet).
     pub(crate) fn at_top(&self) -> bool {
@@ -784,9 +805,58 @@ impl Flow {
     }
 }
 
-/// Lays out the rule sheet pages (portrait `paper`, type sizes `sz`). Errors when a worked
-/// example cannot be replayed by the engine.
+/// One rule-sheet layout: its pages, and how full each is (0 to 1, see [`Flow::fills`]).
+pub type Layout = (Vec<Page>, Vec<f64>);
+
+/// The least share of a rule-sheet page after the first that should be filled (see
+/// [`layouts`]).
+pub const MIN_FILL: f64 = 0.30;
+
+/// Lays out the rule sheet pages (portrait `paper`, type sizes `sz`): the first of
+/// [`layouts`] whose pages after the first are each at least [`MIN_FILL`] full, else the
+/// first. Errors when a worked example cannot be replayed by the engine.
 pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let mut first = None;
+    let found = each_layout(rs, paper, sz, ph, |l| {
+        if l.1.iter().skip(1).all(|&x| x >= MIN_FILL) {
+            return Some(l);
+        }
+        first.get_or_insert(l);
+        None
+    })?;
+    Ok(found.or(first).map(|l| l.0).unwrap_or_default())
+}
+
+/// The rule sheet layouts [`pages`] chooses from, in order of preference, each with how full
+/// each of its pages is (the height set on it over the page's content height, 0 to 1, from
+/// the paginator's own model): the sources at body size after everything else; (normal print
+/// only) the same with the sources at caption size; the sources right after the rules text,
+/// before the worked examples, at body size and (normal print only) at caption size. The
+/// sources are one block, never split over a page break. Errors when a worked example cannot
+/// be replayed by the engine.
+pub fn layouts(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+) -> Result<Vec<Layout>, String> {
+    let mut out = Vec::new();
+    each_layout(rs, paper, sz, ph, |l| {
+        out.push(l);
+        None::<()>
+    })?;
+    Ok(out)
+}
+
+/// Lays out each of [`layouts`] in turn and hands it to `take`, stopping at the first for
+/// which `take` returns a value, and returns that value (`None` when none did).
+fn each_layout<T>(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+    mut take: impl FnMut(Layout) -> Option<T>,
+) -> Result<Option<T>, String> {
     let rules = Rules::try_new(rs)?;
     let prepared: Vec<Prepared> = rs
         .examples
@@ -794,10 +864,45 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         .map(|ex| diagram::prepare(rs, &rules, ex, ph, false))
         .collect::<Result<_, _>>()?;
     let all = blocks(rs, ph);
-    Ok(lay_out(rs, paper, sz, ph, &prepared, &all))
+    let mut sizes = vec![sz.body];
+    if !sz.large {
+        sizes.push(sz.caption);
+    }
+    let moved = sources_before_examples(&all, ph);
+    for order in std::iter::once(&all).chain(moved.as_ref()) {
+        for &size in &sizes {
+            if let Some(v) = take(lay_out(rs, paper, sz, ph, &prepared, order, size)) {
+                return Ok(Some(v));
+            }
+        }
+    }
+    Ok(None)
 }
 
-/// Lays out `blocks` on rule sheet pages (see [`pages`]).
+/// `blocks` with the sources moved to just before the first worked-example section (worked
+/// examples, the next round or the exercises); `None` when there is none or they are there
+/// already.
+fn sources_before_examples(blocks: &[Block], ph: &Phrases) -> Option<Vec<Block>> {
+    let heads = [
+        ph.get("rules.h.examples"),
+        ph.get("rules.next.heading"),
+        ph.get("rules.h.exercises"),
+    ];
+    let at = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Heading(h) if heads.contains(h)))?;
+    let src = blocks.iter().position(|b| matches!(b, Block::Sources(_)))?;
+    if src < at {
+        return None;
+    }
+    let mut out = blocks.to_vec();
+    let s = out.remove(src);
+    out.insert(at, s);
+    Some(out)
+}
+
+/// Lays out `blocks` on rule sheet pages (see [`pages`]), the sources' text at `src_size`
+/// pt; with each page's fill ([`Flow::fills`]).
 fn lay_out(
     rs: &Ruleset,
     paper: Paper,
@@ -805,7 +910,8 @@ fn lay_out(
     ph: &Phrases,
     prepared: &[Prepared],
     blocks: &[Block],
-) -> Vec<Page> {
+    src_size: f64,
+) -> Layout {
     let (body, head, title_pt, caption) = (sz.body, sz.head, sz.title, sz.caption);
     let ex_title = sz.example_title;
     let mut f = Flow::new(paper, sz, "rules");
@@ -915,9 +1021,64 @@ fn lay_out(
                 }
                 f.y += 2.0;
             }
+            Block::Sources(items) => {
+                // One block: whole on this page, or whole atop the next.
+                let h = sources_height(items, sz, src_size, w);
+                f.place(2.5, h, h);
+                for it in items {
+                    match it {
+                        Block::Heading(s) => {
+                            let lines = super::wrap(s, head, Weight::Bold, w);
+                            f.lines(MARGIN, &lines, head, Weight::Bold);
+                            f.y += 0.8;
+                        }
+                        Block::Para(s) => {
+                            let lines = super::wrap(s, src_size, Weight::Regular, w);
+                            f.lines(MARGIN, &lines, src_size, Weight::Regular);
+                            f.y += 1.2;
+                        }
+                        Block::Bullet(s) => {
+                            let lines =
+                                super::wrap(s, src_size, Weight::Regular, w - BULLET_INDENT);
+                            let base = f.y + text::ascent_mm(src_size);
+                            f.page()
+                                .text(MARGIN + 1.0, base, src_size, Weight::Regular, "•");
+                            f.lines(MARGIN + BULLET_INDENT, &lines, src_size, Weight::Regular);
+                            f.y += 0.8;
+                        }
+                        _ => {}
+                    }
+                }
+            }
         }
     }
-    f.pages
+    let fills = f.fills();
+    (f.pages, fills)
+}
+
+/// Height of the sources block `items` with its text at `size` pt, mm (as
+/// [`lay_out`] sets it, the space after its last item included).
+fn sources_height(items: &[Block], sz: &Sizes, size: f64, w: f64) -> f64 {
+    items
+        .iter()
+        .map(|it| match it {
+            Block::Heading(s) => {
+                super::wrap(s, sz.head, Weight::Bold, w).len() as f64
+                    * text::line_height_mm(sz.head)
+                    + 0.8
+            }
+            Block::Para(s) => {
+                super::wrap(s, size, Weight::Regular, w).len() as f64 * text::line_height_mm(size)
+                    + 1.2
+            }
+            Block::Bullet(s) => {
+                super::wrap(s, size, Weight::Regular, w - BULLET_INDENT).len() as f64
+                    * text::line_height_mm(size)
+                    + 0.8
+            }
+            _ => 0.0,
+        })
+        .sum()
 }
 
 /// Space above a worked example's title, mm (dropped at the top of a page).

@@ -1,0 +1,135 @@
+//! The rule sheets leave no thin page: over every bundled ruleset in English and Spanish, in
+//! normal and large print, on every bundled paper, each rule-sheet page after the first is at
+//! least 30 % full wherever one of the layouts the sheet chooses from has no thinner page.
+//! A page's fill is measured on the page itself: the lowest ink set on it (text to its
+//! descent, shapes to their stroke), below the top margin, over the content height above the
+//! bottom band.
+mod common;
+
+use sowkit::doc::{bounds, Item, Page};
+use sowkit::layout::style::Sizes;
+use sowkit::layout::{self, page, rules, KitOptions, Paper, A3, A4, LEGAL, LETTER, TABLOID};
+use sowkit::text;
+
+/// The lowest ink of `items`, mm from the page top.
+fn ink_bottom(items: &[Item]) -> Option<f64> {
+    items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Shape(s) => {
+                let hw = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
+                bounds(&s.segs).map(|b| b.3 + hw)
+            }
+            Item::Text(t) => Some(t.y + text::descent_mm(t.size_pt)),
+            Item::Clip(c) => ink_bottom(&c.items).map(|b| b.min(c.y + c.h)),
+        })
+        .reduce(f64::max)
+}
+
+/// How full `p` is: its lowest ink below the top margin over the content height, 0 to 1.
+fn fill(p: &Page, paper: Paper, sz: &Sizes) -> f64 {
+    let bottom = page::content_bottom(paper.width, paper.height, sz);
+    let ink = ink_bottom(&p.items).unwrap_or(page::MARGIN);
+    (ink - page::MARGIN) / (bottom - page::MARGIN)
+}
+
+/// Whether any page of `pages` after the first is under 30 % full.
+fn has_thin_page(pages: &[Page], paper: Paper, sz: &Sizes) -> bool {
+    pages.iter().skip(1).any(|p| fill(p, paper, sz) < 0.30)
+}
+
+#[test]
+fn no_thin_rule_sheet_page_where_a_layout_without_one_exists() {
+    let papers = [
+        ("A4", A4),
+        ("Letter", LETTER),
+        ("A3", A3),
+        ("Tabloid", TABLOID),
+        ("Legal", LEGAL),
+    ];
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            for large in [false, true] {
+                for (pname, paper) in papers {
+                    let opts = KitOptions {
+                        lang: Some(lang.into()),
+                        large,
+                        ..KitOptions::new(paper)
+                    };
+                    let (lrs, ph) = opts.localise(&rs).unwrap();
+                    let lrs = layout::as_printed(&lrs, &opts);
+                    let sz = opts.sizes();
+                    let chosen = rules::pages(&lrs, paper, &sz, &ph).unwrap();
+                    let all = rules::layouts(&lrs, paper, &sz, &ph).unwrap();
+                    let possible = all.iter().any(|(p, _)| !has_thin_page(p, paper, &sz));
+                    checked += 1;
+                    if possible && has_thin_page(&chosen, paper, &sz) {
+                        let fills: Vec<String> = chosen
+                            .iter()
+                            .map(|p| format!("{:.0}%", 100.0 * fill(p, paper, &sz)))
+                            .collect();
+                        failures.push(format!(
+                            "{} {lang} {} {pname}: {}",
+                            rs.id,
+                            if large { "large" } else { "normal" },
+                            fills.join(" ")
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 5 * 2 * 2 * 5);
+    assert!(
+        failures.is_empty(),
+        "thin rule-sheet pages:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The sources are one block: their heading and every credit on one page.
+#[test]
+fn the_sources_are_never_split_over_a_page_break() {
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            for large in [false, true] {
+                for paper in [A4, LETTER, A3] {
+                    let opts = KitOptions {
+                        lang: Some(lang.into()),
+                        large,
+                        ..KitOptions::new(paper)
+                    };
+                    let (lrs, ph) = opts.localise(&rs).unwrap();
+                    let lrs = layout::as_printed(&lrs, &opts);
+                    let pages = rules::pages(&lrs, paper, &opts.sizes(), &ph).unwrap();
+                    let head = ph.get("rules.h.sources");
+                    let on: Vec<usize> = pages
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| {
+                            p.items
+                                .iter()
+                                .any(|it| matches!(it, Item::Text(t) if t.text == head))
+                        })
+                        .map(|(i, _)| i)
+                        .collect();
+                    assert_eq!(on.len(), 1, "{} {lang}: sources heading on {on:?}", rs.id);
+                    // Every page after the sources' page that has text is still rules (the
+                    // credit's last words are on the heading's page): the source name is set
+                    // on the heading's page.
+                    let src_words = lrs.source.split_whitespace().next().unwrap_or("");
+                    assert!(
+                        pages[on[0]]
+                            .items
+                            .iter()
+                            .any(|it| matches!(it, Item::Text(t) if t.text.contains(src_words))),
+                        "{} {lang}: the source credit is not on the sources heading's page",
+                        rs.id
+                    );
+                }
+            }
+        }
+    }
+}
