@@ -38,6 +38,27 @@ fn has_thin_page(pages: &[Page], paper: Paper, sz: &Sizes) -> bool {
     pages.iter().skip(1).any(|p| fill(p, paper, sz) < 0.30)
 }
 
+/// `rs` as a kit in `lang` (large print or not) on `paper` prints it: the ruleset in that
+/// language, its phrases and the type sizes.
+fn printed(
+    rs: &sowkit::ruleset::Ruleset,
+    lang: &str,
+    large: bool,
+    paper: Paper,
+) -> (
+    sowkit::ruleset::Ruleset,
+    sowkit::layout::phrases::Phrases,
+    Sizes,
+) {
+    let opts = KitOptions {
+        lang: Some(lang.into()),
+        large,
+        ..KitOptions::new(paper)
+    };
+    let (lrs, ph) = opts.localise(rs).unwrap();
+    (layout::as_printed(&lrs, &opts), ph, opts.sizes())
+}
+
 #[test]
 fn no_thin_rule_sheet_page_where_a_layout_without_one_exists() {
     let papers = [
@@ -53,14 +74,7 @@ fn no_thin_rule_sheet_page_where_a_layout_without_one_exists() {
         for lang in ["en", "es"] {
             for large in [false, true] {
                 for (pname, paper) in papers {
-                    let opts = KitOptions {
-                        lang: Some(lang.into()),
-                        large,
-                        ..KitOptions::new(paper)
-                    };
-                    let (lrs, ph) = opts.localise(&rs).unwrap();
-                    let lrs = layout::as_printed(&lrs, &opts);
-                    let sz = opts.sizes();
+                    let (lrs, ph, sz) = printed(&rs, lang, large, paper);
                     let chosen = rules::pages(&lrs, paper, &sz, &ph).unwrap();
                     let all = rules::layouts(&lrs, paper, &sz, &ph).unwrap();
                     let possible = all.iter().any(|(p, _)| !has_thin_page(p, paper, &sz));
@@ -96,14 +110,8 @@ fn the_sources_are_never_split_over_a_page_break() {
         for lang in ["en", "es"] {
             for large in [false, true] {
                 for paper in [A4, LETTER, A3] {
-                    let opts = KitOptions {
-                        lang: Some(lang.into()),
-                        large,
-                        ..KitOptions::new(paper)
-                    };
-                    let (lrs, ph) = opts.localise(&rs).unwrap();
-                    let lrs = layout::as_printed(&lrs, &opts);
-                    let pages = rules::pages(&lrs, paper, &opts.sizes(), &ph).unwrap();
+                    let (lrs, ph, sz) = printed(&rs, lang, large, paper);
+                    let pages = rules::pages(&lrs, paper, &sz, &ph).unwrap();
                     let head = ph.get("rules.h.sources");
                     let on: Vec<usize> = pages
                         .iter()
