@@ -1023,31 +1023,20 @@ fn lay_out(
             }
             Block::Sources(items) => {
                 // One block: whole on this page, or whole atop the next.
-                let h = sources_height(items, sz, src_size, w);
+                let parts = source_parts(items, sz, src_size, w);
+                let h: f64 = parts.iter().map(SourcePart::height).sum();
                 f.place(2.5, h, h);
-                for it in items {
-                    match it {
-                        Block::Heading(s) => {
-                            let lines = super::wrap(s, head, Weight::Bold, w);
-                            f.lines(MARGIN, &lines, head, Weight::Bold);
-                            f.y += 0.8;
-                        }
-                        Block::Para(s) => {
-                            let lines = super::wrap(s, src_size, Weight::Regular, w);
-                            f.lines(MARGIN, &lines, src_size, Weight::Regular);
-                            f.y += 1.2;
-                        }
-                        Block::Bullet(s) => {
-                            let lines =
-                                super::wrap(s, src_size, Weight::Regular, w - BULLET_INDENT);
-                            let base = f.y + text::ascent_mm(src_size);
-                            f.page()
-                                .text(MARGIN + 1.0, base, src_size, Weight::Regular, "•");
-                            f.lines(MARGIN + BULLET_INDENT, &lines, src_size, Weight::Regular);
-                            f.y += 0.8;
-                        }
-                        _ => {}
-                    }
+                for p in &parts {
+                    let x = if p.bullet {
+                        let base = f.y + text::ascent_mm(p.size);
+                        f.page()
+                            .text(MARGIN + 1.0, base, p.size, Weight::Regular, "•");
+                        MARGIN + BULLET_INDENT
+                    } else {
+                        MARGIN
+                    };
+                    f.lines(x, &p.lines, p.size, p.weight);
+                    f.y += p.after;
                 }
             }
         }
@@ -1056,29 +1045,45 @@ fn lay_out(
     (f.pages, fills)
 }
 
-/// Height of the sources block `items` with its text at `size` pt, mm (as
-/// [`lay_out`] sets it, the space after its last item included).
-fn sources_height(items: &[Block], sz: &Sizes, size: f64, w: f64) -> f64 {
+/// One item of the sources block as [`lay_out`] sets it: its wrapped lines, their size (pt)
+/// and weight, whether it is a bullet, and the space after it, mm.
+struct SourcePart {
+    lines: Vec<String>,
+    size: f64,
+    weight: Weight,
+    bullet: bool,
+    after: f64,
+}
+
+impl SourcePart {
+    /// Height set, the space after included, mm.
+    fn height(&self) -> f64 {
+        self.lines.len() as f64 * text::line_height_mm(self.size) + self.after
+    }
+}
+
+/// The sources block `items` (heading, paragraphs, bullets) wrapped to `w` mm, its text at
+/// `size` pt and its heading at the sheet's heading size.
+fn source_parts(items: &[Block], sz: &Sizes, size: f64, w: f64) -> Vec<SourcePart> {
     items
         .iter()
-        .map(|it| match it {
-            Block::Heading(s) => {
-                super::wrap(s, sz.head, Weight::Bold, w).len() as f64
-                    * text::line_height_mm(sz.head)
-                    + 0.8
-            }
-            Block::Para(s) => {
-                super::wrap(s, size, Weight::Regular, w).len() as f64 * text::line_height_mm(size)
-                    + 1.2
-            }
-            Block::Bullet(s) => {
-                super::wrap(s, size, Weight::Regular, w - BULLET_INDENT).len() as f64
-                    * text::line_height_mm(size)
-                    + 0.8
-            }
-            _ => 0.0,
+        .filter_map(|it| {
+            let (s, size, weight, bullet, after) = match it {
+                Block::Heading(s) => (s, sz.head, Weight::Bold, false, 0.8),
+                Block::Para(s) => (s, size, Weight::Regular, false, 1.2),
+                Block::Bullet(s) => (s, size, Weight::Regular, true, 0.8),
+                _ => return None,
+            };
+            let width = if bullet { w - BULLET_INDENT } else { w };
+            Some(SourcePart {
+                lines: super::wrap(s, size, weight, width),
+                size,
+                weight,
+                bullet,
+                after,
+            })
         })
-        .sum()
+        .collect()
 }
 
 /// Space above a worked example's title, mm (dropped at the top of a page).
