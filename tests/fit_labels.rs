@@ -178,10 +178,7 @@ fn fit_large_board_labels_are_whole_and_inside_or_refused() {
 /// as the old layout printed "No/rth/sto/re".
 #[test]
 fn the_check_finds_a_broken_store_label() {
-    let rs = common::bundled()
-        .into_iter()
-        .find(|r| r.id == "kalah-6x4")
-        .unwrap();
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
     let ph = Phrases::load("en").unwrap();
     let opts = KitOptions {
         large: true,
@@ -372,10 +369,7 @@ fn fit_on_legal_lays_out_whatever_fit_on_a4_does() {
 fn bowl_labels_never_break_a_word() {
     let ph = Phrases::load("en").unwrap();
     let sz = sowkit::layout::style::Sizes::new(true);
-    let base = common::bundled()
-        .into_iter()
-        .find(|r| r.id == "six-pit-sowing")
-        .unwrap()
+    let base = common::load_path(&common::bundled_path("six-pit-sowing"))
         .in_lang("en")
         .unwrap();
     for name in ["Northern storehouse", "Storehouses", "Granaries"] {
@@ -442,10 +436,7 @@ fn bowl_labels_never_break_a_word() {
 #[test]
 fn a_store_label_says_who_sows_into_it_for_every_store_rule() {
     use sowkit::ruleset::Include::{Skip, Sow};
-    let kalah = common::bundled()
-        .into_iter()
-        .find(|r| r.id == "kalah-6x4")
-        .unwrap();
+    let kalah = common::load_path(&common::bundled_path("kalah-6x4"));
     // (own_store, opponent_store, language, South store's line, North store's line)
     let cases = [
         (

@@ -462,10 +462,7 @@ fn support_notes_come_from_the_ruleset() {
 fn manifest_and_3d_notes_are_in_the_kit_language() {
     let english = english_words();
     let neutral = ["bytes", "sha", "stl", "sowkit"];
-    let rs = common::bundled()
-        .into_iter()
-        .find(|r| r.id == "oware-abapa")
-        .unwrap();
+    let rs = common::load_path(&common::bundled_path("oware-abapa"));
     let text_of = |files: &[sowkit::kit::File], name: &str| {
         let f = files.iter().find(|f| f.name == name).unwrap();
         String::from_utf8(f.bytes.clone()).unwrap()

@@ -410,10 +410,7 @@ fn sowing_order_numbers_are_boxed_one_a_box_and_unlike_counts() {
         ("S2", vec![10]),
         ("S3", vec![11]),
     ];
-    let rs = common::bundled()
-        .into_iter()
-        .find(|r| r.id == "oware-abapa")
-        .unwrap();
+    let rs = common::load_path(&common::bundled_path("oware-abapa"));
     let ph = layout::phrases::Phrases::load("en").unwrap();
     let rules = sowkit::engine::Rules::try_new(&rs).unwrap();
     let ex = rs

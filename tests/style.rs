@@ -424,10 +424,7 @@ fn large_print_sets_body_at_14_pt_and_labels_at_18_pt() {
 fn normal_print_is_not_large_print() {
     // The same check on a normal kit finds small type (so large print is what makes the
     // difference), and a large kit has the same sheets, more pages or bigger ones.
-    let rs = common::bundled()
-        .into_iter()
-        .find(|r| r.id == "kalah-6x4")
-        .unwrap();
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
     let normal = layout::kit(&rs, &KitOptions::new(A4)).unwrap();
     assert!(!small_type(&normal, &rs).is_empty());
     let large = layout::kit(
