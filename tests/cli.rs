@@ -1,5 +1,5 @@
 //! The command line as a user meets it: check, build, refusing to print on a wrong example.
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,9 +5,7 @@
 //! pits (side 0, our holes 0..5), 7 = south store (our hole 12), 8..13 = north pits (our holes
 //! 6..11). Oware houses 0..11 are our holes 0..11 and the two scores are our stores 12, 13.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use sowkit::engine::{Dir, EndReason, Game, Move, Position, Rules};
 
 fn ring_to_hole(r: i64) -> usize {

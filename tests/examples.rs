@@ -1,7 +1,7 @@
 //! The worked-example checker: what it accepts, and how it words what it refuses.
 //! Expected values are worked by hand on the 3-pit board (18 seeds; opposite pits A1/B3,
 //! A2/B2, A3/B1; circuit A1 A2 A3 store A B1 B2 B3 store B).
-mod common;
+use crate::common;
 
 use sowkit::ruleset::load::Diagnostic;
 

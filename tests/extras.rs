@@ -2,7 +2,7 @@
 //! (margins, calibration bar, footer, text inside its box) on A4 and Letter for every bundled
 //! ruleset and a few variants, counter and label counts, shared cut lines, matching exercise
 //! numbers, and host key answers checked against an independent engine replay.
-mod common;
+use crate::common;
 
 use sowkit::doc::{bounds, Color, Document, Item, Page, Seg, Shape, Text};
 use sowkit::engine::{Game, Rules};

@@ -3,7 +3,7 @@
 //! (`../shared/bench/kalah_ceiling.c`), and move-by-move agreement with the general core over
 //! every rule parameter the single-lap core reads.
 
-mod common;
+use crate::common;
 
 use sowkit::engine::{Dir, EndReason, EngineError, Game, Move, MoveList, Position, Report, Rules};
 use sowkit::ruleset::{

@@ -7,7 +7,7 @@
 //! metrics ([`sowkit::text`]); the store outlines are read from the drawn shapes (the white
 //! rounded rectangles that are not circles).
 
-mod common;
+use crate::common;
 
 use sowkit::doc::{bounds, leaves, Color, Item, Page, Seg, Shape, Text};
 use sowkit::layout::board::store_sown_by;

@@ -1,7 +1,7 @@
 //! Hostile rulesets (issue 8): inputs up to the 1 MiB file cap that used to make `check` and
 //! `build` run for seconds and gigabytes. Each must be refused with a located error naming the
 //! limit and its value. (Time and memory are measured by `tools/bench-hostile.sh`, not here.)
-mod common;
+use crate::common;
 
 use sowkit::ruleset::load::{
     self, Diagnostic, MAX_DIAGNOSTICS, MAX_EXAMPLES, MAX_FILE_BYTES, MAX_LIST_ITEMS,

@@ -166,8 +166,9 @@ fn svg_pages_snapshot() {
         let rs = load(id);
         let kit = sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(A4)).unwrap();
         for f in kit.files.iter().filter(|f| f.name.ends_with(".svg")) {
+            // insta names the file after the module path (`suite::kit`) and the name below.
             expected.push(format!(
-                "kit__{id}__{}.snap",
+                "suite__kit__{id}__{}.snap",
                 f.name.trim_end_matches(".svg")
             ));
             let svg = String::from_utf8(f.bytes.clone()).unwrap();
@@ -187,7 +188,7 @@ fn svg_pages_snapshot() {
     let mut stored: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("kit__") && n.ends_with(".snap"))
+        .filter(|n| n.ends_with(".snap"))
         .collect();
     stored.sort();
     expected.sort();

@@ -2,7 +2,7 @@
 //! no English word left on any page, in the host key or in index.html; plural selection; a
 //! missing message is an error naming it; a ruleset without text in a language is a located
 //! error; Twi letters (ɛ, ɔ) print from the bundled font.
-mod common;
+use crate::common;
 
 use sowkit::doc::Document;
 use sowkit::layout::phrases::{plural_category, Phrases};

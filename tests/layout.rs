@@ -4,7 +4,7 @@
 //! They run over every ruleset in `rulesets/` plus variants built in code (Kalah 3×3 with its
 //! examples, Oware-like and Giuthi-like boards, a clockwise board and one sowing both stores),
 //! on A4 and Letter.
-mod common;
+use crate::common;
 
 use sowkit::doc::{bounds, Document, Item, Page, Shape, Text};
 use sowkit::layout::style::Sizes;

@@ -1,9 +1,9 @@
 //! Notation: round trips, lenient whitespace, strict counts/names/labels with messages that
 //! say what was expected, and a small fuzz (random strings never panic).
 
-mod common;
+use crate::common;
 
-use common::*;
+use crate::common::*;
 use sowkit::engine::{Dir, Move, Position, Rules};
 use sowkit::notation::*;
 

@@ -8,7 +8,7 @@
 //! stroke); the board test checks first that those found are the ruleset's pits, at the size
 //! and spacing its `[layout]` asks for, worked out here from the ruleset's numbers alone.
 
-mod common;
+use crate::common;
 
 use sowkit::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text};
 use sowkit::layout::style::{self, Sizes, Style};

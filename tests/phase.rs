@@ -5,7 +5,7 @@
 //! board that is really that much smaller (a ruleset with fewer pits, no closed pits), which is
 //! what a shortened board must be equivalent to.
 
-mod common;
+use crate::common;
 
 use sowkit::engine::{perft, Game, Position, Rules};
 use sowkit::notation;

@@ -3,7 +3,7 @@
 //! their pit, the preview's print styles, the score log's continuation sheet and the cutting.
 //! Geometry here is computed from the shapes themselves (centres and radii from their bounds,
 //! digit height from DejaVu Sans' 1493/2048 em), not from the layout code's constants.
-mod common;
+use crate::common;
 
 use sowkit::doc::{Document, Page, Seg, Shape, Text};
 use sowkit::layout::{self, Paper, A4, LETTER};

@@ -6,9 +6,7 @@
 //! move and every legal move is playable; playing is deterministic (the same seed gives the
 //! same reports); every game ends within 2000 plies.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use sowkit::engine::{EngineError, Game, Position, Report, Rules};
 use sowkit::ruleset::Ruleset;
 

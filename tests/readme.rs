@@ -4,7 +4,7 @@
 //! keys", is read out of README.md and compared with the page counts of the kit and host key
 //! built for that bundled ruleset, paper and print style (in the ruleset's own language, as
 //! `sowkit build` makes them).
-mod common;
+use crate::common;
 
 use sowkit::layout::{self, KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::Ruleset;

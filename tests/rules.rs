@@ -2,9 +2,7 @@
 //! the comment of each test), perft counts from the research notes (§3, OpenSpiel-verified),
 //! and relay non-termination.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use sowkit::engine::{perft, Dir, EndReason, EngineError, Game, Move, Rules};
 use sowkit::notation::{format_position, parse_move, parse_position};
 use sowkit::ruleset::{Include, Relay, Remaining};

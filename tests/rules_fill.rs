@@ -4,7 +4,7 @@
 //! A page's fill is measured on the page itself: the lowest ink set on it (text to its
 //! descent, shapes to their stroke), below the top margin, over the content height above the
 //! bottom band.
-mod common;
+use crate::common;
 
 use sowkit::doc::{bounds, Item, Page};
 use sowkit::layout::style::Sizes;

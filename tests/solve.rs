@@ -2,11 +2,11 @@
 //! minimax (written here from the engine's `Game::play`, with none of the solver's code: no
 //! windows, no bounds, no ordering, absolute scores rather than future gains).
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 
-use common::*;
+use crate::common::*;
 use sowkit::engine::{EngineError, Game, Move, Position, Rules};
 use sowkit::notation::{format_move, parse_position};
 use sowkit::ruleset::{Include, NoLegalMove, Remaining, Ruleset};

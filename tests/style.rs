@@ -2,7 +2,7 @@
 //! painted behind it) on every page of every bundled kit in every style and both languages,
 //! large print included; low-ink has only greys and no large fills; contrast has heavy black
 //! lines; large print sets body text at 14 pt or more and labels at 18 pt or more.
-mod common;
+use crate::common;
 
 use sowkit::doc::Stroke;
 use sowkit::doc::{bounds, leaves, Color, Document, Item, Page, Text, Weight};

@@ -1,7 +1,7 @@
 //! Boards at true size: tiling, sizes, --fit, --child-safe and papers, checked on the page
 //! model. Expected values come from the ruleset sizes and paper sizes worked by hand (see the
 //! comments), or from the board drawn once untiled.
-mod common;
+use crate::common;
 
 use sowkit::doc::{bounds, leaves, Color, Document, Item, Page, Shape};
 use sowkit::geometry::{self, BoardGeometry};

@@ -3,7 +3,7 @@
 //! made of whole words of the messages it was set from. A word that does not fit its column
 //! makes the layout choose a smaller legal size, an abbreviation or a wider column, never a
 //! break between two of its letters ("jugad" / "or", "Almacé" / "n").
-mod common;
+use crate::common;
 
 use sowkit::doc::Document;
 use sowkit::layout::phrases::Phrases;

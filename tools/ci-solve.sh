@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== solver against the independent minimax, larger boards (release)"
-cargo test --release --test solve -- --ignored
+cargo test --release --test suite solve:: -- --ignored
 echo "== balance report of every bundled ruleset (release)"
 cargo build --release
 for f in rulesets/*.toml; do

@@ -2,7 +2,7 @@
 # Runs one cargo-fuzz target (or `all`) for a set time, starting from the seed corpus and every
 # input that ever found a bug (tests/fuzz-regressions/<target>/), and reports execs and findings.
 # A finding (crash, timeout, out-of-memory) is copied into tests/fuzz-regressions/<target>/ so
-# `cargo test --test fuzz_regressions` replays it for ever; the script then exits 1.
+# `cargo test --test suite fuzz_regressions::` replays it for ever; the script then exits 1.
 # Usage: bash tools/fuzz.sh TARGET SECONDS    TARGET: loader | notation | engine | kit | all
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 # FUZZ_TIMEOUT (seconds one input may take, default 10, kit 30) and FUZZ_RSS_MB (memory limit, default
