@@ -1150,10 +1150,14 @@ pub(crate) fn field_place(rs: &Ruleset, key: &str) -> String {
 fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
     let n = rs.board.pits_per_side;
     let mut out = Vec::new();
-    let dir = match rs.sowing.direction {
-        Direction::Counterclockwise => ph.get("board.legend.ccw"),
-        Direction::Clockwise => ph.get("board.legend.cw"),
-        Direction::Either => ph.get("board.legend.either"),
+    // Where no one sows into a store (Oware), the arrows reach pits only, and the sentence says so.
+    let stores_sown = (0..2).any(|s| store_sown_by(rs, s).iter().any(|b| *b));
+    let dir = match (rs.sowing.direction, stores_sown) {
+        (Direction::Counterclockwise, true) => ph.get("board.legend.ccw"),
+        (Direction::Counterclockwise, false) => ph.get("board.legend.ccw_pits"),
+        (Direction::Clockwise, true) => ph.get("board.legend.cw"),
+        (Direction::Clockwise, false) => ph.get("board.legend.cw_pits"),
+        (Direction::Either, _) => ph.get("board.legend.either"),
     };
     out.push(dir);
     for side in 0..2 {
@@ -1171,7 +1175,7 @@ fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
             }
         }
     }
-    if (0..2).all(|s| !store_sown_by(rs, s).iter().any(|b| *b)) {
+    if !stores_sown {
         out.push(ph.fmt(
             "board.legend.stores_apart",
             &[("a", &rs.board.stores[0]), ("b", &rs.board.stores[1])],
