@@ -996,3 +996,65 @@ fn nothing_of_the_board_prints_on_a_glue_strip() {
         assert!(strips_seen > 0, "{style}: no glue strip found");
     }
 }
+
+/// Issue 9, large print on the narrowest paper allowed (140 × 297 mm): a tile joined on both
+/// sides has about 140 − 2·margin − 12 mm overlap of band for "◀ tile 2" and "tile 4 ▶" at the
+/// 18 pt join size, which does not always hold both. There both labels shorten to the arrow and the
+/// number, and no join label crosses another; where the words fit (A4) they stay.
+#[test]
+fn join_labels_of_a_narrow_tile_shorten_to_arrow_and_number() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    let ph = layout::phrases::Phrases::load("en").unwrap();
+    let joins = |paper: Paper| -> Vec<Vec<(String, f64, f64)>> {
+        let opts = KitOptions {
+            large: true,
+            ..KitOptions::new(paper)
+        };
+        board::pages(&rs, &opts, &ph)
+            .unwrap()
+            .iter()
+            .filter(|p| p.name.starts_with("board-") && p.name != "board-map")
+            .map(|p| {
+                leaves(&p.items)
+                    .into_iter()
+                    .filter_map(|i| match i {
+                        Item::Text(t) if t.text.contains('▶') || t.text.contains('◀') => {
+                            Some((
+                                t.text.clone(),
+                                t.x,
+                                t.x + text::width_mm(&t.text, t.size_pt, t.weight),
+                            ))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let thin = joins(Paper::parse("140x297mm").unwrap());
+    assert!(thin.len() >= 3, "{} tiles", thin.len());
+    let mut short = 0;
+    for (k, tile) in thin.iter().enumerate() {
+        // A first and last tile have one join label, the others two.
+        let want = if k == 0 || k + 1 == thin.len() { 1 } else { 2 };
+        assert_eq!(tile.len(), want, "tile {}: {tile:?}", k + 1);
+        if let [a, b] = &tile[..] {
+            let (l, r) = if a.1 < b.1 { (a, b) } else { (b, a) };
+            assert!(l.2 <= r.1, "tile {}: {l:?} crosses {r:?}", k + 1);
+            // Both in words, or both short (a tile's own width decides).
+            if r.0 == format!("{} ▶", k + 2) {
+                assert_eq!(l.0, format!("◀ {k}"), "tile {}", k + 1);
+                short += 1;
+            } else {
+                assert_eq!(r.0, format!("tile {} ▶", k + 2), "tile {}", k + 1);
+                assert_eq!(l.0, format!("◀ tile {k}"), "tile {}", k + 1);
+            }
+        }
+    }
+    assert!(short > 0);
+    for tile in joins(A4) {
+        for (t, _, _) in tile {
+            assert!(t.contains("tile "), "{t} shortened on A4");
+        }
+    }
+}

@@ -633,14 +633,44 @@ pub fn pages(
                 }));
             };
             let glue_word = ph.get("tile.glue");
-            if col + 1 < plan.cols() {
-                let s = plan.seams_x[col];
-                let t = ph.fmt(
-                    "tile.joins_right",
-                    &[("n", &number(plan, col + 1, row).to_string())],
+            // On a tile joined on both sides and too narrow for both labels in words ("◀ tile 2"
+            // and "tile 4 ▶" crossing, large print on a thin paper), both shorten to the arrow
+            // and the number ("◀ 2", "4 ▶"), which the assembly map keys.
+            let (join_left, join_right) = {
+                let left = (col > 0).then(|| number(plan, col - 1, row).to_string());
+                let right = (col + 1 < plan.cols()).then(|| number(plan, col + 1, row).to_string());
+                let worded = (
+                    left.as_ref()
+                        .map(|n| ph.fmt("tile.joins_left", &[("n", n)])),
+                    right
+                        .as_ref()
+                        .map(|n| ph.fmt("tile.joins_right", &[("n", n)])),
                 );
-                let tw = text::width_mm(&t, label_pt, Weight::Bold);
-                say(&mut items, s - 2.0 - tw, band_mid_top, &t);
+                let fits = |l: &Option<String>, r: &Option<String>| match (l, r) {
+                    (Some(l), Some(r)) => {
+                        let l_end = plan.seams_x[col - 1]
+                            + OVERLAP
+                            + 2.0
+                            + text::width_mm(l, label_pt, Weight::Bold);
+                        let r_start =
+                            plan.seams_x[col] - 2.0 - text::width_mm(r, label_pt, Weight::Bold);
+                        l_end + 2.0 <= r_start
+                    }
+                    _ => true,
+                };
+                if fits(&worded.0, &worded.1) {
+                    worded
+                } else {
+                    (
+                        left.map(|n| format!("◀ {n}")),
+                        right.map(|n| format!("{n} ▶")),
+                    )
+                }
+            };
+            if let Some(t) = &join_right {
+                let s = plan.seams_x[col];
+                let tw = text::width_mm(t, label_pt, Weight::Bold);
+                say(&mut items, s - 2.0 - tw, band_mid_top, t);
                 if sz.large {
                     // One letter a line, centred on the strip and on the part's middle.
                     let letters: Vec<String> = glue_word.chars().map(String::from).collect();
@@ -677,13 +707,9 @@ pub fn pages(
                     }));
                 }
             }
-            if col > 0 {
+            if let Some(t) = &join_left {
                 let s = plan.seams_x[col - 1];
-                let t = ph.fmt(
-                    "tile.joins_left",
-                    &[("n", &number(plan, col - 1, row).to_string())],
-                );
-                say(&mut items, s + OVERLAP + 2.0, band_mid_top, &t);
+                say(&mut items, s + OVERLAP + 2.0, band_mid_top, t);
             }
             if row + 1 < plan.rows() {
                 let s = plan.seams_y[row];
