@@ -417,14 +417,21 @@ fn overlap_field(e: &str, rs: &Ruleset, lang: &str) -> String {
     let local = rs.in_lang(lang).unwrap_or_else(|_| rs.clone());
     let rs_path = &rs.path;
     let b = &local.board;
+    // A label as printed, or cut short with "…" where only its first line fits (a store's
+    // name in a small diagram).
+    let is = |q: &String, l: &String| {
+        l == q
+            || q.strip_suffix('…')
+                .is_some_and(|p| !p.trim().is_empty() && l.starts_with(p.trim_end()))
+    };
     let field = if quoted
         .iter()
-        .any(|q| b.pit_labels.iter().flatten().any(|l| l == q))
+        .any(|q| b.pit_labels.iter().flatten().any(|l| is(q, l)))
     {
         "pit_labels"
-    } else if quoted.iter().any(|q| b.stores.iter().any(|l| l == q)) {
+    } else if quoted.iter().any(|q| b.stores.iter().any(|l| is(q, l))) {
         "stores"
-    } else if quoted.iter().any(|q| b.players.iter().any(|l| l == q)) {
+    } else if quoted.iter().any(|q| b.players.iter().any(|l| is(q, l))) {
         "players"
     } else {
         return String::new();
@@ -493,7 +500,9 @@ fn is_page_text(text: &str, lang: &str) -> bool {
     let checks = [ph.get("page.print_check"), ph.get("page.print_check_short")];
     t == ph.get("page.bar_label")
         || checks.iter().any(|check| {
-            (!t.is_empty() && check.contains(t))
+            // A piece of the print check: words, not a lone count ("0" is in "100%" but is
+            // a store's seed count, the ruleset's own).
+            (t.chars().filter(|c| c.is_alphabetic()).count() >= 2 && check.contains(t))
                 // The footer's first line: the kit's name, " · ", the print check's first words.
                 || (t.contains(" · ")
                     && check

@@ -714,3 +714,37 @@ fn fitted_large_print_counters(follow_all: bool) {
     // Both happen: large print on Legal fits every board, on A4 not Oware's.
     assert!(built > 0 && refused > 0, "built {built}, refused {refused}");
 }
+
+/// Issue 9, large print on the narrowest paper (140 × 297 mm): Kalah 6×4's worked-example
+/// diagram has no room for "South store" above the store's count, and cuts it to "South…",
+/// which overlaps the count. The message was blamed on the page's own text (the lone "0" of
+/// the count read as part of the footer's "100%"), naming no field; it now names
+/// `board.stores` at its line, and the stores named "S" and "N" (with the examples that name
+/// them) build.
+#[test]
+fn a_cut_store_name_overlapping_its_count_names_board_stores() {
+    let d = scratch("thin-stores");
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/kalah-6x4.toml"),
+    )
+    .unwrap();
+    let f = d.join("kalah-6x4.toml");
+    std::fs::write(&f, &src).unwrap();
+    let args = strings(&["build", "--style", "large", "--paper", "140x297mm"]);
+    let o = run(&f, &args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let line = line_of(&src, "stores = ");
+    assert!(
+        err.contains(&format!("{}:{line}: board.stores: ", f.display())),
+        "{err}"
+    );
+    assert!(err.contains("\"South…\""), "{err}");
+    assert!(!err.contains("the page's own"), "{err}");
+    let short = src
+        .replace("\"South store\"", "\"S\"")
+        .replace("\"North store\"", "\"N\"");
+    std::fs::write(&f, &short).unwrap();
+    let o = run(&f, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
