@@ -932,20 +932,24 @@ fn best_play(rules: &Rules, start: &Position, ph: &Phrases) -> Option<String> {
         .iter()
         .map(|&m| crate::notation::format_move(rules, m))
         .collect();
+    let winner = if v > 0 { 0 } else { 1 };
     let result = match v {
         0 => ph.get("key.result_draw"),
         _ => ph.fmt(
             "key.result_win",
             &[
-                ("player", rules.player_name(if v > 0 { 0 } else { 1 })),
+                ("player", rules.player_name(winner)),
                 ("n", &v.abs().to_string()),
             ],
         ),
     };
-    let key = if moves.len() == 1 {
-        "key.best_one"
-    } else {
-        "key.best"
+    // When the mover loses even with the best move, the sentence says "but even so".
+    let loses = v != 0 && winner != start.to_move;
+    let key = match (moves.len() == 1, loses) {
+        (true, false) => "key.best_one",
+        (true, true) => "key.best_one_lose",
+        (false, false) => "key.best",
+        (false, true) => "key.best_lose",
     };
     Some(ph.fmt(
         key,
