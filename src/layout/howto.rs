@@ -120,7 +120,13 @@ pub fn page(
         } else {
             ph.fmt("howto.tiles_range", &[("n", &ntiles.to_string())])
         };
-        steps.push(ph.fmt("howto.step_tiles", &[("which", &which)]));
+        // Two pieces have one seam, and the step says "the seam", not "each seam".
+        let key = if ntiles == 2 {
+            "howto.step_tiles_one"
+        } else {
+            "howto.step_tiles"
+        };
+        steps.push(ph.fmt(key, &[("which", &which)]));
     }
     steps.push(ph.get("howto.step_cut_board"));
     if range(&names, "counters", ph).is_some() {
