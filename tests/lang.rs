@@ -621,10 +621,10 @@ fn each_players_bowl_route_starts_at_their_own_first_pit() {
         (
             "es",
             format!(
-                "Sur siembra: {s} → almacén Sur → {n} → (saltar el almacén Norte) → de vuelta a S1."
+                "Sur siembra: {s} → almacén Sur → {n} → (se salta el almacén Norte) → de vuelta a S1."
             ),
             format!(
-                "Norte siembra: {n} → almacén Norte → {s} → (saltar el almacén Sur) → de vuelta a N1."
+                "Norte siembra: {n} → almacén Norte → {s} → (se salta el almacén Sur) → de vuelta a N1."
             ),
         ),
     ] {
