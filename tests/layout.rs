@@ -1534,3 +1534,69 @@ fn the_bar_label_stands_above_the_bar_on_narrow_paper() {
     let lw = text::width_mm("100\u{a0}mm", 18.0, sowkit::doc::Weight::Bold);
     assert!((lw - 28.7).abs() < 0.1, "{lw}");
 }
+
+/// Issue 9: the how-to sheet of Kalah 6×4 in Spanish large print on the narrowest paper
+/// (140 × 297 mm) is taller than the page. It runs over two pages: the page list on `howto`,
+/// the steps on `howto-2`, every line of each above the calibration bar, and every page number
+/// in the list one higher than on one page (the board, first after the how-to, starts on page
+/// 3). On A4 it stays one page naming the board from page 2.
+#[test]
+fn a_how_to_sheet_taller_than_the_page_runs_over_two_with_page_numbers_shifted() {
+    let rs = common::load_path(&common::bundled_path("kalah-6x4"));
+    let ph = layout::phrases::Phrases::load("es").unwrap();
+    let sz = Sizes::new(true);
+    let opts = layout::KitOptions {
+        large: true,
+        lang: Some("es".into()),
+        ..layout::KitOptions::new(A4)
+    };
+    // The pages after the how-to sheet as the A4 kit has them (their names are what the
+    // sheet lists); on the narrow paper with that paper's tiling (its steps name the tiles).
+    let rest: Vec<Page> = layout::kit(&rs, &opts).unwrap().pages[1..].to_vec();
+    let a4 = layout::howto::pages(&rs, A4, &sz, &ph, &rest, None);
+    assert_eq!(a4.len(), 1);
+    let first_row = |p: &Page| -> String {
+        p.items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Text(t) if t.text.starts_with("Páginas ") => Some(t.text.clone()),
+                _ => None,
+            })
+            .next()
+            .unwrap_or_default()
+    };
+    assert!(
+        first_row(&a4[0]).starts_with("Páginas 2–"),
+        "{:?}",
+        first_row(&a4[0])
+    );
+    let thin = Paper::parse("140x297mm").unwrap();
+    let tiles = board::plan_sized(&rs, thin, &sz, &ph).unwrap();
+    let two = layout::howto::pages(&rs, thin, &sz, &ph, &rest, Some(&tiles));
+    let names: Vec<&str> = two.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["howto", "howto-2"]);
+    assert!(
+        first_row(&two[0]).starts_with("Páginas 3–"),
+        "{:?}",
+        first_row(&two[0])
+    );
+    let (_, bar_y, _, _) = page::bar_rect(297.0, &sz);
+    for p in &two {
+        for i in &p.items {
+            if let Item::Text(t) = i {
+                assert!(
+                    t.y + text::descent_mm(t.size_pt) <= bar_y,
+                    "{}: {:?} at {:.1} mm, bar at {bar_y:.1}",
+                    p.name,
+                    t.text,
+                    t.y
+                );
+            }
+        }
+    }
+    // The steps are on the second page.
+    assert!(two[1]
+        .items
+        .iter()
+        .any(|i| matches!(i, Item::Text(t) if t.text == "1.")));
+}

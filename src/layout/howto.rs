@@ -17,15 +17,15 @@ pub const MAP_CLEAR: f64 = 3.0;
 /// out there (the board's first page carries it).
 pub const MIN_MAP_ROOM: f64 = 10.0;
 
-/// Page numbers (1-based, counting this sheet as page 1) of the pages named `prefix` or
-/// `prefix-…`, written "Page 4" or "Pages 4–6" (phrases `howto.page_one`,
+/// Page numbers (1-based, counting the `first` how-to pages before `names`) of the pages named
+/// `prefix` or `prefix-…`, written "Page 4" or "Pages 4–6" (phrases `howto.page_one`,
 /// `howto.page_range`); `None` if there are none.
-fn range(names: &[String], prefix: &str, ph: &Phrases) -> Option<String> {
+fn range(names: &[String], prefix: &str, ph: &Phrases, first: usize) -> Option<String> {
     let pos: Vec<usize> = names
         .iter()
         .enumerate()
         .filter(|(_, n)| *n == prefix || n.starts_with(&format!("{prefix}-")))
-        .map(|(i, _)| i + 2)
+        .map(|(i, _)| i + 1 + first)
         .collect();
     match (pos.first(), pos.last()) {
         (Some(a), Some(b)) if a == b => Some(ph.fmt("howto.page_one", &[("n", &a.to_string())])),
@@ -40,14 +40,38 @@ fn range(names: &[String], prefix: &str, ph: &Phrases) -> Option<String> {
 /// The how-to sheet (portrait `paper`) for a kit whose other pages, in print order, are
 /// `pages`; `tiles` is the board's drawing and tiling plan when the board is printed in tiles.
 /// Type sizes come from `sz` (large print: [`Sizes::LARGE`]).
-pub fn page(
+///
+/// One page (`howto`) where it all fits above the calibration bar; else two: the page list on
+/// `howto`, the steps (and the assembly map) on `howto-2`, with every page number after them
+/// one higher (large print on a narrow paper, in a language of long words).
+pub fn pages(
     rs: &Ruleset,
     paper: Paper,
     sz: &Sizes,
     ph: &Phrases,
     pages: &[Page],
     tiles: Option<&(tile::Drawing, tile::Plan)>,
-) -> Page {
+) -> Vec<Page> {
+    match sheet(rs, paper, sz, ph, pages, tiles, false) {
+        (one, true) => one,
+        _ => sheet(rs, paper, sz, ph, pages, tiles, true).0,
+    }
+}
+
+/// [`pages`] on one page (`split` false; with whether its text ended above the bottom band),
+/// or on two.
+fn sheet(
+    rs: &Ruleset,
+    paper: Paper,
+    sz: &Sizes,
+    ph: &Phrases,
+    pages: &[Page],
+    tiles: Option<&(tile::Drawing, tile::Plan)>,
+    split: bool,
+) -> (Vec<Page>, bool) {
+    let first = if split { 2 } else { 1 };
+    let range = |names: &[String], prefix: &str, ph: &Phrases| range(names, prefix, ph, first);
+    let mut done = Vec::new();
     let mut pg = page::portrait("howto", paper);
     let (w, h) = (pg.width, pg.height);
     let cw = w - 2.0 * MARGIN;
@@ -102,6 +126,10 @@ pub fn page(
         }
     }
     y += 2.0;
+    if split {
+        done.push(std::mem::replace(&mut pg, page::portrait("howto-2", paper)));
+        y = sheet_title(&mut pg, sz, &ph.fmt("howto.title", &[("name", &rs.name)])) + 2.0;
+    }
     y = para(
         &mut pg,
         MARGIN,
@@ -165,6 +193,10 @@ pub fn page(
             s,
         ) + 0.8;
     }
+    let (_, bar_y, _, _) = page::bar_rect(h, sz);
+    let label_top = page::bar_label_at(pg.width, h, sz).1 - text::ascent_mm(sz.bar_label);
+    // The last step's line (`y` is 0.8 mm under it) ends above the bar and its label.
+    let fits = y - 0.8 <= bar_y.min(label_top);
     if let Some((d, plan)) = tiles {
         // The map, under its heading, down to [`MAP_CLEAR`] above the calibration bar and its
         // label (whose larger type in large print stands taller than the bar). On paper too
@@ -173,8 +205,6 @@ pub fn page(
         let title = ph.get("howto.map_title");
         let title_h =
             super::wrap(&title, head, Weight::Bold, cw).len() as f64 * text::line_height_mm(head);
-        let (_, bar_y, _, _) = page::bar_rect(h, sz);
-        let label_top = page::bar_label_at(pg.width, h, sz).1 - text::ascent_mm(sz.bar_label);
         let map_top = y + 3.0 + title_h + MAP_CLEAR;
         let room = bar_y.min(label_top) - MAP_CLEAR - map_top;
         if room >= MIN_MAP_ROOM {
@@ -182,5 +212,6 @@ pub fn page(
             tile::draw_map(&mut pg, d, plan, sz, MARGIN, y, cw, room);
         }
     }
-    pg
+    done.push(pg);
+    (done, fits)
 }

@@ -157,7 +157,8 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     } else {
         None
     };
-    pages.insert(0, howto::page(rs, paper, sz, &ph, &pages, tiles.as_ref()));
+    let howto = howto::pages(rs, paper, sz, &ph, &pages, tiles.as_ref());
+    pages.splice(0..0, howto);
     let mut doc = document(rs, paper, sz, &ph, "kit.title", pages)?;
     style::apply(&mut doc, opts.style, opts.colour);
     Ok(doc)
