@@ -478,8 +478,8 @@ fn a_store_label_says_who_sows_into_it_for_every_store_rule() {
             Skip,
             Sow,
             "es",
-            "Norte siembra en él; Sur lo salta (borde sencillo)",
-            "Sur siembra en él; Norte lo salta (borde doble)",
+            "Norte siembra en él; Sur se lo salta (borde sencillo)",
+            "Sur siembra en él; Norte se lo salta (borde doble)",
         ),
     ];
     for (own, opp, lang, south, north) in cases {
