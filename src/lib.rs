@@ -21,6 +21,7 @@ pub mod kitdiff;
 pub mod kitdir;
 pub mod layout;
 pub mod live;
+pub mod memo;
 pub mod mesh;
 pub mod notation;
 pub mod paper;

@@ -454,6 +454,18 @@ fn endless_lines_stop_at_the_depth_limit_with_sound_bounds() {
     assert_eq!(s.stopped, Some(Stop::Depth));
     // 64 seeds in all: the value lies in [-64, 64].
     assert!(s.bounds.0 >= -64 && s.bounds.1 <= 64, "{:?}", s.bounds);
+    // The solver runs on the caller's thread and grows its own stack: the same 400-move
+    // lines on a thread with a 128 KiB stack give the same answer (without the growth this
+    // overflowed the stack and aborted the test run, checked by hand).
+    let small = std::thread::scope(|sc| {
+        std::thread::Builder::new()
+            .stack_size(128 << 10)
+            .spawn_scoped(sc, || solve(&rules, &rules.initial(), limits).unwrap())
+            .unwrap()
+            .join()
+            .expect("the solver thread overflowed its stack")
+    });
+    assert_eq!(small, s);
 }
 
 /// The "find the best move" exercises of the bundled kits without a repetition end: each has

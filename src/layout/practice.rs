@@ -339,28 +339,20 @@ const BEST_CHOICES: usize = 3;
 /// on to the next such position. One exercise per game, and at most [`BEST_TRIES`] solves.
 /// For rules with a repetition end, set-up endgames instead ([`endgames`]).
 fn best_positions(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Report)> {
-    // Remembered for the ruleset asked about last: a kit and its host key ask once each per
-    // paper and language, `check` lays out every language, and the layout advice lays the
-    // kit out again for each change it tries. Each answer is up to 1,500 solver runs (a
-    // ruleset found by fuzzing spent 2.5 s of `check` here).
+    // Remembered for the last rulesets asked about: a kit and its host key ask once each per
+    // paper and language (from two threads at once: the second waits for the first's answer),
+    // `check` lays out every language, `build` lays out several kits at once, and the layout
+    // advice lays the kit out again for each change it tries. Each answer is up to 1,500 solver
+    // runs (a ruleset found by fuzzing spent 2.5 s of `check` here).
     type Key = (String, String, Vec<Position>);
     type Found = Vec<(Position, Move, i32, Report)>;
-    static CACHE: std::sync::Mutex<Option<(Key, Found)>> = std::sync::Mutex::new(None);
+    static MEMO: crate::memo::Memo<Key, Found> = crate::memo::Memo::new(8);
     let key: Key = (
         rules.ruleset().id.clone(),
         crate::solve::rules_key(rules.ruleset()),
         avoid.to_vec(),
     );
-    if let Ok(c) = CACHE.lock() {
-        if let Some((_, found)) = c.as_ref().filter(|(k, _)| *k == key) {
-            return found.clone();
-        }
-    }
-    let found = best_positions_uncached(rules, avoid);
-    if let Ok(mut c) = CACHE.lock() {
-        *c = Some((key, found.clone()));
-    }
-    found
+    MEMO.get_or_compute(key, || best_positions_uncached(rules, avoid))
 }
 
 /// [`best_positions`] worked out afresh.
