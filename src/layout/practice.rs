@@ -809,6 +809,17 @@ pub(crate) fn key_pages_with(
 ) -> Result<Vec<Page>, String> {
     let rules = Rules::try_new(rs)?;
     let list = exercises(rs)?;
+    if hints {
+        // Every exercise's best-play line is asked for below, one after another; the solves
+        // are independent, so they run first side by side on the machine's cores and the
+        // loop finds them remembered ([`crate::solve::proven_best`]). Same answers.
+        use rayon::prelude::*;
+        list.par_iter().for_each(|e| {
+            if solver_affordable(&rules, &e.start) {
+                let _ = crate::solve::proven_best(&rules, &e.start);
+            }
+        });
+    }
     let (body, sub_head, cap_pt) = (sz.body, sz.sub_head, sz.caption);
     let mut f = Flow::new(paper, sz, "answers");
     let w = f.width();
