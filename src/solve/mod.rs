@@ -237,7 +237,12 @@ impl Dep {
     fn merge(&mut self, o: Dep) {
         self.low = self.low.min(o.low);
         match (&mut self.seen, o.seen) {
-            (Some(s), Some(t)) => {
+            (Some(s), Some(mut t)) => {
+                // Only the positions count, not their order: the shorter list goes into the
+                // longer one's buffer (a subtree's list is often long, its parent's short).
+                if t.len() > s.len() {
+                    std::mem::swap(s, &mut t);
+                }
                 s.extend(t);
                 if s.len() > 2 * SEEN_CAP {
                     self.normalize();
@@ -928,11 +933,30 @@ pub(crate) fn rules_key(rs: &crate::ruleset::Ruleset) -> String {
     )
 }
 
-/// Node budget of [`proven_best`]: small enough for kit builds, and counted in positions so
-/// that the host key is the same on every run.
+/// Node budget of [`proven_best`] ([`hint_nodes`]): small enough for kit builds, and counted
+/// in positions so that the host key is the same on every run.
 pub const HINT_NODES: u64 = 30_000;
 
-/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
+/// Node budget of [`proven_best`] under a repetition end (`end.repetition`). There a value
+/// depends on the line since the last capture and lines run to [`MAX_DEPTH`], so a position
+/// the solver proves at all it proves in few positions. Measured on the bundled Oware and
+/// Giuthi kits (every solve of their set-up endgames and host keys): each one proven took at
+/// most 188 positions, and none of those not proven within 5,000 was proven within 30,000
+/// (they stop at the depth limit or run out); the 30,000-position tries were a third of
+/// Giuthi's kit instructions and a quarter of Oware's (callgrind).
+pub const HINT_NODES_REPETITION: u64 = 5_000;
+
+/// The node budget of [`proven_best`] for `rules`: [`HINT_NODES_REPETITION`] under a
+/// repetition end, else [`HINT_NODES`].
+pub fn hint_nodes(rules: &Rules) -> u64 {
+    if rules.ruleset().end.repetition {
+        HINT_NODES_REPETITION
+    } else {
+        HINT_NODES
+    }
+}
+
+/// The proven value and best moves of `pos` within [`hint_nodes`] positions and a 4 MiB table
 /// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
 /// the host key; answers are remembered ([`crate::memo::Memo`], the last 8,192 positions asked
 /// about, keyed by the rules ([`rules_key`]) and the position): the key is laid out once per
@@ -944,7 +968,7 @@ pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
     static MEMO: crate::memo::Memo<(std::sync::Arc<str>, Position), Option<(i32, Vec<Move>)>> =
         crate::memo::Memo::new(8192);
     MEMO.get_or_compute((rules_key_shared(rules.ruleset()), pos.clone()), || {
-        proven_best_within(rules, pos, HINT_NODES)
+        proven_best_within(rules, pos, hint_nodes(rules))
     })
 }
 
