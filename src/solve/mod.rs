@@ -363,7 +363,8 @@ struct Child<'r> {
     /// segment starts.
     fresh: bool,
     /// Change of the mover's margin if the game ends at this position by repetition (the
-    /// sweep of the remaining seeds included).
+    /// sweep of the remaining seeds included); rules with a repetition end only (else the
+    /// gain alone).
     repeat_gain: i32,
 }
 
@@ -571,18 +572,22 @@ impl<'r> Solver<'r> {
                 Ok(o) => {
                     let gain = margin(rules, &c.game, mover) - before;
                     let again = !c.game.is_over() && c.game.to_move() == mover;
-                    let h = &c.game.position().holes;
-                    let rows = [
-                        h[..n].iter().map(|&x| x as i32).sum::<i32>(),
-                        h[n..2 * n].iter().map(|&x| x as i32).sum::<i32>(),
-                    ];
-                    let (own, other) = (rows[mover as usize], rows[1 - mover as usize]);
                     // The engine's sweep at a repetition end (`Game::finish`, the mover of this
-                    // move being the last mover).
-                    let sweep = match rules.ruleset().end.remaining_seeds {
-                        crate::ruleset::Remaining::Owner => own - other,
-                        crate::ruleset::Remaining::Mover => own + other,
-                        crate::ruleset::Remaining::Opponent => -(own + other),
+                    // move being the last mover); only a repetition end uses it.
+                    let sweep = if self.repetition {
+                        let h = &c.game.position().holes;
+                        let rows = [
+                            h[..n].iter().map(|&x| x as i32).sum::<i32>(),
+                            h[n..2 * n].iter().map(|&x| x as i32).sum::<i32>(),
+                        ];
+                        let (own, other) = (rows[mover as usize], rows[1 - mover as usize]);
+                        match rules.ruleset().end.remaining_seeds {
+                            crate::ruleset::Remaining::Owner => own - other,
+                            crate::ruleset::Remaining::Mover => own + other,
+                            crate::ruleset::Remaining::Opponent => -(own + other),
+                        }
+                    } else {
+                        0
                     };
                     c.mv = mv;
                     c.fresh = o.captured > 0 || stores(&c.game) != stores(g);

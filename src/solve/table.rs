@@ -17,13 +17,26 @@ pub(crate) fn key(rules: &Rules, holes: &[u16], to_move: u8, stores: bool) -> Op
     if bits > 128 {
         return None;
     }
-    let mut k: u128 = 1;
-    for &c in &holes[..pits] {
-        let c = c as u32;
-        // c ones then a zero.
-        k = ((k << c) | ((1u128 << c) - 1)) << 1;
-    }
-    k = (k << 1) | to_move as u128;
+    let pits_bits = 1 + sum + pits as u32 + 1;
+    let mut k: u128 = if pits_bits <= 64 {
+        // The same bits built in one machine word (late in a game, most keys fit): a
+        // variable shift of a u128 costs several instructions and branches.
+        let mut k: u64 = 1;
+        for &c in &holes[..pits] {
+            let c = c as u32;
+            // c ones then a zero (c < 64 here, so the shifts stay in range).
+            k = ((k << c) | ((1u64 << c) - 1)) << 1;
+        }
+        ((k << 1) | to_move as u64) as u128
+    } else {
+        let mut k: u128 = 1;
+        for &c in &holes[..pits] {
+            let c = c as u32;
+            // c ones then a zero.
+            k = ((k << c) | ((1u128 << c) - 1)) << 1;
+        }
+        (k << 1) | to_move as u128
+    };
     if stores {
         k = (k << 16) | holes[pits] as u128;
         k = (k << 16) | holes[pits + 1] as u128;
@@ -234,5 +247,53 @@ impl Drop for Table {
                 p.push(slots);
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key written out as the module doc says, as a string of bits, read as a number.
+    fn key_by_hand(holes: &[u16], pits: usize, to_move: u8) -> Option<u128> {
+        let mut bits = String::from("1");
+        for &c in &holes[..pits] {
+            bits.push_str(&"1".repeat(c as usize));
+            bits.push('0');
+        }
+        bits.push(if to_move == 1 { '1' } else { '0' });
+        (bits.len() <= 128).then(|| u128::from_str_radix(&bits, 2).unwrap())
+    }
+
+    #[test]
+    fn keys_on_both_sides_of_64_bits_are_the_unary_bit_string() {
+        let b = crate::bundled::get("kalah-6x4").expect("bundled");
+        let rs = crate::ruleset::load::load_str("kalah-6x4.toml", b.source).expect("loads");
+        let rules = Rules::new(&rs);
+        // 12 pits: 1 + 12 + 1 = 14 bits and the seeds; 50 seeds is the last 64-bit key.
+        let mut x: u32 = 12345;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut sizes = std::collections::BTreeSet::new();
+        for total in [0u32, 1, 10, 49, 50, 51, 52, 80, 113, 114, 115, 140] {
+            for t in 0..2u8 {
+                let mut h = vec![0u16; 14];
+                for _ in 0..total {
+                    h[(next() % 12) as usize] += 1;
+                }
+                let want = key_by_hand(&h, 12, t);
+                assert_eq!(key(&rules, &h, t, false), want, "{h:?}");
+                if let Some(w) = want {
+                    sizes.insert(128 - w.leading_zeros());
+                }
+            }
+        }
+        // Both paths were taken: keys of 64 bits or fewer and longer ones.
+        assert!(sizes.iter().any(|&n| n <= 64) && sizes.iter().any(|&n| n > 64));
+        assert!(sizes.contains(&64) && sizes.contains(&65), "{sizes:?}");
     }
 }
