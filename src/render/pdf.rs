@@ -486,7 +486,7 @@ fn text_ops(
     f: &Flip,
     fonts: &BTreeMap<Weight, Embedded>,
     c: &mut Content,
-    shown: &mut Vec<Op>,
+    shown: &mut Shown,
 ) {
     let Some(font) = fonts.get(&t.weight) else {
         return;
@@ -495,21 +495,12 @@ fn text_ops(
         return;
     }
     let glyphs = text::glyphs(&t.text, t.weight);
-    shown.push(Op::SetFont {
-        font: PdfFontHandle::External(font.id.clone()),
-        size: Pt(t.size_pt as f32),
-    });
-    shown.push(Op::ShowText {
-        items: vec![TextItem::GlyphIds(
-            glyphs
-                .iter()
-                .map(|g| {
-                    let gid = font.gid_map.get(&g.gid).copied().unwrap_or(0);
-                    Codepoint::with_cid(gid, 0.0, g.ch.to_string())
-                })
-                .collect(),
-        )],
-    });
+    // Last character wins for a glyph shown for several, as printpdf's own reading of the
+    // page operators would have it (see [`Shown`]).
+    let used = shown.entry(t.weight).or_default();
+    for g in &glyphs {
+        used.insert(font.gid_map.get(&g.gid).copied().unwrap_or(0), g.ch);
+    }
     // Colour and font are allowed inside a text object (ISO 32000-1 §8.2, figure 9).
     c.fill(t.color);
     let line = match c.text {
@@ -552,35 +543,63 @@ fn text_ops(
     c.op("Tj");
 }
 
-/// Page `page`'s content stream, and the text operators printpdf reads to know which glyphs
-/// each font shows (see [`text_ops`]).
+/// Page `page`'s content stream; its glyphs are recorded in `shown` (see [`text_ops`]).
 fn page_content(
     page: &Page,
     h: f64,
     fonts: &BTreeMap<Weight, Embedded>,
     forms: &Forms,
-) -> (Vec<u8>, Vec<Op>) {
+    shown: &mut Shown,
+) -> Vec<u8> {
     let f = Flip { h };
     let mut c = Content {
         out: Vec::new(),
         text: None,
         st: GState::default(),
     };
-    let mut shown = Vec::new();
-    items_ops(&page.items, &f, fonts, forms, &mut c, &mut shown);
+    items_ops(&page.items, &f, fonts, forms, &mut c, shown);
     c.end_text();
     if c.out.last() == Some(&b'\n') {
         c.out.pop();
     }
-    let shown = if shown.is_empty() {
-        shown
-    } else {
-        let mut v = vec![Op::StartTextSection];
-        v.extend(shown);
-        v.push(Op::EndTextSection);
-        v
-    };
-    (c.out, shown)
+    c.out
+}
+
+/// The glyphs each weight shows in the document: subset glyph id → the character it was last
+/// shown for, in painting order.
+type Shown = BTreeMap<Weight, BTreeMap<u16, char>>;
+
+/// The text operators printpdf reads to know which glyphs each font shows, for its `/W` widths
+/// and `/ToUnicode` map: one `ShowText` a font listing each glyph once with the character it
+/// was last shown for. printpdf keeps, per font and glyph, the last character it reads, and
+/// uses the page operators for nothing else here (the content streams are ours, see
+/// [`set_contents`]), so this gives the fonts it would build from every text operator of every
+/// page, without translating those operators into content that is thrown away.
+fn shown_ops(shown: &Shown, fonts: &BTreeMap<Weight, Embedded>) -> Vec<Op> {
+    let mut ops = Vec::new();
+    for (weight, used) in shown {
+        let Some(font) = fonts.get(weight) else {
+            continue;
+        };
+        ops.push(Op::SetFont {
+            font: PdfFontHandle::External(font.id.clone()),
+            size: Pt(10.0),
+        });
+        ops.push(Op::ShowText {
+            items: vec![TextItem::GlyphIds(
+                used.iter()
+                    .map(|(gid, ch)| Codepoint::with_cid(*gid, 0.0, ch.to_string()))
+                    .collect(),
+            )],
+        });
+    }
+    if ops.is_empty() {
+        return ops;
+    }
+    let mut v = vec![Op::StartTextSection];
+    v.extend(ops);
+    v.push(Op::EndTextSection);
+    v
 }
 
 /// Writes `items`; a clip is `q x y w h re W n … Q` (its rectangle in points, y flipped).
@@ -591,7 +610,7 @@ fn items_ops(
     fonts: &BTreeMap<Weight, Embedded>,
     forms: &Forms,
     c: &mut Content,
-    shown: &mut Vec<Op>,
+    shown: &mut Shown,
 ) {
     for item in items {
         match item {
@@ -893,16 +912,16 @@ pub fn render(doc: &Document) -> Vec<u8> {
         .collect();
     let forms = Forms::register(doc, &mut pdf);
     let mut contents = Vec::with_capacity(doc.pages.len());
+    let mut shown = Shown::new();
     pdf.pages = doc
         .pages
         .iter()
         .map(|page| {
             let (w, h) = (clean_side(page.width), clean_side(page.height));
-            let (content, shown) = page_content(page, h, &fonts, &forms);
-            contents.push(content);
-            // printpdf gets the text shown on the page (for the fonts' /W and /ToUnicode);
-            // the page's content stream is ours (`contents`), set below.
-            let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), shown);
+            contents.push(page_content(page, h, &fonts, &forms, &mut shown));
+            // The page's content stream is ours (`contents`), set below; printpdf gets the
+            // glyphs shown (for the fonts' /W and /ToUnicode) on the first page, below.
+            let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), Vec::new());
             let bbox = Rect::from_wh(Pt((w * PT_PER_MM) as f32), Pt((h * PT_PER_MM) as f32));
             p.media_box = bbox.clone();
             p.crop_box = bbox.clone();
@@ -910,6 +929,9 @@ pub fn render(doc: &Document) -> Vec<u8> {
             p
         })
         .collect();
+    if let Some(first) = pdf.pages.first_mut() {
+        first.ops = shown_ops(&shown, &fonts);
+    }
     let opts = PdfSaveOptions {
         optimize: true,
         subset_fonts: false,
