@@ -145,12 +145,8 @@ impl PathWriter {
         self.d.as_bytes().last().is_some_and(u8::is_ascii_digit)
     }
 
-    /// How many characters command `c` (either case) with numbers `vals` would append.
-    fn form_len(&self, c: char, vals: &[i64]) -> usize {
-        self.form_len_after(self.ends_in_digit(), c, vals)
-    }
-
-    /// [`PathWriter::form_len`], told whether the path data ends in a digit.
+    /// How many characters command `c` (either case) with numbers `vals` would append, told
+    /// whether the path data ends in a digit.
     fn form_len_after(&self, mut after_digit: bool, c: char, vals: &[i64]) -> usize {
         let mut n = 0;
         if !self.implied(c) {
@@ -173,10 +169,18 @@ impl PathWriter {
     /// Appends the shortest of the candidate forms `(letter, numbers)` (the first on a tie)
     /// and records the command in force.
     fn pick(&mut self, cands: &[(char, &[i64])]) {
-        let Some(&(c, vals)) = cands.iter().min_by_key(|(c, vals)| self.form_len(*c, vals)) else {
+        let after_digit = self.ends_in_digit();
+        let mut best: Option<(usize, char, &[i64])> = None;
+        for &(c, vals) in cands {
+            let n = self.form_len_after(after_digit, c, vals);
+            if best.is_none_or(|(m, _, _)| n < m) {
+                best = Some((n, c, vals));
+            }
+        }
+        let Some((_, c, vals)) = best else {
             return;
         };
-        let mut after_digit = self.d.ends_with(|c: char| c.is_ascii_digit());
+        let mut after_digit = after_digit;
         if !self.implied(c) {
             self.d.push(c);
             after_digit = false;
@@ -185,22 +189,26 @@ impl PathWriter {
             if v >= 0 && after_digit {
                 self.d.push(' ');
             }
-            let _ = write!(self.d, "{v}");
+            push_int(&mut self.d, v);
             after_digit = true;
         }
         self.last = c;
     }
 
-    /// Command `c` (lower case) through points `pts` (the last is the new current point).
+    /// Command `c` (lower case) through points `pts` (at most three; the last is the new
+    /// current point).
     fn cmd(&mut self, c: char, pts: &[(i64, i64)]) {
         let base = self.cur;
-        let rel: Vec<i64> = pts
-            .iter()
-            .flat_map(|q| [q.0 - base.0, q.1 - base.1])
-            .collect();
-        let abs: Vec<i64> = pts.iter().flat_map(|q| [q.0, q.1]).collect();
-        self.pick(&[(c, &rel), (c.to_ascii_uppercase(), &abs)]);
-        if let Some(q) = pts.last() {
+        let (mut rel, mut abs) = ([0i64; 6], [0i64; 6]);
+        let n = pts.len().min(3);
+        for (i, q) in pts[..n].iter().enumerate() {
+            rel[2 * i] = q.0 - base.0;
+            rel[2 * i + 1] = q.1 - base.1;
+            abs[2 * i] = q.0;
+            abs[2 * i + 1] = q.1;
+        }
+        self.pick(&[(c, &rel[..2 * n]), (c.to_ascii_uppercase(), &abs[..2 * n])]);
+        if let Some(q) = pts[..n].last() {
             self.cur = *q;
         }
         if c == 'm' {
@@ -214,6 +222,7 @@ impl PathWriter {
 
     /// The forms of a straight line to `q`: `h`/`H` when it is horizontal, `v`/`V` when
     /// vertical, and always `l`/`L`, as (letter, numbers, how many numbers).
+    #[cfg(test)]
     fn line_forms(&self, q: (i64, i64)) -> Vec<(char, [i64; 2], usize)> {
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
         let mut forms = Vec::with_capacity(6);
@@ -242,9 +251,25 @@ impl PathWriter {
 
     /// A straight line to `q` (a vertex even when `q` is the current point).
     fn line_to(&mut self, q: (i64, i64)) {
-        let forms = self.line_forms(q);
-        let cands: Vec<(char, &[i64])> = forms.iter().map(|(c, v, n)| (*c, &v[..*n])).collect();
-        self.pick(&cands);
+        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
+        // The forms of [`PathWriter::line_forms`], in its order, without allocating.
+        let (h, hh, v, vv, l, ll) = ([dx], [q.0], [dy], [q.1], [dx, dy], [q.0, q.1]);
+        let mut cands: [(char, &[i64]); 6] = [(' ', &[]); 6];
+        let mut n = 0;
+        if dy == 0 {
+            cands[n] = ('h', &h);
+            cands[n + 1] = ('H', &hh);
+            n += 2;
+        }
+        if dx == 0 {
+            cands[n] = ('v', &v);
+            cands[n + 1] = ('V', &vv);
+            n += 2;
+        }
+        cands[n] = ('l', &l);
+        cands[n + 1] = ('L', &ll);
+        n += 2;
+        self.pick(&cands[..n]);
         self.cur = q;
     }
 
@@ -256,6 +281,25 @@ impl PathWriter {
         self.cur = self.start;
         self.last = 'z';
     }
+}
+
+/// Appends `v` in decimal, as `write!(s, "{v}")` would, without the formatting machinery.
+fn push_int(s: &mut String, v: i64) {
+    if v < 0 {
+        s.push('-');
+    }
+    let mut buf = [0u8; 20];
+    let mut m = v.unsigned_abs();
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    s.extend(buf[i..].iter().map(|&b| char::from(b)));
 }
 
 /// Characters of the decimal digits of `v`'s magnitude.
@@ -298,7 +342,7 @@ struct LineCosts {
 
 impl LineCosts {
     /// The characters of the shortest form of a line to `p` (the same as measuring every form
-    /// of [`PathWriter::line_forms`] with [`PathWriter::form_len`]).
+    /// of [`PathWriter::line_forms`] with [`PathWriter::form_len_after`]).
     fn len(&self, p: &RunPoint) -> usize {
         let q = p.q;
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
@@ -447,6 +491,28 @@ fn glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, Option<(f32, f32,
     (w.d, ink)
 }
 
+/// Outline box of a glyph, as [`glyph_data`] returns it.
+type InkBox = Option<(f32, f32, f32, f32)>;
+
+/// [`glyph_data`], computed once per process for each (weight, glyph, lattice step): the pages
+/// of a kit and its host key draw mostly the same glyphs at the same few sizes. The result
+/// depends on nothing else, so sharing it across pages and threads changes no output.
+fn cached_glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, InkBox) {
+    use std::sync::{Mutex, OnceLock};
+    type Cache = HashMap<(Weight, u16, i64), (String, InkBox)>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (weight, gid, grid);
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let made = glyph_data(weight, gid, grid);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, made.clone());
+    }
+    made
+}
+
 /// The lattice step (font units) for a glyph drawn at most `size_pt`: the largest whole
 /// number of units that is at most 0.01 mm at that size, so rounding moves a point by at most
 /// 0.005 mm.
@@ -527,7 +593,7 @@ impl Defs {
         let upem = f64::from(text::units_per_em(weight).max(1));
         let size = self.max_size.get(&(weight, gid)).copied().unwrap_or(72.0);
         let grid = glyph_grid(size, upem);
-        let (d, ink) = glyph_data(weight, gid, grid);
+        let (d, ink) = cached_glyph_data(weight, gid, grid);
         if let Some(b) = ink {
             self.ink.insert((weight, gid), b);
         }
