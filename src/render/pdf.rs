@@ -857,6 +857,39 @@ fn set_contents(
     true
 }
 
+/// What [`lopdf::Document::compress`] does, with one deflate compressor reset between streams
+/// instead of a new one for each (setting one up clears some 300 KB): every stream that allows
+/// compression and has no `/Filter` yet is deflated at level 9 with a zlib header, and takes
+/// the result, with `/Filter /FlateDecode`, when that is more than 19 bytes shorter. Same
+/// bytes as lopdf's own (a reset compressor starts from the state of a new one).
+fn compress_streams(lo: &mut lopdf::Document) {
+    use flate2::{Compress, Compression, FlushCompress, Status};
+    let mut z = Compress::new(Compression::best(), true);
+    for object in lo.objects.values_mut() {
+        let lopdf::Object::Stream(stream) = object else {
+            continue;
+        };
+        if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
+            continue;
+        }
+        z.reset();
+        let input = stream.content.as_slice();
+        let mut out = Vec::with_capacity(input.len() / 2 + 64);
+        let ok = loop {
+            let read = z.total_in() as usize;
+            match z.compress_vec(&input[read..], &mut out, FlushCompress::Finish) {
+                Ok(Status::StreamEnd) => break true,
+                Ok(_) => out.reserve(out.capacity().max(64)),
+                Err(_) => break false,
+            }
+        };
+        if ok && out.len() + 19 < stream.content.len() {
+            stream.dict.set("Filter", "FlateDecode");
+            stream.set_content(out);
+        }
+    }
+}
+
 /// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
 /// versions, unlike `DefaultHasher`).
 fn fnv1a(bytes: &[u8], basis: u64) -> u64 {
@@ -983,7 +1016,7 @@ pub fn render(doc: &Document) -> Vec<u8> {
         "ID",
         DictItem::Array(vec![placeholder.clone(), placeholder]).to_lopdf(),
     );
-    lo.compress();
+    compress_streams(&mut lo);
     // Dictionaries (pages, fonts, resources) packed into compressed object streams and the
     // cross-reference table as a stream (PDF 1.5, ISO 32000-1 §7.5.7, §7.5.8).
     let save = lopdf::SaveOptions::builder()
