@@ -37,12 +37,77 @@
 use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
-use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 use svg::node::element::{
     ClipPath, Definitions, Element, Group, Marker, Path, Rectangle, Title, Use,
 };
 use svg::Node;
+
+/// The page's lookup tables: looked up by key only, never iterated, so the hasher changes no
+/// output; this one (FxHash's multiply-rotate) is several times cheaper than SipHash on the
+/// small keys used here.
+type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// FxHash (as in rustc): each word is folded in by rotate, xor and multiply.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn write_i32(&mut self, i: i32) {
+        self.add(i as u32 as u64);
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.add(i as u64);
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.add(i as u64);
+    }
+}
 
 /// A length in hundredths of a millimetre, rounded (non-finite becomes 0): the page's user
 /// unit.
@@ -157,10 +222,7 @@ impl PathWriter {
             if v >= 0 && after_digit {
                 n += 1;
             }
-            n += usize::from(v < 0)
-                + v.unsigned_abs()
-                    .checked_ilog10()
-                    .map_or(1, |d| d as usize + 1);
+            n += usize::from(v < 0) + digits(v.unsigned_abs());
             after_digit = true;
         }
         n
@@ -304,7 +366,15 @@ fn push_int(s: &mut String, v: i64) {
 
 /// Characters of the decimal digits of `v`'s magnitude.
 fn digits(v: u64) -> usize {
-    v.checked_ilog10().map_or(1, |d| d as usize + 1)
+    // Page coordinates mostly have at most five digits.
+    match v {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        1000..=9999 => 4,
+        10000..=99999 => 5,
+        _ => v.ilog10() as usize + 1,
+    }
 }
 
 /// Characters number `v` takes in path data, its separator included, after a digit or not.
@@ -558,18 +628,24 @@ enum Def {
     Other(Box<dyn Node>),
 }
 
+/// What a page knows of one glyph's outline once it is defined.
+struct GlyphInfo {
+    /// Id of its outline path (`None` for a glyph without contours).
+    id: Option<String>,
+    /// Box of its outline's points, font units, y up (see [`glyph_data`]).
+    ink: InkBox,
+    /// The lattice step of its outline, font units (see [`glyph_grid`]).
+    grid: i64,
+}
+
 /// The page's `<defs>`: glyph outlines, the markers that place them, and clip rectangles.
 #[derive(Default)]
 struct Defs {
     next_id: usize,
-    /// (weight, gid) → id of its outline path (`None` for a glyph without contours).
-    glyphs: HashMap<(Weight, u16), Option<String>>,
+    /// (weight, gid) → its outline's id, box and lattice step.
+    glyphs: HashMap<(Weight, u16), GlyphInfo>,
     /// (weight, gid) → largest size on the page, pt (sets the glyph's lattice step).
     max_size: HashMap<(Weight, u16), f64>,
-    /// (weight, gid) → box of its outline's points, font units, y up (see [`glyph_data`]).
-    ink: HashMap<(Weight, u16), (f32, f32, f32, f32)>,
-    /// (weight, gid) → the lattice step of its outline, font units (see [`glyph_grid`]).
-    grids: HashMap<(Weight, u16), i64>,
     /// (weight, gid, colour, boost) → id of its marker.
     markers: HashMap<(Weight, u16, u32, i32), String>,
     /// Glyph id → how many (`<use>` elements, markers) refer to it.
@@ -585,28 +661,29 @@ impl Defs {
         s
     }
 
+    /// Glyph `gid`'s outline: its id, box and lattice step, defining it on first use.
+    fn glyph_info(&mut self, weight: Weight, gid: u16) -> &GlyphInfo {
+        let key = (weight, gid);
+        if !self.glyphs.contains_key(&key) {
+            let upem = f64::from(text::units_per_em(weight).max(1));
+            let size = self.max_size.get(&key).copied().unwrap_or(72.0);
+            let grid = glyph_grid(size, upem);
+            let (d, ink) = cached_glyph_data(weight, gid, grid);
+            let id = if d.is_empty() {
+                None
+            } else {
+                let id = self.id();
+                self.nodes.push(Def::Glyph { id: id.clone(), d });
+                Some(id)
+            };
+            self.glyphs.insert(key, GlyphInfo { id, ink, grid });
+        }
+        &self.glyphs[&key]
+    }
+
     /// The id of glyph `gid`'s outline, defining it on first use; `None` if it draws nothing.
     fn glyph(&mut self, weight: Weight, gid: u16) -> Option<String> {
-        if let Some(id) = self.glyphs.get(&(weight, gid)) {
-            return id.clone();
-        }
-        let upem = f64::from(text::units_per_em(weight).max(1));
-        let size = self.max_size.get(&(weight, gid)).copied().unwrap_or(72.0);
-        let grid = glyph_grid(size, upem);
-        let (d, ink) = cached_glyph_data(weight, gid, grid);
-        if let Some(b) = ink {
-            self.ink.insert((weight, gid), b);
-        }
-        self.grids.insert((weight, gid), grid);
-        let id = if d.is_empty() {
-            None
-        } else {
-            let id = self.id();
-            self.nodes.push(Def::Glyph { id: id.clone(), d });
-            Some(id)
-        };
-        self.glyphs.insert((weight, gid), id.clone());
-        id
+        self.glyph_info(weight, gid).id.clone()
     }
 
     /// Counts one `<use>` of glyph outline `glyph` in the page body.
@@ -652,9 +729,9 @@ impl Defs {
             return None;
         }
         // Glyph id → path data, filled in below, for each outline a marker carries.
-        let mut carried: HashMap<String, String> = HashMap::new();
+        let mut carried: HashMap<String, String> = HashMap::default();
         // Glyph id → the marker carrying it.
-        let mut owner: HashMap<String, String> = HashMap::new();
+        let mut owner: HashMap<String, String> = HashMap::default();
         for n in &self.nodes {
             if let Def::Marker {
                 id,
@@ -802,13 +879,14 @@ impl Pending {
         let mut glyphs = Vec::new();
         let mut bbox: Option<(f64, f64, f64, f64)> = None;
         for g in text::glyphs(&t.text, t.weight) {
-            if defs.glyph(t.weight, g.gid).is_some() {
+            let info = defs.glyph_info(t.weight, g.gid);
+            if info.id.is_some() {
                 let x = t.x + pen_milli as f64 / 1000.0 * em_mm;
                 glyphs.push((
                     (key, t.color, t.weight, g.gid),
                     (hundredths(x), hundredths(t.y)),
                 ));
-                if let Some(&(x0, y0, x1, y1)) = defs.ink.get(&(t.weight, g.gid)) {
+                if let Some((x0, y0, x1, y1)) = info.ink {
                     let b = (
                         finite(x + f64::from(x0) * mm_per_unit),
                         finite(t.y - f64::from(y1) * mm_per_unit),
@@ -855,23 +933,20 @@ impl Pending {
             .iter()
             .map(|l| b.is_none_or(|b| boxes_meet(l.bbox, b)))
             .collect();
-        loop {
-            let mut grew = false;
-            for i in 0..self.lines.len() {
-                if !take[i]
-                    && (0..self.lines.len())
-                        .any(|j| take[j] && boxes_meet(self.lines[i].bbox, self.lines[j].bbox))
-                {
+        // Every line joined to a taken one through lines whose boxes meet: each taken line is
+        // compared once with the lines not yet taken.
+        let mut todo: Vec<usize> = (0..take.len()).filter(|&i| take[i]).collect();
+        if todo.is_empty() {
+            return;
+        }
+        while let Some(j) = todo.pop() {
+            let bj = self.lines[j].bbox;
+            for (i, l) in self.lines.iter().enumerate() {
+                if !take[i] && boxes_meet(l.bbox, bj) {
                     take[i] = true;
-                    grew = true;
+                    todo.push(i);
                 }
             }
-            if !grew {
-                break;
-            }
-        }
-        if !take.iter().any(|t| *t) {
-            return;
         }
         let lines = std::mem::take(&mut self.lines);
         let (now, later): (Vec<_>, Vec<_>) = lines.into_iter().zip(take).partition(|(_, t)| *t);
@@ -888,7 +963,7 @@ impl Pending {
     fn draw(&self, lines: &[Line], out: &mut Vec<Out>, defs: &mut Defs) {
         // Glyph origins per run key, in first-use order.
         let mut runs: Vec<(RunKey, Vec<(i64, i64)>)> = Vec::new();
-        let mut index: HashMap<(u64, u32, Weight, u16), usize> = HashMap::new();
+        let mut index: HashMap<(u64, u32, Weight, u16), usize> = HashMap::default();
         for l in lines {
             for &(run, q) in &l.glyphs {
                 let (key, color, w, gid) = run;
@@ -902,10 +977,7 @@ impl Pending {
         let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
         let mut blocks = Vec::new();
         // The lattice step (font units) of a glyph's outline.
-        let grid = |defs: &mut Defs, w: Weight, gid: u16| {
-            defs.glyph(w, gid);
-            defs.grids.get(&(w, gid)).copied().unwrap_or(1)
-        };
+        let grid = |defs: &mut Defs, w: Weight, gid: u16| defs.glyph_info(w, gid).grid;
         // Sizes in first-use order; within a size, colours, then lattice steps, in first-use
         // order.
         let mut groups: Vec<(u64, Color, i64)> = Vec::new();
@@ -930,7 +1002,7 @@ impl Pending {
             let singles = runs
                 .iter()
                 .filter(|(r, pts)| {
-                    of_group(defs, r) && pts.len() == 1 && defs.glyph(r.2, r.3).is_some()
+                    of_group(defs, r) && pts.len() == 1 && defs.glyph_info(r.2, r.3).id.is_some()
                 })
                 .count();
             let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
@@ -1466,9 +1538,24 @@ pub fn render_page(page: &Page, title: &str) -> String {
     // No line break between elements (the svg crate puts one before each): whitespace between
     // elements draws nothing, and markup escapes every `<` and `>` in text and attribute values,
     // so `>` + line break + `<` occurs only between two tags.
-    let mut out = doc.to_string().replace(">\n<", "><");
+    let mut out = drop_tag_breaks(doc.to_string());
     out.push('\n');
     out
+}
+
+/// `s` with every line break between `>` and `<` removed (as `s.replace(">\n<", "><")`, in
+/// one pass without searching for the pattern).
+fn drop_tag_breaks(s: String) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' && i > 0 && b[i - 1] == b'>' && b.get(i + 1) == Some(&b'<') {
+            continue;
+        }
+        out.push(c);
+    }
+    // Only ASCII line breaks were left out, so `out` is still UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| s.replace(">\n<", "><"))
 }
 
 /// Draws every page of `doc`: `(file name, SVG text)` in page order, the file name being
