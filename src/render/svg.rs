@@ -304,10 +304,16 @@ impl PathWriter {
     /// What the length of a line's forms depends on besides its end point, read once for a
     /// search over many end points ([`LineCosts::len`]).
     fn line_costs(&self) -> LineCosts {
+        let after_digit = self.ends_in_digit();
         LineCosts {
             cur: self.cur,
-            after_digit: self.ends_in_digit(),
-            implied: ['l', 'L', 'h', 'H', 'v', 'V'].map(|c| self.implied(c)),
+            lead: ['l', 'L', 'h', 'H', 'v', 'V'].map(|c| {
+                if self.implied(c) {
+                    (0, after_digit)
+                } else {
+                    (1, false)
+                }
+            }),
         }
     }
 
@@ -402,12 +408,12 @@ impl RunPoint {
     }
 }
 
-/// The state a line's length depends on, from [`PathWriter::line_costs`]: the current point,
-/// whether the data ends in a digit, and which of `l L h H v V` would be implied.
+/// The state a line's length depends on, from [`PathWriter::line_costs`]: the current point
+/// and, for each of `l L h H v V`, the characters its letter takes (0 when implied) and whether
+/// its first number follows a digit (the data ends in a digit and the letter is implied).
 struct LineCosts {
     cur: (i64, i64),
-    after_digit: bool,
-    implied: [bool; 6],
+    lead: [(usize, bool); 6],
 }
 
 impl LineCosts {
@@ -416,30 +422,23 @@ impl LineCosts {
     fn len(&self, p: &RunPoint) -> usize {
         let q = p.q;
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
-        // A form's letter and whether its first number follows a digit.
-        let lead = |i: usize| {
-            if self.implied[i] {
-                (0, self.after_digit)
-            } else {
-                (1, false)
-            }
-        };
+        let lead = &self.lead;
         let abs_x = |ad: bool| p.x_len + usize::from(q.0 >= 0 && ad);
         let abs_y = |ad: bool| p.y_len + usize::from(q.1 >= 0 && ad);
-        let (n, ad) = lead(0);
+        let (n, ad) = lead[0];
         let mut best = n + num_len(dx, ad) + num_len(dy, true);
-        let (n, ad) = lead(1);
+        let (n, ad) = lead[1];
         best = best.min(n + abs_x(ad) + abs_y(true));
         if dy == 0 {
-            let (n, ad) = lead(2);
+            let (n, ad) = lead[2];
             best = best.min(n + num_len(dx, ad));
-            let (n, ad) = lead(3);
+            let (n, ad) = lead[3];
             best = best.min(n + abs_x(ad));
         }
         if dx == 0 {
-            let (n, ad) = lead(4);
+            let (n, ad) = lead[4];
             best = best.min(n + num_len(dy, ad));
-            let (n, ad) = lead(5);
+            let (n, ad) = lead[5];
             best = best.min(n + abs_y(ad));
         }
         best
@@ -461,11 +460,14 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         // The first of the nearest (fewest characters) points; the state the lengths depend
         // on is read once a step, each point's own digits once a run.
         let costs = w.line_costs();
-        let Some((i, _)) = left
-            .iter()
-            .enumerate()
-            .min_by_key(|(i, p)| (costs.len(p), *i))
-        else {
+        let mut best: Option<(usize, usize)> = None;
+        for (i, p) in left.iter().enumerate() {
+            let n = costs.len(p);
+            if best.is_none_or(|(m, _)| n < m) {
+                best = Some((n, i));
+            }
+        }
+        let Some((_, i)) = best else {
             break;
         };
         let p = left.remove(i);
