@@ -368,28 +368,57 @@ impl Content {
     }
 }
 
+/// Appends `v` in decimal (as `write!(out, "{v}")`, without the formatting machinery).
+fn push_uint(out: &mut Vec<u8>, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
 /// Writes hundredths as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`.
 fn push_centi(out: &mut Vec<u8>, v: i64) {
-    use std::io::Write;
-    let (sign, a) = (if v < 0 { "-" } else { "" }, v.unsigned_abs());
-    let _ = match a % 100 {
-        0 => write!(out, "{sign}{}", a / 100),
-        f if f % 10 == 0 => write!(out, "{sign}{}.{}", a / 100, f / 10),
-        f => write!(out, "{sign}{}.{f:02}", a / 100),
-    };
+    if v < 0 {
+        out.push(b'-');
+    }
+    let a = v.unsigned_abs();
+    push_uint(out, a / 100);
+    let f = a % 100;
+    if f != 0 {
+        out.push(b'.');
+        out.push(b'0' + (f / 10) as u8);
+        if f % 10 != 0 {
+            out.push(b'0' + (f % 10) as u8);
+        }
+    }
 }
 
 /// Writes thousandths (0–1000) as a PDF number: `843` → `.843`, `500` → `.5`, `1000` → `1`.
 fn push_milli(out: &mut Vec<u8>, v: i64) {
-    use std::io::Write;
-    let v = v.clamp(0, 1000);
-    let _ = match v {
-        0 => write!(out, "0"),
-        1000 => write!(out, "1"),
-        f if f % 100 == 0 => write!(out, ".{}", f / 100),
-        f if f % 10 == 0 => write!(out, ".{:02}", f / 10),
-        f => write!(out, ".{f:03}"),
-    };
+    match v.clamp(0, 1000) {
+        0 => out.push(b'0'),
+        1000 => out.push(b'1'),
+        f => {
+            // Three digits with the trailing zeros left out.
+            let d = [f / 100, f / 10 % 10, f % 10];
+            let n = if d[2] != 0 {
+                3
+            } else if d[1] != 0 {
+                2
+            } else {
+                1
+            };
+            out.push(b'.');
+            out.extend(d[..n].iter().map(|&x| b'0' + x as u8));
+        }
+    }
 }
 
 fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, c: &mut Content) {
@@ -1062,6 +1091,19 @@ mod tests {
         assert_eq!(centi_number(-5), "-0.05");
         assert_eq!(centi_number(300), "3");
         assert_eq!(centi_number(0), "0");
+        let milli = |v: i64| {
+            let mut out = Vec::new();
+            push_milli(&mut out, v);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(milli(843), ".843");
+        assert_eq!(milli(250), ".25");
+        assert_eq!(milli(500), ".5");
+        assert_eq!(milli(50), ".05");
+        assert_eq!(milli(5), ".005");
+        assert_eq!(milli(0), "0");
+        assert_eq!(milli(1000), "1");
+        assert_eq!(milli(1200), "1");
     }
 
     #[test]
