@@ -187,7 +187,7 @@ struct PathWriter {
 impl PathWriter {
     fn new(fill_only: bool) -> PathWriter {
         PathWriter {
-            d: String::new(),
+            d: String::with_capacity(64),
             cur: (0, 0),
             start: (0, 0),
             last: ' ',
@@ -367,7 +367,8 @@ fn push_int(s: &mut String, v: i64) {
             break;
         }
     }
-    s.extend(buf[i..].iter().map(|&b| char::from(b)));
+    // ASCII digits only, so always UTF-8.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
 }
 
 /// Characters of the decimal digits of `v`'s magnitude.
