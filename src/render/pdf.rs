@@ -394,7 +394,7 @@ fn push_centi(out: &mut Vec<u8>, v: i64) {
     if f != 0 {
         out.push(b'.');
         out.push(b'0' + (f / 10) as u8);
-        if f % 10 != 0 {
+        if !f.is_multiple_of(10) {
             out.push(b'0' + (f % 10) as u8);
         }
     }
