@@ -368,28 +368,57 @@ impl Content {
     }
 }
 
+/// Appends `v` in decimal (as `write!(out, "{v}")`, without the formatting machinery).
+fn push_uint(out: &mut Vec<u8>, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
 /// Writes hundredths as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`.
 fn push_centi(out: &mut Vec<u8>, v: i64) {
-    use std::io::Write;
-    let (sign, a) = (if v < 0 { "-" } else { "" }, v.unsigned_abs());
-    let _ = match a % 100 {
-        0 => write!(out, "{sign}{}", a / 100),
-        f if f % 10 == 0 => write!(out, "{sign}{}.{}", a / 100, f / 10),
-        f => write!(out, "{sign}{}.{f:02}", a / 100),
-    };
+    if v < 0 {
+        out.push(b'-');
+    }
+    let a = v.unsigned_abs();
+    push_uint(out, a / 100);
+    let f = a % 100;
+    if f != 0 {
+        out.push(b'.');
+        out.push(b'0' + (f / 10) as u8);
+        if !f.is_multiple_of(10) {
+            out.push(b'0' + (f % 10) as u8);
+        }
+    }
 }
 
 /// Writes thousandths (0–1000) as a PDF number: `843` → `.843`, `500` → `.5`, `1000` → `1`.
 fn push_milli(out: &mut Vec<u8>, v: i64) {
-    use std::io::Write;
-    let v = v.clamp(0, 1000);
-    let _ = match v {
-        0 => write!(out, "0"),
-        1000 => write!(out, "1"),
-        f if f % 100 == 0 => write!(out, ".{}", f / 100),
-        f if f % 10 == 0 => write!(out, ".{:02}", f / 10),
-        f => write!(out, ".{f:03}"),
-    };
+    match v.clamp(0, 1000) {
+        0 => out.push(b'0'),
+        1000 => out.push(b'1'),
+        f => {
+            // Three digits with the trailing zeros left out.
+            let d = [f / 100, f / 10 % 10, f % 10];
+            let n = if d[2] != 0 {
+                3
+            } else if d[1] != 0 {
+                2
+            } else {
+                1
+            };
+            out.push(b'.');
+            out.extend(d[..n].iter().map(|&x| b'0' + x as u8));
+        }
+    }
 }
 
 fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, c: &mut Content) {
@@ -486,7 +515,7 @@ fn text_ops(
     f: &Flip,
     fonts: &BTreeMap<Weight, Embedded>,
     c: &mut Content,
-    shown: &mut Vec<Op>,
+    shown: &mut Shown,
 ) {
     let Some(font) = fonts.get(&t.weight) else {
         return;
@@ -495,21 +524,12 @@ fn text_ops(
         return;
     }
     let glyphs = text::glyphs(&t.text, t.weight);
-    shown.push(Op::SetFont {
-        font: PdfFontHandle::External(font.id.clone()),
-        size: Pt(t.size_pt as f32),
-    });
-    shown.push(Op::ShowText {
-        items: vec![TextItem::GlyphIds(
-            glyphs
-                .iter()
-                .map(|g| {
-                    let gid = font.gid_map.get(&g.gid).copied().unwrap_or(0);
-                    Codepoint::with_cid(gid, 0.0, g.ch.to_string())
-                })
-                .collect(),
-        )],
-    });
+    // Last character wins for a glyph shown for several, as printpdf's own reading of the
+    // page operators would have it (see [`Shown`]).
+    let used = shown.entry(t.weight).or_default();
+    for g in &glyphs {
+        used.insert(font.gid_map.get(&g.gid).copied().unwrap_or(0), g.ch);
+    }
     // Colour and font are allowed inside a text object (ISO 32000-1 §8.2, figure 9).
     c.fill(t.color);
     let line = match c.text {
@@ -552,35 +572,63 @@ fn text_ops(
     c.op("Tj");
 }
 
-/// Page `page`'s content stream, and the text operators printpdf reads to know which glyphs
-/// each font shows (see [`text_ops`]).
+/// Page `page`'s content stream; its glyphs are recorded in `shown` (see [`text_ops`]).
 fn page_content(
     page: &Page,
     h: f64,
     fonts: &BTreeMap<Weight, Embedded>,
     forms: &Forms,
-) -> (Vec<u8>, Vec<Op>) {
+    shown: &mut Shown,
+) -> Vec<u8> {
     let f = Flip { h };
     let mut c = Content {
         out: Vec::new(),
         text: None,
         st: GState::default(),
     };
-    let mut shown = Vec::new();
-    items_ops(&page.items, &f, fonts, forms, &mut c, &mut shown);
+    items_ops(&page.items, &f, fonts, forms, &mut c, shown);
     c.end_text();
     if c.out.last() == Some(&b'\n') {
         c.out.pop();
     }
-    let shown = if shown.is_empty() {
-        shown
-    } else {
-        let mut v = vec![Op::StartTextSection];
-        v.extend(shown);
-        v.push(Op::EndTextSection);
-        v
-    };
-    (c.out, shown)
+    c.out
+}
+
+/// The glyphs each weight shows in the document: subset glyph id → the character it was last
+/// shown for, in painting order.
+type Shown = BTreeMap<Weight, BTreeMap<u16, char>>;
+
+/// The text operators printpdf reads to know which glyphs each font shows, for its `/W` widths
+/// and `/ToUnicode` map: one `ShowText` a font listing each glyph once with the character it
+/// was last shown for. printpdf keeps, per font and glyph, the last character it reads, and
+/// uses the page operators for nothing else here (the content streams are ours, see
+/// [`set_contents`]), so this gives the fonts it would build from every text operator of every
+/// page, without translating those operators into content that is thrown away.
+fn shown_ops(shown: &Shown, fonts: &BTreeMap<Weight, Embedded>) -> Vec<Op> {
+    let mut ops = Vec::new();
+    for (weight, used) in shown {
+        let Some(font) = fonts.get(weight) else {
+            continue;
+        };
+        ops.push(Op::SetFont {
+            font: PdfFontHandle::External(font.id.clone()),
+            size: Pt(10.0),
+        });
+        ops.push(Op::ShowText {
+            items: vec![TextItem::GlyphIds(
+                used.iter()
+                    .map(|(gid, ch)| Codepoint::with_cid(*gid, 0.0, ch.to_string()))
+                    .collect(),
+            )],
+        });
+    }
+    if ops.is_empty() {
+        return ops;
+    }
+    let mut v = vec![Op::StartTextSection];
+    v.extend(ops);
+    v.push(Op::EndTextSection);
+    v
 }
 
 /// Writes `items`; a clip is `q x y w h re W n … Q` (its rectangle in points, y flipped).
@@ -591,7 +639,7 @@ fn items_ops(
     fonts: &BTreeMap<Weight, Embedded>,
     forms: &Forms,
     c: &mut Content,
-    shown: &mut Vec<Op>,
+    shown: &mut Shown,
 ) {
     for item in items {
         match item {
@@ -838,6 +886,39 @@ fn set_contents(
     true
 }
 
+/// What [`lopdf::Document::compress`] does, with one deflate compressor reset between streams
+/// instead of a new one for each (setting one up clears some 300 KB): every stream that allows
+/// compression and has no `/Filter` yet is deflated at level 9 with a zlib header, and takes
+/// the result, with `/Filter /FlateDecode`, when that is more than 19 bytes shorter. Same
+/// bytes as lopdf's own (a reset compressor starts from the state of a new one).
+fn compress_streams(lo: &mut lopdf::Document) {
+    use flate2::{Compress, Compression, FlushCompress, Status};
+    let mut z = Compress::new(Compression::best(), true);
+    for object in lo.objects.values_mut() {
+        let lopdf::Object::Stream(stream) = object else {
+            continue;
+        };
+        if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
+            continue;
+        }
+        z.reset();
+        let input = stream.content.as_slice();
+        let mut out = Vec::with_capacity(input.len() / 2 + 64);
+        let ok = loop {
+            let read = z.total_in() as usize;
+            match z.compress_vec(&input[read..], &mut out, FlushCompress::Finish) {
+                Ok(Status::StreamEnd) => break true,
+                Ok(_) => out.reserve(out.capacity().max(64)),
+                Err(_) => break false,
+            }
+        };
+        if ok && out.len() + 19 < stream.content.len() {
+            stream.dict.set("Filter", "FlateDecode");
+            stream.set_content(out);
+        }
+    }
+}
+
 /// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
 /// versions, unlike `DefaultHasher`).
 fn fnv1a(bytes: &[u8], basis: u64) -> u64 {
@@ -893,16 +974,16 @@ pub fn render(doc: &Document) -> Vec<u8> {
         .collect();
     let forms = Forms::register(doc, &mut pdf);
     let mut contents = Vec::with_capacity(doc.pages.len());
+    let mut shown = Shown::new();
     pdf.pages = doc
         .pages
         .iter()
         .map(|page| {
             let (w, h) = (clean_side(page.width), clean_side(page.height));
-            let (content, shown) = page_content(page, h, &fonts, &forms);
-            contents.push(content);
-            // printpdf gets the text shown on the page (for the fonts' /W and /ToUnicode);
-            // the page's content stream is ours (`contents`), set below.
-            let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), shown);
+            contents.push(page_content(page, h, &fonts, &forms, &mut shown));
+            // The page's content stream is ours (`contents`), set below; printpdf gets the
+            // glyphs shown (for the fonts' /W and /ToUnicode) on the first page, below.
+            let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), Vec::new());
             let bbox = Rect::from_wh(Pt((w * PT_PER_MM) as f32), Pt((h * PT_PER_MM) as f32));
             p.media_box = bbox.clone();
             p.crop_box = bbox.clone();
@@ -910,6 +991,9 @@ pub fn render(doc: &Document) -> Vec<u8> {
             p
         })
         .collect();
+    if let Some(first) = pdf.pages.first_mut() {
+        first.ops = shown_ops(&shown, &fonts);
+    }
     let opts = PdfSaveOptions {
         optimize: true,
         subset_fonts: false,
@@ -961,7 +1045,7 @@ pub fn render(doc: &Document) -> Vec<u8> {
         "ID",
         DictItem::Array(vec![placeholder.clone(), placeholder]).to_lopdf(),
     );
-    lo.compress();
+    compress_streams(&mut lo);
     // Dictionaries (pages, fonts, resources) packed into compressed object streams and the
     // cross-reference table as a stream (PDF 1.5, ISO 32000-1 §7.5.7, §7.5.8).
     let save = lopdf::SaveOptions::builder()
@@ -1007,6 +1091,19 @@ mod tests {
         assert_eq!(centi_number(-5), "-0.05");
         assert_eq!(centi_number(300), "3");
         assert_eq!(centi_number(0), "0");
+        let milli = |v: i64| {
+            let mut out = Vec::new();
+            push_milli(&mut out, v);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(milli(843), ".843");
+        assert_eq!(milli(250), ".25");
+        assert_eq!(milli(500), ".5");
+        assert_eq!(milli(50), ".05");
+        assert_eq!(milli(5), ".005");
+        assert_eq!(milli(0), "0");
+        assert_eq!(milli(1000), "1");
+        assert_eq!(milli(1200), "1");
     }
 
     #[test]

@@ -37,12 +37,77 @@
 use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
-use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 use svg::node::element::{
     ClipPath, Definitions, Element, Group, Marker, Path, Rectangle, Title, Use,
 };
 use svg::Node;
+
+/// The page's lookup tables: looked up by key only, never iterated, so the hasher changes no
+/// output; this one (FxHash's multiply-rotate) is several times cheaper than SipHash on the
+/// small keys used here.
+type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// FxHash (as in rustc): each word is folded in by rotate, xor and multiply.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn write_i32(&mut self, i: i32) {
+        self.add(i as u32 as u64);
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.add(i as u64);
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.add(i as u64);
+    }
+}
 
 /// A length in hundredths of a millimetre, rounded (non-finite becomes 0): the page's user
 /// unit.
@@ -122,7 +187,7 @@ struct PathWriter {
 impl PathWriter {
     fn new(fill_only: bool) -> PathWriter {
         PathWriter {
-            d: String::new(),
+            d: String::with_capacity(64),
             cur: (0, 0),
             start: (0, 0),
             last: ' ',
@@ -145,12 +210,8 @@ impl PathWriter {
         self.d.as_bytes().last().is_some_and(u8::is_ascii_digit)
     }
 
-    /// How many characters command `c` (either case) with numbers `vals` would append.
-    fn form_len(&self, c: char, vals: &[i64]) -> usize {
-        self.form_len_after(self.ends_in_digit(), c, vals)
-    }
-
-    /// [`PathWriter::form_len`], told whether the path data ends in a digit.
+    /// How many characters command `c` (either case) with numbers `vals` would append, told
+    /// whether the path data ends in a digit.
     fn form_len_after(&self, mut after_digit: bool, c: char, vals: &[i64]) -> usize {
         let mut n = 0;
         if !self.implied(c) {
@@ -161,10 +222,7 @@ impl PathWriter {
             if v >= 0 && after_digit {
                 n += 1;
             }
-            n += usize::from(v < 0)
-                + v.unsigned_abs()
-                    .checked_ilog10()
-                    .map_or(1, |d| d as usize + 1);
+            n += usize::from(v < 0) + digits(v.unsigned_abs());
             after_digit = true;
         }
         n
@@ -173,10 +231,18 @@ impl PathWriter {
     /// Appends the shortest of the candidate forms `(letter, numbers)` (the first on a tie)
     /// and records the command in force.
     fn pick(&mut self, cands: &[(char, &[i64])]) {
-        let Some(&(c, vals)) = cands.iter().min_by_key(|(c, vals)| self.form_len(*c, vals)) else {
+        let after_digit = self.ends_in_digit();
+        let mut best: Option<(usize, char, &[i64])> = None;
+        for &(c, vals) in cands {
+            let n = self.form_len_after(after_digit, c, vals);
+            if best.is_none_or(|(m, _, _)| n < m) {
+                best = Some((n, c, vals));
+            }
+        }
+        let Some((_, c, vals)) = best else {
             return;
         };
-        let mut after_digit = self.d.ends_with(|c: char| c.is_ascii_digit());
+        let mut after_digit = after_digit;
         if !self.implied(c) {
             self.d.push(c);
             after_digit = false;
@@ -185,22 +251,26 @@ impl PathWriter {
             if v >= 0 && after_digit {
                 self.d.push(' ');
             }
-            let _ = write!(self.d, "{v}");
+            push_int(&mut self.d, v);
             after_digit = true;
         }
         self.last = c;
     }
 
-    /// Command `c` (lower case) through points `pts` (the last is the new current point).
+    /// Command `c` (lower case) through points `pts` (at most three; the last is the new
+    /// current point).
     fn cmd(&mut self, c: char, pts: &[(i64, i64)]) {
         let base = self.cur;
-        let rel: Vec<i64> = pts
-            .iter()
-            .flat_map(|q| [q.0 - base.0, q.1 - base.1])
-            .collect();
-        let abs: Vec<i64> = pts.iter().flat_map(|q| [q.0, q.1]).collect();
-        self.pick(&[(c, &rel), (c.to_ascii_uppercase(), &abs)]);
-        if let Some(q) = pts.last() {
+        let (mut rel, mut abs) = ([0i64; 6], [0i64; 6]);
+        let n = pts.len().min(3);
+        for (i, q) in pts[..n].iter().enumerate() {
+            rel[2 * i] = q.0 - base.0;
+            rel[2 * i + 1] = q.1 - base.1;
+            abs[2 * i] = q.0;
+            abs[2 * i + 1] = q.1;
+        }
+        self.pick(&[(c, &rel[..2 * n]), (c.to_ascii_uppercase(), &abs[..2 * n])]);
+        if let Some(q) = pts[..n].last() {
             self.cur = *q;
         }
         if c == 'm' {
@@ -214,6 +284,7 @@ impl PathWriter {
 
     /// The forms of a straight line to `q`: `h`/`H` when it is horizontal, `v`/`V` when
     /// vertical, and always `l`/`L`, as (letter, numbers, how many numbers).
+    #[cfg(test)]
     fn line_forms(&self, q: (i64, i64)) -> Vec<(char, [i64; 2], usize)> {
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
         let mut forms = Vec::with_capacity(6);
@@ -233,18 +304,40 @@ impl PathWriter {
     /// What the length of a line's forms depends on besides its end point, read once for a
     /// search over many end points ([`LineCosts::len`]).
     fn line_costs(&self) -> LineCosts {
+        let after_digit = self.ends_in_digit();
         LineCosts {
             cur: self.cur,
-            after_digit: self.ends_in_digit(),
-            implied: ['l', 'L', 'h', 'H', 'v', 'V'].map(|c| self.implied(c)),
+            lead: ['l', 'L', 'h', 'H', 'v', 'V'].map(|c| {
+                if self.implied(c) {
+                    (0, after_digit)
+                } else {
+                    (1, false)
+                }
+            }),
         }
     }
 
     /// A straight line to `q` (a vertex even when `q` is the current point).
     fn line_to(&mut self, q: (i64, i64)) {
-        let forms = self.line_forms(q);
-        let cands: Vec<(char, &[i64])> = forms.iter().map(|(c, v, n)| (*c, &v[..*n])).collect();
-        self.pick(&cands);
+        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
+        // The forms of [`PathWriter::line_forms`], in its order, without allocating.
+        let (h, hh, v, vv, l, ll) = ([dx], [q.0], [dy], [q.1], [dx, dy], [q.0, q.1]);
+        let mut cands: [(char, &[i64]); 6] = [(' ', &[]); 6];
+        let mut n = 0;
+        if dy == 0 {
+            cands[n] = ('h', &h);
+            cands[n + 1] = ('H', &hh);
+            n += 2;
+        }
+        if dx == 0 {
+            cands[n] = ('v', &v);
+            cands[n + 1] = ('V', &vv);
+            n += 2;
+        }
+        cands[n] = ('l', &l);
+        cands[n + 1] = ('L', &ll);
+        n += 2;
+        self.pick(&cands[..n]);
         self.cur = q;
     }
 
@@ -258,9 +351,37 @@ impl PathWriter {
     }
 }
 
+/// Appends `v` in decimal, as `write!(s, "{v}")` would, without the formatting machinery.
+fn push_int(s: &mut String, v: i64) {
+    if v < 0 {
+        s.push('-');
+    }
+    let mut buf = [0u8; 20];
+    let mut m = v.unsigned_abs();
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    // ASCII digits only, so always UTF-8.
+    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
 /// Characters of the decimal digits of `v`'s magnitude.
 fn digits(v: u64) -> usize {
-    v.checked_ilog10().map_or(1, |d| d as usize + 1)
+    // Page coordinates mostly have at most five digits.
+    match v {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        1000..=9999 => 4,
+        10000..=99999 => 5,
+        _ => v.ilog10() as usize + 1,
+    }
 }
 
 /// Characters number `v` takes in path data, its separator included, after a digit or not.
@@ -288,44 +409,37 @@ impl RunPoint {
     }
 }
 
-/// The state a line's length depends on, from [`PathWriter::line_costs`]: the current point,
-/// whether the data ends in a digit, and which of `l L h H v V` would be implied.
+/// The state a line's length depends on, from [`PathWriter::line_costs`]: the current point
+/// and, for each of `l L h H v V`, the characters its letter takes (0 when implied) and whether
+/// its first number follows a digit (the data ends in a digit and the letter is implied).
 struct LineCosts {
     cur: (i64, i64),
-    after_digit: bool,
-    implied: [bool; 6],
+    lead: [(usize, bool); 6],
 }
 
 impl LineCosts {
     /// The characters of the shortest form of a line to `p` (the same as measuring every form
-    /// of [`PathWriter::line_forms`] with [`PathWriter::form_len`]).
+    /// of [`PathWriter::line_forms`] with [`PathWriter::form_len_after`]).
     fn len(&self, p: &RunPoint) -> usize {
         let q = p.q;
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
-        // A form's letter and whether its first number follows a digit.
-        let lead = |i: usize| {
-            if self.implied[i] {
-                (0, self.after_digit)
-            } else {
-                (1, false)
-            }
-        };
+        let lead = &self.lead;
         let abs_x = |ad: bool| p.x_len + usize::from(q.0 >= 0 && ad);
         let abs_y = |ad: bool| p.y_len + usize::from(q.1 >= 0 && ad);
-        let (n, ad) = lead(0);
+        let (n, ad) = lead[0];
         let mut best = n + num_len(dx, ad) + num_len(dy, true);
-        let (n, ad) = lead(1);
+        let (n, ad) = lead[1];
         best = best.min(n + abs_x(ad) + abs_y(true));
         if dy == 0 {
-            let (n, ad) = lead(2);
+            let (n, ad) = lead[2];
             best = best.min(n + num_len(dx, ad));
-            let (n, ad) = lead(3);
+            let (n, ad) = lead[3];
             best = best.min(n + abs_x(ad));
         }
         if dx == 0 {
-            let (n, ad) = lead(4);
+            let (n, ad) = lead[4];
             best = best.min(n + num_len(dy, ad));
-            let (n, ad) = lead(5);
+            let (n, ad) = lead[5];
             best = best.min(n + abs_y(ad));
         }
         best
@@ -347,11 +461,14 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         // The first of the nearest (fewest characters) points; the state the lengths depend
         // on is read once a step, each point's own digits once a run.
         let costs = w.line_costs();
-        let Some((i, _)) = left
-            .iter()
-            .enumerate()
-            .min_by_key(|(i, p)| (costs.len(p), *i))
-        else {
+        let mut best: Option<(usize, usize)> = None;
+        for (i, p) in left.iter().enumerate() {
+            let n = costs.len(p);
+            if best.is_none_or(|(m, _)| n < m) {
+                best = Some((n, i));
+            }
+        }
+        let Some((_, i)) = best else {
             break;
         };
         let p = left.remove(i);
@@ -447,6 +564,28 @@ fn glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, Option<(f32, f32,
     (w.d, ink)
 }
 
+/// Outline box of a glyph, as [`glyph_data`] returns it.
+type InkBox = Option<(f32, f32, f32, f32)>;
+
+/// [`glyph_data`], computed once per process for each (weight, glyph, lattice step): the pages
+/// of a kit and its host key draw mostly the same glyphs at the same few sizes. The result
+/// depends on nothing else, so sharing it across pages and threads changes no output.
+fn cached_glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, InkBox) {
+    use std::sync::{Mutex, OnceLock};
+    type Cache = HashMap<(Weight, u16, i64), (String, InkBox)>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (weight, gid, grid);
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let made = glyph_data(weight, gid, grid);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, made.clone());
+    }
+    made
+}
+
 /// The lattice step (font units) for a glyph drawn at most `size_pt`: the largest whole
 /// number of units that is at most 0.01 mm at that size, so rounding moves a point by at most
 /// 0.005 mm.
@@ -492,18 +631,24 @@ enum Def {
     Other(Box<dyn Node>),
 }
 
+/// What a page knows of one glyph's outline once it is defined.
+struct GlyphInfo {
+    /// Id of its outline path (`None` for a glyph without contours).
+    id: Option<String>,
+    /// Box of its outline's points, font units, y up (see [`glyph_data`]).
+    ink: InkBox,
+    /// The lattice step of its outline, font units (see [`glyph_grid`]).
+    grid: i64,
+}
+
 /// The page's `<defs>`: glyph outlines, the markers that place them, and clip rectangles.
 #[derive(Default)]
 struct Defs {
     next_id: usize,
-    /// (weight, gid) → id of its outline path (`None` for a glyph without contours).
-    glyphs: HashMap<(Weight, u16), Option<String>>,
+    /// (weight, gid) → its outline's id, box and lattice step.
+    glyphs: HashMap<(Weight, u16), GlyphInfo>,
     /// (weight, gid) → largest size on the page, pt (sets the glyph's lattice step).
     max_size: HashMap<(Weight, u16), f64>,
-    /// (weight, gid) → box of its outline's points, font units, y up (see [`glyph_data`]).
-    ink: HashMap<(Weight, u16), (f32, f32, f32, f32)>,
-    /// (weight, gid) → the lattice step of its outline, font units (see [`glyph_grid`]).
-    grids: HashMap<(Weight, u16), i64>,
     /// (weight, gid, colour, boost) → id of its marker.
     markers: HashMap<(Weight, u16, u32, i32), String>,
     /// Glyph id → how many (`<use>` elements, markers) refer to it.
@@ -519,28 +664,29 @@ impl Defs {
         s
     }
 
+    /// Glyph `gid`'s outline: its id, box and lattice step, defining it on first use.
+    fn glyph_info(&mut self, weight: Weight, gid: u16) -> &GlyphInfo {
+        let key = (weight, gid);
+        if !self.glyphs.contains_key(&key) {
+            let upem = f64::from(text::units_per_em(weight).max(1));
+            let size = self.max_size.get(&key).copied().unwrap_or(72.0);
+            let grid = glyph_grid(size, upem);
+            let (d, ink) = cached_glyph_data(weight, gid, grid);
+            let id = if d.is_empty() {
+                None
+            } else {
+                let id = self.id();
+                self.nodes.push(Def::Glyph { id: id.clone(), d });
+                Some(id)
+            };
+            self.glyphs.insert(key, GlyphInfo { id, ink, grid });
+        }
+        &self.glyphs[&key]
+    }
+
     /// The id of glyph `gid`'s outline, defining it on first use; `None` if it draws nothing.
     fn glyph(&mut self, weight: Weight, gid: u16) -> Option<String> {
-        if let Some(id) = self.glyphs.get(&(weight, gid)) {
-            return id.clone();
-        }
-        let upem = f64::from(text::units_per_em(weight).max(1));
-        let size = self.max_size.get(&(weight, gid)).copied().unwrap_or(72.0);
-        let grid = glyph_grid(size, upem);
-        let (d, ink) = glyph_data(weight, gid, grid);
-        if let Some(b) = ink {
-            self.ink.insert((weight, gid), b);
-        }
-        self.grids.insert((weight, gid), grid);
-        let id = if d.is_empty() {
-            None
-        } else {
-            let id = self.id();
-            self.nodes.push(Def::Glyph { id: id.clone(), d });
-            Some(id)
-        };
-        self.glyphs.insert((weight, gid), id.clone());
-        id
+        self.glyph_info(weight, gid).id.clone()
     }
 
     /// Counts one `<use>` of glyph outline `glyph` in the page body.
@@ -586,9 +732,9 @@ impl Defs {
             return None;
         }
         // Glyph id → path data, filled in below, for each outline a marker carries.
-        let mut carried: HashMap<String, String> = HashMap::new();
+        let mut carried: HashMap<String, String> = HashMap::default();
         // Glyph id → the marker carrying it.
-        let mut owner: HashMap<String, String> = HashMap::new();
+        let mut owner: HashMap<String, String> = HashMap::default();
         for n in &self.nodes {
             if let Def::Marker {
                 id,
@@ -736,13 +882,14 @@ impl Pending {
         let mut glyphs = Vec::new();
         let mut bbox: Option<(f64, f64, f64, f64)> = None;
         for g in text::glyphs(&t.text, t.weight) {
-            if defs.glyph(t.weight, g.gid).is_some() {
+            let info = defs.glyph_info(t.weight, g.gid);
+            if info.id.is_some() {
                 let x = t.x + pen_milli as f64 / 1000.0 * em_mm;
                 glyphs.push((
                     (key, t.color, t.weight, g.gid),
                     (hundredths(x), hundredths(t.y)),
                 ));
-                if let Some(&(x0, y0, x1, y1)) = defs.ink.get(&(t.weight, g.gid)) {
+                if let Some((x0, y0, x1, y1)) = info.ink {
                     let b = (
                         finite(x + f64::from(x0) * mm_per_unit),
                         finite(t.y - f64::from(y1) * mm_per_unit),
@@ -789,23 +936,20 @@ impl Pending {
             .iter()
             .map(|l| b.is_none_or(|b| boxes_meet(l.bbox, b)))
             .collect();
-        loop {
-            let mut grew = false;
-            for i in 0..self.lines.len() {
-                if !take[i]
-                    && (0..self.lines.len())
-                        .any(|j| take[j] && boxes_meet(self.lines[i].bbox, self.lines[j].bbox))
-                {
+        // Every line joined to a taken one through lines whose boxes meet: each taken line is
+        // compared once with the lines not yet taken.
+        let mut todo: Vec<usize> = (0..take.len()).filter(|&i| take[i]).collect();
+        if todo.is_empty() {
+            return;
+        }
+        while let Some(j) = todo.pop() {
+            let bj = self.lines[j].bbox;
+            for (i, l) in self.lines.iter().enumerate() {
+                if !take[i] && boxes_meet(l.bbox, bj) {
                     take[i] = true;
-                    grew = true;
+                    todo.push(i);
                 }
             }
-            if !grew {
-                break;
-            }
-        }
-        if !take.iter().any(|t| *t) {
-            return;
         }
         let lines = std::mem::take(&mut self.lines);
         let (now, later): (Vec<_>, Vec<_>) = lines.into_iter().zip(take).partition(|(_, t)| *t);
@@ -822,7 +966,7 @@ impl Pending {
     fn draw(&self, lines: &[Line], out: &mut Vec<Out>, defs: &mut Defs) {
         // Glyph origins per run key, in first-use order.
         let mut runs: Vec<(RunKey, Vec<(i64, i64)>)> = Vec::new();
-        let mut index: HashMap<(u64, u32, Weight, u16), usize> = HashMap::new();
+        let mut index: HashMap<(u64, u32, Weight, u16), usize> = HashMap::default();
         for l in lines {
             for &(run, q) in &l.glyphs {
                 let (key, color, w, gid) = run;
@@ -836,10 +980,7 @@ impl Pending {
         let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
         let mut blocks = Vec::new();
         // The lattice step (font units) of a glyph's outline.
-        let grid = |defs: &mut Defs, w: Weight, gid: u16| {
-            defs.glyph(w, gid);
-            defs.grids.get(&(w, gid)).copied().unwrap_or(1)
-        };
+        let grid = |defs: &mut Defs, w: Weight, gid: u16| defs.glyph_info(w, gid).grid;
         // Sizes in first-use order; within a size, colours, then lattice steps, in first-use
         // order.
         let mut groups: Vec<(u64, Color, i64)> = Vec::new();
@@ -864,7 +1005,7 @@ impl Pending {
             let singles = runs
                 .iter()
                 .filter(|(r, pts)| {
-                    of_group(defs, r) && pts.len() == 1 && defs.glyph(r.2, r.3).is_some()
+                    of_group(defs, r) && pts.len() == 1 && defs.glyph_info(r.2, r.3).id.is_some()
                 })
                 .count();
             let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
@@ -1400,9 +1541,24 @@ pub fn render_page(page: &Page, title: &str) -> String {
     // No line break between elements (the svg crate puts one before each): whitespace between
     // elements draws nothing, and markup escapes every `<` and `>` in text and attribute values,
     // so `>` + line break + `<` occurs only between two tags.
-    let mut out = doc.to_string().replace(">\n<", "><");
+    let mut out = drop_tag_breaks(doc.to_string());
     out.push('\n');
     out
+}
+
+/// `s` with every line break between `>` and `<` removed (as `s.replace(">\n<", "><")`, in
+/// one pass without searching for the pattern).
+fn drop_tag_breaks(s: String) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' && i > 0 && b[i - 1] == b'>' && b.get(i + 1) == Some(&b'<') {
+            continue;
+        }
+        out.push(c);
+    }
+    // Only ASCII line breaks were left out, so `out` is still UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| s.replace(">\n<", "><"))
 }
 
 /// Draws every page of `doc`: `(file name, SVG text)` in page order, the file name being
