@@ -589,6 +589,14 @@ impl<'r> Solver<'r> {
                     } else {
                         0
                     };
+                    // The child is searched soon after, most often: its bucket is fetched now.
+                    if !c.game.is_over() {
+                        let h = &c.game.position().holes;
+                        if let Some(k) = table::key(rules, h, c.game.to_move(), self.stores_in_key)
+                        {
+                            self.table.prefetch(k);
+                        }
+                    }
                     c.mv = mv;
                     c.fresh = o.captured > 0 || stores(&c.game) != stores(g);
                     c.gain = gain;
@@ -970,12 +978,15 @@ pub fn hint_nodes(rules: &Rules) -> u64 {
 /// document and the host key of one kit) never solve it twice; the answer does not depend on
 /// which thread solves it.
 pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
-    static MEMO: crate::memo::Memo<(std::sync::Arc<str>, Position), Option<(i32, Vec<Move>)>> =
+    static MEMO: crate::memo::Memo<HintKey, Option<(i32, Vec<Move>)>> =
         crate::memo::Memo::new(8192);
     MEMO.get_or_compute((rules_key_shared(rules.ruleset()), pos.clone()), || {
         proven_best_within(rules, pos, hint_nodes(rules))
     })
 }
+
+/// What names one [`proven_best`] answer: the rules ([`rules_key`]) and the position.
+type HintKey = (std::sync::Arc<str>, Position);
 
 /// [`rules_key`] of `rs`, shared: the last one made is handed out again while the rules are
 /// the same, so the memo's keys share one string rather than hold a copy each.
