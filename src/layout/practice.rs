@@ -438,6 +438,8 @@ const ENDGAME_TRIES: usize = 1_500;
 /// each in under 20; with 5,000 and 30,000 no more (lines of play under a repetition end run
 /// past [`crate::solve::MAX_DEPTH`]). So a small budget loses little and keeps each try cheap.
 const ENDGAME_NODES: u64 = 200;
+/// Set-up endgames solved side by side at a time ([`endgames`], rules without relay sowing).
+const ENDGAME_BATCH: usize = 32;
 
 /// Best-move positions for rules with a repetition end, as [`best_positions`] returns them:
 /// set-up endgames, deterministic for a ruleset. Each puts 4 to 8 seeds at random
@@ -460,52 +462,88 @@ fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Repo
     let mut rng = XorShift::seeded(&format!("{}/endgame", rs.id));
     let mut out: Vec<(Position, Move, i32, Report)> = Vec::new();
     let budget = SowBudget::new(PRACTICE_SOWN);
-    for _ in 0..ENDGAME_TRIES {
-        if out.len() >= BEST_EXERCISES || !budget.left() {
-            break;
+    // The positions drawn do not depend on what the solver says (each try makes the same
+    // draws whatever happened before), so they are drawn first, in order. Without relay
+    // sowing the sowing budget never moves, and the tries of a batch are solved side by side
+    // on the machine's cores; with it, one at a time on this thread, whose sowing the budget
+    // counts. Either way the first tries that prove one best move are kept, in order: the
+    // same exercises.
+    let relay = rs.sowing.relay != crate::ruleset::Relay::None;
+    let batch = if relay { 1 } else { ENDGAME_BATCH };
+    let mut tries = 0;
+    while tries < ENDGAME_TRIES && out.len() < BEST_EXERCISES && budget.left() {
+        let mut drawn: Vec<(Position, Game)> = Vec::new();
+        while drawn.len() < batch && tries < ENDGAME_TRIES && budget.left() {
+            tries += 1;
+            let (lo, hi) = ENDGAME_SEEDS;
+            let k = (lo + rng.below(hi - lo + 1)).min(total);
+            let mut holes = vec![0u16; n + 2];
+            for _ in 0..k {
+                holes[rng.below(n)] += 1;
+            }
+            // The stores share the rest at random, each below the threshold (if any).
+            let rest = total - k;
+            let cap = rs
+                .end
+                .threshold
+                .map_or(rest, |t| (t as usize).saturating_sub(1));
+            let (lo_store, hi_store) = (rest.saturating_sub(cap), cap.min(rest));
+            if lo_store > hi_store {
+                continue;
+            }
+            let s0 = lo_store + rng.below(hi_store - lo_store + 1);
+            holes[n] = s0 as u16;
+            holes[n + 1] = (rest - s0) as u16;
+            let pos = Position {
+                holes,
+                to_move: rng.below(2) as u8,
+            };
+            if avoid.contains(&pos) {
+                continue;
+            }
+            let Ok(game) = Game::try_new(rules, pos.clone()) else {
+                continue;
+            };
+            if game.is_over()
+                || game.start_passed().is_some()
+                || game.legal_moves().len() < BEST_CHOICES
+                || !solver_affordable(rules, &pos)
+            {
+                continue;
+            }
+            drawn.push((pos, game));
+            if relay {
+                // One try at a time: the budget is checked before the next one is drawn.
+                break;
+            }
         }
-        let (lo, hi) = ENDGAME_SEEDS;
-        let k = (lo + rng.below(hi - lo + 1)).min(total);
-        let mut holes = vec![0u16; n + 2];
-        for _ in 0..k {
-            holes[rng.below(n)] += 1;
-        }
-        // The stores share the rest at random, each below the threshold (if any).
-        let rest = total - k;
-        let cap = rs
-            .end
-            .threshold
-            .map_or(rest, |t| (t as usize).saturating_sub(1));
-        let (lo_store, hi_store) = (rest.saturating_sub(cap), cap.min(rest));
-        if lo_store > hi_store {
-            continue;
-        }
-        let s0 = lo_store + rng.below(hi_store - lo_store + 1);
-        holes[n] = s0 as u16;
-        holes[n + 1] = (rest - s0) as u16;
-        let pos = Position {
-            holes,
-            to_move: rng.below(2) as u8,
+        let solved: Vec<Option<(i32, Vec<Move>)>> = if relay {
+            drawn
+                .iter()
+                .map(|(pos, _)| crate::solve::proven_best_within(rules, pos, ENDGAME_NODES))
+                .collect()
+        } else {
+            use rayon::prelude::*;
+            drawn
+                .par_iter()
+                .map(|(pos, _)| crate::solve::proven_best_within(rules, pos, ENDGAME_NODES))
+                .collect()
         };
-        if avoid.contains(&pos) || out.iter().any(|(q, ..)| *q == pos) {
-            continue;
-        }
-        let Ok(game) = Game::try_new(rules, pos.clone()) else {
-            continue;
-        };
-        if game.is_over()
-            || game.start_passed().is_some()
-            || game.legal_moves().len() < BEST_CHOICES
-            || !solver_affordable(rules, &pos)
-        {
-            continue;
-        }
-        let Some((v, best)) = crate::solve::proven_best_within(rules, &pos, ENDGAME_NODES) else {
-            continue;
-        };
-        if let [mv] = best[..] {
-            if let Ok(r) = game.clone().play(mv) {
-                out.push((pos, mv, v, r));
+        for ((pos, game), proven) in drawn.into_iter().zip(solved) {
+            if out.len() >= BEST_EXERCISES {
+                break;
+            }
+            // A position already kept is not tried again.
+            if out.iter().any(|(q, ..)| *q == pos) {
+                continue;
+            }
+            let Some((v, best)) = proven else {
+                continue;
+            };
+            if let [mv] = best[..] {
+                if let Ok(r) = game.clone().play(mv) {
+                    out.push((pos, mv, v, r));
+                }
             }
         }
     }
