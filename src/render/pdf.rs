@@ -369,18 +369,8 @@ impl Content {
 }
 
 /// Appends `v` in decimal (as `write!(out, "{v}")`, without the formatting machinery).
-fn push_uint(out: &mut Vec<u8>, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+fn push_uint(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(super::uint_digits(v, &mut [0u8; 20]));
 }
 
 /// Writes hundredths as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`.

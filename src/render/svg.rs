@@ -357,18 +357,9 @@ fn push_int(s: &mut String, v: i64) {
         s.push('-');
     }
     let mut buf = [0u8; 20];
-    let mut m = v.unsigned_abs();
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
+    let digits = super::uint_digits(v.unsigned_abs(), &mut buf);
     // ASCII digits only, so always UTF-8.
-    s.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+    s.push_str(std::str::from_utf8(digits).unwrap_or("0"));
 }
 
 /// Characters of the decimal digits of `v`'s magnitude.
