@@ -469,6 +469,7 @@ fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Repo
     // counts. Either way the first tries that prove one best move are kept, in order: the
     // same exercises.
     let relay = rs.sowing.relay != crate::ruleset::Relay::None;
+    // With relay sowing one try at a time: the budget is checked before the next is drawn.
     let batch = if relay { 1 } else { ENDGAME_BATCH };
     let mut tries = 0;
     while tries < ENDGAME_TRIES && out.len() < BEST_EXERCISES && budget.left() {
@@ -512,10 +513,6 @@ fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Repo
                 continue;
             }
             drawn.push((pos, game));
-            if relay {
-                // One try at a time: the budget is checked before the next one is drawn.
-                break;
-            }
         }
         let solved: Vec<Option<(i32, Vec<Move>)>> = if relay {
             drawn
