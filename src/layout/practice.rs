@@ -935,9 +935,9 @@ pub const SOLVER_SOWN: u64 = 200_000_000;
 
 /// Whether the solver may be asked about `pos` (issue 8: no unbounded time on any input; the
 /// bound is kept here, at the call, not in the solver). Without relay sowing a move is one
-/// handful and the solver's [`crate::solve::hint_nodes`] positions are cheap. With it one move
+/// handful and the solver's [`crate::solve::HINT_NODES`] positions are cheap. With it one move
 /// can sow up to [`crate::engine::relay_cap`] seeds: the legal moves of `pos` are played once
-/// each and the seeds they sow, `s`, give the estimate `hint_nodes × moves × s` (every
+/// each and the seeds they sow, `s`, give the estimate `HINT_NODES × moves × s` (every
 /// position searched tries each move, and checking a move's legality may sow them all); the
 /// solver is asked only when that is at most [`SOLVER_SOWN`]. Measured on a 16-pit board of
 /// 50 seeds with relay sowing and no store: 7 s per kit without this bound.
@@ -953,7 +953,7 @@ pub fn solver_affordable(rules: &Rules, pos: &Position) -> bool {
     for &mv in &moves {
         let _ = game.clone().play_fast(mv);
     }
-    let estimate = crate::solve::hint_nodes(rules)
+    let estimate = crate::solve::HINT_NODES
         .saturating_mul(moves.len() as u64)
         .saturating_mul(probe.spent());
     estimate <= SOLVER_SOWN

@@ -946,30 +946,16 @@ pub(crate) fn rules_key(rs: &crate::ruleset::Ruleset) -> String {
     )
 }
 
-/// Node budget of [`proven_best`] ([`hint_nodes`]): small enough for kit builds, and counted
-/// in positions so that the host key is the same on every run.
-pub const HINT_NODES: u64 = 30_000;
+/// Node budget of [`proven_best`]: small enough for kit builds, and counted in positions so
+/// that the host key is the same on every run. Measured on the five bundled kits (all 400
+/// hint solves, 2026-12-04): every position proven within 30,000 took at most 1,760 (Kalah
+/// 6×3; under a repetition end at most 188); the next-cheapest proof of those left took
+/// 62,602 positions and most were not proven within 3,000,000. So 5,000 proves what 30,000
+/// did, and the hopeless tries, which spend the whole budget, cost a sixth: they were 44 % of
+/// the Kalah 6×4 kit's instructions (callgrind).
+pub const HINT_NODES: u64 = 5_000;
 
-/// Node budget of [`proven_best`] under a repetition end (`end.repetition`). There a value
-/// depends on the line since the last capture and lines run to [`MAX_DEPTH`], so a position
-/// the solver proves at all it proves in few positions. Measured on the bundled Oware and
-/// Giuthi kits (every solve of their set-up endgames and host keys): each one proven took at
-/// most 188 positions, and none of those not proven within 5,000 was proven within 30,000
-/// (they stop at the depth limit or run out); the 30,000-position tries were a third of
-/// Giuthi's kit instructions and a quarter of Oware's (callgrind).
-pub const HINT_NODES_REPETITION: u64 = 5_000;
-
-/// The node budget of [`proven_best`] for `rules`: [`HINT_NODES_REPETITION`] under a
-/// repetition end, else [`HINT_NODES`].
-pub fn hint_nodes(rules: &Rules) -> u64 {
-    if rules.ruleset().end.repetition {
-        HINT_NODES_REPETITION
-    } else {
-        HINT_NODES
-    }
-}
-
-/// The proven value and best moves of `pos` within [`hint_nodes`] positions and a 4 MiB table
+/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
 /// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
 /// the host key; answers are remembered ([`crate::memo::Memo`], the last 8,192 positions asked
 /// about, keyed by the rules ([`rules_key`]) and the position): the key is laid out once per
@@ -981,7 +967,7 @@ pub fn proven_best(rules: &Rules, pos: &Position) -> Option<(i32, Vec<Move>)> {
     static MEMO: crate::memo::Memo<HintKey, Option<(i32, Vec<Move>)>> =
         crate::memo::Memo::new(8192);
     MEMO.get_or_compute((rules_key_shared(rules.ruleset()), pos.clone()), || {
-        proven_best_within(rules, pos, hint_nodes(rules))
+        proven_best_within(rules, pos, HINT_NODES)
     })
 }
 
