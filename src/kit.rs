@@ -47,15 +47,6 @@ pub fn make(rs: &Ruleset, opts: &KitOptions) -> Result<Kit, String> {
 #[doc(hidden)]
 pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, String> {
     let paper = opts.paper;
-    // The kit and its host key, then each one's PDF and SVGs, are made side by side on the
-    // machine's cores (rayon); each depends only on its input, so the bytes are the same.
-    let (document, host_key) = rayon::join(
-        || layout::kit(rs, opts),
-        || layout::host_key_with(rs, opts, hints),
-    );
-    let (document, host_key) = (document?, host_key?);
-    // The ruleset's words and the catalogue in the kit's language, for index.html.
-    let (lrs, ph) = opts.localise(rs)?;
     // The PDF backend returns no bytes only if serialising failed; never write an empty PDF.
     let pdf = |d: &Document, what: &str| {
         let bytes = render::pdf::render(d);
@@ -65,20 +56,25 @@ pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, St
             Ok(bytes)
         }
     };
-    let ((kit_pdf, kit_svgs), (key_pdf, key_svgs)) = rayon::join(
-        || {
-            rayon::join(
-                || pdf(&document, "kit"),
-                || render::svg::render_all(&document),
-            )
-        },
-        || {
-            rayon::join(
-                || pdf(&host_key, "host key"),
-                || render::svg::render_all(&host_key),
-            )
-        },
+    // Each document laid out, then its PDF and SVGs made side by side: the kit and its host key
+    // as two such lines on the machine's cores (rayon), so the kit's pages render while the
+    // host key is still being laid out (its solver lines take longest). Each result depends
+    // only on its input, so the bytes are the same whatever the threads do.
+    let rendered = |d: Result<Document, String>, what: &str| {
+        d.map(|d| {
+            let (pdf, svgs) = rayon::join(|| pdf(&d, what), || render::svg::render_all(&d));
+            (d, pdf, svgs)
+        })
+    };
+    let (kit_side, key_side) = rayon::join(
+        || rendered(layout::kit(rs, opts), "kit"),
+        || rendered(layout::host_key_with(rs, opts, hints), "host key"),
     );
+    // The kit's error first, as when the two were laid out one after the other.
+    let (document, kit_pdf, kit_svgs) = kit_side?;
+    let (host_key, key_pdf, key_svgs) = key_side?;
+    // The ruleset's words and the catalogue in the kit's language, for index.html.
+    let (lrs, ph) = opts.localise(rs)?;
     let mut files = Vec::new();
     files.push(File {
         name: "kit.pdf".to_string(),
