@@ -308,6 +308,7 @@ impl Output {
             .filter_map(|e| e.file_name().into_string().ok())
             .collect();
         names.sort();
+        let mut changed = false;
         for name in names {
             let path = self.root.join(&name);
             let old_id = name
@@ -316,6 +317,7 @@ impl Output {
                 .or_else(|| legacy(&name, ".old-"));
             if let Some(id) = old_id {
                 let fin = self.root.join(&id);
+                changed = true;
                 if fs::symlink_metadata(&fin).is_err() {
                     fs::rename(&path, &fin)
                         .map_err(|e| at_path("cannot restore old kit", &path, e))?;
@@ -323,10 +325,15 @@ impl Output {
                 }
                 remove_tree(&path)?;
             } else if name.starts_with(NEW) || legacy(&name, ".tmp-").is_some() {
+                changed = true;
                 remove_tree(&path)?;
             }
         }
-        sync_dir(&self.root)
+        // Flushed only when something was restored or removed (a restored kit must stay put).
+        if changed {
+            sync_dir(&self.root)?;
+        }
+        Ok(())
     }
 
     /// The folder kit `id` is staged in.
@@ -439,7 +446,8 @@ impl Output {
                 eprintln!("warning: {e}; the next build removes it");
             }
         }
-        let _ = sync_dir(&self.root);
+        // The removals are not flushed: the new kits are already on disk (flushed before the
+        // reveal), and an old kit that a crash brings back is removed by the next build.
         Ok(ids.iter().map(|id| self.out.join(id)).collect())
     }
 
