@@ -73,7 +73,8 @@ pub fn plural_category(lang: &str, value: &str) -> Option<&'static str> {
 #[derive(Debug)]
 pub struct Phrases {
     lang: String,
-    map: BTreeMap<String, String>,
+    /// Dotted key to message; shared by every [`Phrases::load`] of one bundled language.
+    map: std::sync::Arc<BTreeMap<String, String>>,
     missing: RefCell<Vec<String>>,
 }
 
@@ -81,18 +82,36 @@ impl Phrases {
     /// Loads the catalogue for `lang`. Errors: no catalogue for that language; a catalogue that
     /// is not valid TOML of strings, or has a selector without an `other` variant; a catalogue
     /// lacking keys the English one has (each named).
+    /// A bundled catalogue is parsed and checked once per process; every later load shares
+    /// its messages (a kit loads its catalogue several times: layout, host key, preview).
     pub fn load(lang: &str) -> Result<Phrases, String> {
-        let src = CATALOGUES
+        type Loaded = Result<std::sync::Arc<BTreeMap<String, String>>, String>;
+        static LOADED: std::sync::Mutex<Vec<(&'static str, Loaded)>> =
+            std::sync::Mutex::new(Vec::new());
+        let (code, src) = CATALOGUES
             .iter()
             .find(|(l, _, _)| *l == lang)
-            .map(|(_, _, s)| *s)
+            .map(|(l, _, s)| (*l, *s))
             .ok_or_else(|| {
                 format!(
                     "no message catalogue for language `{lang}` (have: {}); add templates/{lang}.toml (README, \"Languages\")",
                     languages().join(", ")
                 )
             })?;
-        Phrases::from_source(lang, src)
+        let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+        let map = match loaded.iter().find(|(l, _)| *l == code) {
+            Some((_, m)) => m.clone(),
+            None => {
+                let m = Phrases::from_source(code, src).map(|ph| ph.map);
+                loaded.push((code, m.clone()));
+                m
+            }
+        }?;
+        Ok(Phrases {
+            lang: code.to_string(),
+            map,
+            missing: RefCell::new(Vec::new()),
+        })
     }
 
     /// Parses the catalogue text `src` of `templates/<lang>.toml` and checks it has every key
@@ -137,7 +156,7 @@ impl Phrases {
         }
         Ok(Phrases {
             lang: lang.to_string(),
-            map,
+            map: std::sync::Arc::new(map),
             missing: RefCell::new(Vec::new()),
         })
     }
