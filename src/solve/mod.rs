@@ -366,6 +366,10 @@ struct Child<'r> {
     /// sweep of the remaining seeds included); rules with a repetition end only (else the
     /// gain alone).
     repeat_gain: i32,
+    /// The compact key of the position without the stores ([`PathKey::Compact`]), worked out
+    /// once when the child is played (for the table prefetch) and used again when it is
+    /// searched; `None` when the game is over or the key does not fit 128 bits.
+    compact: Option<Key>,
 }
 
 /// Stores of `g`: (side to move's store minus the other's).
@@ -443,7 +447,7 @@ impl<'r> Solver<'r> {
         let mut guess = 0;
         while lo < hi {
             let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
-            match self.search(&root, beta - 1, beta, 0) {
+            match self.search(&root, beta - 1, beta, 0, None) {
                 Ok((v, _)) => {
                     if v < beta {
                         hi = v;
@@ -482,12 +486,28 @@ impl<'r> Solver<'r> {
     /// without going over the pits again.
     fn key_from(&self, pk: &PathKey, g: &Game) -> Option<Key> {
         match pk {
-            PathKey::Compact(k) if !self.stores_in_key => Some(*k),
+            PathKey::Compact(k) => self.key_from_compact(*k, g),
+            PathKey::Full(..) => None,
+        }
+    }
+
+    /// [`Solver::key_from`] for a compact repetition key `k`.
+    fn key_from_compact(&self, k: Key, g: &Game) -> Option<Key> {
+        if !self.stores_in_key {
+            Some(k)
+        } else if k.leading_zeros() >= 32 {
             // The stores take 32 more bits: they fit when the key without them has 96 at most.
-            PathKey::Compact(k) if k.leading_zeros() >= 32 => {
-                Some((*k << 32) | self.stores_tag(g) as Key)
-            }
-            _ => None,
+            Some((k << 32) | self.stores_tag(g) as Key)
+        } else {
+            None
+        }
+    }
+
+    /// [`Solver::path_key`] of `g`, from its compact key when that was worked out already.
+    fn path_key_or(&self, g: &Game, compact: Option<Key>) -> PathKey {
+        match compact {
+            Some(k) => PathKey::Compact(k),
+            None => self.path_key(g),
         }
     }
 
@@ -563,6 +583,7 @@ impl<'r> Solver<'r> {
                     again: false,
                     fresh: false,
                     repeat_gain: 0,
+                    compact: None,
                 });
             } else {
                 out.v[i].game.clone_from(from);
@@ -590,10 +611,11 @@ impl<'r> Solver<'r> {
                         0
                     };
                     // The child is searched soon after, most often: its bucket is fetched now.
+                    c.compact = None;
                     if !c.game.is_over() {
                         let h = &c.game.position().holes;
-                        if let Some(k) = table::key(rules, h, c.game.to_move(), self.stores_in_key)
-                        {
+                        c.compact = table::key(rules, h, c.game.to_move(), false);
+                        if let Some(k) = c.compact.and_then(|k| self.key_from_compact(k, &c.game)) {
                             self.table.prefetch(k);
                         }
                     }
@@ -630,7 +652,7 @@ impl<'r> Solver<'r> {
         if !self.repetition {
             return Ok((self.child_search(c, alpha, beta, 0)?.0, Dep::none()));
         }
-        let k = self.path_key(&c.game);
+        let k = self.path_key_or(&c.game, c.compact);
         if c.fresh {
             // A capture or a store sown into: a new segment, which nothing above can reach.
             let saved = std::mem::replace(&mut self.segment, Segment::fresh(k));
@@ -660,29 +682,31 @@ impl<'r> Solver<'r> {
     ) -> Result<(i32, Dep), Abort> {
         let d = c.gain;
         if c.again {
-            let (v, dep) = self.search(&c.game, alpha - d, beta - d, seg)?;
+            let (v, dep) = self.search(&c.game, alpha - d, beta - d, seg, c.compact)?;
             Ok((d + v, dep))
         } else {
-            let (v, dep) = self.search(&c.game, d - beta, d - alpha, seg)?;
+            let (v, dep) = self.search(&c.game, d - beta, d - alpha, seg, c.compact)?;
             Ok((d - v, dep))
         }
     }
 
     /// Future gain of the side to move at `g` (final margin minus margin now), fail-soft in
     /// `(alpha, beta)`, and what it depends on. `seg`: the index of `g` in the segment
-    /// (repetition rules; 0 otherwise).
+    /// (repetition rules; 0 otherwise). `compact`: `g`'s compact key without the stores when
+    /// already worked out ([`Child::compact`]), else `None`.
     fn search(
         &mut self,
         g: &Game<'r>,
         alpha: i32,
         beta: i32,
         seg: usize,
+        compact: Option<Key>,
     ) -> Result<(i32, Dep), Abort> {
         // Lines of play run up to [`MAX_DEPTH`] moves, a few frames each: where less than
         // [`STACK_RED_ZONE`] of the stack is left, the rest of the line runs on a new
         // [`STACK_SEGMENT`] (any thread, any caller's stack size).
         stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-            self.search_here(g, alpha, beta, seg)
+            self.search_here(g, alpha, beta, seg, compact)
         })
     }
 
@@ -693,6 +717,7 @@ impl<'r> Solver<'r> {
         alpha: i32,
         beta: i32,
         seg: usize,
+        compact: Option<Key>,
     ) -> Result<(i32, Dep), Abort> {
         self.tick()?;
         let r = pit_seeds(self.rules, g);
@@ -707,7 +732,7 @@ impl<'r> Solver<'r> {
         // The position's key is worked out once: the repetition key (the segment holds it
         // already under a repetition end), and the table key from it.
         let key = if !self.repetition {
-            let k = self.path_key(g);
+            let k = self.path_key_or(g, compact);
             if self.path[self.path_start..].contains(&k) {
                 return Err(Abort::Error(SolveError::EndlessPlay(
                     crate::notation::format_position(self.rules, g.position()),
