@@ -1,12 +1,6 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
-/// mimalloc, in place of the system allocator: building a kit allocates and frees many small
-/// blocks (SVG nodes, text, solver lines), and mimalloc does that in fewer instructions
-/// (Kalah 6×4 kit 386 M → 331 M, Oware 888 M → 713 M; callgrind, 2026-12-04).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
