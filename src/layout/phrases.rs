@@ -82,12 +82,14 @@ impl Phrases {
     /// Loads the catalogue for `lang`. Errors: no catalogue for that language; a catalogue that
     /// is not valid TOML of strings, or has a selector without an `other` variant; a catalogue
     /// lacking keys the English one has (each named).
-    /// A bundled catalogue is parsed and checked once per process; every later load shares
-    /// its messages (a kit loads its catalogue several times: layout, host key, preview).
+    ///
+    /// A bundled catalogue is parsed and checked once per process ([`crate::memo::Memo`]);
+    /// every later load shares its messages (a kit loads its catalogue several times: layout,
+    /// host key, preview).
     pub fn load(lang: &str) -> Result<Phrases, String> {
         type Loaded = Result<std::sync::Arc<BTreeMap<String, String>>, String>;
-        static LOADED: std::sync::Mutex<Vec<(&'static str, Loaded)>> =
-            std::sync::Mutex::new(Vec::new());
+        static LOADED: crate::memo::Memo<&'static str, Loaded> =
+            crate::memo::Memo::new(CATALOGUES.len());
         let (code, src) = CATALOGUES
             .iter()
             .find(|(l, _, _)| *l == lang)
@@ -98,15 +100,8 @@ impl Phrases {
                     languages().join(", ")
                 )
             })?;
-        let mut loaded = LOADED.lock().unwrap_or_else(|p| p.into_inner());
-        let map = match loaded.iter().find(|(l, _)| *l == code) {
-            Some((_, m)) => m.clone(),
-            None => {
-                let m = Phrases::from_source(code, src).map(|ph| ph.map);
-                loaded.push((code, m.clone()));
-                m
-            }
-        }?;
+        let map =
+            LOADED.get_or_compute(code, || Phrases::from_source(code, src).map(|ph| ph.map))?;
         Ok(Phrases {
             lang: code.to_string(),
             map,
