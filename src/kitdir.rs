@@ -114,25 +114,12 @@ const SYNC_THREADS: usize = 8;
 /// machine's cores, 6.2, 6.4, 7.6, 10.8 ms from 8. Errors: the first failed flush, naming its
 /// file.
 fn sync_all_at_once(files: &[(PathBuf, fs::File)]) -> io::Result<()> {
+    let flush =
+        |(p, f): &(PathBuf, fs::File)| f.sync_all().map_err(|e| at_path("cannot write", p, e));
     let threads = SYNC_THREADS.min(files.len());
-    if threads <= 1 {
-        return files
-            .iter()
-            .try_for_each(|(p, f)| f.sync_all().map_err(|e| at_path("cannot write", p, e)));
-    }
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    files
-                        .iter()
-                        .skip(t)
-                        .step_by(threads)
-                        .try_for_each(|(p, f)| {
-                            f.sync_all().map_err(|e| at_path("cannot write", p, e))
-                        })
-                })
-            })
+            .map(|t| s.spawn(move || files.iter().skip(t).step_by(threads).try_for_each(flush)))
             .collect();
         // Every thread is waited for; the first error (in thread order) is returned.
         let results: Vec<io::Result<()>> = handles
