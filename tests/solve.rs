@@ -241,6 +241,76 @@ fn a_node_budget_stops_with_sound_bounds() {
     assert_eq!(s, again);
 }
 
+/// A solver renewed between positions ([`sowkit::solve::Solver::renew`]) gives, position for
+/// position, the very solution a new solver gives: value, best moves, why it stopped, and the
+/// positions visited and table entries used (so the search itself was the same). Small budgets
+/// on midgame and endgame positions of random games, so that many solves stop on the budget
+/// (the way that once dropped the reused child lists) and some are proven; rules with and
+/// without a repetition end.
+#[test]
+fn a_renewed_solver_solves_as_a_new_one() {
+    let limits = Limits {
+        nodes: Some(200),
+        seconds: None,
+        memory_mb: 4,
+    };
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let mut all_proven = 0;
+    for id in ["oware-abapa", "giuthi", "kalah-6x4"] {
+        let rs = common::bundled().into_iter().find(|r| r.id == id).unwrap();
+        let rules = Rules::new(&rs);
+        let mut renewed = sowkit::solve::within(&rules, 200);
+        let (mut stopped, mut proven) = (0, 0);
+        for _ in 0..12 {
+            let mut g = Game::new(&rules, rules.initial());
+            let plies = 10 + next(70);
+            for _ in 0..plies {
+                let moves = g.legal_moves();
+                if g.is_over() || moves.is_empty() {
+                    break;
+                }
+                if g.play(moves[next(moves.len())]).is_err() {
+                    break;
+                }
+            }
+            if g.is_over() {
+                continue;
+            }
+            let p = g.position().clone();
+            let fresh = solve(&rules, &p, limits).unwrap();
+            renewed.renew();
+            let again = renewed.solve(&p).unwrap();
+            assert_eq!(
+                fresh,
+                again,
+                "{id}: {}",
+                sowkit::notation::format_position(&rules, &p)
+            );
+            assert_eq!(
+                sowkit::solve::proven_best_by(&mut renewed, &p),
+                sowkit::solve::proven_best_within(&rules, &p, 200)
+            );
+            if fresh.stopped.is_some() {
+                stopped += 1;
+            } else {
+                proven += 1;
+            }
+        }
+        assert!(
+            stopped >= 2,
+            "{id}: only {stopped} solves stopped on the budget"
+        );
+        all_proven += proven;
+    }
+    assert!(all_proven >= 2, "only {all_proven} solves proven");
+}
+
 #[test]
 fn no_table_gives_the_same_values() {
     let rules = Rules::new(&kalah(3, 2));

@@ -514,16 +514,21 @@ fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Repo
             }
             drawn.push((pos, game));
         }
+        // One solver a thread, renewed for each try (the answers are a new solver's).
         let solved: Vec<Option<(i32, Vec<Move>)>> = if relay {
+            let mut solver = crate::solve::within(rules, ENDGAME_NODES);
             drawn
                 .iter()
-                .map(|(pos, _)| crate::solve::proven_best_within(rules, pos, ENDGAME_NODES))
+                .map(|(pos, _)| crate::solve::proven_best_by(&mut solver, pos))
                 .collect()
         } else {
             use rayon::prelude::*;
             drawn
                 .par_iter()
-                .map(|(pos, _)| crate::solve::proven_best_within(rules, pos, ENDGAME_NODES))
+                .map_init(
+                    || crate::solve::within(rules, ENDGAME_NODES),
+                    |solver, (pos, _)| crate::solve::proven_best_by(solver, pos),
+                )
                 .collect()
         };
         for ((pos, game), proven) in drawn.into_iter().zip(solved) {

@@ -408,6 +408,22 @@ impl<'r> Solver<'r> {
         }
     }
 
+    /// Forgets everything learnt (table, mid-segment results): the solver is then as
+    /// [`Solver::new`] made it, with the same rules and limits, keeping only buffers that hold
+    /// nothing between nodes (child lists, the history-free base game), so that many small
+    /// solves in a row do not allocate them again. The set-up endgames of a kit are hundreds
+    /// of solves of 200 positions each: copying a game into a new child list for every
+    /// position searched was a tenth of an Oware kit's instructions.
+    pub fn renew(&mut self) {
+        let kid_pool = std::mem::take(&mut self.kid_pool);
+        let base = self.base.take();
+        // The old table goes back to its thread's pool before the new one is taken from it.
+        drop(std::mem::replace(&mut self.table, Table::new(0)));
+        *self = Solver::new(self.rules, self.limits);
+        self.kid_pool = kid_pool;
+        self.base = base;
+    }
+
     /// Solves `pos` (taken as having no earlier history, as [`Game::new`]): the proven value
     /// bounds and, when proven, every best move. Budgets count from this call.
     pub fn solve(&mut self, pos: &Position) -> Result<Solution, SolveError> {
@@ -829,7 +845,12 @@ impl<'r> Solver<'r> {
         let beta = beta0.min(hi);
         let start_nodes = self.nodes;
         let mut kids = self.kid_pool.pop().unwrap_or_default();
-        self.children(g, &mut kids)?;
+        // The child list goes back to the pool on every way out, a spent budget included (the
+        // way most small solves end), so the next solve's nodes find it there.
+        if let Err(e) = self.children(g, &mut kids) {
+            self.kid_pool.push(kids);
+            return Err(e);
+        }
         kids.v[..kids.n].sort_by_key(|c| {
             (
                 std::cmp::Reverse(tt_move == Some(c.mv.pit * 2 + c.mv.dir as u8)),
@@ -840,6 +861,7 @@ impl<'r> Solver<'r> {
         let mut best = i32::MIN;
         let mut best_mv = None;
         let mut a = alpha;
+        let mut stopped = None;
         for c in kids.as_slice() {
             // Without a repetition end: the stores changed in every line that leaves here
             // with a gain or a capture, so the endless-play line starts afresh.
@@ -853,7 +875,13 @@ impl<'r> Solver<'r> {
             if let Some(p) = saved {
                 self.path_start = p;
             }
-            let (v, d) = v?;
+            let (v, d) = match v {
+                Ok(x) => x,
+                Err(e) => {
+                    stopped = Some(e);
+                    break;
+                }
+            };
             dep.merge(d);
             if v > best {
                 best = v;
@@ -868,6 +896,9 @@ impl<'r> Solver<'r> {
         }
         let no_moves = kids.n == 0;
         self.kid_pool.push(kids);
+        if let Some(e) = stopped {
+            return Err(e);
+        }
         if no_moves {
             // No legal move yet the game is not over cannot happen (the engine ends or passes).
             best = 0;
@@ -939,12 +970,27 @@ pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, 
 /// `nodes` positions and a 4 MiB table (deterministic, not remembered), or `None` when not
 /// proven in that budget or the game has no value.
 pub fn proven_best_within(rules: &Rules, pos: &Position, nodes: u64) -> Option<(i32, Vec<Move>)> {
-    let limits = Limits {
-        nodes: Some(nodes),
-        seconds: None,
-        memory_mb: 4,
-    };
-    solve(rules, pos, limits)
+    proven_best_by(&mut within(rules, nodes), pos)
+}
+
+/// The solver [`proven_best_within`] uses: `nodes` positions, a 4 MiB table.
+pub fn within(rules: &Rules, nodes: u64) -> Solver<'_> {
+    Solver::new(
+        rules,
+        Limits {
+            nodes: Some(nodes),
+            seconds: None,
+            memory_mb: 4,
+        },
+    )
+}
+
+/// [`proven_best_within`] by `solver` (made by [`within`]), renewed first ([`Solver::renew`]):
+/// the same answer as from a new solver, for many positions in a row.
+pub fn proven_best_by(solver: &mut Solver, pos: &Position) -> Option<(i32, Vec<Move>)> {
+    solver.renew();
+    solver
+        .solve(pos)
         .ok()
         .filter(|s| s.proven && !s.best_moves.is_empty())
         .map(|s| (s.bounds.0, s.best_moves))
