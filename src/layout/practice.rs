@@ -471,6 +471,15 @@ fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Repo
     let relay = rs.sowing.relay != crate::ruleset::Relay::None;
     // With relay sowing one try at a time: the budget is checked before the next is drawn.
     let batch = if relay { 1 } else { ENDGAME_BATCH };
+    // A solver for each of the pool's threads (by `rayon::current_thread_index`, plus one for a
+    // caller outside the pool), kept over the batches and renewed for each try: a new solver
+    // a try, or a batch, spent more on setting its buffers up than on its 200 positions. A
+    // thread holds only its own (the solver starts no parallel work, so a thread never waits
+    // on one it holds); one found busy is never waited for (a new solver answers instead).
+    let solvers: Vec<std::sync::Mutex<Option<crate::solve::Solver>>> = (0
+        ..=rayon::current_num_threads())
+        .map(|_| Default::default())
+        .collect();
     let mut tries = 0;
     while tries < ENDGAME_TRIES && out.len() < BEST_EXERCISES && budget.left() {
         let mut drawn: Vec<(Position, Game)> = Vec::new();
@@ -514,21 +523,30 @@ fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Repo
             }
             drawn.push((pos, game));
         }
-        // One solver a thread, renewed for each try (the answers are a new solver's).
+        // One solver a thread for all the batches, renewed for each try (the answers are a
+        // new solver's; see `solvers`).
         let solved: Vec<Option<(i32, Vec<Move>)>> = if relay {
-            let mut solver = crate::solve::within(rules, ENDGAME_NODES);
+            let mut solver = solvers[0].lock().unwrap_or_else(|p| p.into_inner());
+            let solver = solver.get_or_insert_with(|| crate::solve::within(rules, ENDGAME_NODES));
             drawn
                 .iter()
-                .map(|(pos, _)| crate::solve::proven_best_by(&mut solver, pos))
+                .map(|(pos, _)| crate::solve::proven_best_by(solver, pos))
                 .collect()
         } else {
             use rayon::prelude::*;
             drawn
                 .par_iter()
-                .map_init(
-                    || crate::solve::within(rules, ENDGAME_NODES),
-                    |solver, (pos, _)| crate::solve::proven_best_by(solver, pos),
-                )
+                .map(|(pos, _)| {
+                    let mine = rayon::current_thread_index().map_or(0, |i| i + 1);
+                    match solvers.get(mine).and_then(|m| m.try_lock().ok()) {
+                        Some(mut s) => {
+                            let s =
+                                s.get_or_insert_with(|| crate::solve::within(rules, ENDGAME_NODES));
+                            crate::solve::proven_best_by(s, pos)
+                        }
+                        None => crate::solve::proven_best_within(rules, pos, ENDGAME_NODES),
+                    }
+                })
                 .collect()
         };
         for ((pos, game), proven) in drawn.into_iter().zip(solved) {
