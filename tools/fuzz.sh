@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs one cargo-fuzz target (or `all`) for a set time, starting from the seed corpus and every
 # input that ever found a bug (tests/fuzz-regressions/<target>/), and reports execs and findings.
-# A finding (crash, timeout, out-of-memory) is copied into tests/fuzz-regressions/<target>/ so
-# `cargo test --test suite fuzz_regressions::` replays it for ever; the script then exits 1.
+# A finding (crash, timeout, out-of-memory, or an input still slow when run again alone) is
+# copied into tests/fuzz-regressions/<target>/ so `cargo test --test suite fuzz_regressions::`
+# replays it for ever; the script then exits 1.
 # Usage: bash tools/fuzz.sh TARGET SECONDS    TARGET: loader | notation | engine | kit | all
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 # FUZZ_TIMEOUT (seconds one input may take, default 10, kit 30) and FUZZ_RSS_MB (memory limit, default
@@ -59,11 +60,24 @@ esac
   -print_final_stats=1 >"$log" 2>&1) || true
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
 new=()
+# libFuzzer reports an input as a `slow-unit` when one run of it took 10 s or more
+# (-report_slow_units), and goes on fuzzing. On a loaded or paused machine (another build, a
+# fuzzer stopped while something is timed) a fast input can take that long, so each one is
+# run again alone, by the same fuzz binary: kept as a finding only if it is still slow.
+bin=$root/fuzz/$tdir/x86_64-unknown-linux-gnu/release/$target
+slow_ms=10000
 for f in "$root/fuzz/artifacts/$target"/*; do
   [ -e "$f" ] || continue
   [ "$f" -nt "$stamp" ] || continue
   b=$(basename "$f")
   [ -e "$root/tests/fuzz-regressions/$target/$b" ] && continue
+  if [[ "$b" == slow-unit-* ]] && [ -x "$bin" ]; then
+    ms=$("$bin" "$f" 2>&1 | sed -nE 's/^Executed .* in ([0-9]+) ms$/\1/p' | tail -1)
+    if [ -n "$ms" ] && [ "$ms" -lt "$slow_ms" ]; then
+      echo "$target: $b ran in $ms ms alone (reported slow under load): not a finding, not kept"
+      continue
+    fi
+  fi
   cp "$f" "$root/tests/fuzz-regressions/$target/$b"
   new+=("$b")
 done
