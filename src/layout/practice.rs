@@ -523,31 +523,22 @@ fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Repo
             }
             drawn.push((pos, game));
         }
-        // One solver a thread for all the batches, renewed for each try (the answers are a
-        // new solver's; see `solvers`).
+        // Each try by its thread's solver (see `solvers`), renewed: a new solver's answer.
+        let solve = |(pos, _): &(Position, Game)| {
+            let mine = rayon::current_thread_index().map_or(0, |i| i + 1);
+            match solvers.get(mine).and_then(|m| m.try_lock().ok()) {
+                Some(mut s) => {
+                    let s = s.get_or_insert_with(|| crate::solve::within(rules, ENDGAME_NODES));
+                    crate::solve::proven_best_by(s, pos)
+                }
+                None => crate::solve::proven_best_within(rules, pos, ENDGAME_NODES),
+            }
+        };
         let solved: Vec<Option<(i32, Vec<Move>)>> = if relay {
-            let mut solver = solvers[0].lock().unwrap_or_else(|p| p.into_inner());
-            let solver = solver.get_or_insert_with(|| crate::solve::within(rules, ENDGAME_NODES));
-            drawn
-                .iter()
-                .map(|(pos, _)| crate::solve::proven_best_by(solver, pos))
-                .collect()
+            drawn.iter().map(solve).collect()
         } else {
             use rayon::prelude::*;
-            drawn
-                .par_iter()
-                .map(|(pos, _)| {
-                    let mine = rayon::current_thread_index().map_or(0, |i| i + 1);
-                    match solvers.get(mine).and_then(|m| m.try_lock().ok()) {
-                        Some(mut s) => {
-                            let s =
-                                s.get_or_insert_with(|| crate::solve::within(rules, ENDGAME_NODES));
-                            crate::solve::proven_best_by(s, pos)
-                        }
-                        None => crate::solve::proven_best_within(rules, pos, ENDGAME_NODES),
-                    }
-                })
-                .collect()
+            drawn.par_iter().map(solve).collect()
         };
         for ((pos, game), proven) in drawn.into_iter().zip(solved) {
             if out.len() >= BEST_EXERCISES {

@@ -970,7 +970,7 @@ pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, 
 /// `nodes` positions and a 4 MiB table (deterministic, not remembered), or `None` when not
 /// proven in that budget or the game has no value.
 pub fn proven_best_within(rules: &Rules, pos: &Position, nodes: u64) -> Option<(i32, Vec<Move>)> {
-    proven_best_by(&mut within(rules, nodes), pos)
+    proven_answer(&mut within(rules, nodes), pos)
 }
 
 /// The solver [`proven_best_within`] uses: `nodes` positions, a 4 MiB table.
@@ -989,6 +989,11 @@ pub fn within(rules: &Rules, nodes: u64) -> Solver<'_> {
 /// the same answer as from a new solver, for many positions in a row.
 pub fn proven_best_by(solver: &mut Solver, pos: &Position) -> Option<(i32, Vec<Move>)> {
     solver.renew();
+    proven_answer(solver, pos)
+}
+
+/// The proven value and best moves of `pos` by `solver` as it is (new or renewed).
+fn proven_answer(solver: &mut Solver, pos: &Position) -> Option<(i32, Vec<Move>)> {
     solver
         .solve(pos)
         .ok()
