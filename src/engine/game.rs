@@ -385,8 +385,10 @@ fn pack_bytes(row: &[u16; 16]) -> u128 {
         .fold(0, |k, (i, &x)| k | u128::from(x.min(255)) << (8 * i))
 }
 
-/// Slots of [`History`]'s first index (room for 32 positions before it doubles).
-const FIRST_SLOTS: usize = 64;
+/// Slots of [`History`]'s first index (room for 8 positions before it doubles). Few, since
+/// the index is copied with its game: a solver copies a game with a history of one position
+/// for every move it tries.
+const FIRST_SLOTS: usize = 16;
 
 /// The positions seen since the last capture (repetition rule), by key ([`position_key`]; the
 /// boards too when the keys are hashes), with an open-addressed index over the keys, so that
@@ -1231,4 +1233,81 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// A board whose first holes spell `v` (the rest empty).
+    fn board(v: u32) -> Board {
+        let mut b = [0u16; MAX_HOLES];
+        b[0] = (v % 7) as u16;
+        b[1] = (v / 7 % 7) as u16;
+        b[2] = (v / 49) as u16;
+        b[3] = (v % 3) as u16;
+        b
+    }
+
+    /// The index's live slots are exactly one for each entry.
+    fn check_index(h: &History) {
+        let len = h.keys.len();
+        let mut live: Vec<usize> = h
+            .slots
+            .iter()
+            .filter(|&&x| (x >> 32) as u32 == h.gen && x as u32 != 0)
+            .map(|&x| x as u32 as usize - 1)
+            .collect();
+        live.sort_unstable();
+        assert_eq!(live, (0..len).collect::<Vec<_>>(), "live slots");
+    }
+
+    /// [`History::seen_or_push`] answers as a set of the positions pushed since the last clear
+    /// does, and its index has one live slot per entry, with histories of a few positions to a
+    /// few hundred (the index rebuilt larger as they grow), cleared (a new generation of
+    /// slots over the stale ones), and copied into one another with `clone_from` (a copy into
+    /// a larger or smaller index), packed keys and hashed ones alike.
+    #[test]
+    fn history_answers_as_a_set_of_the_positions_since_the_last_clear() {
+        for packed in [true, false] {
+            let mut rng = crate::rng::XorShift::new(0x5eed + packed as u64);
+            let mut hs: Vec<(History, HashSet<(u32, u8)>)> = (0..3)
+                .map(|_| (History::default(), HashSet::new()))
+                .collect();
+            let mut pushes_long = 0;
+            for _ in 0..30_000 {
+                let i = rng.below(3);
+                match rng.below(300) {
+                    0 => {
+                        hs[i].0.clear();
+                        hs[i].1.clear();
+                    }
+                    1..=4 => {
+                        let j = rng.below(3);
+                        if i != j {
+                            let (src, set) = (hs[j].0.clone(), hs[j].1.clone());
+                            hs[i].0.clone_from(&src);
+                            hs[i].1 = set;
+                        }
+                    }
+                    _ => {
+                        // Histories of a few hundred positions (whose stale slots a short
+                        // one's new index must not read), some recurring.
+                        let v = rng.below(600) as u32;
+                        let next = rng.below(2) as u8;
+                        let (h, set) = &mut hs[i];
+                        if h.keys.len() >= 2 * FIRST_SLOTS {
+                            pushes_long += 1;
+                        }
+                        let seen = h.seen_or_push(&board(v), 16, next, packed);
+                        assert_eq!(seen, !set.insert((v, next)), "packed {packed}");
+                        assert_eq!(h.keys.len(), set.len());
+                        check_index(h);
+                    }
+                }
+            }
+            assert!(pushes_long > 5_000, "{pushes_long}");
+        }
+    }
 }

@@ -216,6 +216,15 @@ impl Dep {
         }
     }
 
+    /// [`Dep::none`] with a list buffer from `pool` (one a [`Dep::merge`] gave back), so a
+    /// node that adds to its list does not allocate one.
+    fn pooled(pool: &mut Vec<Vec<PathKey>>) -> Dep {
+        Dep {
+            low: usize::MAX,
+            seen: Some(pool.pop().unwrap_or_default()),
+        }
+    }
+
     fn add(&mut self, k: &PathKey) {
         if let Some(s) = &mut self.seen {
             s.push(k.clone());
@@ -234,7 +243,8 @@ impl Dep {
         }
     }
 
-    fn merge(&mut self, o: Dep) {
+    /// Adds what `o` depends on; the list buffer left over goes to `pool` ([`Dep::pooled`]).
+    fn merge(&mut self, o: Dep, pool: &mut Vec<Vec<PathKey>>) {
         self.low = self.low.min(o.low);
         match (&mut self.seen, o.seen) {
             (Some(s), Some(mut t)) => {
@@ -243,12 +253,26 @@ impl Dep {
                 if t.len() > s.len() {
                     std::mem::swap(s, &mut t);
                 }
-                s.extend(t);
+                s.append(&mut t);
+                recycle(pool, t);
                 if s.len() > 2 * SEEN_CAP {
                     self.normalize();
                 }
             }
-            _ => self.seen = None,
+            (Some(_), None) => {
+                if let Some(s) = self.seen.take() {
+                    recycle(pool, s);
+                }
+            }
+            (None, Some(t)) => recycle(pool, t),
+            (None, None) => {}
+        }
+    }
+
+    /// Gives this result's list buffer to `pool` ([`Dep::pooled`]): the result is not used.
+    fn recycle(self, pool: &mut Vec<Vec<PathKey>>) {
+        if let Some(s) = self.seen {
+            recycle(pool, s);
         }
     }
 
@@ -261,6 +285,20 @@ impl Dep {
                 self.seen = None;
             }
         }
+    }
+}
+
+/// List buffers kept for [`Dep::pooled`], at most: more than the nodes of a line hold at
+/// once in a kit's solves. With each buffer at most 4 × [`SEEN_CAP`] keys, a pool holds room
+/// for at most 65,536 keys (about 3 MiB at [`SIDE_KEY_BYTES`] a key).
+const DEP_POOL: usize = 64;
+
+/// Keeps `v`'s buffer in `pool` (emptied) when it has one, not over 4 × [`SEEN_CAP`] keys,
+/// and the pool has room.
+fn recycle(pool: &mut Vec<Vec<PathKey>>, mut v: Vec<PathKey>) {
+    if v.capacity() > 0 && v.capacity() <= 4 * SEEN_CAP && pool.len() < DEP_POOL {
+        v.clear();
+        pool.push(v);
     }
 }
 
@@ -290,6 +328,13 @@ impl Segment {
         let mut s = Segment::default();
         s.push(k);
         s
+    }
+
+    /// This segment made [`Segment::fresh`] with `k`, its buffers kept.
+    fn restart(&mut self, k: PathKey) {
+        self.keys.clear();
+        self.index.clear();
+        self.push(k);
     }
 }
 
@@ -336,6 +381,11 @@ pub struct Solver<'r> {
     kid_pool: Vec<Kids<'r>>,
     /// The copy with no history that children are played from (repetition rules), reused.
     base: Option<Game<'r>>,
+    /// List buffers of finished results ([`Dep::pooled`]; repetition rules).
+    dep_pool: Vec<Vec<PathKey>>,
+    /// Segments of finished lines, for the next capture or store change to start one in
+    /// (repetition rules; at most [`DEP_POOL`]).
+    seg_pool: Vec<Segment>,
 }
 
 /// The children of one node: the first `n` of `v` (the rest are buffers kept for reuse).
@@ -405,6 +455,8 @@ impl<'r> Solver<'r> {
             side_cap: limits.memory_mb.saturating_mul(1 << 20) / 2 / SIDE_KEY_BYTES,
             kid_pool: Vec::new(),
             base: None,
+            dep_pool: Vec::new(),
+            seg_pool: Vec::new(),
         }
     }
 
@@ -417,11 +469,15 @@ impl<'r> Solver<'r> {
     pub fn renew(&mut self) {
         let kid_pool = std::mem::take(&mut self.kid_pool);
         let base = self.base.take();
+        let dep_pool = std::mem::take(&mut self.dep_pool);
+        let seg_pool = std::mem::take(&mut self.seg_pool);
         // The old table goes back to its thread's pool before the new one is taken from it.
         drop(std::mem::replace(&mut self.table, Table::new(0)));
         *self = Solver::new(self.rules, self.limits);
         self.kid_pool = kid_pool;
         self.base = base;
+        self.dep_pool = dep_pool;
+        self.seg_pool = seg_pool;
     }
 
     /// Solves `pos` (taken as having no earlier history, as [`Game::new`]): the proven value
@@ -671,14 +727,22 @@ impl<'r> Solver<'r> {
         let k = self.path_key_or(&c.game, c.compact);
         if c.fresh {
             // A capture or a store sown into: a new segment, which nothing above can reach.
-            let saved = std::mem::replace(&mut self.segment, Segment::fresh(k));
+            // (The new segment's buffers are one a finished line left, and go back after.)
+            let mut fresh = self.seg_pool.pop().unwrap_or_default();
+            fresh.restart(k);
+            let saved = std::mem::replace(&mut self.segment, fresh);
             let r = self.child_search(c, alpha, beta, 0);
-            self.segment = saved;
-            return Ok((r?.0, Dep::none()));
+            let done = std::mem::replace(&mut self.segment, saved);
+            if self.seg_pool.len() < DEP_POOL {
+                self.seg_pool.push(done);
+            }
+            let (v, d) = r?;
+            d.recycle(&mut self.dep_pool);
+            return Ok((v, Dep::none()));
         }
         if let Some(&j) = self.segment.index.get(&k) {
             // The position recurs: the game ends here (the engine's repetition end).
-            let mut d = Dep::none();
+            let mut d = Dep::pooled(&mut self.dep_pool);
             d.low = j;
             d.add(&k);
             return Ok((c.repeat_gain, d));
@@ -808,7 +872,11 @@ impl<'r> Solver<'r> {
         r: i32,
         key: Option<Key>,
     ) -> Result<(i32, Dep), Abort> {
-        let mut dep = Dep::none();
+        let mut dep = if self.repetition {
+            Dep::pooled(&mut self.dep_pool)
+        } else {
+            Dep::none()
+        };
         // The table holds values free of history: usable where a segment starts (or always,
         // without a repetition end). Mid-segment, the side table with its check.
         let main = !self.repetition || seg == 0;
@@ -882,7 +950,7 @@ impl<'r> Solver<'r> {
                     break;
                 }
             };
-            dep.merge(d);
+            dep.merge(d, &mut self.dep_pool);
             if v > best {
                 best = v;
                 best_mv = Some(c.mv);
