@@ -640,6 +640,24 @@ impl<'r> Game<'r> {
         Ok(())
     }
 
+    /// [`Game::reset`] at `other`'s position (`other` follows the same rules), without
+    /// checking the position again: it is a game's, so it fits the board. For searches that
+    /// restart a game at every position they visit.
+    pub(crate) fn reset_to(&mut self, other: &Game<'r>) {
+        debug_assert!(std::ptr::eq(self.rules, other.rules));
+        debug_assert_eq!(other.board, self.rules.board_of(&other.pos));
+        self.board = other.board;
+        self.pos.holes.clone_from(&other.pos.holes);
+        let to_move = other.pos.to_move;
+        self.to_move = to_move;
+        self.ending = None;
+        self.history.clear();
+        self.total = other.total;
+        self.packed = self.rules.holes() <= 16 && self.total < 128;
+        self.start_passed = self.settle(None, to_move, false);
+        self.sync();
+    }
+
     /// The rules this game follows.
     pub fn rules(&self) -> &'r Rules {
         self.rules
@@ -1248,6 +1266,45 @@ mod tests {
         b[2] = (v / 49) as u16;
         b[3] = (v % 3) as u16;
         b
+    }
+
+    /// [`Game::reset_to`] leaves a game as [`Game::reset`] at the other game's position does
+    /// (position, board, side to move, ending and sweep, history, pass at the start, count
+    /// filter), on positions from random games of every bundled ruleset (Oware's feeding and
+    /// grand slam, Giuthi's relay sowing and passes, Kalah's stores).
+    #[test]
+    fn reset_to_is_reset_at_the_other_games_position() {
+        let mut rng = crate::rng::XorShift::new(77);
+        let mut compared = 0;
+        for b in crate::bundled::ALL {
+            let id = b.id;
+            let rs = crate::ruleset::load::load_str(b.file, b.source).expect("loads");
+            let rules = Rules::new(&rs);
+            let mut a = Game::new(&rules, rules.initial());
+            let mut c = a.clone();
+            for _ in 0..40 {
+                let mut g = Game::new(&rules, rules.initial());
+                for _ in 0..rng.below(120) {
+                    let moves = g.legal_moves();
+                    if moves.is_empty() || g.play(moves[rng.below(moves.len())]).is_err() {
+                        break;
+                    }
+                }
+                a.reset_to(&g);
+                c.reset(g.position()).expect("a game's position");
+                assert_eq!(a.pos, c.pos, "{id}");
+                assert_eq!(a.board, c.board);
+                assert_eq!(a.to_move, c.to_move);
+                assert_eq!(a.ending, c.ending);
+                assert_eq!(a.history.keys, c.history.keys);
+                assert_eq!(a.history.boards, c.history.boards);
+                assert_eq!(a.total, c.total);
+                assert_eq!((a.packed, a.count_filter), (c.packed, c.count_filter));
+                assert_eq!(a.start_passed, c.start_passed);
+                compared += 1;
+            }
+        }
+        assert!(compared >= 200, "{compared}");
     }
 
     /// The index's live slots are exactly one for each entry.

@@ -634,16 +634,21 @@ impl<'r> Solver<'r> {
         g.legal_moves_into(&mut list);
         // Under a repetition end, the children are played from a copy of `g` whose history is
         // `g` alone (the segment does the rest), so no child carries the whole line.
-        let base = if self.repetition {
-            let b = match self.base.take() {
-                Some(mut b) => b.reset(g.position()).map(|()| b),
-                None => Game::try_new(rules, g.position().clone()),
-            };
-            Some(b.map_err(|e| Abort::Error(SolveError::Engine(e)))?)
-        } else {
-            None
+        // (Reset where it lies: moving a game in and out of `self.base` copied it four times
+        // a node.)
+        if self.repetition {
+            let engine = |e| Abort::Error(SolveError::Engine(e));
+            match self.base.as_mut() {
+                Some(b) => b.reset_to(g),
+                None => {
+                    self.base = Some(Game::try_new(rules, g.position().clone()).map_err(engine)?)
+                }
+            }
+        }
+        let from = match &self.base {
+            Some(b) if self.repetition => b,
+            _ => g,
         };
-        let from = base.as_ref().unwrap_or(g);
         out.n = 0;
         for &mv in list.as_slice() {
             let i = out.n;
@@ -702,9 +707,6 @@ impl<'r> Solver<'r> {
                 Err(EngineError::NonTerminating(_)) => {}
                 Err(e) => return Err(Abort::Error(SolveError::Engine(e))),
             }
-        }
-        if base.is_some() {
-            self.base = base;
         }
         if out.n == 0 && !list.is_empty() {
             return Err(Abort::Error(SolveError::NoPlayableMove(
