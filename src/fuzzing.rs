@@ -283,7 +283,27 @@ pub fn engine(data: &[u8]) {
         let mv = list.as_slice()[b.below(list.len())];
         let sum_before: u32 = fast.position().holes.iter().map(|&h| h as u32).sum();
         let before = fast.position().clone();
+        // On the full plies, the solver's way of playing a legal move (no second legality
+        // check) from the same game too.
+        let mut legal = game.as_ref().map(|_| fast.clone());
         let quick = fast.play_fast(mv);
+        if let Some(l) = &mut legal {
+            assert_eq!(
+                l.play_legal_fast(mv),
+                quick,
+                "play_legal_fast and play_fast differ"
+            );
+            assert_eq!(
+                l.position(),
+                fast.position(),
+                "play_legal_fast and play_fast differ"
+            );
+            assert_eq!(
+                l.ending(),
+                fast.ending(),
+                "play_legal_fast and play_fast differ"
+            );
+        }
         match &quick {
             Ok(o) => {
                 if let Some(end) = fast.ending() {

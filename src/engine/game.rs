@@ -777,13 +777,46 @@ impl<'r> Game<'r> {
         self.play_with(mv, &mut Quiet)
     }
 
-    fn check_legal(&self, mv: Move) -> Result<(), EngineError> {
+    /// [`Game::play_fast`] for a move that [`Game::legal_moves_into`] gave for this very
+    /// position: the same result, with only the quick checks (the game goes on; a pit of the
+    /// mover's row with seeds, the rules' direction). Under feeding or a grand-slam ban the
+    /// full check sows every move of the position once more, so a search that plays each
+    /// legal move of a position sowed each of them as many times as there are moves. A move
+    /// that passes the quick checks but is not legal here (it starves the opponent, or takes
+    /// a banned grand slam) is played anyway: callers pass only legal moves.
+    pub(crate) fn play_legal_fast(&mut self, mv: Move) -> Result<Outcome, EngineError> {
+        if self.rules.single_lap().is_some() {
+            return self.play_fast(mv);
+        }
+        if let Some(c) = self.rules.count_core() {
+            let n = self.rules.pits_per_side();
+            let p = mv.pit as usize;
+            if self.ending.is_none()
+                && p.wrapping_sub(self.to_move as usize * n) < n
+                && self.board[p] > 0
+                && mv.dir == c.dir
+            {
+                return Ok(self.play_count(c, p, &mut Quiet));
+            }
+            return self.play_fast(mv);
+        }
+        self.basic_legal(mv)?;
+        self.play_general_unchecked(mv, &mut Quiet)
+    }
+
+    /// The checks every move must pass: the game goes on, and [`Rules::basic_check`].
+    fn basic_legal(&self, mv: Move) -> Result<(), EngineError> {
         if self.ending.is_some() {
             return Err(EngineError::GameOver);
         }
+        self.rules
+            .basic_check(&self.board, self.to_move, mv)
+            .map_err(EngineError::IllegalMove)
+    }
+
+    fn check_legal(&self, mv: Move) -> Result<(), EngineError> {
+        self.basic_legal(mv)?;
         let r = self.rules;
-        r.basic_check(&self.board, self.to_move, mv)
-            .map_err(EngineError::IllegalMove)?;
         let policy = r.ruleset().grand_slam;
         let feed = r.feeding_active(&self.board, self.to_move);
         if feed || matches!(policy, GrandSlam::Illegal | GrandSlam::IllegalUnlessOnly) {
@@ -882,6 +915,16 @@ impl<'r> Game<'r> {
     /// the end checks ([`Game::settle`]).
     fn play_general<O: Observer>(&mut self, mv: Move, obs: &mut O) -> Result<Outcome, EngineError> {
         self.check_legal(mv)?;
+        self.play_general_unchecked(mv, obs)
+    }
+
+    /// [`Game::play_general`] after its legality check.
+    #[inline(always)]
+    fn play_general_unchecked<O: Observer>(
+        &mut self,
+        mv: Move,
+        obs: &mut O,
+    ) -> Result<Outcome, EngineError> {
         let r = self.rules;
         let mover = self.to_move;
         // Without relay sowing a move is one lap and cannot fail, so it is played in place;
@@ -1305,6 +1348,67 @@ mod tests {
             }
         }
         assert!(compared >= 200, "{compared}");
+    }
+
+    /// [`Game::play_legal_fast`] plays every legal move as [`Game::play_fast`] does (outcome,
+    /// position, ending, history, or the same error for a relay sowing that never ends), at
+    /// positions of random games under the five bundled rulesets and 400 rulesets made by the
+    /// fuzz generator (feeding, grand-slam bans, relay sowing, passes: each core and filter).
+    #[test]
+    fn play_legal_fast_is_play_fast_for_legal_moves() {
+        let mut rng = crate::rng::XorShift::new(5);
+        let mut sources: Vec<String> = crate::bundled::ALL
+            .iter()
+            .map(|b| b.source.to_string())
+            .collect();
+        for k in 0..400u32 {
+            let data: Vec<u8> = (0..96u32)
+                .map(|i| (k.wrapping_mul(2_654_435_761).wrapping_add(i * 40_503) >> 11) as u8)
+                .collect();
+            sources.push(crate::fuzzing::ruleset_toml(
+                &mut crate::fuzzing::Bytes::new(&data),
+            ));
+        }
+        let (mut rulesets, mut moves, mut filtered) = (0, 0, 0);
+        for src in &sources {
+            let Ok(rs) = crate::ruleset::load::load_str("r.toml", src) else {
+                continue;
+            };
+            let Ok(rules) = Rules::try_new(&rs) else {
+                continue;
+            };
+            rulesets += 1;
+            let mut g = Game::new(&rules, rules.initial());
+            let mut list = MoveList::new();
+            for _ in 0..60 {
+                g.legal_moves_into(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let r = g.rules;
+                let feed = r.feeding_active(&g.board, g.to_move);
+                let ban = matches!(
+                    r.ruleset().grand_slam,
+                    GrandSlam::Illegal | GrandSlam::IllegalUnlessOnly
+                );
+                filtered += usize::from(feed || ban);
+                for &mv in list.as_slice() {
+                    let (mut a, mut b) = (g.clone(), g.clone());
+                    let (x, y) = (a.play_fast(mv), b.play_legal_fast(mv));
+                    assert_eq!(x, y, "{src}");
+                    assert_eq!(a.pos, b.pos);
+                    assert_eq!(a.ending, b.ending);
+                    assert_eq!(a.history.keys, b.history.keys);
+                    moves += 1;
+                }
+                let mv = list.as_slice()[rng.below(list.len())];
+                if g.play_fast(mv).is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(rulesets >= 300, "{rulesets}");
+        assert!(moves >= 20_000 && filtered >= 1_000, "{moves} {filtered}");
     }
 
     /// The index's live slots are exactly one for each entry.

@@ -666,7 +666,8 @@ impl<'r> Solver<'r> {
                 out.v[i].game.clone_from(from);
             }
             let c = &mut out.v[i];
-            match c.game.play_fast(mv) {
+            // `mv` is one of `g`'s legal moves, and `c.game` is at `g`'s position.
+            match c.game.play_legal_fast(mv) {
                 Ok(o) => {
                     let gain = margin(rules, &c.game, mover) - before;
                     let again = !c.game.is_over() && c.game.to_move() == mover;
