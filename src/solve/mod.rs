@@ -288,9 +288,11 @@ impl Dep {
     }
 }
 
-/// List buffers kept for [`Dep::pooled`], at most: more than the nodes of a line hold at
-/// once in a kit's solves. With each buffer at most 4 × [`SEEN_CAP`] keys, a pool holds room
-/// for at most 65,536 keys (about 3 MiB at [`SIDE_KEY_BYTES`] a key).
+/// List buffers kept for [`Dep::pooled`], at most (and segments for [`Segment::restart`]).
+/// Each node on the current line holds one list, so a line deeper than this allocates
+/// again past it (speed only). With each list buffer at most 4 × [`SEEN_CAP`] keys, the
+/// list pool holds room for at most 65,536 keys (about 3 MiB at [`SIDE_KEY_BYTES`] a key);
+/// a kept segment holds at most [`MAX_DEPTH`] positions.
 const DEP_POOL: usize = 64;
 
 /// Keeps `v`'s buffer in `pool` (emptied) when it has one, not over 4 × [`SEEN_CAP`] keys,
@@ -462,7 +464,8 @@ impl<'r> Solver<'r> {
 
     /// Forgets everything learnt (table, mid-segment results): the solver is then as
     /// [`Solver::new`] made it, with the same rules and limits, keeping only buffers that hold
-    /// nothing between nodes (child lists, the history-free base game), so that many small
+    /// nothing between nodes (child lists, the history-free base game, the pooled lists and
+    /// segments, each emptied before reuse), so that many small
     /// solves in a row do not allocate them again. The set-up endgames of a kit are hundreds
     /// of solves of 200 positions each: copying a game into a new child list for every
     /// position searched was a tenth of an Oware kit's instructions.
