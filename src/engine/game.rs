@@ -630,14 +630,20 @@ impl<'r> Game<'r> {
         self.board = self.rules.board_of(pos);
         self.pos.holes.clear();
         self.pos.holes.extend_from_slice(&pos.holes);
-        self.to_move = pos.to_move;
+        self.restart(pos.to_move, total);
+        Ok(())
+    }
+
+    /// The rest of [`Game::reset`] and [`Game::reset_to`], once the board and holes are set:
+    /// no ending, no history, the start's end checks.
+    fn restart(&mut self, to_move: u8, total: u32) {
+        self.to_move = to_move;
         self.ending = None;
         self.history.clear();
         self.total = total;
         self.packed = self.rules.holes() <= 16 && self.total < 128;
-        self.start_passed = self.settle(None, pos.to_move, false);
+        self.start_passed = self.settle(None, to_move, false);
         self.sync();
-        Ok(())
     }
 
     /// [`Game::reset`] at `other`'s position, without checking the position again: it is a
@@ -649,14 +655,7 @@ impl<'r> Game<'r> {
         debug_assert_eq!(other.board, self.rules.board_of(&other.pos));
         self.board = other.board;
         self.pos.holes.clone_from(&other.pos.holes);
-        let to_move = other.pos.to_move;
-        self.to_move = to_move;
-        self.ending = None;
-        self.history.clear();
-        self.total = other.total;
-        self.packed = self.rules.holes() <= 16 && self.total < 128;
-        self.start_passed = self.settle(None, to_move, false);
-        self.sync();
+        self.restart(other.pos.to_move, other.total);
     }
 
     /// The rules this game follows.
@@ -797,14 +796,8 @@ impl<'r> Game<'r> {
             return self.play_fast(mv);
         }
         if let Some(c) = self.rules.count_core() {
-            let n = self.rules.pits_per_side();
-            let p = mv.pit as usize;
-            if self.ending.is_none()
-                && p.wrapping_sub(self.to_move as usize * n) < n
-                && self.board[p] > 0
-                && mv.dir == c.dir
-            {
-                return Ok(self.play_count(c, p, &mut Quiet));
+            if self.count_playable(c, mv) {
+                return Ok(self.play_count(c, mv.pit as usize, &mut Quiet));
             }
             return self.play_fast(mv);
         }
@@ -876,24 +869,30 @@ impl<'r> Game<'r> {
         mv: Move,
         obs: &mut O,
     ) -> Result<Outcome, EngineError> {
-        let n = self.rules.pits_per_side();
-        let start = self.to_move as usize * n;
-        let p = mv.pit as usize;
         // As for the single-lap core; where a filter applies, the move must be in the filtered
         // list too.
-        if self.ending.is_none()
-            && p.wrapping_sub(start) < n
-            && self.board[p] > 0
-            && mv.dir == c.dir
+        if self.count_playable(c, mv)
             && (!self.count_filters(c) || {
                 let mut l = MoveList::new();
                 self.rules.legal_into(&self.board, self.to_move, &mut l);
                 l.as_slice().contains(&mv)
             })
         {
-            return Ok(self.play_count(c, p, obs));
+            return Ok(self.play_count(c, mv.pit as usize, obs));
         }
         self.play_general(mv, obs)
+    }
+
+    /// Under the count core, whether `mv` passes the quick checks: the game goes on, a pit of
+    /// the mover's row holding seeds, the rules' direction (the filters aside).
+    #[inline(always)]
+    fn count_playable(&self, c: &CountLap, mv: Move) -> bool {
+        let n = self.rules.pits_per_side();
+        let p = mv.pit as usize;
+        self.ending.is_none()
+            && p.wrapping_sub(self.to_move as usize * n) < n
+            && self.board[p] > 0
+            && mv.dir == c.dir
     }
 
     /// Plays a legal move from pit `from` by the count core ([`Rules::apply_count`]; see

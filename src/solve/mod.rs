@@ -326,13 +326,7 @@ impl Segment {
         }
     }
 
-    fn fresh(k: PathKey) -> Segment {
-        let mut s = Segment::default();
-        s.push(k);
-        s
-    }
-
-    /// This segment made [`Segment::fresh`] with `k`, its buffers kept.
+    /// Starts this segment afresh at `k`, its buffers kept.
     fn restart(&mut self, k: PathKey) {
         self.keys.clear();
         self.index.clear();
@@ -493,7 +487,8 @@ impl<'r> Solver<'r> {
         self.start = Instant::now();
         self.path.clear();
         self.path_start = 0;
-        self.segment = Segment::fresh(self.path_key(&root));
+        let k = self.path_key(&root);
+        self.segment.restart(k);
         // Everything below is in the root mover's terms; `sign` turns it into side 0's.
         let side = root.to_move();
         let sign = if side == 0 { 1 } else { -1 };
