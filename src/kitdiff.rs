@@ -37,11 +37,7 @@ impl std::fmt::Display for Change {
     }
 }
 
-/// Whether `dir` looks like a kit folder sowkit wrote: it holds a `manifest.txt` that starts
-/// with `sowkit kit`.
-fn is_kit_folder(dir: &Path) -> bool {
-    std::fs::read(dir.join("manifest.txt")).is_ok_and(|b| b.starts_with(b"sowkit kit"))
-}
+use crate::kitdir::is_kit_folder;
 
 /// Compares `kits` with `out` (the folder `build -o` would write to) and returns every
 /// difference, sorted: per kit, files that differ or are missing and files on disk the kit does

@@ -384,11 +384,35 @@ impl Output {
         }
         let fin = self.root.join(id);
         if let Ok(m) = fs::symlink_metadata(&fin) {
-            if !m.is_dir() {
+            let what = if m.file_type().is_symlink() {
+                Some("a symbolic link")
+            } else if !m.is_dir() {
+                Some("a file")
+            } else {
+                None
+            };
+            if let Some(what) = what {
                 return Err(Error::new(
                     ErrorKind::AlreadyExists,
                     format!(
-                        "{} is a file, not a kit folder: move it away or choose another -o",
+                        "{} is {what}, not a kit folder: move it away or choose another -o",
+                        fin.display()
+                    ),
+                ));
+            }
+            // A kit folder is replaced whole, so a folder of someone else's is never taken
+            // for one: only an empty folder or one holding sowkit's manifest.
+            let empty = fs::read_dir(&fin)
+                .map_err(|e| at_path("cannot read folder", &fin, e))?
+                .next()
+                .is_none();
+            if !empty && !is_kit_folder(&fin) {
+                return Err(Error::new(
+                    ErrorKind::AlreadyExists,
+                    format!(
+                        "{} already exists and is not a kit (it has no manifest.txt written by \
+                         sowkit), and a build replaces its kit folder whole: move that folder \
+                         away, change the ruleset's id, or choose another -o",
                         fin.display()
                     ),
                 ));
@@ -552,6 +576,24 @@ fn same_folder(f: &fs::File, path: &Path) -> bool {
         let _ = f;
         fs::symlink_metadata(path).is_ok()
     }
+}
+
+/// Whether `dir` is a kit folder sowkit wrote: it holds a `manifest.txt` whose first line is
+/// the manifest heading of one of the compiled-in catalogues (`sowkit kit` in English; see
+/// `manifest.head` in `templates/<lang>.toml`). Reads at most the manifest's first 4 KB.
+pub fn is_kit_folder(dir: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read =
+        fs::File::open(dir.join("manifest.txt")).and_then(|f| f.take(4096).read_to_end(&mut head));
+    if read.is_err() {
+        return false;
+    }
+    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    crate::layout::phrases::languages().into_iter().any(|lang| {
+        crate::layout::phrases::Phrases::load(lang)
+            .is_ok_and(|ph| ph.get("manifest.head").as_bytes() == first)
+    })
 }
 
 fn remove_tree(p: &Path) -> io::Result<()> {

@@ -41,6 +41,8 @@ fn failure_while_staging_the_second_kit_changes_nothing() {
     let out = scratch("staging");
     std::fs::create_dir_all(out.join("six-pit-sowing")).unwrap();
     std::fs::write(out.join("six-pit-sowing/kit.pdf"), b"old kit").unwrap();
+    // Its manifest's first line marks it as a kit sowkit wrote (else it is never replaced).
+    std::fs::write(out.join("six-pit-sowing/manifest.txt"), b"sowkit kit\n").unwrap();
     // A plain file where the second kit's folder must go makes staging it fail, after the
     // first kit was staged in full.
     std::fs::write(out.join("kalah-6x3"), b"in the way").unwrap();
@@ -95,7 +97,9 @@ fn a_failed_write_leaves_no_output_folder_it_created() {
 fn success_replaces_old_kits_and_leaves_no_temporary_folders() {
     let kits = [kit("six-pit-sowing")];
     let out = scratch("ok");
-    std::fs::create_dir_all(out.join("six-pit-sowing")).unwrap();
+    // An older kit in the folder, with a file the new kit does not have: a kit folder is
+    // replaced whole.
+    sowkit::kit::write_all(&kits, &out).unwrap();
     std::fs::write(out.join("six-pit-sowing/stale.txt"), b"from an older build").unwrap();
     let dirs = sowkit::kit::write_all(&kits, &out).unwrap();
     assert_eq!(dirs, vec![out.join("six-pit-sowing")]);
@@ -130,4 +134,57 @@ fn a_file_where_a_kit_folder_goes_is_left_alone_and_reported() {
         "{err}"
     );
     assert_eq!(tree(&out), before);
+}
+
+/// A build replaces its kit folder whole, so a folder of the user's that happens to have a
+/// ruleset's id (say `rulesets/`, with `-o .`) must not be taken for a kit: it is refused and
+/// left as it was, with nothing else written. An empty folder, or a kit folder in either
+/// language (the manifest's first line is translated), is a kit folder.
+#[test]
+fn a_folder_that_is_not_a_kit_is_never_replaced() {
+    let out = scratch("notakit");
+    let mine = out.join("six-pit-sowing");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("diary.txt"), b"mine").unwrap();
+    let before = tree(&out);
+    let err = sowkit::kit::write_all(&[kit("six-pit-sowing")], &out).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("is not a kit") && msg.contains("six-pit-sowing"),
+        "{msg}"
+    );
+    assert_eq!(
+        tree(&out),
+        before,
+        "the folder was changed or something was left"
+    );
+    // A manifest.txt that sowkit did not write does not make it a kit either.
+    std::fs::write(mine.join("manifest.txt"), b"my own list\n").unwrap();
+    assert!(sowkit::kit::write_all(&[kit("six-pit-sowing")], &out).is_err());
+    assert_eq!(std::fs::read(mine.join("diary.txt")).unwrap(), b"mine");
+
+    // An empty folder is filled.
+    let empty = scratch("emptykit");
+    std::fs::create_dir_all(empty.join("six-pit-sowing")).unwrap();
+    sowkit::kit::write_all(&[kit("six-pit-sowing")], &empty).unwrap();
+    assert!(empty.join("six-pit-sowing/kit.pdf").is_file());
+
+    // A Spanish kit is recognised and rebuilt.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/kalah-6x3.toml");
+    let rs =
+        sowkit::ruleset::load_str("kalah-6x3", &std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut opts = sowkit::layout::KitOptions::new(sowkit::layout::A4);
+    opts.lang = Some("es".to_string());
+    let es = sowkit::kit::make(&rs, &opts).unwrap();
+    let dir = scratch("eskit");
+    sowkit::kit::write_all(std::slice::from_ref(&es), &dir).unwrap();
+    let manifest = std::fs::read_to_string(dir.join("kalah-6x3/manifest.txt")).unwrap();
+    assert!(
+        !manifest.starts_with("sowkit kit"),
+        "not a Spanish manifest: {manifest}"
+    );
+    std::fs::write(dir.join("kalah-6x3/old.txt"), b"from an older build").unwrap();
+    sowkit::kit::write_all(&[es], &dir).unwrap();
+    assert!(!dir.join("kalah-6x3/old.txt").exists());
+    assert!(sowkit::kitdir::is_kit_folder(&dir.join("kalah-6x3")));
 }
