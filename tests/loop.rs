@@ -141,10 +141,19 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     // The hint is the same command without --check: it names the rulesets and the folder.
     assert!(err.contains("run `sowkit build -o kits rulesets`"), "{err}");
 
-    // A kit whose ruleset was removed is stale as a whole folder.
+    // A kit whose ruleset was removed is stale as a whole folder. `build` never deletes a kit
+    // folder (it may be another ruleset's), so the advice is to delete it by hand, not to
+    // build again.
     copy_tree(&d.join("kits/garden-kalah"), &d.join("kits/old-game"));
     let o = sowkit().args(&args).current_dir(&d).output().unwrap();
-    assert!(text(&o).0.lines().any(|l| l == "stale: kits/old-game"));
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(out.lines().any(|l| l == "stale: kits/old-game"), "{out}");
+    assert!(
+        err.contains("1 kit folder(s) in kits belong to no ruleset given")
+            && err.contains("delete them by hand"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -220,6 +229,42 @@ fn new_writes_a_ruleset_that_passes_check_and_never_overwrites() {
         std::fs::read_to_string(d.join("my-oware.toml")).unwrap(),
         "mine"
     );
+    // Names whose id `check` would refuse are refused here, nothing written: a Windows
+    // device name, and a name with no ASCII letter or digit.
+    for (name, says) in [
+        ("con", "device name on Windows"),
+        ("Aux", "device name on Windows"),
+        ("種まき", "no ASCII letters or digits"),
+    ] {
+        let o = sowkit()
+            .args(["new", name])
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        assert!(text(&o).1.contains(says), "{name}: {}", text(&o).1);
+    }
+    assert!(!d.join("con.toml").exists() && !d.join("aux.toml").exists());
+    // A long name gets an id cut to 64 characters at a word, and passes `check`.
+    let long = "Kalah of the seventy-two long winding river valleys of the far north";
+    let o = sowkit()
+        .args(["new", long])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let id = "kalah-of-the-seventy-two-long-winding-river-valleys-of-the-far";
+    assert!(id.len() <= 64 && long.len() > 64);
+    let file = format!("{id}.toml");
+    assert!(std::fs::read_to_string(d.join(&file))
+        .unwrap()
+        .contains(&format!("\nid = \"{id}\"\n")));
+    let o = sowkit()
+        .args(["check", &file])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
 }
 
 /// Six-pit sowing (3 pits, 3 seeds), worked by hand:

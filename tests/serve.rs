@@ -260,7 +260,14 @@ fn watch_rewrites_only_changed_files_and_keeps_the_kit_on_a_failing_check() {
     );
     assert_ne!(edited, src);
     std::fs::write(&file, &edited).unwrap();
-    wait_for(&out, "rebuilt 1 kit(s)");
+    let rebuilt = wait_for(&out, "rebuilt 1 kit(s)");
+    assert!(rebuilt.contains("file(s) written, 0 removed"), "{rebuilt}");
+    // Each file is named with what was done to it (not `build --check`'s "would change").
+    let first = wait_for(&out, "  ");
+    assert!(
+        first.starts_with("  rewrote ") && first.contains("six-pit-sowing"),
+        "{first}"
+    );
     let after = tree(&kit);
     assert_eq!(
         before.iter().map(|f| &f.0).collect::<Vec<_>>(),

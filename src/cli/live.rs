@@ -72,7 +72,12 @@ fn watch_once(inputs: &[Input], paper: Option<Paper>, out: &Path) -> bool {
                         describe(&ch)
                     );
                     for c in &ch {
-                        println!("  {c}");
+                        // What was done, not `build --check`'s "would change" / "missing".
+                        match c {
+                            Change::Differs(p) => println!("  rewrote {}", p.display()),
+                            Change::Missing(p) => println!("  wrote {}", p.display()),
+                            Change::Stale(p) => println!("  removed {}", p.display()),
+                        }
                     }
                     let _ = std::io::stdout().flush();
                     true

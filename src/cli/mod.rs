@@ -123,12 +123,27 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
             for c in &changes {
                 println!("{c}");
             }
-            eprintln!(
-                "{} file(s) in {} differ from what `sowkit build` would write; run `{}` and commit the result (nothing was written)",
-                changes.len(),
-                out.display(),
-                rebuild_command()
-            );
+            // Whole kit folders that no ruleset given builds: `build` never deletes a kit
+            // folder (it may be another ruleset's), so rebuilding does not clear them.
+            let is_kit = |c: &&sowkit::kitdiff::Change| {
+                matches!(c, sowkit::kitdiff::Change::Stale(p)
+                    if p.parent() == Some(out) && p.is_dir())
+            };
+            let folders = changes.iter().filter(is_kit).count();
+            let files = changes.len() - folders;
+            if files > 0 {
+                eprintln!(
+                    "{files} file(s) in {} differ from what `sowkit build` would write; run `{}` and commit the result (nothing was written)",
+                    out.display(),
+                    rebuild_command()
+                );
+            }
+            if folders > 0 {
+                eprintln!(
+                    "{folders} kit folder(s) in {} belong to no ruleset given (listed as stale): `sowkit build` never deletes a kit folder, so delete them by hand if their rulesets are gone, or give their rulesets too",
+                    out.display()
+                );
+            }
             ExitCode::from(1)
         }
     }
@@ -374,9 +389,33 @@ pub fn new(name: &str, from: &str) -> ExitCode {
             name.to_string(),
         )
     };
-    let id = slug(&display_name);
+    // Ids are at most 64 characters (`check`'s rule); a longer slug is cut at a word.
+    let mut id = slug(&display_name);
+    if id.len() > 64 {
+        // The slug is ASCII, so byte 64 is a character boundary; cut before the word that
+        // crosses it (or at 64 if the first word is longer).
+        let cut = match id[..=64].rfind('-') {
+            Some(i) if i > 0 => i,
+            _ => 64,
+        };
+        id.truncate(cut);
+    }
     if id.is_empty() {
-        eprintln!("error: {name:?} has no letters or digits to make an id from; give a name such as \"My Kalah\"");
+        eprintln!("error: {name:?} has no ASCII letters or digits (a-z, 0-9) to make an id from, and the id names the kit's folder; give a name with some, such as \"My Kalah\"");
+        return ExitCode::from(1);
+    }
+    if sowkit::ruleset::load::windows_reserved(&id) {
+        eprintln!("error: {name:?} would give the id {id:?}, a device name on Windows (con, prn, aux, nul, com1-com9, lpt1-lpt9), which no file or folder can have there; give another name, such as \"{display_name} game\"");
+        return ExitCode::from(1);
+    }
+    // The file is named after the id (as cut above) unless a file name was given.
+    let path = if name.ends_with(".toml") {
+        path
+    } else {
+        PathBuf::from(format!("{id}.toml"))
+    };
+    if display_name.chars().count() > 80 {
+        eprintln!("error: the name {display_name:?} has {} characters; a game's name is at most 80 (`check`'s rule): give a shorter one", display_name.chars().count());
         return ExitCode::from(1);
     }
     if path.exists() {
