@@ -801,3 +801,49 @@ fn repetition_table_agrees_with_exact_history_search_on_small_boards() {
     );
     eprintln!("{checked} positions, {history_decides} decided by the history");
 }
+
+/// `solve --balance` stays bounded on any ruleset (issue 8): its playouts stop once relay
+/// sowing has sown `PLAYOUT_SOWN` seeds. Giuthi, the bundled ruleset with relay sowing, plays
+/// its 2,000 games of each policy well within that; a 16-pit board of 50 seeds with reverse
+/// relay sowing, no store and no capture (each move goes round for thousands of seeds; it ran
+/// over a minute before the bound) stops early and says so, having sown at most the budget and
+/// the one move that crossed it.
+#[test]
+fn balance_playouts_fit_the_relay_sowing_budget() {
+    use sowkit::engine::SowBudget;
+    use sowkit::solve::balance::{playouts, playouts_within, Policy, PLAYOUT_SOWN};
+    let rs =
+        sowkit::ruleset::load::load_file(std::path::Path::new("rulesets/giuthi.toml")).unwrap();
+    let rules = Rules::new(&rs);
+    for policy in [Policy::Random, Policy::Greedy] {
+        let meter = SowBudget::new(u64::MAX);
+        let p = playouts(&rules, policy, sowkit::solve::report::BALANCE_GAMES);
+        let sown = meter.spent();
+        eprintln!("giuthi {policy:?}: {sown} seeds sown by relay sowing");
+        assert!(!p.budget_spent && p.games == sowkit::solve::report::BALANCE_GAMES);
+        assert!(sown > 0 && sown * 4 < PLAYOUT_SOWN, "{sown}");
+    }
+
+    let src = "id = \"relay\"\nname = \"Relay\"\nsource = \"generated\"\n[board]\n\
+        pits_per_side = 16\nseeds_per_pit = 50\nplayers = [\"A\", \"B\"]\n[sowing]\n\
+        direction = \"counterclockwise\"\nown_store = \"skip\"\nopponent_store = \"skip\"\n\
+        origin_on_lap = \"sow\"\nmin_seeds = 1\nrelay = \"reverse\"\n[extra_turn]\non = []\n\
+        [capture]\nkind = \"none\"\n[end]\nwhen = [\"either-side-empty\"]\n\
+        remaining_seeds = \"owner\"\nno_legal_move = \"pass\"\n";
+    let rs = sowkit::ruleset::load_str("relay.toml", src).unwrap();
+    let rules = Rules::new(&rs);
+    let cap = u64::from(sowkit::engine::relay_cap(16 * 2 * 50));
+    for sown_budget in [1_000_000, PLAYOUT_SOWN] {
+        let meter = SowBudget::new(u64::MAX);
+        let p = playouts_within(&rules, Policy::Random, 2000, sown_budget);
+        let sown = meter.spent();
+        assert!(p.budget_spent && p.games < 2000, "{p:?}");
+        assert!(p.unfinished >= 1);
+        assert!(
+            sown >= sown_budget && sown <= sown_budget + cap,
+            "{sown} of {sown_budget}"
+        );
+    }
+    let text = sowkit::solve::report::balance_report(&rules, Limits::default(), false).unwrap();
+    assert!(text.contains("relay sowing used up its budget"), "{text}");
+}

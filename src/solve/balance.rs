@@ -65,29 +65,54 @@ pub struct Playouts {
     pub draw: Rate,
     /// Losses.
     pub loss: Rate,
-    /// Games stopped unfinished at the move cap (counted in none of the rates' numerators).
+    /// Games stopped unfinished at the move cap, or when the relay-sowing budget ran out
+    /// (counted in none of the rates' numerators).
     pub unfinished: u32,
+    /// Whether the relay-sowing budget ([`PLAYOUT_SOWN`]) ran out: then `games` counts only
+    /// the games begun, the last of them unfinished.
+    pub budget_spent: bool,
 }
 
 /// Largest number of moves in one playout; a game still going is counted unfinished.
 pub const MOVE_CAP: u32 = 10_000;
 
+/// Seeds one set of playouts may sow by relay sowing, at most ([`crate::engine::SowBudget`];
+/// issue 8: no unbounded time on any input). Without it a 16-pit board of 50 seeds with
+/// relay sowing and no store (each move goes round for thousands of seeds) ran `solve
+/// --balance` for over a minute. The count is deterministic, so the report stays the same on
+/// every run. Giuthi, the bundled ruleset with relay sowing, sows far less (see the test
+/// `bundled_playouts_fit_the_sowing_budget`).
+pub const PLAYOUT_SOWN: u64 = 20_000_000;
+
 /// Plays `games` playouts from the start of `rules` with `policy` for both sides, the generator
-/// seeded from the ruleset id and the policy (so the report is the same on every run).
+/// seeded from the ruleset id and the policy (so the report is the same on every run). Stops
+/// early, saying so in [`Playouts::budget_spent`], once relay sowing has sown
+/// [`PLAYOUT_SOWN`] seeds.
 pub fn playouts(rules: &Rules, policy: Policy, games: u32) -> Playouts {
+    playouts_within(rules, policy, games, PLAYOUT_SOWN)
+}
+
+/// [`playouts`] with a relay-sowing budget of `sown` seeds.
+pub fn playouts_within(rules: &Rules, policy: Policy, games: u32, sown: u64) -> Playouts {
     let seed = format!("{}/{:?}", rules.ruleset().id, policy);
     let mut rng = XorShift::seeded(&seed);
     let (mut w, mut d, mut l, mut unf) = (0u32, 0u32, 0u32, 0u32);
     let start = rules.initial();
     let mut g = Game::new(rules, start.clone());
     let mut list = MoveList::new();
+    let budget = crate::engine::SowBudget::new(sown);
+    let mut begun = 0;
     for _ in 0..games {
+        if !budget.left() {
+            break;
+        }
+        begun += 1;
         if g.reset(&start).is_err() {
             unf += 1;
             continue;
         }
         let mut moves = 0;
-        while !g.is_over() && moves < MOVE_CAP {
+        while !g.is_over() && moves < MOVE_CAP && budget.left() {
             g.legal_moves_into(&mut list);
             let mv = match pick(rules, &g, &list, policy, &mut rng) {
                 Some(m) => m,
@@ -112,11 +137,12 @@ pub fn playouts(rules: &Rules, policy: Policy, games: u32) -> Playouts {
     let n = w + d + l;
     Playouts {
         policy,
-        games,
+        games: begun,
         win: wilson(w, n),
         draw: wilson(d, n),
         loss: wilson(l, n),
         unfinished: unf,
+        budget_spent: !budget.left(),
     }
 }
 

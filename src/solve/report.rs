@@ -107,6 +107,7 @@ fn playouts_json(p: &Playouts) -> serde_json::Value {
         "draw": rate_json(&p.draw),
         "loss": rate_json(&p.loss),
         "unfinished": p.unfinished,
+        "sow_budget_spent": p.budget_spent,
     })
 }
 
@@ -193,7 +194,15 @@ pub fn balance_report_games(
             pct(&p.win),
             pct(&p.draw),
             pct(&p.loss),
-            if p.unfinished > 0 {
+            if p.budget_spent {
+                format!(
+                    "; stopped after {} of {games} games, {} unfinished: relay sowing used up \
+                     its budget of {} seeds",
+                    p.games,
+                    p.unfinished,
+                    super::balance::PLAYOUT_SOWN
+                )
+            } else if p.unfinished > 0 {
                 format!(
                     "; {} unfinished after {} moves",
                     p.unfinished,
