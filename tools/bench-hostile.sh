@@ -159,6 +159,50 @@ no_legal_move = "end"
 remaining_seeds = "owner"
 TOML
 
+# 9. Found by a break-it pass (session 19): 16 pits of 50 seeds, relay sowing, no store, no
+#    capture, a repetition end, on Legal paper and with a Spanish text, so `check` lays it out
+#    on three papers in two languages. A hole that relay sowing passes thousands of times has
+#    thousands of order numbers in a diagram, and fitting them was quadratic: check 12.6 s,
+#    build 2.5 s before (src/layout/diagram.rs order_marks); 0.4 s each after.
+cat > "$work/relay-repetition.toml" <<'TOML'
+id = "relay-repetition"
+name = "Relay repetition"
+source = "generated"
+[board]
+pits_per_side = 16
+seeds_per_pit = 50
+players = ["A", "B"]
+[sowing]
+direction = "counterclockwise"
+own_store = "skip"
+opponent_store = "skip"
+origin_on_lap = "sow"
+min_seeds = 1
+relay = "same"
+[extra_turn]
+on = []
+[capture]
+kind = "none"
+[layout]
+paper = "legal"
+[end]
+when = ["repetition"]
+remaining_seeds = "owner"
+no_legal_move = "end"
+[text.es]
+name = "Prueba"
+source = "prueba"
+players = ["A", "B"]
+stores = ["almacén A", "almacén B"]
+TOML
+# 10. The same board with reverse relay sowing and an empty-side end, for `solve --balance`:
+#     its playouts (2 × 2,000 games of up to 10,000 moves of thousands of seeds) ran over a
+#     minute whatever --budget said, before they were bounded by seeds sown
+#     (src/solve/balance.rs PLAYOUT_SOWN).
+sed -e 's/^id = .*/id = "relay-balance"/' -e 's/^relay = "same"/relay = "reverse"/' \
+  -e 's/^when = \["repetition"\]/when = ["either-side-empty"]/' -e 's/^no_legal_move = "end"/no_legal_move = "pass"/' \
+  "$work/relay-repetition.toml" > "$work/relay-balance.toml"
+
 fail=0
 measure() { # name, then the command
   local name=$1; shift
@@ -188,6 +232,10 @@ measure "check fuzz-endgames" "$bin" check "$work/fuzz-endgames.toml"
 rm -rf "$work/out"
 measure "build fuzz-endgames (tabloid, --fit)" "$bin" build "$work/fuzz-endgames.toml" --paper tabloid --fit -o "$work/out"
 measure "check sixteen-long-labels (advice)" "$bin" check "$work/sixteen-long-labels.toml"
+measure "check relay-repetition" "$bin" check "$work/relay-repetition.toml"
+rm -rf "$work/out"
+measure "build relay-repetition" "$bin" build "$work/relay-repetition.toml" -o "$work/out"
+measure "solve --balance relay-balance" "$bin" solve --balance "$work/relay-balance.toml"
 rm -rf "$work/out"
 measure "build relay-16x50 --fit" "$bin" build "$work/relay-16x50.toml" --fit -o "$work/out"
 rm -rf "$work/out"
