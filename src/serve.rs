@@ -136,6 +136,11 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
         let (k, v) = h.split_once(':')?;
         let v = v.trim();
         if k.eq_ignore_ascii_case("host") {
+            // Two Host headers make the request ambiguous (RFC 9112 §3.2: answer 400), and
+            // a check of the first could be bypassed through the second.
+            if host.is_some() {
+                return None;
+            }
             host = Some(v.to_string());
         } else if k.eq_ignore_ascii_case("content-length") {
             len = v.parse().ok()?;
@@ -171,10 +176,13 @@ fn respond(mut s: &TcpStream, status: &str, ctype: &str, body: &[u8]) -> std::io
     s.flush()
 }
 
-/// Whether `host` names the address this server bound.
+/// Whether `host` names the address this server bound: `127.0.0.1:PORT` or `localhost:PORT`,
+/// the name in any case (host names are case-insensitive, RFC 3986 §3.2.2).
 pub fn host_allowed(host: Option<&str>, addr: SocketAddr) -> bool {
     let port = addr.port();
-    host.is_some_and(|h| h == format!("127.0.0.1:{port}") || h == format!("localhost:{port}"))
+    host.is_some_and(|h| {
+        h == format!("127.0.0.1:{port}") || h.eq_ignore_ascii_case(&format!("localhost:{port}"))
+    })
 }
 
 fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Result<()> {

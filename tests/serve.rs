@@ -114,6 +114,23 @@ fn serve_is_loopback_only_checks_host_and_serves_only_the_kit() {
         assert_eq!(request(port, "GET", "/", Some(&bad), "").0, 421, "{bad}");
     }
     assert_eq!(request(port, "GET", "/", None, "").0, 421);
+    // Host names are case-insensitive.
+    assert_eq!(
+        request(port, "GET", "/", Some(&format!("LocalHost:{port}")), "").0,
+        200
+    );
+    // Two Host headers, the first one good: ambiguous, so refused (400), whatever the second.
+    for second in [good.clone(), format!("attacker.example:{port}")] {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "GET / HTTP/1.1\r\nHost: {good}\r\nHost: {second}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut resp = String::new();
+        s.read_to_string(&mut resp).unwrap();
+        assert!(resp.starts_with("HTTP/1.1 400"), "{second}: {resp}");
+    }
     // No request path reaches the file system.
     for p in [
         "/kit/six-pit-sowing/../../Cargo.toml",
