@@ -125,6 +125,22 @@ fn labels_equal_after_normalisation_and_case_folding_are_refused() {
     assert!(d.message.contains("used twice"), "{}", d.message);
     assert_eq!(load::fold("\u{C9}1"), load::fold("e\u{301}1"));
     assert_ne!(load::fold("E1"), load::fold("E2"));
+    // Full case folding, not lower-casing alone (break-it pass): the sharp s and "SS", the
+    // long s and "s", the ligature "ﬁ" and "fi" (Unicode CaseFolding.txt, status F and C).
+    for (a, b) in [
+        ("stra\u{DF}e", "STRASSE"),
+        ("\u{17F}1", "S1"),
+        ("\u{FB01}1", "FI1"),
+    ] {
+        assert_eq!(load::fold(a), load::fold(b), "{a} {b}");
+        let src = GOOD.replace(
+            LABELS,
+            &format!("pit_labels = [[\"{a}\", \"A2\", \"A3\"], [\"B1\", \"{b}\", \"B3\"]]"),
+        );
+        let d = one_error(&src);
+        assert_eq!(d.field, "board.pit_labels", "{a} {b}");
+        assert!(d.message.contains("used twice"), "{}", d.message);
+    }
 }
 
 #[test]

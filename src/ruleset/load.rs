@@ -228,12 +228,14 @@ pub fn unprintable(t: &str, allowed: &[char]) -> Option<(char, String)> {
     None
 }
 
-/// A label as a reader tells labels apart: Unicode NFC, case folded (full lower case, then NFC
-/// again so that folding cannot leave a decomposed form).
+/// A label as a reader tells labels apart: Unicode NFC, then full case folding (Unicode's
+/// CaseFolding.txt, statuses C and F: `ß` and `SS` both fold to `ss`, the long `ſ` to `s`, the
+/// ligature `ﬁ` to `fi`; lower-casing alone leaves those apart), then NFC again so that
+/// folding cannot leave a decomposed form.
 pub fn fold(s: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
-    let lower: String = s.nfc().collect::<String>().to_lowercase();
-    lower.nfc().collect()
+    let nfc: String = s.nfc().collect();
+    caseless::default_case_fold_str(&nfc).nfc().collect()
 }
 
 /// Windows device names (any case, with or without an extension) that no file or folder may
