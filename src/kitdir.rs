@@ -490,7 +490,10 @@ impl Output {
                 Switched::MovedAside => self.root.join(format!("{OLD}{id}")),
             };
             if let Err(e) = remove_tree(&old) {
-                eprintln!("warning: {e}; the next build removes it");
+                eprintln!(
+                    "warning: {e}; the next build into this folder tries again (if it cannot \
+                     either, remove that folder by hand)"
+                );
             }
         }
         // The removals are not flushed: the new kits are already on disk (flushed before the
@@ -596,14 +599,57 @@ pub fn is_kit_folder(dir: &Path) -> bool {
     })
 }
 
+/// Removes `p` (a folder with everything in it, or a file). A leftover can be an old kit whose
+/// folders its owner made read-only (after an exchange the old kit is the hidden folder to
+/// delete): on "permission denied" the folders are made writable by their owner (never
+/// following a symbolic link) and the removal tried once more. Errors: I/O, naming `p`.
 fn remove_tree(p: &Path) -> io::Result<()> {
-    let is_dir = fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
-    if is_dir {
-        fs::remove_dir_all(p)
-    } else {
-        fs::remove_file(p)
+    let once = || {
+        let is_dir = fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+        if is_dir {
+            fs::remove_dir_all(p)
+        } else {
+            fs::remove_file(p)
+        }
+    };
+    match once() {
+        Err(e) if e.kind() == ErrorKind::PermissionDenied && owner_writable(p) => once(),
+        r => r,
     }
     .map_err(|e| at_path("cannot remove", p, e))
+}
+
+/// Gives the owner write and search permission on `dir` and every folder below it (symbolic
+/// links are not followed). Whether any folder's permissions changed.
+fn owner_writable(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mut changed = false;
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            let Ok(m) = fs::symlink_metadata(&d) else {
+                continue;
+            };
+            if !m.is_dir() {
+                continue;
+            }
+            let mode = m.permissions().mode();
+            if mode & 0o700 != 0o700 {
+                changed |=
+                    fs::set_permissions(&d, fs::Permissions::from_mode(mode | 0o700)).is_ok();
+            }
+            if let Ok(rd) = fs::read_dir(&d) {
+                stack.extend(rd.filter_map(|e| e.ok()).map(|e| e.path()));
+            }
+        }
+        changed
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        false
+    }
 }
 
 /// `Some(id)` for `.<id><tag><digits>` (the leftover names of sowkit before 0.2).

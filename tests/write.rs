@@ -188,3 +188,65 @@ fn a_folder_that_is_not_a_kit_is_never_replaced() {
     assert!(!dir.join("kalah-6x3/old.txt").exists());
     assert!(sowkit::kitdir::is_kit_folder(&dir.join("kalah-6x3")));
 }
+
+/// A kit folder its owner made read-only is still replaced, and its old copy removed: after
+/// the exchange the old kit is the hidden folder to delete, and it used to stay behind ("the
+/// next build removes it"), making every later build fail on it (break-it pass). Run as the
+/// user `nobody` when the tests run as root (root ignores permissions), via `setpriv`.
+#[cfg(unix)]
+#[test]
+fn a_read_only_kit_folder_is_replaced_and_leaves_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let setpriv = Path::new("/usr/bin/setpriv");
+    if root {
+        assert!(
+            setpriv.exists(),
+            "running as root needs setpriv (util-linux)"
+        );
+    }
+    let out = scratch("readonly");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let rs = out.join("six-pit-sowing.toml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml"),
+        &rs,
+    )
+    .unwrap();
+    std::fs::set_permissions(&rs, std::fs::Permissions::from_mode(0o644)).unwrap();
+    // A copy of the binary that `nobody` can run wherever the checkout is.
+    let bin = out.join("sowkit");
+    std::fs::copy(env!("CARGO_BIN_EXE_sowkit"), &bin).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let build = || {
+        let mut c = if root {
+            let mut c = std::process::Command::new(setpriv);
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&bin);
+            c
+        } else {
+            std::process::Command::new(&bin)
+        };
+        let o = c
+            .args(["build", "-q", "six-pit-sowing.toml", "-o", "kits"])
+            .current_dir(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        assert!(!err.contains("warning"), "{err}");
+    };
+    build();
+    let kit = out.join("kits/six-pit-sowing");
+    std::fs::set_permissions(&kit, std::fs::Permissions::from_mode(0o555)).unwrap();
+    for _ in 0..2 {
+        build();
+        let names: Vec<String> = std::fs::read_dir(out.join("kits"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["six-pit-sowing"]);
+        assert!(kit.join("kit.pdf").is_file());
+    }
+}
