@@ -301,12 +301,16 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
                 let d = checked.errors;
                 if let Some(rs) = checked.ruleset {
                     if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
-                        eprintln!(
-                            "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
-                            other,
-                            f,
-                            rs.id
-                        );
+                        if *other == f {
+                            eprintln!("error: {f} is given twice: give each ruleset once");
+                        } else {
+                            eprintln!(
+                                "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
+                                other,
+                                f,
+                                rs.id
+                            );
+                        }
                         failed += 1;
                         continue;
                     }
@@ -879,6 +883,10 @@ fn main() -> ExitCode {
             };
             if let Some(l) = &lang {
                 let have = sowkit::layout::phrases::languages();
+                if l.trim().is_empty() {
+                    eprintln!("error: --lang is empty: give one of {}", have.join(", "));
+                    return ExitCode::from(2);
+                }
                 if !have.contains(&l.as_str()) {
                     eprintln!(
                         "error: --lang {l}: there is no message catalogue for {l:?}: use one of {} (or add templates/{l}.toml, README \"Languages\")",

@@ -207,3 +207,28 @@ fn a_style_named_twice_is_a_usage_error_naming_the_flag() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Messages that used to mislead (break-it pass): an empty `--lang` named the catalogue
+/// `templates/.toml`, and a file given twice was said to share its id with itself.
+#[test]
+fn an_empty_language_and_a_file_given_twice_are_named_as_such() {
+    let out = scratch("twice");
+    let rs = repo("rulesets/six-pit-sowing.toml");
+    let o = sowkit()
+        .args(["build", "--lang", ""])
+        .arg(&rs)
+        .arg("-o")
+        .arg(out.join("k"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--lang is empty: give one of en"), "{err}");
+    assert!(!err.contains("templates/.toml"), "{err}");
+    let o = sowkit().arg("check").arg(&rs).arg(&rs).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("is given twice"), "{err}");
+    assert!(!err.contains("both have id"), "{err}");
+    assert!(!out.join("k").exists());
+}
