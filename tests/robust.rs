@@ -337,3 +337,56 @@ fn parallel_builds_write_the_same_bytes_as_one_thread() {
     assert!(trees[0].len() >= 5 * 10);
     assert!(trees[0] == trees[1], "1 and 4 threads wrote different kits");
 }
+
+/// A ruleset where no seed can ever reach a store (both stores skipped, no capture) and whose
+/// only end is a threshold may never end: `check` warns at `end.when` (a break-it pass built one
+/// without a word, and its playouts all ran to the move cap). With an either-side-empty end,
+/// or with seeds sown into the stores, there is nothing to warn about.
+#[test]
+fn a_threshold_no_seed_can_reach_is_warned_about() {
+    // The bundled six-pit ruleset, without its worked examples (they sow into the store),
+    // with its own store skipped too (and so no extra turn there).
+    let base = GOOD[..GOOD.find("[[example]]").unwrap()]
+        .replace("own_store = \"sow\"", "own_store = \"skip\"")
+        .replace("on = [\"last-in-own-store\"]", "on = []");
+    assert!(base.contains("opponent_store = \"skip\""));
+    let when = |w: &str| {
+        let start = base.find("when = [").unwrap();
+        let end = start + base[start..].find('\n').unwrap();
+        format!("{}when = {w}{}", &base[..start], &base[end..])
+    };
+    let warned = |src: &str| {
+        sowkit::ruleset::check_source("t.toml", src)
+            .warnings
+            .into_iter()
+            .filter(|d| d.field == "end.when" && d.message.contains("may never end"))
+            .count()
+    };
+    // No capture, so only the threshold could end the game.
+    let src =
+        when("[\"threshold\"]\nthreshold = 4").replace("kind = \"opposite\"", "kind = \"none\"");
+    assert!(!src.contains("kind = \"opposite\""), "{src}");
+    let checked = sowkit::ruleset::check_source("t.toml", &src);
+    assert!(
+        checked.errors.is_empty(),
+        "{:?}",
+        checked.errors.iter().map(|d| d.short()).collect::<Vec<_>>()
+    );
+    assert_eq!(warned(&src), 1);
+    let d = checked
+        .warnings
+        .iter()
+        .find(|d| d.field == "end.when")
+        .unwrap();
+    assert_eq!(d.line, line_of(&src, "when = "));
+    // Another end, or a capture that fills the stores: no warning.
+    assert_eq!(
+        warned(&src.replace(
+            "when = [\"threshold\"]",
+            "when = [\"threshold\", \"either-side-empty\"]"
+        )),
+        0
+    );
+    let with_capture = when("[\"threshold\"]\nthreshold = 4");
+    assert_eq!(warned(&with_capture), 0);
+}

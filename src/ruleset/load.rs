@@ -1812,6 +1812,20 @@ impl Validator<'_> {
             (Some(t), false) => self.err(t.span(), "end.threshold", "end.threshold is given but \"threshold\" is not in end.when: add it there or remove this key"),
             (None, false) => {}
         }
+        // Seeds reach a store only by being sown into one or by a capture. Without either, a
+        // threshold end can never be met, and with no other end condition a game ends only
+        // when a player cannot move (a break-it pass built such a ruleset without a word; its
+        // playouts all ran to the move cap).
+        let no_store = sowing.own_store == Include::Skip
+            && sowing.opponent_store == Include::Skip
+            && capture.kind == CaptureKind::None;
+        if wants_threshold && !end.either_side_empty && !end.repetition && no_store {
+            self.warn(
+                e.when.span(),
+                "end.when",
+                "no seed ever reaches a store (sowing.own_store and sowing.opponent_store are \"skip\" and capture.kind is \"none\"), so the threshold is never reached and a game ends only when a player cannot move: it may never end; add \"either-side-empty\" or \"repetition\" to end.when, or let seeds reach a store",
+            );
+        }
 
         let lay = raw.layout;
         // Play sizes by default (see crate::geometry): pits for the seeds a pit holds, stores for
