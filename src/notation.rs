@@ -247,6 +247,13 @@ pub fn parse_move(rules: &Rules, s: &str) -> Result<Move, NotationError> {
     } else {
         (t, None)
     };
+    if let Some(l) = label.strip_suffix(['<', '>']) {
+        return err(format!(
+            "expected one direction mark ('>' or '<') after {}, found two in {}",
+            quote(l.trim_end()),
+            quote(t)
+        ));
+    }
     let n = rules.pits_per_side();
     let pit = match rules.hole_by_label(label) {
         Some(h) if (h as usize) < 2 * n => h,

@@ -106,6 +106,14 @@ fn moves_fixed_direction_and_either() {
         .message
         .contains("expected a pit label (A1…A6, B1…B6)"));
     assert!(parse_move(&kalah, "").is_err());
+    // Two direction marks are named as such (the message used to quote "A1<" as the label).
+    for two in ["A1<>", "A1><", "A1 > >"] {
+        let m = parse_move(&kalah, two).unwrap_err().message;
+        assert!(
+            m.contains("one direction mark") && m.contains("found two") && m.contains("'A1'"),
+            "{two}: {m}"
+        );
+    }
 
     let mut cw = common::kalah(6, 4);
     cw.sowing.direction = sowkit::ruleset::Direction::Clockwise;
