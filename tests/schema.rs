@@ -15,7 +15,8 @@ fn schema() -> Value {
 }
 
 /// The subset of JSON Schema the traced schema uses: type, enum, properties, required,
-/// additionalProperties: false, items. Returns the paths that fail.
+/// additionalProperties (false, or the schema of every value of a table whose keys are the
+/// user's, as `[text.<lang>]`), items. Returns the paths that fail.
 fn validate(s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
     if let Some(t) = s.get("type").and_then(Value::as_str) {
         let ok = match t {
@@ -59,6 +60,16 @@ fn validate(s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
                 }
                 None => {}
             }
+        }
+    }
+    // A table of the user's keys: no `properties`, each value checked against one schema.
+    if let (None, Some(ap @ Value::Object(_)), Some(obj)) = (
+        s.get("properties"),
+        s.get("additionalProperties"),
+        v.as_object(),
+    ) {
+        for (k, val) in obj {
+            validate(ap, val, &format!("{at}.{k}"), errs);
         }
     }
     if let (Some(items), Some(arr)) = (s.get("items"), v.as_array()) {
@@ -131,6 +142,19 @@ fn the_schema_rejects_what_the_loader_rejects_for_shape() {
             "unknown key colour",
         ),
         ("id = \"six-pit-sowing\"\n", "", "missing \"id\""),
+        // A language table needs its name, source and players (the break-it pass found the
+        // schema marked none of them required, so an editor passed what `check` refuses),
+        // and knows no other keys.
+        (
+            "name = \"Siembra en seis casas\"\n",
+            "",
+            "text.es: missing \"name\"",
+        ),
+        (
+            "[text.es]\n",
+            "[text.es]\ncolour = \"red\"\n",
+            "text.es: unknown key colour",
+        ),
     ] {
         let bad = src.replacen(from, to, 1);
         assert_ne!(bad, src, "{from}");

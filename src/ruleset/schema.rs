@@ -25,6 +25,8 @@ enum Kind {
     Seq,
     Enum(Vec<String>),
     Struct(Vec<String>),
+    /// A table whose keys are the user's (`[text.<lang>]`): its values are traced at `path.*`.
+    Map,
 }
 
 #[derive(Default)]
@@ -38,6 +40,8 @@ struct Rec {
 
 const SPANNED: &str = "$__serde_spanned_private_Spanned";
 const PROBE_KEY: &str = "zz-not-a-sowkit-key";
+/// The key a traced map's one entry has; its value's path ends in `.*`.
+const MAP_KEY: &str = "*";
 
 #[derive(Clone)]
 struct Tracer {
@@ -160,9 +164,10 @@ impl<'de> de::Deserializer<'de> for Tracer {
         self.deserialize_seq(v)
     }
     fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
-        self.record(Kind::Any);
+        // One entry, under the key `*`, so that the values' shape is traced at `path.*`.
+        self.record(Kind::Map);
         v.visit_map(Fields {
-            keys: Vec::new(),
+            keys: vec![MAP_KEY],
             next: 0,
             tracer: self,
             spanned: false,
@@ -465,6 +470,9 @@ fn build(
         Some(Kind::Enum(v)) => json!({"type": "string", "enum": v}),
         Some(Kind::Seq) => {
             json!({"type": "array", "items": build(&format!("{path}[]"), kinds, optional, open, docs)})
+        }
+        Some(Kind::Map) => {
+            json!({"type": "object", "additionalProperties": build(&format!("{path}.{MAP_KEY}"), kinds, optional, open, docs)})
         }
         Some(Kind::Struct(fields)) => {
             let mut props = Map::new();
