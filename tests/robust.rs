@@ -178,6 +178,35 @@ fn misleading_toml_messages_say_what_is_right() {
     let d = one_error(&src);
     assert_eq!(d.field, "board.seeds_per_pit");
     assert!(d.message.contains("from 1 to 50"), "{}", d.message);
+    // Past 64 bits (the parser reads it as a 128-bit number): the same, with no Rust types.
+    for (from, key, range) in [
+        ("seeds_per_pit = 3", "seeds_per_pit", "from 1 to 50"),
+        (
+            "min_seeds = 1",
+            "min_seeds",
+            "from 1 to the number of seeds in play",
+        ),
+    ] {
+        let field = if key == "min_seeds" {
+            "sowing.min_seeds"
+        } else {
+            "board.seeds_per_pit"
+        };
+        let src = GOOD.replace(from, &format!("{key} = 99999999999999999999"));
+        let d = one_error(&src);
+        assert_eq!(d.field, field);
+        assert!(
+            d.message.contains(range) && !d.message.contains("i128"),
+            "{}",
+            d.message
+        );
+        assert!(
+            d.message
+                .starts_with("99999999999999999999 is far too large; use a whole number"),
+            "{}",
+            d.message
+        );
+    }
     // A float where a count goes: no Rust type names.
     let src = GOOD.replacen("captured = 0", "captured = 1e20", 1);
     let d = one_error(&src);

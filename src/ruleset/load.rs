@@ -883,7 +883,21 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
             msg = msg.replace("a table", "a date or time")
                 + " (TOML reads an unquoted date or time as one; put text in quotes)";
         }
-        if msg.contains("invalid value: integer") {
+        // A number past 64 bits reaches serde as an i128 ("invalid type: integer `…` as
+        // i128"): said in the author's words, with the field's range.
+        if msg.contains("invalid type: integer") && msg.contains(" as i128") {
+            let number = msg
+                .split('`')
+                .nth(1)
+                .filter(|n| n.len() <= 40)
+                .unwrap_or("this number")
+                .to_string();
+            let range = whole_number_range(&field);
+            let advice = range
+                .strip_prefix("the number is far too large; ")
+                .unwrap_or(&range);
+            msg = format!("{number} is far too large; {advice}");
+        } else if msg.contains("invalid value: integer") {
             msg = format!("{msg}: {}", whole_number_range(&field));
         }
         if let Some(better) = did_you_mean(e.message()) {
