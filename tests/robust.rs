@@ -207,6 +207,17 @@ fn misleading_toml_messages_say_what_is_right() {
             d.message
         );
     }
+    // A size in millimetres gets its range in millimetres.
+    let src = GOOD.replace("pit_diameter = 40", "pit_diameter = 99999999999999999999");
+    assert_ne!(src, GOOD);
+    let d = one_error(&src);
+    assert_eq!(d.field, "layout.pit_diameter");
+    assert!(
+        d.message
+            .ends_with("use a size in millimetres from 12 to 80"),
+        "{}",
+        d.message
+    );
     // A float where a count goes: no Rust type names.
     let src = GOOD.replacen("captured = 0", "captured = 1e20", 1);
     let d = one_error(&src);

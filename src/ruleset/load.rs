@@ -1001,6 +1001,18 @@ fn whole_number_range(field: &str) -> String {
         "counts" => "1 to 1000".to_string(),
         "captured" | "scores" => "0 to the number of seeds in play".to_string(),
         "players" => "2".to_string(),
+        // Millimetres ([layout]), with the ranges `mm_in` checks.
+        "pit_diameter" | "pit_gap" | "store_length" | "counter_diameter" => {
+            let (lo, hi) = match key {
+                "pit_diameter" => crate::geometry::PIT_DIAMETER_RANGE,
+                "store_length" => crate::geometry::STORE_LENGTH_RANGE,
+                "pit_gap" => (0.0, 40.0),
+                _ => (5.0, 60.0),
+            };
+            return format!(
+                "the number is far too large; use a size in millimetres from {lo} to {hi}"
+            );
+        }
         _ => return "the number is far too large; use a small whole number".to_string(),
     };
     format!("the number is far too large; use a whole number from {range}")
