@@ -142,9 +142,13 @@ pub fn glyphs(text: &str, weight: Weight) -> Vec<Glyph> {
 
 /// Total advance of `text` in thousandths of an em.
 fn milli_width(text: &str, weight: Weight) -> u64 {
-    glyphs(text, weight)
-        .iter()
-        .map(|g| u64::from(g.advance_milli_em))
+    // The advances [`glyphs`] gives, summed without collecting them (layout measures every
+    // word it sets).
+    let Some(f) = face(weight) else {
+        return 0;
+    };
+    text.chars()
+        .map(|ch| u64::from(f.advance_milli(f.gid(ch))))
         .sum()
 }
 
