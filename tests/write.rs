@@ -250,3 +250,24 @@ fn a_read_only_kit_folder_is_replaced_and_leaves_nothing() {
         assert!(kit.join("kit.pdf").is_file());
     }
 }
+
+/// `watch` writes changed files straight into the kit folders (`live::write_changed`) and
+/// removes files the kit does not have: a folder of the user's with a kit's id must be refused
+/// there too, byte for byte untouched; an empty folder or a kit is written.
+#[test]
+fn watch_never_writes_into_a_folder_that_is_not_a_kit() {
+    let out = scratch("watchnotakit");
+    let mine = out.join("six-pit-sowing");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("diary.txt"), b"mine").unwrap();
+    let before = tree(&out);
+    let kits = [kit("six-pit-sowing")];
+    let err = sowkit::live::write_changed(&kits, &out).unwrap_err();
+    assert!(err.to_string().contains("is not a kit"), "{err}");
+    assert_eq!(tree(&out), before);
+    std::fs::remove_file(mine.join("diary.txt")).unwrap();
+    let done = sowkit::live::write_changed(&kits, &out).unwrap();
+    assert!(!done.is_empty() && mine.join("kit.pdf").is_file());
+    // Now a kit: rewritten in place without complaint.
+    assert!(sowkit::live::write_changed(&kits, &out).unwrap().is_empty());
+}
