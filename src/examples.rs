@@ -78,16 +78,10 @@ pub fn replay<'r>(rules: &'r Rules, ex: &Example) -> Result<(Replay, Game<'r>), 
             )
         })?,
     };
-    let total: u32 = start.holes.iter().map(|&h| u32::from(h)).sum();
-    let want = rules.ruleset().total_seeds();
-    if total != want {
-        let b = &rules.ruleset().board;
+    if let Some(m) = seed_total_mismatch(rules, &start) {
         return Err((
             "start".to_string(),
-            format!(
-                "the start position holds {total} seeds, but this game has {want} ({} pits × 2 × {} seeds): a worked example's position must hold every seed",
-                b.pits_per_side, b.seeds_per_pit
-            ),
+            format!("the start position {m}: a worked example's position must hold every seed"),
         ));
     }
     let mut game = Game::new(rules, start.clone());
@@ -517,4 +511,20 @@ pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
         }
     }
     Vec::new()
+}
+
+/// `None` when `pos` holds every seed of the game (pits and stores together: no rule adds or
+/// removes seeds, so every reachable position does); else what is wrong, as "holds N seeds,
+/// but this game has M (P pits × 2 × S seeds)". Worked examples, `replay --from`, `solve
+/// --from` and the play-test page all refuse such a position.
+pub fn seed_total_mismatch(rules: &Rules, pos: &crate::engine::Position) -> Option<String> {
+    let total: u32 = pos.holes.iter().map(|&h| u32::from(h)).sum();
+    let want = rules.ruleset().total_seeds();
+    (total != want).then(|| {
+        let b = &rules.ruleset().board;
+        format!(
+            "holds {total} seeds, but this game has {want} ({} pits × 2 × {} seeds)",
+            b.pits_per_side, b.seeds_per_pit
+        )
+    })
 }

@@ -121,6 +121,15 @@ pub fn run<'r>(
                 .0
         }
     };
+    if let (Some(s), Some(m)) = (
+        from,
+        crate::examples::seed_total_mismatch(rules, &start_pos),
+    ) {
+        return Err(ReplayError {
+            ply: 0,
+            message: format!("the start position {s:?} {m}: give a position with every seed"),
+        });
+    }
     let start = Game::try_new(rules, start_pos).map_err(|e| ReplayError {
         ply: 0,
         message: format!("the start position cannot be played: {e}"),

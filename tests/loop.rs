@@ -879,3 +879,30 @@ fn replay_title_over_the_limit_is_refused() {
     assert!(err.contains("--title has 101 characters"), "{err}");
     assert!(err.contains("at most 100"), "{err}");
 }
+
+/// A position that does not hold every seed of the game cannot be reached, and an example
+/// emitted from one would fail `check` (break-it pass): `replay --from` and `solve --from`
+/// refuse it, naming both totals.
+#[test]
+fn replay_and_solve_refuse_a_position_without_every_seed() {
+    // Six-pit sowing: 3 pits × 2 × 3 seeds = 18; this position holds 9 × 3 + 1 = 28.
+    let from = "A 9 9 9 (0) / B 1 0 0 (0); A";
+    for args in [
+        vec!["replay", "--from", from, "--moves", "A1", "--emit-example"],
+        vec!["solve", "--from", from],
+    ] {
+        let o = sowkit()
+            .arg(args[0])
+            .arg(repo("rulesets/six-pit-sowing.toml"))
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {out}{err}");
+        assert!(
+            err.contains("holds 28 seeds, but this game has 18"),
+            "{args:?}: {err}"
+        );
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+}

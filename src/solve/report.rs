@@ -276,6 +276,12 @@ pub fn run(a: &Args) -> Result<String, String> {
                     format_position(&rules, &rules.initial())
                 )
             })?;
+            if let Some(m) = crate::examples::seed_total_mismatch(&rules, &p) {
+                return Err(format!(
+                    "error: --from {s:?} {m}: give a position of {} with every seed",
+                    a.file.display()
+                ));
+            }
             p
         }
     };
