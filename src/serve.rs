@@ -9,7 +9,8 @@
 //! * serves only the kits built in memory and its own embedded assets: no part of a request
 //!   path reaches the file system; it never writes a file;
 //! * bounded requests (16 KiB of headers, 64 KiB of body, 10 s to send them) and at most
-//!   [`MAX_CONNECTIONS`] connections at once.
+//!   [`MAX_CONNECTIONS`] connections at once, of which at most [`MAX_EVENT_STREAMS`] live-reload
+//!   streams.
 //!
 //! Routes: `/` (kits, or the located diagnostic of a failing check above the last good kit),
 //! `/kit/ID/` (the sheets at true size), `/kit/ID/FILE` (a kit file), `/play/ID` (the play-test
@@ -27,6 +28,36 @@ use std::time::Duration;
 
 /// Connections served at once; more wait in the listen queue.
 pub const MAX_CONNECTIONS: usize = 64;
+
+/// Live-reload streams (`/events`) open at once, at most: each holds its connection for as
+/// long as the page is open, so without a cap of their own they could take every one of the
+/// [`MAX_CONNECTIONS`] and no other request would be answered (a break-it pass: 48 streams).
+/// One more is answered 503.
+pub const MAX_EVENT_STREAMS: usize = 16;
+
+/// Event streams open now.
+static EVENT_STREAMS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one open event stream until dropped.
+struct StreamSlot;
+
+impl StreamSlot {
+    /// A slot, or `None` when [`MAX_EVENT_STREAMS`] are open.
+    fn take() -> Option<StreamSlot> {
+        EVENT_STREAMS
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < MAX_EVENT_STREAMS).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| StreamSlot)
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        EVENT_STREAMS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 /// What the server shows: the last good kits, the current failure (if the last rebuild failed),
 /// and a generation number bumped on every rebuild (pages reload when it changes).
@@ -286,24 +317,48 @@ fn content_type(name: &str) -> &'static str {
 }
 
 /// Server-sent events: `data: GENERATION` now and on every rebuild; a comment every 15 s keeps
-/// the connection open. Ends when the browser goes away.
+/// the connection open. Ends within a second of the browser going away. At most
+/// [`MAX_EVENT_STREAMS`] at once (503 beyond).
 fn events(mut s: &TcpStream, shared: &Shared) -> std::io::Result<()> {
+    let Some(_slot) = StreamSlot::take() else {
+        return respond(
+            s,
+            "503 Service Unavailable",
+            "text/plain",
+            format!(
+                "{MAX_EVENT_STREAMS} live-reload streams are open already: close a preview tab\n"
+            )
+            .as_bytes(),
+        );
+    };
     s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n")?;
+    // Once a second: a browser that went away (a read of nothing: the peer closed) gives its
+    // place back at once, not at the next write.
+    s.set_read_timeout(Some(Duration::from_millis(1)))?;
     let mut seen = 0;
+    let mut quiet = 0;
     loop {
         let generation = {
             let st = shared.lock();
             let (st, _) = shared
                 .changed
-                .wait_timeout_while(st, Duration::from_secs(15), |st| st.generation == seen)
+                .wait_timeout_while(st, Duration::from_secs(1), |st| st.generation == seen)
                 .unwrap_or_else(|p| p.into_inner());
             st.generation
         };
+        if matches!(s.peek(&mut [0u8; 1]), Ok(0)) {
+            return Ok(());
+        }
         if generation != seen {
             seen = generation;
+            quiet = 0;
             write!(s, "data: {generation}\n\n")?;
-        } else {
+        } else if quiet >= 15 {
+            quiet = 0;
             s.write_all(b": keep-alive\n\n")?;
+        } else {
+            quiet += 1;
+            continue;
         }
         s.flush()?;
     }

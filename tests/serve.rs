@@ -321,3 +321,43 @@ fn watch_rewrites_only_changed_files_and_keeps_the_kit_on_a_failing_check() {
     wait_for(&err, "left untouched");
     assert_eq!(tree(&kit), after);
 }
+
+/// Live-reload streams hold their connections for as long as a page is open: past
+/// `MAX_EVENT_STREAMS` of them a new one is refused (503) and the other routes still answer
+/// (a break-it pass held 48 streams open and every other request timed out).
+#[test]
+fn event_streams_cannot_take_every_connection() {
+    let (_server, port) = start_server();
+    let host = format!("127.0.0.1:{port}");
+    let open_stream = || {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(s, "GET /events HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+        // The status line arrives at once (the stream then waits for rebuilds).
+        let mut r = BufReader::new(s);
+        let mut status = String::new();
+        r.read_line(&mut status).unwrap();
+        (r, status)
+    };
+    let mut held = Vec::new();
+    for _ in 0..sowkit::serve::MAX_EVENT_STREAMS {
+        let (r, status) = open_stream();
+        assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+        held.push(r);
+    }
+    let (_, status) = open_stream();
+    assert!(status.starts_with("HTTP/1.1 503"), "{status}");
+    assert_eq!(request(port, "GET", "/", Some(&host), "").0, 200);
+    // A stream closed frees its place.
+    drop(held.pop());
+    let mut again = None;
+    for _ in 0..100 {
+        let (r, status) = open_stream();
+        if status.starts_with("HTTP/1.1 200") {
+            again = Some(r);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(again.is_some(), "a closed stream's place was not freed");
+}
