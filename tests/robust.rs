@@ -430,3 +430,20 @@ fn a_threshold_no_seed_can_reach_is_warned_about() {
     let with_capture = when("[\"threshold\"]\nthreshold = 4");
     assert_eq!(warned(&with_capture), 0);
 }
+
+/// A comma separates moves (`replay --moves A1,B2`, the play page), so a label with one could
+/// never be named there: refused at its field (a break-it pass had `"A,1"` pass `check`).
+#[test]
+fn a_label_with_a_comma_is_refused() {
+    let src = GOOD.replace(
+        LABELS,
+        "pit_labels = [[\"A,1\", \"A2\", \"A3\"], [\"B1\", \"B2\", \"B3\"]]",
+    );
+    let d = one_error(&src);
+    assert_eq!(d.field, "board.pit_labels");
+    assert!(
+        d.message.contains("\"A,1\" is not usable") && d.message.contains(", and quotes"),
+        "{}",
+        d.message
+    );
+}

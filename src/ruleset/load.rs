@@ -1232,13 +1232,14 @@ impl Validator<'_> {
             || label.trim() != label
             || label.chars().count() > max
             || label.chars().any(|c| {
-                c.is_control() || "()/;<>\"[]".contains(c) || (!allow_space && c.is_whitespace())
+                // `,` separates moves in `replay --moves` and the play page.
+                c.is_control() || "()/;<>\"[],".contains(c) || (!allow_space && c.is_whitespace())
             });
         if bad {
             let what = if allow_space {
-                "1 to 24 characters, no ( ) / ; < > [ ] or quotes, no leading or trailing spaces"
+                "1 to 24 characters, no ( ) / ; < > [ ] , or quotes, no leading or trailing spaces"
             } else {
-                "1 to 12 characters (it is printed inside the pit) without spaces or ( ) / ; < > [ ] and quotes, e.g. \"A1\""
+                "1 to 12 characters (it is printed inside the pit) without spaces or ( ) / ; < > [ ] , and quotes, e.g. \"A1\""
             };
             self.err(
                 span,
