@@ -756,15 +756,30 @@ fn main() -> ExitCode {
             nodes,
             memory,
             balance,
-        } => sowkit::solve::report::run(&sowkit::solve::report::Args {
-            file,
-            from,
-            json: format == FormatArg::Json,
-            seconds: budget,
-            nodes,
-            memory_mb: memory,
-            balance,
-        })
+        } => {
+            // `-`: the ruleset from standard input, as for check, build and replay.
+            let (file, source) = if file.as_os_str() == "-" {
+                match cli::Input::Stdin.read() {
+                    Ok(src) => (PathBuf::from("<stdin>"), Some(src)),
+                    Err(d) => {
+                        eprintln!("error: {}", d.short());
+                        return ExitCode::from(1);
+                    }
+                }
+            } else {
+                (file, None)
+            };
+            sowkit::solve::report::run(&sowkit::solve::report::Args {
+                file,
+                from,
+                json: format == FormatArg::Json,
+                seconds: budget,
+                nodes,
+                memory_mb: memory,
+                balance,
+                source,
+            })
+        }
         .map_or_else(
             |e| {
                 eprintln!("{e}");

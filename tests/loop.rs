@@ -906,3 +906,43 @@ fn replay_and_solve_refuse_a_position_without_every_seed() {
         assert!(out.is_empty(), "{args:?}: {out}");
     }
 }
+
+/// `-` reads the ruleset from standard input for `solve` too, as for check, build and replay
+/// (it said "-: cannot read the file"): the same answer as from the file.
+#[test]
+fn solve_reads_a_ruleset_from_standard_input() {
+    use std::io::Write;
+    let file = repo("rulesets/six-pit-sowing.toml");
+    let from_file = sowkit()
+        .args(["solve", "--nodes", "100000", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(from_file.status.success(), "{:?}", text(&from_file));
+    let mut child = sowkit()
+        .args(["solve", "--nodes", "100000", "--format", "json", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&std::fs::read(&file).unwrap())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    // The same value, bounds and best moves (the time field differs between runs).
+    let strip = |s: &str| {
+        let v: serde_json::Value = serde_json::from_str(s).unwrap();
+        (
+            v["value"].clone(),
+            v["bounds"].clone(),
+            v["best_moves"].clone(),
+        )
+    };
+    assert_eq!(strip(&text(&o).0), strip(&text(&from_file).0));
+    assert_eq!(strip(&text(&o).0).0, serde_json::json!(2));
+}

@@ -233,12 +233,18 @@ pub struct Args {
     pub memory_mb: usize,
     /// Balance report instead of a solve.
     pub balance: bool,
+    /// The ruleset's text when it was read already (`-`: standard input); `file` names it.
+    pub source: Option<String>,
 }
 
 /// Runs `sowkit solve`: loads the ruleset, reads the position, and returns the report, or an
 /// error message naming the file and what is wrong.
 pub fn run(a: &Args) -> Result<String, String> {
-    let rs = crate::ruleset::load::load_file(&a.file).map_err(|d| {
+    let loaded = match &a.source {
+        Some(src) => crate::ruleset::load::load_str(&a.file.display().to_string(), src),
+        None => crate::ruleset::load::load_file(&a.file),
+    };
+    let rs = loaded.map_err(|d| {
         d.iter()
             .map(|d| d.rendered.clone())
             .collect::<Vec<_>>()
