@@ -447,3 +447,26 @@ fn a_label_with_a_comma_is_refused() {
         d.message
     );
 }
+
+/// A size just past its range is quoted as written, not rounded into the range ("80 mm is out
+/// of range: use 12 to 80 mm" for 80.0001; break-it pass).
+#[test]
+fn a_size_just_out_of_range_is_quoted_as_written() {
+    for (from, to, says) in [
+        (
+            "pit_diameter = 40",
+            "pit_diameter = 80.0001",
+            "80.0001 mm is out of range: use 12 to 80 mm",
+        ),
+        (
+            "counter_diameter = 12",
+            "counter_diameter = 4.99999",
+            "4.99999 mm is out of range: use 5 to 60 mm",
+        ),
+    ] {
+        let src = GOOD.replace(from, to);
+        assert_ne!(src, GOOD);
+        let d = one_error(&src);
+        assert!(d.message.contains(says), "{}", d.message);
+    }
+}

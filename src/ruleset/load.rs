@@ -1198,13 +1198,17 @@ impl Validator<'_> {
             Some(s) => {
                 let x = *s.get_ref();
                 if !(x.is_finite() && x >= lo && x <= hi) {
+                    // The number as written: rounded, 80.0001 read "80 mm is out of range".
+                    let written = self
+                        .src
+                        .get(s.span())
+                        .map(str::trim)
+                        .filter(|t| !t.is_empty() && t.len() <= 40)
+                        .map_or_else(|| short_number(x), str::to_string);
                     self.err(
                         s.span(),
                         field,
-                        format!(
-                            "{} mm is out of range: use {lo} to {hi} mm",
-                            short_number(x)
-                        ),
+                        format!("{written} mm is out of range: use {lo} to {hi} mm"),
                     );
                     default
                 } else {
@@ -1407,7 +1411,7 @@ impl Validator<'_> {
             self.err(
                 raw.id.span(),
                 "id",
-                format!("{id:?} is not a valid id: use 1 to 64 of a-z, 0-9 and '-', e.g. \"kalah-6x4\" (it names the output folder)"),
+                format!("{id:?} is not a valid id: use 1 to 64 of a-z, 0-9 and '-', not starting with '-', e.g. \"kalah-6x4\" (it names the output folder)"),
             );
         } else if windows_reserved(&id) {
             self.err(
