@@ -1600,3 +1600,39 @@ fn a_how_to_sheet_taller_than_the_page_runs_over_two_with_page_numbers_shifted()
         .iter()
         .any(|i| matches!(i, Item::Text(t) if t.text == "1.")));
 }
+
+/// A store name whose longest word does not fit a diagram's store even at the smallest size
+/// widens the diagram's stores rather than break the word (a break-it pass printed "Northwes"
+/// / "t store" on every practice and host-key board of a 6-pit board with "Northwest store").
+/// Every line of a store name in the kit and its host key is whole words of the name.
+#[test]
+fn diagram_store_names_are_never_broken_inside_a_word() {
+    let mut rs = kalah(6, 4);
+    rs.board.stores = ["Southeast store".to_string(), "Northwest store".to_string()];
+    let opts = layout::KitOptions::new(A4);
+    let kit = layout::kit(&rs, &opts).unwrap();
+    let key = layout::host_key(&rs, &opts).unwrap();
+    let words = ["Southeast", "Northwest", "store"];
+    let mut seen = 0;
+    for p in kit.pages.iter().chain(&key.pages) {
+        for t in texts(p) {
+            // A line of a store name: made of pieces of "Southeast", "Northwest" or "store".
+            let piece = |w: &str| words.iter().any(|x| x.starts_with(w) || x.ends_with(w));
+            let pieces: Vec<&str> = t.text.split_whitespace().collect();
+            if pieces.is_empty() || !pieces.iter().all(|w| piece(w)) {
+                continue;
+            }
+            seen += 1;
+            for w in pieces {
+                assert!(
+                    words.contains(&w),
+                    "{:?} on {}: a word broken",
+                    t.text,
+                    p.name
+                );
+            }
+        }
+    }
+    // Two stores on each of the kit's practice boards and the host key's before/after boards.
+    assert!(seen >= 8, "{seen} store name lines");
+}

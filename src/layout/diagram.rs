@@ -465,21 +465,18 @@ const STACK_GAP: f64 = 2.0;
 fn arrange(rs: &Ruleset, width: f64, sz: &Sizes) -> (Mini, bool) {
     let full = BoardGeometry::new(rs, false);
     let (min_d, max_d) = sz.mini_pit;
-    // Large print: stores wide enough for every word of their names (see `draw_mini`).
-    let min_store_w = if sz.large {
-        rs.board
-            .stores
-            .iter()
-            .flat_map(|s| s.split_whitespace())
-            .map(|w| {
-                text::width_mm(w, sz.mini_label, Weight::Regular)
-                    + store_name_pad(sz.mini_line)
-                    + 0.5
-            })
-            .fold(0.0, f64::max)
-    } else {
-        0.0
-    };
+    // Stores wide enough for every word of their names at the smallest size `draw_mini` sets
+    // them in: large print's label size, normal print's order-number size (its names shrink
+    // to that). Normal print's stores are almost always wider already; a long word ("Northwest
+    // store" on a 6-pit board) was broken inside it before (a break-it pass).
+    let floor_pt = if sz.large { sz.mini_label } else { sz.small };
+    let min_store_w = rs
+        .board
+        .stores
+        .iter()
+        .flat_map(|s| s.split_whitespace())
+        .map(|w| text::width_mm(w, floor_pt, Weight::Regular) + store_name_pad(sz.mini_line) + 0.5)
+        .fold(0.0, f64::max);
     // One millimetre clear of the box each side, so strokes stay inside it.
     let half = Mini::fit(&full, (width - 2.0 - MID_GAP) / 2.0, max_d, sz, min_store_w);
     if half.d >= min_d && 2.0 * half.width() + MID_GAP <= width - 2.0 + 1e-9 {
