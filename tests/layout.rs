@@ -1636,3 +1636,31 @@ fn diagram_store_names_are_never_broken_inside_a_word() {
     // Two stores on each of the kit's practice boards and the host key's before/after boards.
     assert!(seen >= 8, "{seen} store name lines");
 }
+
+/// A board that misses one sheet only by the lines of a long name's title is printed on one
+/// sheet, its title cut to one line with "…", not split into "1 tiles" with an assembly map
+/// (a break-it pass: an 80-character name on the six-pit board, which fits A4 otherwise).
+#[test]
+fn a_long_name_does_not_split_a_one_sheet_board() {
+    let mut rs = six_pit();
+    rs.name = "The Grand Traditional Six Pit Sowing Game of the Northern Highland Villages, Two"
+        .to_string();
+    assert_eq!(rs.name.chars().count(), 80);
+    let kit = layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap();
+    let boards: Vec<&str> = kit
+        .pages
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| n.starts_with("board"))
+        .collect();
+    assert_eq!(boards, ["board"], "{boards:?}");
+    let board = kit.pages.iter().find(|p| p.name == "board").unwrap();
+    let title = texts(board)
+        .map(|t| t.text.as_str())
+        .find(|t| t.starts_with("The Grand"))
+        .unwrap();
+    assert!(
+        title.contains("…") && !title.contains("Villages, Two"),
+        "{title}"
+    );
+}

@@ -130,9 +130,37 @@ pub fn pages_scaled(
     // a smaller one, which shrinks it, does.
     let widen = if opts.fit { Widen::Stores } else { Widen::No };
     for landscape in [true, false] {
-        if let Some((slack, _, pg)) = single(rs, opts, sz, ph, landscape, widen, false, &mut 0.0)? {
+        if let Some((slack, _, pg)) =
+            single(rs, opts, sz, ph, landscape, widen, false, false, &mut 0.0)?
+        {
             if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                 best = Some((slack, pg));
+            }
+        }
+    }
+    // A board that misses one sheet only by the lines of a long name's title is printed on one
+    // sheet under that title cut to one line, as a tile's heading is, not split into one tile
+    // (a break-it pass got "the board in 1 tiles" and "cut tiles 2 to 1").
+    let title_wraps = |landscape: bool| {
+        let pg = if landscape {
+            page::landscape("board", paper)
+        } else {
+            page::portrait("board", paper)
+        };
+        let title = ph.fmt("board.title", &[("name", &rs.name)]);
+        super::title_lines(&title, sz.sheet_title, pg.width - 2.0 * MARGIN).len() > 1
+    };
+    if best.is_none() {
+        for landscape in [true, false] {
+            if !title_wraps(landscape) {
+                continue;
+            }
+            if let Some((slack, _, pg)) =
+                single(rs, opts, sz, ph, landscape, widen, false, true, &mut 0.0)?
+            {
+                if best.as_ref().is_none_or(|(b, _)| slack > *b) {
+                    best = Some((slack, pg));
+                }
             }
         }
     }
@@ -147,7 +175,17 @@ pub fn pages_scaled(
         for apart in [false, true] {
             for landscape in [true, false] {
                 let mut d = 0.0;
-                match single(rs, opts, sz, ph, landscape, Widen::Shrink, apart, &mut d) {
+                match single(
+                    rs,
+                    opts,
+                    sz,
+                    ph,
+                    landscape,
+                    Widen::Shrink,
+                    apart,
+                    false,
+                    &mut d,
+                ) {
                     Ok(Some((_, s, pg))) => {
                         if fitted.as_ref().is_none_or(|(b, _)| s > *b + 1e-9) {
                             fitted = Some((s, pg));
@@ -479,6 +517,7 @@ fn single(
     landscape: bool,
     widen: Widen,
     apart: bool,
+    one_line_title: bool,
     shrunk_to: &mut f64,
 ) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
     let paper = opts.paper;
@@ -512,8 +551,18 @@ fn single(
     };
     let (w, h) = (pg.width, pg.height);
     let content_w = w - 2.0 * MARGIN;
-    // Title.
-    let title = ph.fmt("board.title", &[("name", &rs.name)]);
+    // Title: with `one_line_title`, the name cut (with "…") until the title takes one line.
+    let mut title = ph.fmt("board.title", &[("name", &rs.name)]);
+    if one_line_title {
+        let chars: Vec<char> = rs.name.chars().collect();
+        for k in (1..chars.len()).rev() {
+            if super::title_lines(&title, sz.sheet_title, content_w).len() <= 1 {
+                break;
+            }
+            let name: String = chars[..k].iter().collect::<String>().trim_end().to_string() + "…";
+            title = ph.fmt("board.title", &[("name", &name)]);
+        }
+    }
     let mut y = sheet_title(&mut pg, sz, &title);
     // Room above the cut line for the scissors.
     y += 3.0;
