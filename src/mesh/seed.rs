@@ -99,7 +99,11 @@ pub fn plates(diameter: f64, count: usize, bed: Bed) -> Result<Vec<Plate>, Strin
     let mut left = count;
     while left > 0 {
         let here = left.min(per_plate);
-        let mut mesh = Mesh::default();
+        // Sized once: growing by doubling held up to twice a large plate's mesh at a time.
+        let mut mesh = Mesh {
+            vertices: Vec::with_capacity(here * one.vertices.len()),
+            triangles: Vec::with_capacity(here * one.triangles.len()),
+        };
         for k in 0..here {
             let mut s = one.clone();
             s.translate([
