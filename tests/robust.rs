@@ -470,3 +470,27 @@ fn a_size_just_out_of_range_is_quoted_as_written() {
         assert!(d.message.contains(says), "{}", d.message);
     }
 }
+
+/// A combining mark that composes with no letter (Unicode NFC leaves it apart) would print
+/// over nothing, or hidden under another mark: "n" + U+0303 + U+0308 printed as "ñ", beside a
+/// real "ñ" label (a break-it pass). Refused at its character; a mark that composes
+/// ("e" + U+0301, printed "é") is not.
+#[test]
+fn a_combining_mark_that_composes_with_nothing_is_refused() {
+    let src = GOOD.replace(
+        LABELS,
+        "pit_labels = [[\"\u{F1}\", \"A2\", \"A3\"], [\"B1\", \"n\u{303}\u{308}\", \"B3\"]]",
+    );
+    let d = one_error(&src);
+    assert_eq!(d.field, "board.pit_labels");
+    assert!(
+        d.message.contains("character 3 of") && d.message.contains("U+0308, a combining mark"),
+        "{}",
+        d.message
+    );
+    let ok = GOOD.replace(
+        LABELS,
+        "pit_labels = [[\"e\u{301}1\", \"A2\", \"A3\"], [\"B1\", \"B2\", \"B3\"]]",
+    );
+    assert!(load::load_str("t.toml", &ok).is_ok());
+}

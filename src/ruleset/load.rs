@@ -225,6 +225,31 @@ pub fn unprintable(t: &str, allowed: &[char]) -> Option<(char, String)> {
             ),
         ));
     }
+    // A combining mark left over after Unicode NFC has no letter with it built in: the sheets
+    // set each character by its advance, with no mark placement, so "n" + U+0303 + U+0308
+    // printed as a plain "ñ" (a second break-it pass), the same as the label "ñ". A mark that
+    // composes ("e" + U+0301 → "é") prints as the composed letter.
+    if t.chars()
+        .any(unicode_normalization::char::is_combining_mark)
+    {
+        use unicode_normalization::UnicodeNormalization;
+        if let Some(m) = t
+            .nfc()
+            .find(|&c| unicode_normalization::char::is_combining_mark(c))
+        {
+            let k = t.chars().position(|c| c == m).unwrap_or(0);
+            return Some((
+                m,
+                format!(
+                    "character {} of {t:?} is U+{:04X}, a combining mark with no letter it \
+                     composes with here (Unicode NFC leaves it apart): it would not print as it \
+                     reads; use a letter with its mark built in, or remove it",
+                    k + 1,
+                    m as u32
+                ),
+            ));
+        }
+    }
     None
 }
 
