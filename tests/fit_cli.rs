@@ -225,7 +225,7 @@ fn counters_the_fitted_pits_cannot_hold_are_not_told_to_shorten_texts() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("below the 134 mm pits asked for (layout.pit_diameter), which --fit may not shrink: a pit needs 184 mm to hold 7 of its 50 starting seeds"),
+        err.contains("below the 134 mm pits asked for (--child-safe grew them to hold its counters), which --fit may not shrink: a pit needs 184 mm to hold 7 of its 50 starting seeds"),
         "{err}"
     );
     assert!(

@@ -639,8 +639,14 @@ fn single(
             // The floor is the pits asked for when they are smaller than what holds the
             // counters: --fit may not shrink them at all.
             let below = if floor < needed - 1e-9 {
+                // With --child-safe the pits were grown for its counters, not set by the file.
+                let asked = if rs.layout.child_safe {
+                    "--child-safe grew them to hold its counters"
+                } else {
+                    "layout.pit_diameter"
+                };
                 format!(
-                    "below the {} mm pits asked for (layout.pit_diameter), which --fit may not shrink: a pit needs {} mm",
+                    "below the {} mm pits asked for ({asked}), which --fit may not shrink: a pit needs {} mm",
                     fmt_mm(floor),
                     fmt_mm(needed)
                 )
