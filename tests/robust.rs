@@ -494,3 +494,26 @@ fn a_combining_mark_that_composes_with_nothing_is_refused() {
     );
     assert!(load::load_str("t.toml", &ok).is_ok());
 }
+
+/// An `expect` whose only key is wrong gets that key's error alone, not also "expect states
+/// nothing" (a break-it pass got both for `scores = [1, 2, 3]`); an empty one gets the latter.
+#[test]
+fn a_wrong_expectation_is_not_also_called_empty() {
+    let i = GOOD.find("[example.expect]").unwrap();
+    let end = i + GOOD[i..].find("\n[[example]]").unwrap();
+    let with = |body: &str| format!("{}[example.expect]\n{body}{}", &GOOD[..i], &GOOD[end..]);
+    let errs = errors(&with("scores = [1, 2, 3]\n"));
+    assert_eq!(
+        errs.iter().map(|d| d.field.as_str()).collect::<Vec<_>>(),
+        ["example[1].expect.scores"],
+        "{:?}",
+        errs.iter().map(|d| d.short()).collect::<Vec<_>>()
+    );
+    let errs = errors(&with(""));
+    assert!(
+        errs.iter()
+            .any(|d| d.field == "example[1].expect" && d.message.contains("states nothing")),
+        "{:?}",
+        errs.iter().map(|d| d.short()).collect::<Vec<_>>()
+    );
+}

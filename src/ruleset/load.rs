@@ -2156,6 +2156,9 @@ impl Validator<'_> {
             }
             mark("expect", ex.expect.span());
             let x = ex.expect.into_inner();
+            // "States nothing" only when no expectation was given at all, not when the only
+            // ones given were wrong (each already has its own error).
+            let errs_before = self.errs.len() + self.more;
             let mut expect = Expect::default();
             // Fields taken as written: remember each one's line for diagnostics.
             macro_rules! take {
@@ -2195,7 +2198,7 @@ impl Validator<'_> {
                     expect.scores = Some([sc[0] as u16, sc[1] as u16]);
                 }
             }
-            if expect == Expect::default() {
+            if expect == Expect::default() && self.errs.len() + self.more == errs_before {
                 self.err(span.clone(), &format!("{tag}.expect"), "expect states nothing: give at least one of position, next, extra_turn, captured, game_over, scores, last, sown, legal, grand_slam, passed");
             }
             self.lines = lines;
