@@ -10,7 +10,8 @@
 //!   path reaches the file system; it never writes a file;
 //! * bounded requests (16 KiB of headers, 64 KiB of body, 10 s to send them) and at most
 //!   [`MAX_CONNECTIONS`] connections at once, of which at most [`MAX_EVENT_STREAMS`] live-reload
-//!   streams.
+//!   streams; `POST` bodies only as `Content-Type: application/json` with a `Content-Length`
+//!   (another site's page cannot send that without a preflight, which is not answered).
 //!
 //! Routes: `/` (kits, or the located diagnostic of a failing check above the last good kit),
 //! `/kit/ID/` (the sheets at true size), `/kit/ID/FILE` (a kit file), `/play/ID` (the play-test
@@ -140,6 +141,8 @@ struct Request {
     method: String,
     path: String,
     host: Option<String>,
+    /// The `Content-Type` header's media type, lower case, without parameters.
+    content_type: Option<String>,
     body: Vec<u8>,
 }
 
@@ -154,6 +157,7 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
     let method = parts.next()?.to_string();
     let path = parts.next()?.to_string();
     let mut host = None;
+    let mut content_type = None;
     let mut len = 0usize;
     loop {
         let mut h = String::new();
@@ -175,6 +179,11 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
             host = Some(v.to_string());
         } else if k.eq_ignore_ascii_case("content-length") {
             len = v.parse().ok()?;
+        } else if k.eq_ignore_ascii_case("content-type") {
+            content_type = v.split(';').next().map(|t| t.trim().to_ascii_lowercase());
+        } else if k.eq_ignore_ascii_case("transfer-encoding") {
+            // Only Content-Length bodies are read (a chunked body was read as empty).
+            return None;
         }
     }
     if len > BODY_LIMIT {
@@ -193,6 +202,7 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
         method,
         path,
         host,
+        content_type,
         body,
     })
 }
@@ -289,6 +299,16 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
             Some(j) => respond(&stream, "200 OK", "application/json", j.as_bytes()),
             None => not_found(&stream),
         },
+        // JSON only: a page of another site can send text/plain or a form to 127.0.0.1
+        // without asking first, but not application/json (the browser asks, and is refused).
+        ("POST", ["api", _, "play"]) if req.content_type.as_deref() != Some("application/json") => {
+            respond(
+                &stream,
+                "415 Unsupported Media Type",
+                "text/plain",
+                b"send the moves as JSON (Content-Type: application/json)\n",
+            )
+        }
         ("POST", ["api", id, "play"]) => {
             let (status, body) = play(shared, id, &req.body);
             respond(&stream, status, "application/json", body.as_bytes())

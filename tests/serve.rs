@@ -63,6 +63,9 @@ fn request(port: u16, method: &str, path: &str, host: Option<&str>, body: &str) 
     if let Some(h) = host {
         req.push_str(&format!("Host: {h}\r\n"));
     }
+    if method == "POST" {
+        req.push_str("Content-Type: application/json\r\n");
+    }
     req.push_str(&format!(
         "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
@@ -227,6 +230,40 @@ fn play_api_answers_with_the_engine() {
         request(port, "POST", "/api/no-such-kit/play", Some(&host), "{}").0,
         404
     );
+    // Only JSON is taken (another site's page can post text/plain or a form without a
+    // preflight), and a chunked body, which is not read, is refused rather than read as empty.
+    let raw = |extra: &str, body: &str| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "POST /api/six-pit-sowing/play HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n{body}"
+        )
+        .unwrap();
+        let mut resp = String::new();
+        s.read_to_string(&mut resp).unwrap();
+        resp
+    };
+    let moves = r#"{"moves": ["A1"]}"#;
+    for ct in ["text/plain", "application/x-www-form-urlencoded"] {
+        let resp = raw(
+            &format!("Content-Type: {ct}\r\nContent-Length: {}\r\n", moves.len()),
+            moves,
+        );
+        assert!(resp.starts_with("HTTP/1.1 415"), "{ct}: {resp}");
+    }
+    let resp = raw(
+        &format!(
+            "Content-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\n",
+            moves.len()
+        ),
+        moves,
+    );
+    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
+    let resp = raw(
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n",
+        &format!("{:x}\r\n{moves}\r\n0\r\n\r\n", moves.len()),
+    );
+    assert!(resp.starts_with("HTTP/1.1 400"), "{resp}");
 }
 
 /// Every file of `dir` with its bytes and modification time.
