@@ -165,14 +165,27 @@ impl Paper {
             }
         };
         let (short, long) = (w.min(h), w.max(h));
+        // A side far from any paper is named as "under 0.1" / "over 10000" mm, not with 300
+        // digits or as "0.0" (break-it pass: 140x1e308mm, 1e-300x140mm).
+        let side = |v: f64| {
+            if v < 0.1 {
+                "under 0.1".to_string()
+            } else if v > 10_000.0 {
+                "over 10000".to_string()
+            } else {
+                format!("{v:.1}")
+            }
+        };
         if short < MIN_SIDE {
             return Err(format!(
-                "paper {t:?} is {short:.1} mm on its short side: at least {MIN_SIDE} mm is needed for the 100 mm calibration bar and the margins"
+                "paper {t:?} is {} mm on its short side: at least {MIN_SIDE} mm is needed for the 100 mm calibration bar and the margins",
+                side(short)
             ));
         }
         if long > MAX_SIDE {
             return Err(format!(
-                "paper {t:?} is {long:.1} mm on its long side: at most {MAX_SIDE} mm"
+                "paper {t:?} is {} mm on its long side: at most {MAX_SIDE} mm",
+                side(long)
             ));
         }
         // Round to 0.01 mm so a size in inches prints as exactly as a named one.

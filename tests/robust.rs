@@ -517,3 +517,19 @@ fn a_wrong_expectation_is_not_also_called_empty() {
         errs.iter().map(|d| d.short()).collect::<Vec<_>>()
     );
 }
+
+/// A paper side far from any paper is named as such, not with 300 digits or as "0.0 mm"
+/// (break-it pass: `140x1e308mm`, `1e-300x140mm`); an ordinary wrong size keeps its number.
+#[test]
+fn paper_sizes_far_out_of_range_are_named_plainly() {
+    let e = sowkit::paper::Paper::parse("140x1e308mm").unwrap_err();
+    assert!(
+        e.contains("is over 10000 mm on its long side: at most 2000 mm"),
+        "{e}"
+    );
+    assert!(e.len() < 200, "{e}");
+    let e = sowkit::paper::Paper::parse("1e-300x140mm").unwrap_err();
+    assert!(e.contains("is under 0.1 mm on its short side"), "{e}");
+    let e = sowkit::paper::Paper::parse("100x140mm").unwrap_err();
+    assert!(e.contains("is 100.0 mm on its short side"), "{e}");
+}
