@@ -246,8 +246,15 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     };
     let mut out = Vec::new();
     for p in paths {
-        // `-`: the ruleset comes from standard input (cli::Input::Stdin).
+        // `-`: the ruleset comes from standard input (cli::Input::Stdin), which can be read
+        // once (a second `-` read nothing and was called an empty file).
         if p.as_os_str() == "-" {
+            if out.iter().any(|q: &PathBuf| q.as_os_str() == "-") {
+                return Err(
+                    "error: - (standard input) is given twice: it can be read once; give it once"
+                        .to_string(),
+                );
+            }
             out.push(p);
             continue;
         }

@@ -230,5 +230,14 @@ fn an_empty_language_and_a_file_given_twice_are_named_as_such() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("is given twice"), "{err}");
     assert!(!err.contains("both have id"), "{err}");
+    // Standard input can be read once: `-` twice is said to be that, not "the file is empty".
+    let o = sowkit()
+        .args(["check", "-", "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("(standard input) is given twice"), "{err}");
     assert!(!out.join("k").exists());
 }
