@@ -153,9 +153,16 @@ impl Paper {
             [a, b] => match (num(a), num(b)) {
                 (Some(a), Some(b)) => (a * unit, b * unit),
                 _ => {
+                    // Name the part that is not a positive number ("200mm" in 200x200mmmm).
+                    let bad = if num(a).is_none() { a } else { b };
+                    let what = if bad.parse::<f64>().is_ok_and(|v| v.is_finite()) {
+                        "is not above 0"
+                    } else {
+                        "is not a number"
+                    };
                     return Err(format!(
-                        "paper {t:?}: width and height must be positive numbers: {help}"
-                    ))
+                        "paper {t:?}: {bad:?} {what}; width and height are positive numbers, the unit once at the end: {help}"
+                    ));
                 }
             },
             _ => {

@@ -532,4 +532,9 @@ fn paper_sizes_far_out_of_range_are_named_plainly() {
     assert!(e.contains("is under 0.1 mm on its short side"), "{e}");
     let e = sowkit::paper::Paper::parse("100x140mm").unwrap_err();
     assert!(e.contains("is 100.0 mm on its short side"), "{e}");
+    // The part that is not a number is named.
+    let e = sowkit::paper::Paper::parse("200x200mmmm").unwrap_err();
+    assert!(e.contains("\"200mm\" is not a number"), "{e}");
+    let e = sowkit::paper::Paper::parse("0x200mm").unwrap_err();
+    assert!(e.contains("\"0\" is not above 0"), "{e}");
 }
