@@ -400,23 +400,7 @@ impl Output {
                     ),
                 ));
             }
-            // A kit folder is replaced whole, so a folder of someone else's is never taken
-            // for one: only an empty folder or one holding sowkit's manifest.
-            let empty = fs::read_dir(&fin)
-                .map_err(|e| at_path("cannot read folder", &fin, e))?
-                .next()
-                .is_none();
-            if !empty && !is_kit_folder(&fin) {
-                return Err(Error::new(
-                    ErrorKind::AlreadyExists,
-                    format!(
-                        "{} already exists and is not a kit (it has no manifest.txt written by \
-                         sowkit), and a build replaces its kit folder whole: move that folder \
-                         away, change the ruleset's id, or choose another -o",
-                        fin.display()
-                    ),
-                ));
-            }
+            ours_to_replace(&fin)?;
         }
         let dir = self.stage_dir(id);
         if fs::symlink_metadata(&dir).is_ok() {
@@ -579,6 +563,29 @@ fn same_folder(f: &fs::File, path: &Path) -> bool {
         let _ = f;
         fs::symlink_metadata(path).is_ok()
     }
+}
+
+/// `Ok` when the folder `dir` may be written over as a kit: it is empty or [a kit sowkit
+/// wrote](is_kit_folder). A kit folder is replaced whole (`build`) or has the files its kit
+/// does not make removed (`watch`), so a folder of someone else's that has a kit's id is never
+/// taken for one. Errors: `AlreadyExists` naming it, or I/O reading it.
+pub fn ours_to_replace(dir: &Path) -> io::Result<()> {
+    let empty = fs::read_dir(dir)
+        .map_err(|e| at_path("cannot read folder", dir, e))?
+        .next()
+        .is_none();
+    if empty || is_kit_folder(dir) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::AlreadyExists,
+        format!(
+            "{} already exists and is not a kit (it has no manifest.txt written by sowkit), \
+             and its files would be replaced: move that folder away, change the ruleset's id, \
+             or choose another -o",
+            dir.display()
+        ),
+    ))
 }
 
 /// Whether `dir` is a kit folder sowkit wrote: it holds a `manifest.txt` whose first line is

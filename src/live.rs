@@ -82,21 +82,11 @@ pub fn read_sources(files: &[PathBuf]) -> Result<Vec<(String, String)>, String> 
 /// Errors: a kit's folder exists and is not a kit (nothing is written), or I/O (files already
 /// replaced stay replaced; each is whole).
 pub fn write_changed(kits: &[Kit], out: &Path) -> std::io::Result<Vec<Change>> {
-    // As `build` (crate::kitdir): a folder of someone else's that has a kit's id is never
-    // written into, since its files that no kit has would be removed as stale.
+    // As `build`: a folder of someone else's that has a kit's id is never written into.
     for k in kits {
         let dir = out.join(&k.id);
-        let empty = std::fs::read_dir(&dir).map(|mut d| d.next().is_none());
-        if dir.is_dir() && !matches!(empty, Ok(true)) && !crate::kitdir::is_kit_folder(&dir) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::AlreadyExists,
-                format!(
-                    "{} already exists and is not a kit (it has no manifest.txt written by \
-                     sowkit); its files would be replaced: move that folder away, change the \
-                     ruleset's id, or choose another -o",
-                    dir.display()
-                ),
-            ));
+        if dir.is_dir() {
+            crate::kitdir::ours_to_replace(&dir)?;
         }
     }
     let changes = kitdiff::compare(kits, out)?;
