@@ -374,15 +374,23 @@ fn plan_once(
 pub fn tile_title(rs: &Ruleset, ph: &Phrases, plan: &tile::Plan, sz: &Sizes) -> String {
     let lh = text::line_height_mm(sz.tile_head);
     let room = ((plan.area.1 - MARGIN - 2.0) / lh + 1e-6).floor().max(1.0) as usize;
-    let full = ph.fmt("tile.board", &[("name", &rs.name)]);
-    if tile::heading_lines(plan, &full, sz.tile_head, ph) <= room {
+    title_that_fits(rs, ph, "tile.board", |t| {
+        tile::heading_lines(plan, t, sz.tile_head, ph) <= room
+    })
+}
+
+/// The phrase `key` with the ruleset's name, the name cut (ending in "…") as little as lets
+/// `fits` accept the title; the full title if nothing does.
+fn title_that_fits(rs: &Ruleset, ph: &Phrases, key: &str, fits: impl Fn(&str) -> bool) -> String {
+    let full = ph.fmt(key, &[("name", &rs.name)]);
+    if fits(&full) {
         return full;
     }
     let chars: Vec<char> = rs.name.chars().collect();
     for k in (1..chars.len()).rev() {
         let name: String = chars[..k].iter().collect::<String>().trim_end().to_string() + "…";
-        let t = ph.fmt("tile.board", &[("name", &name)]);
-        if tile::heading_lines(plan, &t, sz.tile_head, ph) <= room {
+        let t = ph.fmt(key, &[("name", &name)]);
+        if fits(&t) {
             return t;
         }
     }
@@ -552,17 +560,13 @@ fn single(
     let (w, h) = (pg.width, pg.height);
     let content_w = w - 2.0 * MARGIN;
     // Title: with `one_line_title`, the name cut (with "…") until the title takes one line.
-    let mut title = ph.fmt("board.title", &[("name", &rs.name)]);
-    if one_line_title {
-        let chars: Vec<char> = rs.name.chars().collect();
-        for k in (1..chars.len()).rev() {
-            if super::title_lines(&title, sz.sheet_title, content_w).len() <= 1 {
-                break;
-            }
-            let name: String = chars[..k].iter().collect::<String>().trim_end().to_string() + "…";
-            title = ph.fmt("board.title", &[("name", &name)]);
-        }
-    }
+    let title = if one_line_title {
+        title_that_fits(rs, ph, "board.title", |t| {
+            super::title_lines(t, sz.sheet_title, content_w).len() <= 1
+        })
+    } else {
+        ph.fmt("board.title", &[("name", &rs.name)])
+    };
     let mut y = sheet_title(&mut pg, sz, &title);
     // Room above the cut line for the scissors.
     y += 3.0;
