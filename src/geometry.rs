@@ -38,6 +38,10 @@ pub const PIT_DIAMETER_RANGE: (f64, f64) = (12.0, 80.0);
 /// Range of `layout.store_length` a ruleset may give, mm (inclusive); the default
 /// ([`play_store_length`]) stays inside it too.
 pub const STORE_LENGTH_RANGE: (f64, f64) = (10.0, 200.0);
+/// Range of `layout.pit_gap` a ruleset may give, mm (inclusive).
+pub const PIT_GAP_RANGE: (f64, f64) = (0.0, 40.0);
+/// Range of `layout.counter_diameter` a ruleset may give, mm (inclusive).
+pub const COUNTER_DIAMETER_RANGE: (f64, f64) = (5.0, 60.0);
 /// Counter diameter with `--child-safe`, mm: wider than the 31.75 mm small-parts test cylinder
 /// (16 CFR 1501), so a counter cannot be swallowed.
 pub const CHILD_SAFE_COUNTER: f64 = 32.0;

@@ -1031,8 +1031,8 @@ fn whole_number_range(field: &str) -> String {
             let (lo, hi) = match key {
                 "pit_diameter" => crate::geometry::PIT_DIAMETER_RANGE,
                 "store_length" => crate::geometry::STORE_LENGTH_RANGE,
-                "pit_gap" => (0.0, 40.0),
-                _ => (5.0, 60.0),
+                "pit_gap" => crate::geometry::PIT_GAP_RANGE,
+                _ => crate::geometry::COUNTER_DIAMETER_RANGE,
             };
             return format!(
                 "the number is far too large; use a size in millimetres from {lo} to {hi}"
@@ -1896,8 +1896,8 @@ impl Validator<'_> {
         let pit_gap = self.mm_in(
             &lay.as_ref().and_then(|l| l.pit_gap.clone()),
             "layout.pit_gap",
-            0.0,
-            40.0,
+            crate::geometry::PIT_GAP_RANGE.0,
+            crate::geometry::PIT_GAP_RANGE.1,
             DEFAULT_PIT_GAP,
         );
         let total_seeds = 2 * board.pits_per_side as u32 * u32::from(board.seeds_per_pit);
@@ -1911,8 +1911,8 @@ impl Validator<'_> {
         let counter_diameter = self.mm_in(
             &lay.as_ref().and_then(|l| l.counter_diameter.clone()),
             "layout.counter_diameter",
-            5.0,
-            60.0,
+            crate::geometry::COUNTER_DIAMETER_RANGE.0,
+            crate::geometry::COUNTER_DIAMETER_RANGE.1,
             crate::geometry::play_counter_diameter(pit_diameter),
         );
         let paper = match lay.as_ref().and_then(|l| l.paper.as_ref()) {
