@@ -56,6 +56,15 @@ fn wait_for(rx: &mpsc::Receiver<String>, what: &str) -> String {
     }
 }
 
+/// Sends `text` as it is (a request [`request`] cannot write) and returns the whole response.
+fn raw_request(port: u16, text: &str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(text.as_bytes()).unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).unwrap();
+    resp
+}
+
 /// One raw HTTP/1.1 request; returns (status code, body).
 fn request(port: u16, method: &str, path: &str, host: Option<&str>, body: &str) -> (u16, Vec<u8>) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
@@ -124,14 +133,12 @@ fn serve_is_loopback_only_checks_host_and_serves_only_the_kit() {
     );
     // Two Host headers, the first one good: ambiguous, so refused (400), whatever the second.
     for second in [good.clone(), format!("attacker.example:{port}")] {
-        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-        write!(
-            s,
-            "GET / HTTP/1.1\r\nHost: {good}\r\nHost: {second}\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut resp = String::new();
-        s.read_to_string(&mut resp).unwrap();
+        let resp = raw_request(
+            port,
+            &format!(
+                "GET / HTTP/1.1\r\nHost: {good}\r\nHost: {second}\r\nConnection: close\r\n\r\n"
+            ),
+        );
         assert!(resp.starts_with("HTTP/1.1 400"), "{second}: {resp}");
     }
     // No request path reaches the file system.
@@ -233,15 +240,10 @@ fn play_api_answers_with_the_engine() {
     // Only JSON is taken (another site's page can post text/plain or a form without a
     // preflight), and a chunked body, which is not read, is refused rather than read as empty.
     let raw = |extra: &str, body: &str| {
-        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-        write!(
-            s,
-            "POST /api/six-pit-sowing/play HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n{body}"
+        raw_request(
+            port,
+            &format!("POST /api/six-pit-sowing/play HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n{body}"),
         )
-        .unwrap();
-        let mut resp = String::new();
-        s.read_to_string(&mut resp).unwrap();
-        resp
     };
     let moves = r#"{"moves": ["A1"]}"#;
     for ct in ["text/plain", "application/x-www-form-urlencoded"] {
