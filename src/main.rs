@@ -326,6 +326,9 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
                     if n == 0 {
                         cli::diag::info(&format!("warning: {}: no worked examples, so nothing checks these rules against the engine; add [[example]] tables (README, \"Worked examples\")", f));
                     }
+                    if !sowkit::layout::practice::has_exercises(&rs) {
+                        cli::diag::info(&format!("warning: {}: no practice exercises: none of the games sowkit played with these rules reached a position to practise on (as when every game ends within its first three moves); the practice page and host key say so. Mark a worked example `exercise = true` to give one", f));
+                    }
                     for ex in &rs.examples {
                         cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
                     }

@@ -171,6 +171,110 @@ fn a_ruleset_where_no_move_is_ever_possible_is_an_error() {
     );
 }
 
+/// Kalah's rules on one pit a side with one seed.
+const ONE_PIT: &str = r#"id = "one-pit"
+name = "One pit"
+lang = "en"
+source = "test"
+[board]
+pits_per_side = 1
+seeds_per_pit = 1
+players = ["A", "B"]
+pit_labels = [["A1"], ["B1"]]
+stores = ["store A", "store B"]
+[sowing]
+direction = "counterclockwise"
+own_store = "sow"
+opponent_store = "skip"
+origin_on_lap = "sow"
+min_seeds = 1
+relay = "none"
+[extra_turn]
+on = ["last-in-own-store"]
+[capture]
+kind = "opposite"
+side = "own"
+last_pit_was_empty = true
+opposite_must_have_seeds = true
+take_capturing_seed = true
+chain = "none"
+[end]
+when = ["either-side-empty"]
+remaining_seeds = "owner"
+no_legal_move = "end"
+"#;
+
+/// One pit a side and one seed, Kalah's rules (worked by hand): South's only move sows its
+/// seed into its own store (an extra turn), South's row is then empty and the game ends. Every
+/// game is that one move, so no position is left to practise on: `check` warns, and the
+/// practice page and host key say so instead of printing empty.
+#[test]
+fn a_ruleset_whose_games_end_at_once_says_it_has_no_exercises() {
+    use sowkit::layout::practice;
+    let one = crate::common::kalah(1, 1);
+    assert!(practice::exercises(&one).unwrap().is_empty());
+    assert!(!practice::has_exercises(&one));
+    // Ordinary rules have exercises.
+    assert!(practice::has_exercises(&crate::common::kalah(6, 4)));
+    assert!(practice::has_exercises(
+        &load::load_str("g.toml", GOOD).unwrap()
+    ));
+    for lang in ["en", "es"] {
+        let opts = sowkit::layout::KitOptions {
+            lang: Some(lang.to_string()),
+            ..sowkit::layout::KitOptions::new(sowkit::paper::A4)
+        };
+        let want = if lang == "en" {
+            ("No practice exercises", "There are no practice exercises")
+        } else {
+            (
+                "No hay ejercicios de práctica",
+                "Estas reglas no tienen ejercicios",
+            )
+        };
+        let mut one = one.clone();
+        if lang == "es" {
+            one.lang = "es".to_string();
+        }
+        let kit = sowkit::layout::kit(&one, &opts).unwrap();
+        let page = kit
+            .pages
+            .iter()
+            .find(|p| p.name.starts_with("practice"))
+            .unwrap();
+        let text: String = page
+            .texts()
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(text.contains(want.0), "{lang}: {text}");
+        let key = sowkit::layout::host_key(&one, &opts).unwrap();
+        let text: String = key.pages[0]
+            .texts()
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(text.contains(want.1), "{lang}: {text}");
+    }
+    // `check` warns, naming the file; the bundled six-pit ruleset gets no such warning.
+    let dir = scratch("no-exercises");
+    let toml = ONE_PIT;
+    let f = dir.join("one.toml");
+    std::fs::write(&f, toml).unwrap();
+    let out = bin().arg("check").arg(&f).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("one.toml: no practice exercises"),
+        "{toml}\n{err}"
+    );
+    let out = bin()
+        .arg("check")
+        .arg(repo("rulesets/six-pit-sowing.toml"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("practice exercises"));
+}
+
 #[test]
 fn misleading_toml_messages_say_what_is_right() {
     // A number past 64 bits: the range of the field.

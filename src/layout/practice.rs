@@ -165,8 +165,13 @@ fn kind_of(rules: &Rules, pos: &Position, r: &Report) -> Kind {
 
 /// Positions found by playing practice games: (position, move, kind, report), at most
 /// [`GENERATED`], deterministic for a ruleset. Moves that end the game are left out (their
-/// answer is the score, not the next player).
-fn generate(rules: &Rules, avoid: &[(Position, String)]) -> Vec<(Position, Move, Kind, Report)> {
+/// answer is the score, not the next player). With `first_only`, stops at the first position
+/// found (all [`has_exercises`] needs to know).
+fn generate(
+    rules: &Rules,
+    avoid: &[(Position, String)],
+    first_only: bool,
+) -> Vec<(Position, Move, Kind, Report)> {
     let rs = rules.ruleset();
     let mut rng = XorShift::seeded(&rs.id);
     // Buckets in Kind order.
@@ -215,6 +220,9 @@ fn generate(rules: &Rules, avoid: &[(Position, String)]) -> Vec<(Position, Move,
                 continue;
             }
             found[idx(k)].push((pos, mv, k, r));
+            if first_only {
+                break 'games;
+            }
             if found[..idx(Kind::Plain)]
                 .iter()
                 .all(|b| b.len() >= PER_KIND)
@@ -280,7 +288,7 @@ pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
         .filter(|e| e.moves.len() == 1)
         .map(|e| (e.start.clone(), e.moves[0].clone()))
         .collect();
-    for (pos, mv, kind, report) in generate(&rules, &avoid) {
+    for (pos, mv, kind, report) in generate(&rules, &avoid, false) {
         let legal = if kind == Kind::Feeding {
             Game::try_new(&rules, pos.clone())
                 .map(|g| {
@@ -318,6 +326,24 @@ pub fn exercises(rs: &Ruleset) -> Result<Vec<Exercise>, String> {
         });
     }
     Ok(out)
+}
+
+/// Whether a kit of `rs` has any practice exercise, that is whether [`exercises`] gives at
+/// least one: an exercise of the ruleset's own, a position from the practice games, or a
+/// best-move position. Cheap for an ordinary ruleset (the practice games stop at the first
+/// position found); on a ruleset whose every game ends within its first three moves (a one-pit
+/// board) it plays all [`GAMES`] games and asks for best-move positions. Errors: none (rules
+/// the engine refuses have no exercise).
+pub fn has_exercises(rs: &Ruleset) -> bool {
+    if rs.examples.iter().any(|e| e.exercise) {
+        return true;
+    }
+    let Ok(rules) = Rules::try_new(rs) else {
+        return false;
+    };
+    // With no exercise of its own and none generated, `exercises` asks for best-move
+    // positions avoiding none: the same question, remembered for the layout that follows.
+    !generate(&rules, &[], true).is_empty() || !best_positions(&rules, &[]).is_empty()
 }
 
 /// "Find the best move" exercises per kit, at most.
@@ -677,6 +703,12 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         sz.title,
         1.0,
     );
+    if list.is_empty() {
+        // A ruleset whose every game ends within its first three moves (a one-pit board):
+        // the page says why it has no exercises instead of printing empty (`check` warns too).
+        f.para(&ph.get("practice.none"), body, Weight::Regular, 1.0);
+        return Ok(f.pages);
+    }
     f.para(&ph.get("practice.intro"), body, Weight::Regular, 1.0);
     if rs.sowing.direction == crate::ruleset::Direction::Either {
         let row = &rs.board.pit_labels[0];
@@ -888,6 +920,10 @@ pub(crate) fn key_pages_with(
         ph.get("key.intro"),
         super::rules::how_to_read(rs, ph)
     );
+    if list.is_empty() {
+        f.para(&ph.get("key.none"), body, Weight::Regular, 0.0);
+        return Ok(f.pages);
+    }
     // The first answer's own 2 mm gap follows ([`Flow::place`]).
     f.para(&intro, body, Weight::Regular, 0.0);
     for e in &list {
