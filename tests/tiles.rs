@@ -1058,3 +1058,78 @@ fn join_labels_of_a_narrow_tile_shorten_to_arrow_and_number() {
         }
     }
 }
+
+/// The white number circles (radius `r` mm) of a page's assembly map: their centres, from the
+/// drawn shapes' bounds.
+fn number_circles(p: &Page, r: f64) -> Vec<(f64, f64)> {
+    p.shapes()
+        .filter(|s| s.fill == Some(Color::WHITE))
+        .filter_map(|s| bounds(&s.segs))
+        .filter(|b| ((b.2 - b.0) - 2.0 * r).abs() < 0.01 && ((b.3 - b.1) - 2.0 * r).abs() < 0.01)
+        .map(|b| ((b.0 + b.2) / 2.0, (b.1 + b.3) / 2.0))
+        .collect()
+}
+
+/// 16 pits a side of 50 seeds, relay sowing, no stores in the circuit, at play sizes.
+const LONG_BOARD: &str = r#"id = "long-board"
+name = "Long board"
+lang = "en"
+source = "test"
+[board]
+pits_per_side = 16
+seeds_per_pit = 50
+players = ["A", "B"]
+pit_labels = [["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13", "A14", "A15", "A16"], ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11", "B12", "B13", "B14", "B15", "B16"]]
+stores = ["store A", "store B"]
+[sowing]
+direction = "counterclockwise"
+own_store = "skip"
+opponent_store = "skip"
+origin_on_lap = "sow"
+min_seeds = 1
+relay = "same"
+[extra_turn]
+on = []
+[capture]
+kind = "none"
+chain = "none"
+[end]
+when = ["either-side-empty", "repetition"]
+remaining_seeds = "owner"
+no_legal_move = "end"
+"#;
+
+/// A 16-pit board of 50 seeds a pit (pits and stores at play size) is drawn 1.4 m long: on
+/// Letter in normal print its map is one row of narrow tiles whose 10 mm number circles still
+/// stand apart; in large print (13 mm circles, more tiles) they cannot, and the error says
+/// so instead of blaming labels or notes. The how-to sheet's copy of the map, when it has one,
+/// keeps its circles apart too.
+#[test]
+fn assembly_map_numbers_stand_apart_or_the_error_says_why() {
+    let rs = sowkit::ruleset::load::load_str("long.toml", LONG_BOARD).unwrap();
+    let normal = kit(&rs, &KitOptions::new(LETTER));
+    let count = tile_pages(&normal).len();
+    assert!(count >= 8, "{count} tiles");
+    for name in ["board-map", "howto", "howto-2"] {
+        let Some(p) = normal.pages.iter().find(|p| p.name == name) else {
+            continue;
+        };
+        let c = number_circles(p, 5.0);
+        if name == "board-map" {
+            assert_eq!(c.len(), count, "{name}");
+        }
+        for (i, a) in c.iter().enumerate() {
+            for b in &c[i + 1..] {
+                let d = (a.0 - b.0).hypot(a.1 - b.1);
+                assert!(d >= 10.5, "{name}: circles {a:?} {b:?} {d} mm apart");
+            }
+        }
+    }
+    let large = KitOptions {
+        large: true,
+        ..KitOptions::new(LETTER)
+    };
+    let e = layout::kit(&rs, &large).unwrap_err();
+    assert!(e.contains("tile numbers to stand apart"), "{e}");
+    assert!(!e.contains("shorten the labels"), "{e}");
+}

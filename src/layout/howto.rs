@@ -200,14 +200,15 @@ fn sheet(
     if let Some((d, plan)) = tiles {
         // The map, under its heading, down to [`MAP_CLEAR`] above the calibration bar and its
         // label (whose larger type in large print stands taller than the bar). On paper too
-        // short for a readable map under the steps it is left out: the board's first page
+        // short for a readable map under the steps, or where the map would be drawn so small
+        // that its tile numbers run into each other, it is left out: the board's first page
         // carries the same map.
         let title = ph.get("howto.map_title");
         let title_h =
             super::wrap(&title, head, Weight::Bold, cw).len() as f64 * text::line_height_mm(head);
         let map_top = y + 3.0 + title_h + MAP_CLEAR;
         let room = bar_y.min(label_top) - MAP_CLEAR - map_top;
-        if room >= MIN_MAP_ROOM {
+        if room >= MIN_MAP_ROOM && tile::map_numbers_apart(d, plan, sz, cw, room) {
             y = para(&mut pg, MARGIN, y + 3.0, head, Weight::Bold, cw, &title) + MAP_CLEAR;
             tile::draw_map(&mut pg, d, plan, sz, MARGIN, y, cw, room);
         }

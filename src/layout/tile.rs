@@ -799,6 +799,8 @@ pub fn draw_map(
             pg.shape(segs, fill, stroke);
         }
     }
+    let (pt, cr) = sz.map_number;
+    let places = number_places(d, plan, sz, x, y, w, max_h);
     for row in 0..plan.rows() {
         for col in 0..plan.cols() {
             let (x0, y0, x1, y1) = plan.region(d, col, row);
@@ -816,33 +818,72 @@ pub fn draw_map(
                 None,
                 Some(Stroke::solid(0.6, Color::BLACK)),
             );
-            let n = number(plan, col, row).to_string();
-            let (pt, cr) = sz.map_number;
-            // At the tile's centre, moved in where the tile's centre lies so near the map's
-            // edge that the circle would stick out past it (a narrow page's small map: a
-            // circle crossed the left margin on 140 mm wide paper in large print).
-            let edge = cr + 0.25;
-            let (mx0, my0, mx1, my1) = (x, y, x + d.w * k, y + d.h * k);
-            let inside = |v: f64, lo: f64, hi: f64| {
-                if hi - lo >= 2.0 * edge {
-                    v.clamp(lo + edge, hi - edge)
-                } else {
-                    (lo + hi) / 2.0
-                }
-            };
-            let c = p(
-                inside((a.x + b.x) / 2.0, mx0, mx1),
-                inside((a.y + b.y) / 2.0, my0, my1),
-            );
+            let (c, n) = places[row * plan.cols() + col];
             pg.shape(
                 circle(c, cr),
                 Some(Color::WHITE),
                 Some(Stroke::solid(0.5, Color::BLACK)),
             );
-            super::centred_mid(pg, c.x, c.y, pt, Weight::Bold, &n);
+            super::centred_mid(pg, c.x, c.y, pt, Weight::Bold, &n.to_string());
         }
     }
     d.h * k
+}
+
+/// Where [`draw_map`] (with the same arguments) puts each tile's number: (the centre of its
+/// circle of radius `sz.map_number.1` mm, the tile's number), in reading order. At the tile's
+/// centre on the map, moved in where that lies so near the map's edge that the circle would
+/// stick out past it (a narrow page's small map: a circle crossed the left margin on 140 mm
+/// wide paper in large print).
+fn number_places(
+    d: &Drawing,
+    plan: &Plan,
+    sz: &Sizes,
+    x: f64,
+    y: f64,
+    w: f64,
+    max_h: f64,
+) -> Vec<(Pt, usize)> {
+    let k = (w / d.w).min(max_h / d.h).min(1.0);
+    let tr = |q: &Pt| p(x + q.x * k, y + q.y * k);
+    let cr = sz.map_number.1;
+    let edge = cr + 0.25;
+    let (mx0, my0, mx1, my1) = (x, y, x + d.w * k, y + d.h * k);
+    let inside = |v: f64, lo: f64, hi: f64| {
+        if hi - lo >= 2.0 * edge {
+            v.clamp(lo + edge, hi - edge)
+        } else {
+            (lo + hi) / 2.0
+        }
+    };
+    let mut out = Vec::new();
+    for row in 0..plan.rows() {
+        for col in 0..plan.cols() {
+            let (x0, y0, x1, y1) = plan.region(d, col, row);
+            let a = tr(&p(x0, y0));
+            let b = tr(&p(x1, y1));
+            let c = p(
+                inside((a.x + b.x) / 2.0, mx0, mx1),
+                inside((a.y + b.y) / 2.0, my0, my1),
+            );
+            out.push((c, number(plan, col, row)));
+        }
+    }
+    out
+}
+
+/// Whether every tile number of a map drawn by [`draw_map`] at most `w` × `max_h` mm stands in
+/// its own circle: no two circles (radius `sz.map_number.1` mm) closer than 0.5 mm. A board of
+/// many small tiles drawn small (large print's 13 mm circles on a how-to sheet's short map)
+/// fails; the how-to sheet then leaves its map out (the board's first page carries it).
+pub fn map_numbers_apart(d: &Drawing, plan: &Plan, sz: &Sizes, w: f64, max_h: f64) -> bool {
+    let places = number_places(d, plan, sz, 0.0, 0.0, w, max_h);
+    let least = 2.0 * sz.map_number.1 + 0.5;
+    places.iter().enumerate().all(|(i, (a, _))| {
+        places[i + 1..]
+            .iter()
+            .all(|(b, _)| (a.x - b.x).hypot(a.y - b.y) >= least)
+    })
 }
 
 #[cfg(test)]
