@@ -377,6 +377,12 @@ const UNTRIED_HINTS: [&str; 4] = [
 /// (empty: `opts`' own), naming the file, line and field (see [`sowkit::advice`]). The
 /// layout's untried hints are left out.
 fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions, langs: &[String]) -> String {
+    // A ruleset without its words in the kit's language (a missing [text.es] or
+    // [example.text.es] table) is not a layout problem: no paper or size would help, so the
+    // message is said alone, with no advice tried.
+    if let Some(Err(words)) = rs.map(|rs| opts.localise(rs)) {
+        return words;
+    }
     let advice = rs.map_or_else(Vec::new, |rs| {
         sowkit::advice::layout_advice_in(rs, opts, langs)
     });

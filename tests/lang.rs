@@ -357,6 +357,26 @@ fn a_language_the_ruleset_has_no_text_for_is_a_located_error() {
     );
     // The English kit of that ruleset is still fine.
     layout::kit(&rs, &KitOptions::new(A4)).unwrap();
+    // `build --lang es` says just that: not "cannot lay out the kit", and no advice on
+    // papers or sizes, which cannot help.
+    let dir = std::env::temp_dir().join(format!("sowkit-lang-cut-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.toml"), &cut).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .current_dir(&dir)
+        .args(["build", "k.toml", "--lang", "es", "-o", "out", "-q"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(&format!("k.toml:{line}: example")), "{err}");
+    assert!(
+        !err.contains("cannot lay out") && !err.contains("help:"),
+        "{err}"
+    );
+    assert!(!dir.join("out").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
