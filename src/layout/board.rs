@@ -446,14 +446,14 @@ fn tiled(rs: &Ruleset, opts: &KitOptions, sz: &Sizes, ph: &Phrases) -> Result<Ve
     // Centred across the page when the height limits it.
     let k = (content_w / d.w).min(room / d.h).min(1.0);
     let mx = MARGIN + (content_w - d.w * k) / 2.0;
-    // Many tiles in a row on a narrow page (large print's 13 mm circles): the numbers would
-    // run into each other. Said as it is, not as texts to shorten.
+    // Many tiles in a row on a narrow page (large print's numbers): the numbers would run
+    // into each other. Said as it is, not as texts to shorten.
     if !tile::map_numbers_apart(&d, &plan, sz, content_w, room) {
         return Err(format!(
-            "on the board-map sheet the assembly map ({} mm wide) is too small for its {} tile numbers to stand apart in their {} mm circles: use larger paper or smaller pits",
+            "on the board-map sheet the assembly map ({} mm wide) is too small for its {} tile numbers ({} pt) to stand apart: use larger paper or smaller pits",
             fmt_mm(d.w * k),
             plan.count(),
-            fmt_mm(2.0 * sz.map_number.1),
+            sz.map_number.0,
         ));
     }
     let map_h = tile::draw_map(&mut pg, &d, &plan, sz, mx, y, content_w, room);

@@ -872,17 +872,24 @@ fn number_places(
     out
 }
 
-/// Whether every tile number of a map drawn by [`draw_map`] at most `w` × `max_h` mm stands in
-/// its own circle: no two circles (radius `sz.map_number.1` mm) closer than 0.5 mm. A board of
-/// many small tiles drawn small (large print's 13 mm circles on a how-to sheet's short map)
-/// fails; the how-to sheet then leaves its map out (the board's first page carries it).
+/// Whether the tile numbers of a map drawn by [`draw_map`] at most `w` × `max_h` mm stand
+/// apart: no two numbers' ink boxes (digits at `sz.map_number.0` pt, bold, centred on their
+/// circles) overlap, the test [`super::fit::problem`] applies to every page's texts. Their
+/// circles may touch. A board of many small tiles drawn small (large print's 13 mm circles on
+/// a narrow page's map) fails: the board-map sheet then says so, and the how-to sheet leaves
+/// its map out (the board's first page carries it).
 pub fn map_numbers_apart(d: &Drawing, plan: &Plan, sz: &Sizes, w: f64, max_h: f64) -> bool {
-    let places = number_places(d, plan, sz, 0.0, 0.0, w, max_h);
-    let least = 2.0 * sz.map_number.1 + 0.5;
-    places.iter().enumerate().all(|(i, (a, _))| {
+    let pt = sz.map_number.0;
+    let places: Vec<(Pt, f64)> = number_places(d, plan, sz, 0.0, 0.0, w, max_h)
+        .into_iter()
+        .map(|(c, n)| (c, text::width_mm(&n.to_string(), pt, Weight::Bold)))
+        .collect();
+    // The height of a digit's ink, as the page check measures it.
+    let digit_h = pt * 25.4 / 72.0 * 1493.0 / 2048.0;
+    places.iter().enumerate().all(|(i, (a, wa))| {
         places[i + 1..]
             .iter()
-            .all(|(b, _)| (a.x - b.x).hypot(a.y - b.y) >= least)
+            .all(|(b, wb)| (a.x - b.x).abs() >= (wa + wb) / 2.0 || (a.y - b.y).abs() >= digit_h)
     })
 }
 
