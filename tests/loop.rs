@@ -628,7 +628,7 @@ fn diagnostics_in_short_and_json_form() {
     assert_eq!(o.status.code(), Some(1));
     let (_, err) = text(&o);
     let first = err.lines().next().unwrap();
-    let want = format!("{}:{line}:17: board.seeds_per_pit: ", f.display());
+    let want = format!("{}:{line}:17: error: board.seeds_per_pit: ", f.display());
     assert!(first.starts_with(&want), "{first}");
 
     let o = sowkit()

@@ -85,7 +85,18 @@ pub fn warning(d: &Diagnostic) {
 /// blank separator line).
 pub fn format(d: &Diagnostic, s: &Settings) -> String {
     match s.format {
-        DiagFormat::Short => d.short(),
+        // `path:line:column: error: field: message`, as compilers write it (editors' problem
+        // matchers read the severity there); warnings carry `warning:` from `short` itself.
+        DiagFormat::Short if d.warning => d.short(),
+        DiagFormat::Short => Diagnostic {
+            field: if d.field.is_empty() {
+                "error".to_string()
+            } else {
+                format!("error: {}", d.field)
+            },
+            ..d.clone()
+        }
+        .short(),
         DiagFormat::Json => serde_json::json!({
             "severity": if d.warning { "warning" } else { "error" },
             "path": d.path,
