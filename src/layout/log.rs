@@ -207,13 +207,47 @@ fn first_sheet_with(
     } else {
         let size = 9.0;
         let base = y + text::ascent_mm(size);
+        let widths: Vec<f64> = blanks
+            .iter()
+            .map(|(b, _)| text::width_mm(b, size, Weight::Bold))
+            .collect();
+        // A name needs more room than a round number or a date: those get their own lines
+        // ([`ROUND_LINE_NORMAL`], [`DATE_LINE_NORMAL`]) and the players share what is left.
+        // When that leaves a name less than [`NAME_LINE_NORMAL`] (long labels, narrow paper)
+        // every blank gets an equal slot instead.
+        let fixed: f64 = blanks
+            .iter()
+            .skip(2)
+            .map(|(_, min)| {
+                if *min == ROUND_LINE {
+                    ROUND_LINE_NORMAL
+                } else {
+                    DATE_LINE_NORMAL
+                }
+            })
+            .sum();
+        let gaps = blanks.len() as f64 * (1.5 + 4.0) - 4.0;
+        let name = (cw - widths.iter().sum::<f64>() - gaps - fixed) / 2.0;
         let mut x = MARGIN;
-        let slot = cw / blanks.len() as f64;
-        for (b, _) in &blanks {
-            let tw = text::width_mm(b, size, Weight::Bold).min(slot - 15.0);
-            pg.text(x, base, size, Weight::Bold, b);
-            blank_line(&mut pg, x + tw + 1.5, x + slot - 4.0, base + 0.8);
-            x += slot;
+        if name >= NAME_LINE_NORMAL {
+            for (i, ((b, min), tw)) in blanks.iter().zip(&widths).enumerate() {
+                let len = match i {
+                    0 | 1 => name,
+                    _ if *min == ROUND_LINE => ROUND_LINE_NORMAL,
+                    _ => DATE_LINE_NORMAL,
+                };
+                pg.text(x, base, size, Weight::Bold, b);
+                blank_line(&mut pg, x + tw + 1.5, x + tw + 1.5 + len, base + 0.8);
+                x += tw + 1.5 + len + 4.0;
+            }
+        } else {
+            let slot = cw / blanks.len() as f64;
+            for ((b, _), tw) in blanks.iter().zip(&widths) {
+                let tw = tw.min(slot - 15.0);
+                pg.text(x, base, size, Weight::Bold, b);
+                blank_line(&mut pg, x + tw + 1.5, x + slot - 4.0, base + 0.8);
+                x += slot;
+            }
         }
         y = base + text::descent_mm(size) + 3.0;
     }
@@ -242,6 +276,13 @@ pub const NAME_LINE: f64 = 60.0;
 pub const ROUND_LINE: f64 = 18.0;
 /// Large print: the shortest line of the date blank, mm.
 pub const DATE_LINE: f64 = 40.0;
+/// Normal print: the least line of a player's name blank, mm (with less, the blanks share the
+/// width evenly).
+pub const NAME_LINE_NORMAL: f64 = 25.0;
+/// Normal print: the line of the round blank (a game's number), mm.
+pub const ROUND_LINE_NORMAL: f64 = 12.0;
+/// Normal print: the line of the date blank, mm.
+pub const DATE_LINE_NORMAL: f64 = 25.0;
 /// Space between a blank's label and its line, and after the line, mm.
 const BLANK_GAP: (f64, f64) = (1.5, 6.0);
 
