@@ -242,8 +242,8 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
 
 /// Lines of advice (each starting `help: `) for the kit of `rs` that does not lay out with
 /// `opts`: each size of `[layout]` changed to the nearest value whose whole kit lays out,
-/// naming the file, line and field; then a larger or wider paper, and `--fit` (or leaving it
-/// out). Every change offered was tried and lays the kit and host key out in each language
+/// naming the file, line and field; then a larger or wider paper, `--fit` (or leaving it
+/// out), and for large print the normal print. Every change offered was tried and lays the kit and host key out in each language
 /// of `langs` (`check` lays out every language a ruleset has text in; empty: `opts`' own),
 /// so following any one of them builds. When none was found, one line says what was tried.
 /// No line is given twice. Empty when the kit lays out as it is. At most [`MAX_KIT_TRIES`]
@@ -384,6 +384,20 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
         });
         other_found = true;
     }
+    // Large print: the same kit in normal print (smaller labels, fewer lines).
+    if opts.large {
+        let o = KitOptions {
+            large: false,
+            ..opts.clone()
+        };
+        if let Tried::LaysOut = try_kit(rs, &o, langs, &mut tries) {
+            let or = or(sizes_found || other_found);
+            out.push(format!(
+                "help: {or}build in normal print (leave large out of --style; tried: the kit lays out on {paper})"
+            ));
+            other_found = true;
+        }
+    }
     let no_sizes = (!tried_sizes.is_empty()).then(|| {
         format!(
             "no value of {} near the ruleset's own (up to {TRIES_PER_SIZE} of each)",
@@ -402,9 +416,13 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
             )
         });
         parts.push(format!(
-            "and not {} --fit",
+            "{}not {} --fit",
+            if opts.large { "" } else { "and " },
             if opts.fit { "without" } else { "with" }
         ));
+        if opts.large {
+            parts.push("and not in normal print".to_string());
+        }
         out.push(format!(
             "help: nothing tried lays this kit out on {paper}: {}: {last_resort}",
             parts.join(", ")

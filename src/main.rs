@@ -365,11 +365,16 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
 
 /// The layout's own general hints, never tried: the tried advice replaces them (a hint that
 /// `--fit` or a larger paper helps was printed where neither lays the kit out).
-const UNTRIED_HINTS: [&str; 4] = [
+/// The pit-label failure's own hints of a larger pit and of normal print go too: the advice
+/// tries pit sizes and normal print, and a pit large enough for the label could still fail to
+/// tile (a 16-pit board of 80 mm pits on Letter).
+const UNTRIED_HINTS: [&str; 6] = [
     ": leave out --fit to print it in tiles at true size, or use a larger paper",
     ": leave out --fit to print it in tiles at true size",
     ": use a larger paper or --fit",
     ", or use a larger paper",
+    ", or set layout.pit_diameter larger (at most 80 mm)",
+    ", or print without large print (its labels are at least 18 pt)",
 ];
 
 /// A layout failure in the user's terms: what does not fit, then each change of the ruleset

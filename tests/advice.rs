@@ -246,7 +246,8 @@ fn with_paper(args: &[String], paper: &str) -> Vec<String> {
 
 /// Follows every piece of advice in `err` (the stderr of `sowkit <args…> f`, whose file holds
 /// `src`) and checks that each builds: a size change is made in the file and the same command
-/// run again; `--paper X`, `--fit` or leaving `--fit` out change the command (for `check`,
+/// run again; `--paper X`, `--fit`, leaving `--fit` out or leaving large out of `--style`
+/// change the command (for `check`,
 /// which has no `--fit`, `build` in each of `langs`). Also checks that no help line is given
 /// twice, that the message repeats no hint, and that an untried hint ("leave out --fit") is
 /// only there when building without `--fit` works. Returns how many pieces were followed.
@@ -275,6 +276,7 @@ fn follow_every_advice(f: &Path, src: &str, args: &[String], err: &str, langs: &
         .iter()
         .filter(|h| h.contains(" → ") || h.contains(" add ") || h.contains("build with"))
         .chain(helps.iter().filter(|h| h.contains("build without --fit")))
+        .chain(helps.iter().filter(|h| h.contains("build in normal print")))
         .collect();
     if helps.iter().any(|h| h.contains("nothing tried")) {
         assert!(
@@ -357,6 +359,24 @@ fn follow_every_advice(f: &Path, src: &str, args: &[String], err: &str, langs: &
             builds_in_langs(&a, h);
         } else if h.contains("build without --fit") {
             let a: Vec<String> = args.iter().filter(|a| *a != "--fit").cloned().collect();
+            builds_in_langs(&a, h);
+        } else if h.contains("build in normal print") {
+            // `--style large` or `--style large,contrast`: large taken out of the list.
+            let mut a: Vec<String> = Vec::new();
+            let mut it = args.iter();
+            while let Some(x) = it.next() {
+                if x == "--style" {
+                    let v = it.next().unwrap();
+                    let rest: Vec<&str> = v.split(',').filter(|s| *s != "large").collect();
+                    if !rest.is_empty() {
+                        a.push(x.clone());
+                        a.push(rest.join(","));
+                    }
+                } else {
+                    a.push(x.clone());
+                }
+            }
+            assert_ne!(&a[..], args, "no large print to leave out: {h}");
             builds_in_langs(&a, h);
         } else {
             n -= 1;
@@ -747,4 +767,74 @@ fn a_cut_store_name_overlapping_its_count_names_board_stores() {
     std::fs::write(&f, &short).unwrap();
     let o = run(&f, &args);
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// 16 pits a side of 50 seeds at play sizes: on Letter in large print the assembly map's tile
+/// numbers cannot stand apart; the advice offers A3 and normal print (both tried), and each
+/// builds when followed. A pit label too long for large print no longer carries its own
+/// untried hints (a larger pit, normal print): the advice says what was tried.
+#[test]
+fn large_print_advice_offers_normal_print_only_when_tried() {
+    let d = scratch("normal-print");
+    let pits = |p: char| {
+        (1..=16)
+            .map(|i| format!("\"{p}{i}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let src = format!(
+        r#"id = "long-board"
+name = "Long board"
+lang = "en"
+source = "test"
+[board]
+pits_per_side = 16
+seeds_per_pit = 50
+players = ["A", "B"]
+pit_labels = [[{}], [{}]]
+stores = ["store A", "store B"]
+[sowing]
+direction = "counterclockwise"
+own_store = "skip"
+opponent_store = "skip"
+origin_on_lap = "sow"
+min_seeds = 1
+relay = "same"
+[extra_turn]
+on = []
+[capture]
+kind = "none"
+chain = "none"
+[end]
+when = ["either-side-empty", "repetition"]
+remaining_seeds = "owner"
+no_legal_move = "end"
+"#,
+        pits('A'),
+        pits('B')
+    );
+    let f = d.join("long-board.toml");
+    std::fs::write(&f, &src).unwrap();
+    let args = strings(&["build", "--paper", "letter", "--style", "large"]);
+    let o = run(&f, &args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("tile numbers"), "{err}");
+    assert!(err.contains("help: or build in normal print"), "{err}");
+    assert!(
+        follow_every_advice(&f, &src, &args, &err, &["en"]) >= 2,
+        "{err}"
+    );
+    // Pit labels too long for a 45 mm pit at 18 pt: no "set layout.pit_diameter larger" nor
+    // "print without large print" left in the message.
+    let long = src.replace("\"B16\"]", "\"Nw-01-abcdefgh\"]");
+    std::fs::write(&f, &long).unwrap();
+    let o = run(&f, &args);
+    let err = stderr(&o);
+    assert!(err.contains("board.pit_labels"), "{err}");
+    assert!(
+        !err.contains("pit_diameter larger") && !err.contains("without large print"),
+        "{err}"
+    );
+    follow_every_advice(&f, &long, &args, &err, &["en"]);
 }
