@@ -792,14 +792,14 @@ fn normal_print_log_gives_names_the_longest_blanks() {
                     let (x0, x1) = line_after(&label).unwrap_or_else(|| panic!("{what}: {label}"));
                     assert!(x1 - x0 >= 25.0, "{what}: {label:?} line {:.1} mm", x1 - x0);
                     assert!(
-                        x1 <= log.width - 10.0 + EPS,
+                        x1 <= log.width - 14.0 + EPS,
                         "{what}: {label:?} ends at {x1}"
                     );
                     names.push(x1 - x0);
                 }
                 for key in ["log.round_blank", "log.date_blank"] {
                     if let Some((x0, x1)) = line_after(&ph.get(key)) {
-                        assert!(x1 <= log.width - 10.0 + EPS, "{what}: {key} ends at {x1}");
+                        assert!(x1 <= log.width - 14.0 + EPS, "{what}: {key} ends at {x1}");
                         if key == "log.round_blank" {
                             assert!(names.iter().all(|n| *n > x1 - x0), "{what}: {names:?}");
                         }

@@ -189,7 +189,7 @@ mod tests {
         };
         assert_eq!(
             format(&d, &s(DiagFormat::Short, false)),
-            "g.toml:2:8: name: expected a string"
+            "g.toml:2:8: error: name: expected a string"
         );
         let j: serde_json::Value =
             serde_json::from_str(&format(&d, &s(DiagFormat::Json, false))).unwrap();

@@ -226,7 +226,9 @@ fn first_sheet_with(
                 }
             })
             .sum();
-        let gaps = blanks.len() as f64 * (1.5 + 4.0) - 4.0;
+        // 1.5 mm after each label, 4 mm after each line (the last line ends 4 mm inside the
+        // margin, as the even slots have it).
+        let gaps = blanks.len() as f64 * (1.5 + 4.0);
         let name = (cw - widths.iter().sum::<f64>() - gaps - fixed) / 2.0;
         let mut x = MARGIN;
         if name >= NAME_LINE_NORMAL {
