@@ -135,41 +135,93 @@ fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
-/// Watches `files` for saves and calls `on_change` once per burst of changes (events closer
-/// than `quiet` apart are one save: editors write, rename and chmod in quick succession).
-/// Watches each file's folder, so editors that save by renaming a new file over the old one
-/// are seen. Returns only on a watcher error, or when `on_change` returns `false`.
+/// What [`watch`] follows: ruleset files, and folders whose `*.toml` files come and go.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Watched {
+    /// Ruleset files; a symbolic link is followed to the file it names, whose saves count.
+    pub files: Vec<PathBuf>,
+    /// Folders given on the command line: a `*.toml` file created, removed or renamed in one
+    /// counts as a change (the caller lists the folder again).
+    pub folders: Vec<PathBuf>,
+}
+
+/// Watches what `what` names for saves and calls `on_change` once per burst of changes
+/// (events closer than `quiet` apart are one save: editors write, rename and chmod in quick
+/// succession). Watches each file's folder, so editors that save by renaming a new file over
+/// the old one are seen; a file given through a symbolic link is watched at its target too
+/// (an edit of the target is a save), and each folder of `folders` for `*.toml` files that
+/// appear or go. `what` is asked again after every change, as the set of files may have
+/// changed. `on_ready` is called once the watching has begun (the first build goes there, so
+/// a save made during it is not missed). Returns only on a watcher error, or when
+/// `on_change` returns `false`.
 pub fn watch(
-    files: &[PathBuf],
+    what: impl Fn() -> Watched,
     quiet: Duration,
+    on_ready: impl FnOnce(),
     mut on_change: impl FnMut() -> bool,
 ) -> Result<(), String> {
     use notify::{RecursiveMode, Watcher};
     let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let targets: Vec<PathBuf> = files.iter().map(|f| abs(f)).collect();
+    // Each file as given and, for a symbolic link, the file it leads to.
+    let targets_of = |w: &Watched| -> Vec<PathBuf> {
+        let mut t = Vec::new();
+        for f in &w.files {
+            t.push(abs(f));
+            if f.symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink())
+            {
+                if let Ok(real) = std::fs::canonicalize(f) {
+                    t.push(real);
+                }
+            }
+        }
+        t
+    };
     let (tx, rx) = mpsc::channel();
     let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
         let _ = tx.send(ev);
     })
     .map_err(|e| format!("cannot watch files: {e}"))?;
-    let mut dirs: Vec<PathBuf> = targets
-        .iter()
-        .map(|t| {
-            t.parent()
-                .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-        })
-        .collect();
-    dirs.sort();
-    dirs.dedup();
-    for d in &dirs {
-        w.watch(d, RecursiveMode::NonRecursive)
-            .map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
-    }
-    let relevant = |ev: &notify::Event| {
-        !matches!(ev.kind, notify::EventKind::Access(_))
-            && ev.paths.iter().any(|p| targets.contains(&abs(p)))
+    let mut watching: Vec<PathBuf> = Vec::new();
+    let mut follow = |w: &mut notify::RecommendedWatcher, now: &Watched, targets: &[PathBuf]| {
+        let mut dirs: Vec<PathBuf> = targets
+            .iter()
+            .map(|t| {
+                t.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            })
+            .chain(now.folders.iter().map(|f| abs(f)))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        for d in dirs {
+            if watching.contains(&d) {
+                continue;
+            }
+            w.watch(&d, RecursiveMode::NonRecursive)
+                .map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
+            watching.push(d);
+        }
+        Ok::<(), String>(())
     };
+    let mut now = what();
+    let mut targets = targets_of(&now);
+    follow(&mut w, &now, &targets)?;
+    // Watching from here on: a save made while `on_ready` builds is seen.
+    on_ready();
     loop {
+        let folders: Vec<PathBuf> = now.folders.iter().map(|f| abs(f)).collect();
+        let relevant = |ev: &notify::Event| {
+            !matches!(ev.kind, notify::EventKind::Access(_))
+                && ev.paths.iter().any(|p| {
+                    let p = abs(p);
+                    targets.contains(&p)
+                        || (p
+                            .extension()
+                            .is_some_and(|x| x.eq_ignore_ascii_case("toml"))
+                            && p.parent().is_some_and(|d| folders.iter().any(|f| f == d)))
+                })
+        };
         match rx.recv() {
             Err(_) => return Err("the file watcher stopped".to_string()),
             Ok(Err(e)) => return Err(format!("file watcher: {e}")),
@@ -179,6 +231,10 @@ pub fn watch(
                 if !on_change() {
                     return Ok(());
                 }
+                // Files may have come or gone, and a link may lead elsewhere now.
+                now = what();
+                targets = targets_of(&now);
+                follow(&mut w, &now, &targets)?;
             }
             Ok(Ok(_)) => {}
         }

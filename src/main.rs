@@ -265,15 +265,38 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             )
         })?;
         if meta.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(&p)
+            let toml: Vec<PathBuf> = std::fs::read_dir(&p)
                 .map_err(|e| format!("error: cannot read folder {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| {
                     f.extension()
                         .is_some_and(|x| x.eq_ignore_ascii_case("toml"))
-                        && f.is_file()
                 })
                 .collect();
+            let mut found = Vec::new();
+            for f in toml {
+                // A regular file, or a link to one, is a ruleset; a link to nothing is kept, so
+                // reading it says so (it was skipped without a word). A sub-folder named
+                // `*.toml` is not searched; anything else (a FIFO would block the read) is an
+                // error naming it.
+                let linked = f
+                    .symlink_metadata()
+                    .is_ok_and(|m| m.file_type().is_symlink());
+                match std::fs::metadata(&f) {
+                    Ok(m) if m.is_file() => found.push(f),
+                    Ok(m) if m.is_dir() => {}
+                    Ok(_) => {
+                        return Err(format!(
+                            "error: {} is not a regular file (a FIFO, socket or device): a ruleset must be a file; move it out of the folder",
+                            f.display()
+                        ))
+                    }
+                    Err(_) if linked => found.push(f),
+                    Err(e) => {
+                        return Err(format!("error: cannot read {}: {e}", f.display()))
+                    }
+                }
+            }
             found.sort();
             if found.is_empty() {
                 return Err(format!(
@@ -743,32 +766,27 @@ fn main() -> ExitCode {
             rulesets,
             out,
             paper,
-        } => match expand(&rulesets).and_then(|f| cli::inputs(f, &[])) {
-            Ok(inputs) => cli::live::watch(inputs, &out, paper),
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::from(1)
-            }
-        },
+        } => cli::live::watch(
+            cli::live::Given {
+                paths: rulesets,
+                bundled: Vec::new(),
+            },
+            &out,
+            paper,
+        ),
         Command::Serve {
             rulesets,
             bundled,
             port,
             paper,
-        } => {
-            let files = if rulesets.is_empty() && !bundled.is_empty() {
-                Ok(Vec::new())
-            } else {
-                expand(&rulesets)
-            };
-            match files.and_then(|f| cli::inputs(f, &bundled)) {
-                Ok(inputs) => cli::live::serve(inputs, port, paper),
-                Err(e) => {
-                    eprintln!("{e}");
-                    ExitCode::from(1)
-                }
-            }
-        }
+        } => cli::live::serve(
+            cli::live::Given {
+                paths: rulesets,
+                bundled,
+            },
+            port,
+            paper,
+        ),
         Command::Solve {
             file,
             from,

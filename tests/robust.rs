@@ -356,6 +356,37 @@ fn repo(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
 }
 
+/// A folder's `.toml` entries: a link to nothing is reported, naming the link (it was skipped
+/// without a word and `check` said all was well); a FIFO is refused by name, never read (a read
+/// would block); a sub-folder named `x.toml` is not searched.
+#[cfg(unix)]
+#[test]
+fn a_folder_reports_its_dangling_links_and_refuses_fifos() {
+    let dir = scratch("folder-odd");
+    std::fs::write(dir.join("a.toml"), GOOD).unwrap();
+    std::os::unix::fs::symlink("nowhere.toml", dir.join("dangling.toml")).unwrap();
+    std::fs::create_dir(dir.join("sub.toml")).unwrap();
+    let o = bin().arg("check").arg(&dir).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "dangling.toml: the file is a symbolic link to nowhere.toml, which does not exist"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("1 of 2 ruleset(s) failed"), "{err}");
+    std::fs::remove_file(dir.join("dangling.toml")).unwrap();
+    let fifo = dir.join("f.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let o = bin().arg("check").arg(&dir).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("f.toml is not a regular file"), "{err}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn symlink_loops_dangling_outputs_and_io_errors_name_their_paths() {

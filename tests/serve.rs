@@ -361,6 +361,84 @@ fn watch_rewrites_only_changed_files_and_keeps_the_kit_on_a_failing_check() {
     assert_eq!(tree(&kit), after);
 }
 
+/// `watch` of a folder follows the folder: a ruleset removed from it is dropped (it used to
+/// stop every later rebuild with "cannot read the file"), one added is built, and a ruleset
+/// given through a symbolic link is rebuilt when the file it leads to is saved (it never was).
+#[test]
+fn watch_follows_a_folder_and_symbolic_links() {
+    let d = scratch("watch-folder");
+    let rs = d.join("rs");
+    std::fs::create_dir_all(&rs).unwrap();
+    let six = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    let kalah = std::fs::read_to_string(repo("rulesets/kalah-6x4.toml")).unwrap();
+    std::fs::write(rs.join("a.toml"), &six).unwrap();
+    std::fs::write(rs.join("b.toml"), &kalah).unwrap();
+    let mut child = sowkit()
+        .args(["watch", "rs", "-o", "out"])
+        .current_dir(&d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = lines(child.stdout.take().unwrap());
+    let err = lines(child.stderr.take().unwrap());
+    let running = Running(child);
+    wait_for(&out, "rebuilt 2 kit(s)");
+    wait_for(&err, "watching 2 file(s)");
+    let name = |id: &str| {
+        std::fs::read_to_string(d.join("out").join(id).join("manifest.txt"))
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("ruleset: "))
+            .unwrap()
+            .to_string()
+    };
+    // Removed: dropped, and the other ruleset's next save is built.
+    std::fs::remove_file(rs.join("a.toml")).unwrap();
+    wait_for(&out, "no longer building rs/a.toml");
+    wait_for(&out, "rebuilt 1 kit(s)");
+    std::fs::write(
+        rs.join("b.toml"),
+        kalah.replacen("name = \"", "name = \"Edited ", 1),
+    )
+    .unwrap();
+    wait_for(&out, "rebuilt 1 kit(s)");
+    assert!(
+        name("kalah-6x4").contains("Edited "),
+        "{}",
+        name("kalah-6x4")
+    );
+    // Added: built.
+    std::fs::write(rs.join("c.toml"), &six).unwrap();
+    wait_for(&out, "added rs/c.toml");
+    wait_for(&out, "rebuilt 2 kit(s)");
+    drop(running);
+
+    // A ruleset given through a symbolic link: a save of its target is a save.
+    #[cfg(unix)]
+    {
+        let t = d.join("t.toml");
+        std::fs::write(&t, &six).unwrap();
+        std::os::unix::fs::symlink("t.toml", d.join("link.toml")).unwrap();
+        let mut child = sowkit()
+            .args(["watch", "link.toml", "-o", "out2"])
+            .current_dir(&d)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = lines(child.stdout.take().unwrap());
+        let err = lines(child.stderr.take().unwrap());
+        let _running = Running(child);
+        wait_for(&out, "rebuilt 1 kit(s)");
+        wait_for(&err, "watching 1 file(s)");
+        std::fs::write(&t, six.replacen("name = \"", "name = \"Linked ", 1)).unwrap();
+        wait_for(&out, "rebuilt 1 kit(s)");
+        let m = std::fs::read_to_string(d.join("out2/six-pit-sowing/manifest.txt")).unwrap();
+        assert!(m.contains("ruleset: Linked "), "{m}");
+    }
+}
+
 /// Live-reload streams hold their connections for as long as a page is open: past
 /// `MAX_EVENT_STREAMS` of them a new one is refused (503) and the other routes still answer
 /// (a break-it pass held 48 streams open and every other request timed out).

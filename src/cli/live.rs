@@ -50,6 +50,62 @@ fn describe(changes: &[Change]) -> String {
     format!("{w} file(s) written, {r} removed")
 }
 
+/// The rulesets `watch` and `serve` were given: the paths as typed (files and folders) and the
+/// bundled ids. Folders are listed again at every save, so a ruleset added to one is built
+/// and one removed from it is dropped.
+pub struct Given {
+    /// Files and folders as typed (none: `./rulesets`, unless bundled ids are given).
+    pub paths: Vec<PathBuf>,
+    /// Bundled ruleset ids (`serve --bundled`).
+    pub bundled: Vec<String>,
+}
+
+impl Given {
+    /// The inputs now: every folder listed afresh. Errors: as `build` (a folder with no
+    /// `.toml` file, a missing file).
+    pub fn inputs(&self) -> Result<Vec<Input>, String> {
+        let files = if self.paths.is_empty() && !self.bundled.is_empty() {
+            Ok(Vec::new())
+        } else {
+            crate::expand(&self.paths)
+        };
+        files.and_then(|f| super::inputs(f, &self.bundled))
+    }
+
+    /// What to watch: the files of the inputs now (the files typed, when listing a folder
+    /// fails), and the folders typed.
+    fn watched(&self) -> live::Watched {
+        let folders: Vec<PathBuf> = if self.paths.is_empty() && self.bundled.is_empty() {
+            vec![PathBuf::from("rulesets")]
+        } else {
+            self.paths.iter().filter(|p| p.is_dir()).cloned().collect()
+        };
+        let files = match self.inputs() {
+            Ok(i) => files_of(&i),
+            Err(_) => self.paths.iter().filter(|p| !p.is_dir()).cloned().collect(),
+        };
+        live::Watched { files, folders }
+    }
+}
+
+/// Says which rulesets joined or left the set since `before` (display names), for `watch`
+/// and `serve`: a ruleset that left a folder is no longer built (its kit stays where it is).
+fn tell_changes(before: &[String], now: &[Input]) -> Vec<String> {
+    let now: Vec<String> = now.iter().map(Input::display).collect();
+    let mut lines: Vec<String> = now
+        .iter()
+        .filter(|n| !before.contains(n))
+        .map(|n| format!("added {n} (new in its folder)"))
+        .collect();
+    lines.extend(
+        before
+            .iter()
+            .filter(|b| !now.contains(b))
+            .map(|b| format!("no longer building {b}: it left its folder (its kit is kept)")),
+    );
+    lines
+}
+
 /// One rebuild of `watch`: a failing check prints its diagnostics and leaves `out` untouched.
 fn watch_once(inputs: &[Input], paper: Option<Paper>, out: &Path) -> bool {
     let t = Instant::now();
@@ -92,23 +148,49 @@ fn watch_once(inputs: &[Input], paper: Option<Paper>, out: &Path) -> bool {
 }
 
 /// `sowkit watch FILES -o OUT`: builds now, then again on every save, writing only the files
-/// whose bytes changed. Runs until interrupted; exit 1 if watching cannot start.
-pub fn watch(inputs: Vec<Input>, out: &Path, paper: Option<Paper>) -> ExitCode {
-    let files = files_of(&inputs);
-    if files.is_empty() {
+/// whose bytes changed. A folder's rulesets are listed again at each save. Runs until
+/// interrupted; exit 1 if watching cannot start.
+pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
+    let inputs = match given.inputs() {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    if files_of(&inputs).is_empty() {
         eprintln!("error: watch needs ruleset files to watch");
         return ExitCode::from(1);
     }
-    watch_once(&inputs, paper, out);
-    eprintln!(
-        "watching {} file(s); kits go to {}; Ctrl-C to stop",
-        files.len(),
-        out.display()
-    );
-    match live::watch(&files, DEBOUNCE, || {
-        watch_once(&inputs, paper, out);
-        true
-    }) {
+    let mut names: Vec<String> = inputs.iter().map(Input::display).collect();
+    match live::watch(
+        || given.watched(),
+        DEBOUNCE,
+        || {
+            watch_once(&inputs, paper, out);
+            eprintln!(
+                "watching {} file(s); kits go to {}; Ctrl-C to stop",
+                files_of(&inputs).len(),
+                out.display()
+            );
+        },
+        || {
+            match given.inputs() {
+                Ok(now) => {
+                    for l in tell_changes(&names, &now) {
+                        println!("{l}");
+                    }
+                    names = now.iter().map(Input::display).collect();
+                    watch_once(&now, paper, out);
+                }
+                Err(e) => eprintln!(
+                    "{e}\n\nerror: the kits in {} were left untouched",
+                    out.display()
+                ),
+            }
+            true
+        },
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -119,7 +201,14 @@ pub fn watch(inputs: Vec<Input>, out: &Path, paper: Option<Paper>) -> ExitCode {
 
 /// `sowkit serve FILES [--port N]`: serves the kits and the play-test page on 127.0.0.1,
 /// rebuilding on every save. Runs until interrupted; exit 1 if the port cannot be bound.
-pub fn serve(inputs: Vec<Input>, port: u16, paper: Option<Paper>) -> ExitCode {
+pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
+    let inputs = match given.inputs() {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
     let listener = match sowkit::serve::bind(port) {
         Ok(l) => l,
         Err(e) => {
@@ -144,26 +233,37 @@ pub fn serve(inputs: Vec<Input>, port: u16, paper: Option<Paper>) -> ExitCode {
     };
     println!("serving http://{addr}/");
     let _ = std::io::stdout().flush();
-    let files = files_of(&inputs);
-    if !files.is_empty() {
+    if !files_of(&inputs).is_empty() {
         let shared = shared.clone();
+        let mut names: Vec<String> = inputs.iter().map(Input::display).collect();
         std::thread::spawn(move || {
-            let r = live::watch(&files, DEBOUNCE, || {
-                let t = Instant::now();
-                let result = rebuild(&inputs, paper);
-                match &result {
-                    Ok(k) => eprintln!(
-                        "rebuilt {} kit(s) in {} ms",
-                        k.len(),
-                        t.elapsed().as_millis()
-                    ),
-                    Err(e) => {
-                        eprintln!("{e}\n\nerror: the check failed; serving the last good kit")
+            let r = live::watch(
+                || given.watched(),
+                DEBOUNCE,
+                || {},
+                || {
+                    let t = Instant::now();
+                    let result = given.inputs().and_then(|now| {
+                        for l in tell_changes(&names, &now) {
+                            eprintln!("{l}");
+                        }
+                        names = now.iter().map(Input::display).collect();
+                        rebuild(&now, paper)
+                    });
+                    match &result {
+                        Ok(k) => eprintln!(
+                            "rebuilt {} kit(s) in {} ms",
+                            k.len(),
+                            t.elapsed().as_millis()
+                        ),
+                        Err(e) => {
+                            eprintln!("{e}\n\nerror: the check failed; serving the last good kit")
+                        }
                     }
-                }
-                shared.update(result);
-                true
-            });
+                    shared.update(result);
+                    true
+                },
+            );
             if let Err(e) = r {
                 eprintln!("error: {e}; the page no longer follows saves");
             }

@@ -758,7 +758,22 @@ pub fn read_source(path: &std::path::Path) -> Result<String, Diagnostic> {
     let shown = path.display().to_string();
     let cannot =
         |e: std::io::Error| Diagnostic::whole_file(&shown, &format!("cannot read the file: {e}"));
-    let meta = std::fs::metadata(path).map_err(cannot)?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        // A link to nothing (or round in a loop) is said to be one: "No such file" read as
+        // if the link itself were missing.
+        if path
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            let why = crate::kitdir::explain_missing(path, &e);
+            let why = why
+                .strip_prefix(&format!("{shown} "))
+                .map_or(why.clone(), |r| format!("the file {r}"));
+            Diagnostic::whole_file(&shown, &why)
+        } else {
+            cannot(e)
+        }
+    })?;
     if !meta.is_file() {
         return Err(Diagnostic::whole_file(
             &shown,
