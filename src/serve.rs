@@ -25,7 +25,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Connections served at once; more wait in the listen queue.
 pub const MAX_CONNECTIONS: usize = 64;
@@ -139,6 +139,8 @@ pub fn run(listener: TcpListener, shared: Arc<Shared>) -> std::io::Result<()> {
 /// A parsed request.
 struct Request {
     method: String,
+    /// The request line's protocol (`HTTP/1.1`).
+    version: String,
     path: String,
     host: Option<String>,
     /// The `Content-Type` header's media type, lower case, without parameters.
@@ -146,16 +148,45 @@ struct Request {
     body: Vec<u8>,
 }
 
-/// Reads one request; `None` if it is malformed or over the limits.
+/// Seconds a client has to send its whole request (head and body), however it trickles it: a
+/// per-read timeout alone let 64 connections sending a header line a second hold every
+/// connection for minutes (a break-it pass).
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(5);
+
+/// A connection read against one deadline: each read waits at most until `until`, and reads
+/// after it fail (`TimedOut`).
+struct Deadline {
+    s: TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.s.set_read_timeout(Some(left))?;
+        self.s.read(buf)
+    }
+}
+
+/// Reads one request within [`REQUEST_DEADLINE`]; `None` if it is malformed, over the limits
+/// or late.
 fn read_request(stream: &TcpStream) -> Option<Request> {
     const HEAD_LIMIT: u64 = 16 * 1024;
     const BODY_LIMIT: usize = 64 * 1024;
-    let mut r = BufReader::new(stream.try_clone().ok()?.take(HEAD_LIMIT));
+    let conn = Deadline {
+        s: stream.try_clone().ok()?,
+        until: Instant::now() + REQUEST_DEADLINE,
+    };
+    let mut r = BufReader::new(conn.take(HEAD_LIMIT));
     let mut line = String::new();
     r.read_line(&mut line).ok()?;
     let mut parts = line.split_whitespace();
     let method = parts.next()?.to_string();
     let path = parts.next()?.to_string();
+    let version = parts.next()?.to_string();
     let mut host = None;
     let mut content_type = None;
     let mut len = 0usize;
@@ -200,6 +231,7 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
         .ok()?;
     Some(Request {
         method,
+        version,
         path,
         host,
         content_type,
@@ -207,13 +239,34 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
     })
 }
 
-fn respond(mut s: &TcpStream, status: &str, ctype: &str, body: &[u8]) -> std::io::Result<()> {
+/// Where a response goes: the connection, and whether the request was `HEAD` (the headers a
+/// `GET` would get, no body).
+struct Out<'a> {
+    s: &'a TcpStream,
+    head_only: bool,
+}
+
+fn respond(o: &Out, status: &str, ctype: &str, body: &[u8]) -> std::io::Result<()> {
+    respond_with(o, status, ctype, "", body)
+}
+
+/// [`respond`] with `extra` header lines (each ending `\r\n`).
+fn respond_with(
+    o: &Out,
+    status: &str,
+    ctype: &str,
+    extra: &str,
+    body: &[u8],
+) -> std::io::Result<()> {
+    let mut s = o.s;
     write!(
         s,
-        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n{extra}Connection: close\r\n\r\n",
         body.len()
     )?;
-    s.write_all(body)?;
+    if !o.head_only {
+        s.write_all(body)?;
+    }
     s.flush()
 }
 
@@ -229,12 +282,35 @@ pub fn host_allowed(host: Option<&str>, addr: SocketAddr) -> bool {
 fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let plain = Out {
+        s: &stream,
+        head_only: false,
+    };
     let Some(req) = read_request(&stream) else {
-        return respond(&stream, "400 Bad Request", "text/plain", b"bad request\n");
+        return respond(&plain, "400 Bad Request", "text/plain", b"bad request\n");
+    };
+    if req.version != "HTTP/1.1" && req.version != "HTTP/1.0" {
+        return respond(
+            &plain,
+            "505 HTTP Version Not Supported",
+            "text/plain",
+            b"this server speaks HTTP/1.1\n",
+        );
+    }
+    // HEAD is GET without the body (RFC 9110 §9.3.2).
+    let head_only = req.method == "HEAD";
+    let method = if head_only {
+        "GET"
+    } else {
+        req.method.as_str()
+    };
+    let out = Out {
+        s: &stream,
+        head_only,
     };
     if !host_allowed(req.host.as_deref(), addr) {
         return respond(
-            &stream,
+            &out,
             "421 Misdirected Request",
             "text/plain",
             format!(
@@ -247,30 +323,30 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
     let path = req.path.split('?').next().unwrap_or("").to_string();
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let html = "text/html; charset=utf-8";
-    match (req.method.as_str(), segs.as_slice()) {
-        ("GET", []) => respond(&stream, "200 OK", html, index_page(shared).as_bytes()),
-        ("GET", ["events"]) => events(&stream, shared),
+    match (method, segs.as_slice()) {
+        ("GET", []) => respond(&out, "200 OK", html, index_page(shared).as_bytes()),
+        ("GET", ["events"]) => events(&out, shared),
         ("GET", ["assets", "play.js"]) => respond(
-            &stream,
+            &out,
             "200 OK",
             "text/javascript; charset=utf-8",
             PLAY_JS.as_bytes(),
         ),
         ("GET", ["assets", "live.js"]) => respond(
-            &stream,
+            &out,
             "200 OK",
             "text/javascript; charset=utf-8",
             LIVE_JS.as_bytes(),
         ),
         ("GET", ["assets", "style.css"]) => respond(
-            &stream,
+            &out,
             "200 OK",
             "text/css; charset=utf-8",
             STYLE_CSS.as_bytes(),
         ),
         ("GET", ["kit", id]) => match sheets_page(shared, id) {
-            Some(p) => respond(&stream, "200 OK", html, p.as_bytes()),
-            None => not_found(&stream),
+            Some(p) => respond(&out, "200 OK", html, p.as_bytes()),
+            None => not_found(&out),
         },
         ("GET", ["kit", id, file]) => {
             let s = shared.lock();
@@ -280,30 +356,30 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
                 .find(|b| b.kit.id == *id)
                 .and_then(|b| b.kit.files.iter().find(|f| f.name == *file));
             match f {
-                Some(f) => respond(&stream, "200 OK", content_type(&f.name), &f.bytes),
+                Some(f) => respond(&out, "200 OK", content_type(&f.name), &f.bytes),
                 None => {
                     drop(s);
-                    not_found(&stream)
+                    not_found(&out)
                 }
             }
         }
         ("GET", ["play", id]) => {
             let known = shared.lock().kits.iter().any(|b| b.kit.id == *id);
             if known {
-                respond(&stream, "200 OK", html, play_page(id).as_bytes())
+                respond(&out, "200 OK", html, play_page(id).as_bytes())
             } else {
-                not_found(&stream)
+                not_found(&out)
             }
         }
         ("GET", ["api", id, "info"]) => match info(shared, id) {
-            Some(j) => respond(&stream, "200 OK", "application/json", j.as_bytes()),
-            None => not_found(&stream),
+            Some(j) => respond(&out, "200 OK", "application/json", j.as_bytes()),
+            None => not_found(&out),
         },
         // JSON only: a page of another site can send text/plain or a form to 127.0.0.1
         // without asking first, but not application/json (the browser asks, and is refused).
         ("POST", ["api", _, "play"]) if req.content_type.as_deref() != Some("application/json") => {
             respond(
-                &stream,
+                &out,
                 "415 Unsupported Media Type",
                 "text/plain",
                 b"send the moves as JSON (Content-Type: application/json)\n",
@@ -311,20 +387,21 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
         }
         ("POST", ["api", id, "play"]) => {
             let (status, body) = play(shared, id, &req.body);
-            respond(&stream, status, "application/json", body.as_bytes())
+            respond(&out, status, "application/json", body.as_bytes())
         }
-        ("GET" | "POST", _) => not_found(&stream),
-        _ => respond(
-            &stream,
+        ("GET" | "POST", _) => not_found(&out),
+        _ => respond_with(
+            &out,
             "405 Method Not Allowed",
             "text/plain",
+            "Allow: GET, HEAD, POST\r\n",
             b"method not allowed\n",
         ),
     }
 }
 
-fn not_found(s: &TcpStream) -> std::io::Result<()> {
-    respond(s, "404 Not Found", "text/plain", b"not found\n")
+fn not_found(o: &Out) -> std::io::Result<()> {
+    respond(o, "404 Not Found", "text/plain", b"not found\n")
 }
 
 fn content_type(name: &str) -> &'static str {
@@ -339,10 +416,11 @@ fn content_type(name: &str) -> &'static str {
 /// Server-sent events: `data: GENERATION` now and on every rebuild; a comment every 15 s keeps
 /// the connection open. Ends within a second of the browser going away. At most
 /// [`MAX_EVENT_STREAMS`] at once (503 beyond).
-fn events(mut s: &TcpStream, shared: &Shared) -> std::io::Result<()> {
+fn events(o: &Out, shared: &Shared) -> std::io::Result<()> {
+    let mut s = o.s;
     let Some(_slot) = StreamSlot::take() else {
         return respond(
-            s,
+            o,
             "503 Service Unavailable",
             "text/plain",
             format!(
@@ -352,6 +430,9 @@ fn events(mut s: &TcpStream, shared: &Shared) -> std::io::Result<()> {
         );
     };
     s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n")?;
+    if o.head_only {
+        return s.flush();
+    }
     // Once a second: a browser that went away (a read of nothing: the peer closed) gives its
     // place back at once, not at the next write.
     s.set_read_timeout(Some(Duration::from_millis(1)))?;

@@ -478,3 +478,62 @@ fn event_streams_cannot_take_every_connection() {
     }
     assert!(again.is_some(), "a closed stream's place was not freed");
 }
+
+/// HEAD is GET without the body (RFC 9110 §9.3.2; it was 405), a 405 names the methods in
+/// `Allow`, an unknown protocol version is 505 (HTTP/9.9 was answered 200), and a request head
+/// trickled a line at a time is cut at the request deadline (a connection sending a header
+/// line a second was held for minutes: 64 of them locked every other request out).
+#[test]
+fn head_allow_versions_and_the_request_deadline() {
+    let (_server, port) = start_server();
+    let host = format!("127.0.0.1:{port}");
+    let get = raw_request(port, &format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+    let head = raw_request(port, &format!("HEAD / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+    let (get_head, get_body) = get.split_once("\r\n\r\n").unwrap();
+    assert!(get_head.starts_with("HTTP/1.1 200 OK"), "{get_head}");
+    assert!(!get_body.is_empty());
+    // The same status and headers, Content-Length the GET body's, and nothing after them.
+    assert_eq!(head, format!("{get_head}\r\n\r\n"));
+    assert!(head.contains(&format!("Content-Length: {}\r\n", get_body.len())));
+    let put = raw_request(port, &format!("PUT / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+    assert!(put.starts_with("HTTP/1.1 405 "), "{put}");
+    assert!(put.contains("\r\nAllow: GET, HEAD, POST\r\n"), "{put}");
+    let v = raw_request(port, &format!("GET / HTTP/9.9\r\nHost: {host}\r\n\r\n"));
+    assert!(v.starts_with("HTTP/1.1 505 "), "{v}");
+    // A head that never ends, one line every 300 ms: answered 400 and closed once the
+    // deadline passes, while the lines still come.
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+    let t = std::time::Instant::now();
+    let mut sent = 0;
+    while t.elapsed() < Duration::from_secs(60) {
+        if s.write_all(b"X-A: b\r\n").is_err() {
+            break;
+        }
+        sent += 1;
+        s.set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        let mut buf = [0u8; 512];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let mut all = buf[..n].to_vec();
+                s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+                let _ = s.read_to_end(&mut all);
+                let all = String::from_utf8_lossy(&all);
+                assert!(all.starts_with("HTTP/1.1 400 "), "{all}");
+                break;
+            }
+            Err(_) => {}
+        }
+    }
+    let took = t.elapsed();
+    assert!(
+        took < Duration::from_secs(30),
+        "still open after {took:?} ({sent} lines)"
+    );
+    assert!(
+        took >= sowkit::serve::REQUEST_DEADLINE,
+        "cut early: {took:?}"
+    );
+}
