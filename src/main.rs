@@ -488,6 +488,18 @@ fn overlap_field(e: &str, rs: &Ruleset, lang: &str) -> String {
     // A kit in another language prints the words of its `[text.<lang>]` table when it sets
     // them; else `[board]`'s (the same lookup as the 3D refusals: the line in its table).
     let text_table = format!("text.{lang}");
+    // Pit labels the file does not set are made from the players' names ("Abcdefghij1"): the
+    // field to change is `players` (or `pit_labels`, to set shorter labels).
+    let field = match src.as_deref() {
+        Some(s)
+            if field == "pit_labels"
+                && key_line(s, "board", "pit_labels").is_none()
+                && key_line(s, &text_table, "pit_labels").is_none() =>
+        {
+            "players"
+        }
+        _ => field,
+    };
     let in_text = (lang != rs.lang)
         .then(|| src.as_deref().and_then(|s| key_line(s, &text_table, field)))
         .flatten();

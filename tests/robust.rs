@@ -359,6 +359,45 @@ fn repo(p: &str) -> PathBuf {
 /// A folder's `.toml` entries: a link to nothing is reported, naming the link (it was skipped
 /// without a word and `check` said all was well); a FIFO is refused by name, never read (a read
 /// would block); a sub-folder named `x.toml` is not searched.
+/// 16 pits a side, no `pit_labels`, 10-letter player names: the pit labels are made from the
+/// names ("Abcdefghij1") and overlap on the practice sheet. The message names `board.players`
+/// at its line (it named `board.pit_labels`, a key the file does not have, at `[board]`). The
+/// same ruleset (in Spanish only) built in English is told to add `[text.en]`, without the
+/// example tables it has none of.
+#[test]
+fn derived_pit_labels_are_blamed_on_the_players_names() {
+    let dir = scratch("players");
+    let src = include_str!("fixtures/long-player-names.toml");
+    let f = dir.join("long.toml");
+    std::fs::write(&f, src).unwrap();
+    let o = bin()
+        .args(["build", "-q", "-o"])
+        .arg(dir.join("out"))
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let line = line_of(src, "players = ");
+    assert!(
+        err.contains(&format!("long.toml:{line}: board.players: ")),
+        "{err}"
+    );
+    assert!(!err.contains("board.pit_labels"), "{err}");
+    let o = bin()
+        .args(["build", "-q", "--lang", "en", "-o"])
+        .arg(dir.join("out"))
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("add a [text.en] table"), "{err}");
+    assert!(
+        !err.contains("[example.text.en]") && !err.contains("cannot lay out"),
+        "{err}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_folder_reports_its_dangling_links_and_refuses_fifos() {

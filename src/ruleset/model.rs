@@ -415,9 +415,14 @@ impl Ruleset {
         }
         let Some(t) = self.texts.get(lang) else {
             return Err(format!(
-                "{}: this ruleset has no text in `{lang}` (it has: {}): add a [text.{lang}] table with name, source, players and stores, and an [example.text.{lang}] table with a title (and note) to every example (README, \"Languages\")",
+                "{}: this ruleset has no text in `{lang}` (it has: {}): add a [text.{lang}] table with name, source, players and stores{} (README, \"Languages\")",
                 self.path,
-                self.languages().join(", ")
+                self.languages().join(", "),
+                if self.examples.is_empty() {
+                    String::new()
+                } else {
+                    format!(", and an [example.text.{lang}] table with a title (and note) to every example")
+                }
             ));
         };
         let mut rs = self.clone();
