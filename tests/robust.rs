@@ -248,6 +248,22 @@ fn a_ruleset_whose_games_end_at_once_says_it_has_no_exercises() {
             .collect::<Vec<_>>()
             .join(" ");
         assert!(text.contains(want.0), "{lang}: {text}");
+        let howto = kit
+            .pages
+            .iter()
+            .find(|p| p.name.starts_with("howto"))
+            .unwrap();
+        let text: String = howto
+            .texts()
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let none = if lang == "en" {
+            "no need to print it"
+        } else {
+            "no hace falta imprimirla"
+        };
+        assert!(text.contains(none), "{lang}: {text}");
         let key = sowkit::layout::host_key(&one, &opts).unwrap();
         let text: String = key.pages[0]
             .texts()

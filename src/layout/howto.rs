@@ -122,6 +122,12 @@ fn sheet(
         ("markers", "howto.row_markers"),
     ] {
         if let Some(r) = range(&names, prefix, ph) {
+            // A practice page with no exercises (every game ends at once) is not worth printing.
+            let key = if prefix == "practice" && !super::practice::has_exercises(rs) {
+                "howto.row_practice_none"
+            } else {
+                key
+            };
             y = bullet(&mut pg, y, &ph.fmt(key, &[("pages", &r)]));
         }
     }
