@@ -760,7 +760,7 @@ pub fn draw_map(
     w: f64,
     max_h: f64,
 ) -> f64 {
-    let k = (w / d.w).min(max_h / d.h).min(1.0);
+    let k = map_scale(d, w, max_h);
     let tr = |q: &Pt| p(x + q.x * k, y + q.y * k);
     for s in &plan.seams_x {
         let a = tr(&p(*s, 0.0));
@@ -830,6 +830,11 @@ pub fn draw_map(
     d.h * k
 }
 
+/// The scale of an assembly map of `d` drawn at most `w` × `max_h` mm (never enlarged).
+fn map_scale(d: &Drawing, w: f64, max_h: f64) -> f64 {
+    (w / d.w).min(max_h / d.h).min(1.0)
+}
+
 /// Where [`draw_map`] (with the same arguments) puts each tile's number: (the centre of its
 /// circle of radius `sz.map_number.1` mm, the tile's number), in reading order. At the tile's
 /// centre on the map, moved in where that lies so near the map's edge that the circle would
@@ -844,7 +849,7 @@ fn number_places(
     w: f64,
     max_h: f64,
 ) -> Vec<(Pt, usize)> {
-    let k = (w / d.w).min(max_h / d.h).min(1.0);
+    let k = map_scale(d, w, max_h);
     let tr = |q: &Pt| p(x + q.x * k, y + q.y * k);
     let cr = sz.map_number.1;
     let edge = cr + 0.25;
