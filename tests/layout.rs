@@ -1720,3 +1720,40 @@ fn a_long_name_does_not_split_a_one_sheet_board() {
         "{title}"
     );
 }
+
+/// The rule sheets' "Try it yourself" heading (and its introduction) is never left at the foot
+/// of a page with its first exercise overleaf: in every bundled kit, English and Spanish,
+/// normal print on A4 and large print on A4 and Letter, the page with the heading also shows
+/// exercise 1 (a new user found it stranded at the bottom of a large-print page).
+#[test]
+fn the_exercises_heading_stays_with_its_first_exercise() {
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            let ph = layout::phrases::Phrases::load(lang).unwrap();
+            let heading = ph.get("rules.h.exercises");
+            let first = ph.fmt("practice.number", &[("n", "1")]);
+            for (large, paper) in [(false, A4), (true, A4), (true, LETTER)] {
+                let opts = layout::KitOptions {
+                    large,
+                    lang: Some(lang.into()),
+                    ..layout::KitOptions::new(paper)
+                };
+                let doc = layout::kit(&rs, &opts).unwrap();
+                let Some(p) = doc
+                    .pages
+                    .iter()
+                    .find(|p| p.name.starts_with("rules") && texts(p).any(|t| t.text == heading))
+                else {
+                    continue;
+                };
+                assert!(
+                    texts(p).any(|t| t.text == first),
+                    "{} [{lang}] large={large} {}: {heading:?} without {first:?} on {}",
+                    rs.id,
+                    paper.name,
+                    p.name
+                );
+            }
+        }
+    }
+}

@@ -636,6 +636,14 @@ pub(crate) enum Placed {
 /// empty; past it, an item whose lead fits is split instead ([`Flow::place`]).
 pub(crate) const MOST_LEFT_EMPTY: f64 = 0.25;
 
+/// The share of a page's content height that moving a heading (and the short introduction
+/// kept with it) to the next page, with the worked example it introduces, may leave empty;
+/// past it the heading and introduction stay and the example moves on alone
+/// ([`Flow::place_heading`]). Larger than [`MOST_LEFT_EMPTY`]: a heading at the foot of a page
+/// with its example overleaf reads as a stray line (a new user's first look at a large-print
+/// kit: "Try it yourself" and its intro alone at the bottom of a page).
+pub(crate) const MOST_LEFT_EMPTY_FOR_A_HEADING: f64 = 0.5;
+
 impl Flow {
     pub(crate) fn new(paper: Paper, sz: &Sizes, prefix: &str) -> Flow {
         let mut f = Flow {
@@ -719,7 +727,7 @@ impl Flow {
     /// [`Flow::place`] for a heading `head` mm tall (with `gap` above it) that must stay with
     /// the next item (`whole`, `lead` as there): decides for both, and when the heading stays
     /// on a page the next item may only split on, promises that split to its `place`. When
-    /// both would move to a new page, leaving more than [`MOST_LEFT_EMPTY`] of this one empty,
+    /// both would move to a new page, leaving more than [`MOST_LEFT_EMPTY_FOR_A_HEADING`] of this one empty,
     /// the heading stays if it fits with the `least` mm that must follow it (an introduction
     /// before a worked example: the example then moves on by itself).
     pub(crate) fn place_heading(
@@ -730,7 +738,7 @@ impl Flow {
     ) -> Placed {
         let mut placed = self.decide(gap, head + whole, head + lead, false);
         if placed == Placed::NextPage
-            && self.free() - gap > MOST_LEFT_EMPTY * self.usable()
+            && self.free() - gap > MOST_LEFT_EMPTY_FOR_A_HEADING * self.usable()
             && self.decide(gap, head + least, head + least, false) == Placed::Whole
         {
             placed = Placed::Whole;
