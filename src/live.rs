@@ -231,10 +231,14 @@ pub fn watch(
                 if !on_change() {
                     return Ok(());
                 }
-                // Files may have come or gone, and a link may lead elsewhere now.
+                // Files may have come or gone, and a link may lead elsewhere now. A folder
+                // that cannot be watched now (a link into a folder since removed) is said,
+                // and the rest go on being watched.
                 now = what();
                 targets = targets_of(&now);
-                follow(&mut w, &now, &targets)?;
+                if let Err(e) = follow(&mut w, &now, &targets) {
+                    eprintln!("warning: {e}; saves there are not seen");
+                }
             }
             Ok(Ok(_)) => {}
         }
