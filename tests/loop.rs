@@ -235,6 +235,12 @@ fn new_writes_a_ruleset_that_passes_check_and_never_overwrites() {
         ("con", "device name on Windows"),
         ("Aux", "device name on Windows"),
         ("種まき", "no ASCII letters or digits"),
+        // One line of printable text: a line break broke the comment it is written into (the
+        // file did not load), and invisible or direction marks are what `check` refuses.
+        ("Line\nBreak", "control character U+000A"),
+        ("Tab\there", "control character U+0009"),
+        ("Zero\u{200b}width", "invisible (default-ignorable)"),
+        ("RTL \u{202e} x", "bidirectional control"),
     ] {
         let o = sowkit()
             .args(["new", name])
@@ -245,6 +251,14 @@ fn new_writes_a_ruleset_that_passes_check_and_never_overwrites() {
         assert!(text(&o).1.contains(says), "{name}: {}", text(&o).1);
     }
     assert!(!d.join("con.toml").exists() && !d.join("aux.toml").exists());
+    for f in [
+        "line-break.toml",
+        "tab-here.toml",
+        "zero-width.toml",
+        "rtl-x.toml",
+    ] {
+        assert!(!d.join(f).exists(), "{f} written");
+    }
     // A long name gets an id cut to 64 characters at a word, and passes `check`.
     let long = "Kalah of the seventy-two long winding river valleys of the far north";
     let o = sowkit()

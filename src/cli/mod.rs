@@ -425,7 +425,23 @@ pub fn new(name: &str, from: &str) -> ExitCode {
         );
         return ExitCode::from(1);
     }
+    // A name is one line of text: a line break (or a tab) in it broke the comment line it
+    // is written into, and the file did not load.
+    if let Some(c) = display_name.chars().find(|c| c.is_control()) {
+        eprintln!(
+            "error: the name {display_name:?} holds the control character U+{:04X}; a game's name is one line of printable text: give another",
+            c as u32
+        );
+        return ExitCode::from(1);
+    }
     let text = new_text(&id, &display_name, b);
+    // Never a ruleset `check` refuses (an invisible or direction-changing character in the
+    // name, say): the loader's own message, and nothing written.
+    if let Err(d) = sowkit::ruleset::load_str(&path.display().to_string(), &text) {
+        let why = d.first().map_or(String::new(), |d| d.message.clone());
+        eprintln!("error: the name {display_name:?} cannot be used: {why}; nothing was written");
+        return ExitCode::from(1);
+    }
     // create_new: never replace a file that appeared since the check above.
     let mut file = match std::fs::OpenOptions::new()
         .write(true)
