@@ -708,6 +708,17 @@ fn main() -> ExitCode {
         _ => cli::diag::DiagFormat::Human,
     };
     cli::diag::init(format, cli.color, cli.quiet, cli.verbose);
+    // Output piped into a reader that stops (`| head`) ends the command quietly, as `cat`
+    // does, instead of a "failed printing to stdout" panic (Rust ignores SIGPIPE, so the
+    // next print failed). Not for the long-running `serve` and `watch`, whose sockets and
+    // files report a closed reader as an error they handle.
+    #[cfg(unix)]
+    if !matches!(cli.command, Command::Serve { .. } | Command::Watch { .. }) {
+        // SAFETY: setting a signal's disposition to the default before any thread is started.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     match cli.command {
         Command::Replay {
             ruleset,

@@ -629,9 +629,15 @@ pub fn play_json(b: &Built, body: &[u8]) -> (&'static str, String) {
 }
 
 fn play(shared: &Shared, id: &str, body: &[u8]) -> (&'static str, String) {
+    // One replay at a time: each may list up to `replay::REPLAY_SOWN` sown holes (tens of MB
+    // as JSON), and 64 connections at once would hold 64 of them.
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let built = shared.lock().kits.iter().find(|b| b.kit.id == id).cloned();
     match built {
-        Some(b) => play_json(&b, body),
+        Some(b) => {
+            let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+            play_json(&b, body)
+        }
         None => (
             "404 Not Found",
             serde_json::json!({ "error": format!("no kit {id:?}") }).to_string(),

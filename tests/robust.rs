@@ -728,3 +728,84 @@ fn paper_sizes_far_out_of_range_are_named_plainly() {
     let e = sowkit::paper::Paper::parse("0x200mm").unwrap_err();
     assert!(e.contains("\"0\" is not above 0"), "{e}");
 }
+
+/// Issue 8, a break-it pass: a legal relay game of 2,000 moves on 16 pits of 50 seeds listed
+/// 9 million sown holes, so `replay --format json` wrote 219 MB at 1.15 GB and the play-test
+/// API answered 74 MB at 1 GB a request. A replay now lists at most `REPLAY_SOWN` holes: the
+/// move that passes it is named, and shorter replays of the same game still work. The count is
+/// checked against the engine's own reports, summed here.
+#[test]
+fn a_replay_lists_a_bounded_number_of_sown_holes() {
+    use sowkit::replay::{self, REPLAY_SOWN};
+    let rs = load::load_str("relay.toml", include_str!("fixtures/relay-16x50.toml")).unwrap();
+    let rules = sowkit::engine::Rules::new(&rs);
+    let moves = replay::split_moves(include_str!("fixtures/relay-16x50-game.txt"));
+    assert_eq!(moves.len(), 2000);
+    // The move that passes the limit, from the engine's reports.
+    let mut game = sowkit::engine::Game::new(&rules, rules.initial());
+    let mut total = 0;
+    let mut over = None;
+    for (i, m) in moves.iter().enumerate() {
+        let mv = sowkit::notation::parse_move(&rules, m).unwrap();
+        let r = game.play(mv).unwrap();
+        total += r.laps.iter().map(|l| l.sown.len()).sum::<usize>();
+        if total > REPLAY_SOWN {
+            over = Some(i + 1);
+            break;
+        }
+    }
+    let over = over.expect("the game passes the limit");
+    let e = replay::run(&rules, None, &moves).err().expect("refused");
+    assert_eq!(e.ply, over);
+    assert!(e.message.contains("limit on sown holes"), "{}", e.message);
+    assert!(replay::run(&rules, None, &moves[..over - 1]).is_ok());
+    // The command line says so, in well under a second, writing nothing to standard output.
+    let dir = scratch("replay-sown");
+    let f = dir.join("relay.toml");
+    std::fs::write(&f, include_str!("fixtures/relay-16x50.toml")).unwrap();
+    let o = bin()
+        .args(["replay", "--format", "json", "--moves"])
+        .arg(moves.join(" "))
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&format!("by move {over} ")));
+}
+
+/// `replay … | head -c 100` ended in a "failed printing to stdout: Broken pipe" panic (exit
+/// 101). A reader that stops now ends the command as it ends `cat`: by SIGPIPE, no panic.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let f = repo("tests/fixtures/relay-16x50.toml");
+    let mut child = bin()
+        .args(["replay", "--format", "json", "--moves", "A1"])
+        .arg(&f)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read a little, then close the pipe, as `head -c 100` does.
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(o.status.code(), Some(101), "{err}");
+    assert!(
+        o.status.success() || o.status.signal() == Some(libc_sigpipe()),
+        "{:?} {err}",
+        o.status
+    );
+}
+
+/// SIGPIPE's number on Linux and the BSDs.
+#[cfg(unix)]
+fn libc_sigpipe() -> i32 {
+    13
+}
