@@ -171,6 +171,14 @@ impl Read for Deadline {
     }
 }
 
+/// Whether `v` has the form `HTTP/d.d` (a version this server does not speak is 505, not 400).
+fn is_http_version(v: &str) -> bool {
+    v.strip_prefix("HTTP/").is_some_and(|d| {
+        let b = d.as_bytes();
+        b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'.' && b[2].is_ascii_digit()
+    })
+}
+
 /// Reads one request within [`REQUEST_DEADLINE`]; `None` if it is malformed, over the limits
 /// or late.
 fn read_request(stream: &TcpStream) -> Option<Request> {
@@ -209,6 +217,10 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
             }
             host = Some(v.to_string());
         } else if k.eq_ignore_ascii_case("content-length") {
+            // Digits only (RFC 9110 §8.6): `+28` parsed as a number.
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
             len = v.parse().ok()?;
         } else if k.eq_ignore_ascii_case("content-type") {
             content_type = v.split(';').next().map(|t| t.trim().to_ascii_lowercase());
@@ -286,10 +298,28 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
         s: &stream,
         head_only: false,
     };
+    let began = Instant::now();
     let Some(req) = read_request(&stream) else {
+        // Late (RFC 9110 §15.5.9: 408), or malformed.
+        if began.elapsed() >= REQUEST_DEADLINE {
+            return respond(
+                &plain,
+                "408 Request Timeout",
+                "text/plain",
+                b"the request took too long to arrive\n",
+            );
+        }
         return respond(&plain, "400 Bad Request", "text/plain", b"bad request\n");
     };
-    if req.version != "HTTP/1.1" && req.version != "HTTP/1.0" {
+    // `HTTP/1.x` is answered as 1.1 (a higher minor version is compatible, RFC 9110 §2.5);
+    // another major version is 505; anything else is not HTTP.
+    let minor = req.version.strip_prefix("HTTP/1.");
+    if minor.is_some_and(|m| m.len() != 1 || !m.as_bytes()[0].is_ascii_digit())
+        || (minor.is_none() && !is_http_version(&req.version))
+    {
+        return respond(&plain, "400 Bad Request", "text/plain", b"bad request\n");
+    }
+    if minor.is_none() {
         return respond(
             &plain,
             "505 HTTP Version Not Supported",

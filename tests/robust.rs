@@ -755,7 +755,9 @@ fn a_replay_lists_a_bounded_number_of_sown_holes() {
         }
     }
     let over = over.expect("the game passes the limit");
-    let e = replay::run(&rules, None, &moves).map(|_| ()).expect_err("refused");
+    let e = replay::run(&rules, None, &moves)
+        .map(|_| ())
+        .expect_err("refused");
     assert_eq!(e.ply, over);
     assert!(e.message.contains("limit on sown holes"), "{}", e.message);
     assert!(replay::run(&rules, None, &moves[..over - 1]).is_ok());

@@ -482,7 +482,7 @@ fn event_streams_cannot_take_every_connection() {
 /// HEAD is GET without the body (RFC 9110 §9.3.2; it was 405), a 405 names the methods in
 /// `Allow`, an unknown protocol version is 505 (HTTP/9.9 was answered 200), and a request head
 /// trickled a line at a time is cut at the request deadline (a connection sending a header
-/// line a second was held for minutes: 64 of them locked every other request out).
+/// line a second was held for minutes: 64 of them locked every other request out): 408.
 #[test]
 fn head_allow_versions_and_the_request_deadline() {
     let (_server, port) = start_server();
@@ -500,7 +500,20 @@ fn head_allow_versions_and_the_request_deadline() {
     assert!(put.contains("\r\nAllow: GET, HEAD, POST\r\n"), "{put}");
     let v = raw_request(port, &format!("GET / HTTP/9.9\r\nHost: {host}\r\n\r\n"));
     assert!(v.starts_with("HTTP/1.1 505 "), "{v}");
-    // A head that never ends, one line every 300 ms: answered 400 and closed once the
+    // HTTP/1.2 is HTTP/1 (answered as 1.1); what is not a version at all is 400; a
+    // Content-Length is digits only.
+    let v = raw_request(port, &format!("GET / HTTP/1.2\r\nHost: {host}\r\n\r\n"));
+    assert!(v.starts_with("HTTP/1.1 200 "), "{v}");
+    for bad in ["FOO", "HTTP/1.1x", "HTTP/11"] {
+        let v = raw_request(port, &format!("GET / {bad}\r\nHost: {host}\r\n\r\n"));
+        assert!(v.starts_with("HTTP/1.1 400 "), "{bad}: {v}");
+    }
+    let v = raw_request(
+        port,
+        &format!("POST /api/six-pit-sowing/play HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: +2\r\n\r\n{{}}"),
+    );
+    assert!(v.starts_with("HTTP/1.1 400 "), "{v}");
+    // A head that never ends, one line every 300 ms: answered 408 and closed once the
     // deadline passes, while the lines still come.
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.write_all(b"GET / HTTP/1.1\r\n").unwrap();
@@ -521,7 +534,7 @@ fn head_allow_versions_and_the_request_deadline() {
                 s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
                 let _ = s.read_to_end(&mut all);
                 let all = String::from_utf8_lossy(&all);
-                assert!(all.starts_with("HTTP/1.1 400 "), "{all}");
+                assert!(all.starts_with("HTTP/1.1 408 "), "{all}");
                 break;
             }
             Err(_) => {}

@@ -89,8 +89,9 @@ impl Given {
 }
 
 /// Says which rulesets joined or left the set since `before` (display names), for `watch`
-/// and `serve`: a ruleset that left a folder is no longer built (its kit stays where it is).
-fn tell_changes(before: &[String], now: &[Input]) -> Vec<String> {
+/// (`serving` false) and `serve` (true): a ruleset that left a folder is no longer built, and
+/// no longer served.
+fn tell_changes(before: &[String], now: &[Input], serving: bool) -> Vec<String> {
     let now: Vec<String> = now.iter().map(Input::display).collect();
     let mut lines: Vec<String> = now
         .iter()
@@ -101,7 +102,13 @@ fn tell_changes(before: &[String], now: &[Input]) -> Vec<String> {
         before
             .iter()
             .filter(|b| !now.contains(b))
-            .map(|b| format!("no longer building {b}: it left its folder (its kit is kept)")),
+            .map(|b| {
+                if serving {
+                    format!("no longer serving {b}: it left its folder")
+                } else {
+                    format!("no longer building {b}: it left its folder (a kit it had in the output folder stays there)")
+                }
+            }),
     );
     lines
 }
@@ -112,7 +119,7 @@ fn watch_once(inputs: &[Input], paper: Option<Paper>, out: &Path) -> bool {
     match rebuild(inputs, paper) {
         Err(e) => {
             eprintln!(
-                "{e}\n\nerror: the check failed; the kits in {} were left untouched",
+                "{e}\n\nerror: the check failed, so no kit was rebuilt (the rulesets are built together); the kits in {} were left untouched",
                 out.display()
             );
             false
@@ -177,7 +184,7 @@ pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
         || {
             match given.inputs() {
                 Ok(now) => {
-                    for l in tell_changes(&names, &now) {
+                    for l in tell_changes(&names, &now, false) {
                         println!("{l}");
                     }
                     names = now.iter().map(Input::display).collect();
@@ -244,7 +251,7 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
                 || {
                     let t = Instant::now();
                     let result = given.inputs().and_then(|now| {
-                        for l in tell_changes(&names, &now) {
+                        for l in tell_changes(&names, &now, true) {
                             eprintln!("{l}");
                         }
                         names = now.iter().map(Input::display).collect();
