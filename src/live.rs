@@ -161,46 +161,87 @@ pub fn watch(
     mut on_change: impl FnMut() -> bool,
 ) -> Result<(), String> {
     use notify::{RecursiveMode, Watcher};
-    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    // Each file as given and, for a symbolic link, the file it leads to.
+    // A path as events name it: its folder resolved (`..`, links to folders), then its name.
+    let norm = |p: &Path| -> PathBuf {
+        let p = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        match (p.parent(), p.file_name()) {
+            (Some(d), Some(n)) => {
+                std::fs::canonicalize(d).map_or_else(|_| p.clone(), |d| d.join(n))
+            }
+            _ => p,
+        }
+    };
+    // Each file as given and, for a symbolic link, every link of its chain and the file it
+    // ends at (whether or not that exists now: a target deleted and made again is seen).
     let targets_of = |w: &Watched| -> Vec<PathBuf> {
         let mut t = Vec::new();
         for f in &w.files {
-            t.push(abs(f));
-            if f.symlink_metadata()
-                .is_ok_and(|m| m.file_type().is_symlink())
-            {
-                if let Ok(real) = std::fs::canonicalize(f) {
-                    t.push(real);
-                }
+            let mut p = f.clone();
+            t.push(norm(&p));
+            for _ in 0..40 {
+                let Ok(next) = std::fs::read_link(&p) else {
+                    break;
+                };
+                p = match p.parent() {
+                    Some(d) if next.is_relative() => d.join(next),
+                    _ => next,
+                };
+                t.push(norm(&p));
             }
         }
+        t.sort();
+        t.dedup();
         t
     };
+    // A watched folder is known by its file system identity: one renamed away (its watch
+    // follows it) or removed is dropped, so the path is watched afresh when it is back.
+    #[cfg(unix)]
+    let identity = |d: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(d).ok().map(|m| (m.dev(), m.ino()))
+    };
+    #[cfg(not(unix))]
+    let identity = |d: &Path| std::fs::metadata(d).ok().map(|_| (0u64, 0u64));
     let (tx, rx) = mpsc::channel();
     let mut w = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
         let _ = tx.send(ev);
     })
     .map_err(|e| format!("cannot watch files: {e}"))?;
-    let mut watching: Vec<PathBuf> = Vec::new();
+    let mut watching: Vec<(PathBuf, Option<(u64, u64)>)> = Vec::new();
     let mut follow = |w: &mut notify::RecommendedWatcher, now: &Watched, targets: &[PathBuf]| {
+        // Folders renamed away or removed since they were watched.
+        watching.retain(|(d, id)| {
+            let same = identity(d) == *id;
+            if !same {
+                let _ = w.unwatch(d);
+            }
+            same
+        });
+        let parent = |t: &Path| {
+            t.parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        };
+        // Each target's folder, each folder given and the folder it is in (so that the folder
+        // made again is seen).
         let mut dirs: Vec<PathBuf> = targets
             .iter()
-            .map(|t| {
-                t.parent()
-                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-            })
-            .chain(now.folders.iter().map(|f| abs(f)))
+            .map(|t| parent(t))
+            .chain(now.folders.iter().flat_map(|f| {
+                let f = norm(f);
+                [parent(&f), f]
+            }))
+            .filter(|d| d.is_dir())
             .collect();
         dirs.sort();
         dirs.dedup();
         for d in dirs {
-            if watching.contains(&d) {
+            if watching.iter().any(|(x, _)| *x == d) {
                 continue;
             }
             w.watch(&d, RecursiveMode::NonRecursive)
                 .map_err(|e| format!("cannot watch {}: {e}", d.display()))?;
-            watching.push(d);
+            let id = identity(&d);
+            watching.push((d, id));
         }
         Ok::<(), String>(())
     };
@@ -210,12 +251,13 @@ pub fn watch(
     // Watching from here on: a save made while `on_ready` builds is seen.
     on_ready();
     loop {
-        let folders: Vec<PathBuf> = now.folders.iter().map(|f| abs(f)).collect();
+        let folders: Vec<PathBuf> = now.folders.iter().map(|f| norm(f)).collect();
         let relevant = |ev: &notify::Event| {
             !matches!(ev.kind, notify::EventKind::Access(_))
                 && ev.paths.iter().any(|p| {
-                    let p = abs(p);
+                    let p = norm(p);
                     targets.contains(&p)
+                        || folders.contains(&p)
                         || (p
                             .extension()
                             .is_some_and(|x| x.eq_ignore_ascii_case("toml"))

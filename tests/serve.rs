@@ -412,6 +412,20 @@ fn watch_follows_a_folder_and_symbolic_links() {
     std::fs::write(rs.join("c.toml"), &six).unwrap();
     wait_for(&out, "added rs/c.toml");
     wait_for(&out, "rebuilt 2 kit(s)");
+    // The folder renamed away and made again: the new one is watched (it never was).
+    std::fs::rename(&rs, d.join("rs.old")).unwrap();
+    std::fs::create_dir(&rs).unwrap();
+    std::fs::write(
+        rs.join("a.toml"),
+        six.replacen("name = \"", "name = \"Again ", 1),
+    )
+    .unwrap();
+    loop {
+        wait_for(&out, "rebuilt 1 kit(s)");
+        if name("six-pit-sowing").contains("Again ") {
+            break;
+        }
+    }
     drop(running);
 
     // A ruleset given through a symbolic link: a save of its target is a save.
@@ -436,6 +450,18 @@ fn watch_follows_a_folder_and_symbolic_links() {
         wait_for(&out, "rebuilt 1 kit(s)");
         let m = std::fs::read_to_string(d.join("out2/six-pit-sowing/manifest.txt")).unwrap();
         assert!(m.contains("ruleset: Linked "), "{m}");
+        // The link pointed elsewhere: rebuilt from the new target, and its saves are seen.
+        let u = d.join("u.toml");
+        std::fs::write(&u, six.replacen("name = \"", "name = \"Other ", 1)).unwrap();
+        std::fs::remove_file(d.join("link.toml")).unwrap();
+        std::os::unix::fs::symlink("u.toml", d.join("link.toml")).unwrap();
+        wait_for(&out, "rebuilt 1 kit(s)");
+        std::fs::write(&u, six.replacen("name = \"", "name = \"Other saved ", 1)).unwrap();
+        let manifest =
+            || std::fs::read_to_string(d.join("out2/six-pit-sowing/manifest.txt")).unwrap();
+        while !manifest().contains("ruleset: Other saved ") {
+            wait_for(&out, "rebuilt 1 kit(s)");
+        }
     }
 }
 
