@@ -811,3 +811,22 @@ fn a_closed_pipe_ends_output_quietly() {
 fn libc_sigpipe() -> i32 {
     13
 }
+
+/// A missing key is named as the key (it named the table's first key: `id` for a ruleset
+/// without `source`), top-level or in a table.
+#[test]
+fn a_missing_key_is_named_itself() {
+    // The first `source =` is the top-level one; the second is [text.es]'s.
+    let cut = |at: usize| {
+        let end = at + 1 + GOOD[at + 1..].find('\n').unwrap();
+        format!("{}{}", &GOOD[..at], &GOOD[end..])
+    };
+    let d = one_error(&cut(GOOD.find("\nsource = ").unwrap()));
+    assert_eq!(d.field, "source", "{}", d.message);
+    let no_es_source = cut(GOOD.rfind("\nsource = ").unwrap());
+    let d = one_error(&no_es_source);
+    assert_eq!(d.field, "text.es.source", "{}", d.message);
+    let no_seeds = GOOD.replace("seeds_per_pit = 3", "");
+    let d = one_error(&no_seeds);
+    assert_eq!(d.field, "board.seeds_per_pit", "{}", d.message);
+}

@@ -915,8 +915,26 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
             return vec![Diagnostic::at(path, src, open..open + 1, &field, &msg)];
         }
         // The parser's own spans first; the line scan only for a document that does not parse.
-        let field =
+        let mut field =
             super::locate::field_at(src, span.start).unwrap_or_else(|| field_at(src, span.start));
+        // A missing key is reported on its table (the whole file for a top-level key, whose
+        // first key the field used to name): name the missing key itself.
+        if let Some(missing) = e
+            .message()
+            .strip_prefix("missing field `")
+            .and_then(|r| r.split('`').next())
+        {
+            let table = src
+                .get(clamp_span(src, span.clone()))
+                .and_then(|t| t.trim_start().strip_prefix('['))
+                .and_then(|h| h.split(']').next())
+                .map(str::trim)
+                .filter(|t| !t.is_empty() && !t.starts_with('['));
+            field = match table {
+                Some(t) => format!("{t}.{missing}"),
+                None => missing.to_string(),
+            };
+        }
         let mut msg = explain_toml_error(e.message());
         let written = src.get(clamp_span(src, span.clone())).unwrap_or("");
         if msg.contains("invalid type: a table") && looks_like_datetime(written) {
