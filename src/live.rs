@@ -37,10 +37,16 @@ pub fn build_sources(
             continue;
         };
         if let Some(other) = out.iter().find(|b| b.ruleset.id == rs.id) {
-            problems.push(format!(
-                "error: {} and {} both have id {:?}: kits would overwrite each other",
-                other.ruleset.path, name, rs.id
-            ));
+            // The same file given twice (a folder and a file in it) is said so, as `build`
+            // says it.
+            problems.push(if other.ruleset.path == *name {
+                format!("error: {name} is given twice: give each ruleset once")
+            } else {
+                format!(
+                    "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
+                    other.ruleset.path, name, rs.id
+                )
+            });
             continue;
         }
         let opts = KitOptions::new(paper.or(rs.layout.paper).unwrap_or(A4));

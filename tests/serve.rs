@@ -576,3 +576,23 @@ fn head_allow_versions_and_the_request_deadline() {
         "cut early: {took:?}"
     );
 }
+
+/// `watch DIR DIR/a.toml` names the same file twice: said so, as `build` says it (it said
+/// the file and itself "both have id").
+#[test]
+fn watch_says_a_file_given_twice() {
+    let d = scratch("watch-twice");
+    std::fs::create_dir_all(d.join("w")).unwrap();
+    std::fs::copy(repo("rulesets/six-pit-sowing.toml"), d.join("w/a.toml")).unwrap();
+    let mut child = sowkit()
+        .args(["watch", "w", "w/a.toml", "-o", "out"])
+        .current_dir(&d)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = lines(child.stderr.take().unwrap());
+    let _running = Running(child);
+    let l = wait_for(&err, "w/a.toml");
+    assert!(l.contains("w/a.toml is given twice"), "{l}");
+}
