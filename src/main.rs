@@ -211,7 +211,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text", ignore_case = true)]
         format: FormatArg,
         /// Stop after this many seconds and print the proven bounds
-        #[arg(long)]
+        #[arg(long, value_parser = positive_seconds)]
         budget: Option<f64>,
         /// Stop after visiting this many positions (deterministic)
         #[arg(long)]
@@ -232,6 +232,18 @@ enum FormatArg {
     Text,
     /// One JSON object (README "Solving").
     Json,
+}
+
+/// `solve --budget`: a number of seconds above 0 (0, a negative number, `nan` and `inf` are
+/// command-line errors, exit 2, as any other bad argument).
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(_) => Err(format!("{s} is not a number of seconds above 0")),
+        Err(_) => Err(format!(
+            "{s:?} is not a number: give seconds above 0, such as 2.5"
+        )),
+    }
 }
 
 /// Expands folders into their `*.toml` files, sorted; keeps files as given.

@@ -830,3 +830,27 @@ fn a_missing_key_is_named_itself() {
     let d = one_error(&no_seeds);
     assert_eq!(d.field, "board.seeds_per_pit", "{}", d.message);
 }
+
+/// `solve --budget` 0, `nan` and `inf` exited 1 and `-1` exited 2: each is a bad argument,
+/// exit 2 with the argument named, as clap refuses any other.
+#[test]
+fn solve_budget_is_checked_as_an_argument() {
+    let f = repo("rulesets/six-pit-sowing.toml");
+    for b in ["0", "nan", "inf", "-1", "x"] {
+        let o = bin()
+            .arg("solve")
+            .arg(format!("--budget={b}"))
+            .arg(&f)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{b}: {err}");
+        assert!(err.contains("--budget"), "{b}: {err}");
+    }
+    let o = bin()
+        .args(["solve", "--budget=5"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+}
