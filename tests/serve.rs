@@ -301,10 +301,15 @@ fn watch_rewrites_only_changed_files_and_keeps_the_kit_on_a_failing_check() {
     let out = lines(child.stdout.take().unwrap());
     let err = lines(child.stderr.take().unwrap());
     let _running = Running(child);
-    wait_for(&out, "rebuilt 1 kit(s)");
+    let first = wait_for(&out, "rebuilt 1 kit(s)");
     wait_for(&err, "watching 1 file(s)");
     let kit = d.join("out/six-pit-sowing");
     let before = tree(&kit);
+    // The new kit's files are counted one by one (it read "1 file(s) written").
+    assert!(
+        first.contains(&format!(": {} file(s) written, 0 removed", before.len())),
+        "{first}"
+    );
     // Different modification times need a visible gap on coarse file systems.
     std::thread::sleep(Duration::from_millis(1100));
 

@@ -44,6 +44,10 @@ fn describe(changes: &[Change]) -> String {
     for c in changes {
         match c {
             Change::Stale(_) => r += 1,
+            // A kit folder written whole counts its files (a new 21-file kit read "1 file").
+            Change::Missing(p) if p.is_dir() => {
+                w += std::fs::read_dir(p).map_or(1, |d| d.count().max(1));
+            }
             _ => w += 1,
         }
     }
