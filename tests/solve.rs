@@ -436,6 +436,12 @@ fn wilson_interval_of_5_in_10() {
     assert_eq!(r.lo, 0.0);
     // 0 of 10: upper end z²/10 / (1 + z²/10) = 0.27753.
     assert!((r.hi - 0.27753).abs() < 1e-4, "{r:?}");
+    // 0 of n and n of n: the bound at that end is exactly 0 and 1 (a JSON "lo" of 1.08e-19
+    // was printed for a count of 0).
+    for n in 1..=4000 {
+        assert_eq!(sowkit::solve::balance::wilson(0, n).lo, 0.0, "0 of {n}");
+        assert_eq!(sowkit::solve::balance::wilson(n, n).hi, 1.0, "{n} of {n}");
+    }
 }
 
 #[test]
