@@ -49,8 +49,16 @@ pub fn wilson(k: u32, n: u32) -> Rate {
         rate: p,
         // At k = 0 (k = n) the bound is exactly 0 (1): centre and half are equal there, but
         // their floats differ by rounding (a JSON "lo" of 1.08e-19).
-        lo: if k == 0 { 0.0 } else { (centre - half).max(0.0) },
-        hi: if k == n { 1.0 } else { (centre + half).min(1.0) },
+        lo: if k == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        hi: if k == n {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     }
 }
 
