@@ -776,43 +776,8 @@ fn a_cut_store_name_overlapping_its_count_names_board_stores() {
 #[test]
 fn large_print_advice_offers_normal_print_only_when_tried() {
     let d = scratch("normal-print");
-    let pits = |p: char| {
-        (1..=16)
-            .map(|i| format!("\"{p}{i}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let src = format!(
-        r#"id = "long-board"
-name = "Long board"
-lang = "en"
-source = "test"
-[board]
-pits_per_side = 16
-seeds_per_pit = 50
-players = ["A", "B"]
-pit_labels = [[{}], [{}]]
-stores = ["store A", "store B"]
-[sowing]
-direction = "counterclockwise"
-own_store = "skip"
-opponent_store = "skip"
-origin_on_lap = "sow"
-min_seeds = 1
-relay = "same"
-[extra_turn]
-on = []
-[capture]
-kind = "none"
-chain = "none"
-[end]
-when = ["either-side-empty", "repetition"]
-remaining_seeds = "owner"
-no_legal_move = "end"
-"#,
-        pits('A'),
-        pits('B')
-    );
+    // The same board as tests/tiles.rs's.
+    let src = include_str!("fixtures/long-board.toml").to_string();
     let f = d.join("long-board.toml");
     std::fs::write(&f, &src).unwrap();
     let args = strings(&["build", "--paper", "letter", "--style", "large"]);

@@ -285,22 +285,32 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
     v
 }
 
-#[test]
-fn watch_rewrites_only_changed_files_and_keeps_the_kit_on_a_failing_check() {
-    let d = scratch("watch");
-    let file = d.join("six-pit-sowing.toml");
-    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
-    std::fs::write(&file, &src).unwrap();
+/// `sowkit watch ARGS` started in `dir`: its stdout and stderr lines, and the running process
+/// (stopped when dropped).
+fn spawn_watch(
+    dir: &Path,
+    args: &[&str],
+) -> (mpsc::Receiver<String>, mpsc::Receiver<String>, Running) {
     let mut child = sowkit()
-        .args(["watch", "six-pit-sowing.toml", "-o", "out"])
-        .current_dir(&d)
+        .arg("watch")
+        .args(args)
+        .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let out = lines(child.stdout.take().unwrap());
     let err = lines(child.stderr.take().unwrap());
-    let _running = Running(child);
+    (out, err, Running(child))
+}
+
+#[test]
+fn watch_rewrites_only_changed_files_and_keeps_the_kit_on_a_failing_check() {
+    let d = scratch("watch");
+    let file = d.join("six-pit-sowing.toml");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    std::fs::write(&file, &src).unwrap();
+    let (out, err, _running) = spawn_watch(&d, &["six-pit-sowing.toml", "-o", "out"]);
     let first = wait_for(&out, "rebuilt 1 kit(s)");
     wait_for(&err, "watching 1 file(s)");
     let kit = d.join("out/six-pit-sowing");
@@ -378,16 +388,7 @@ fn watch_follows_a_folder_and_symbolic_links() {
     let kalah = std::fs::read_to_string(repo("rulesets/kalah-6x4.toml")).unwrap();
     std::fs::write(rs.join("a.toml"), &six).unwrap();
     std::fs::write(rs.join("b.toml"), &kalah).unwrap();
-    let mut child = sowkit()
-        .args(["watch", "rs", "-o", "out"])
-        .current_dir(&d)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = lines(child.stdout.take().unwrap());
-    let err = lines(child.stderr.take().unwrap());
-    let running = Running(child);
+    let (out, err, running) = spawn_watch(&d, &["rs", "-o", "out"]);
     wait_for(&out, "rebuilt 2 kit(s)");
     wait_for(&err, "watching 2 file(s)");
     let name = |id: &str| {
@@ -439,16 +440,7 @@ fn watch_follows_a_folder_and_symbolic_links() {
         let t = d.join("t.toml");
         std::fs::write(&t, &six).unwrap();
         std::os::unix::fs::symlink("t.toml", d.join("link.toml")).unwrap();
-        let mut child = sowkit()
-            .args(["watch", "link.toml", "-o", "out2"])
-            .current_dir(&d)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let out = lines(child.stdout.take().unwrap());
-        let err = lines(child.stderr.take().unwrap());
-        let _running = Running(child);
+        let (out, err, _running) = spawn_watch(&d, &["link.toml", "-o", "out2"]);
         wait_for(&out, "rebuilt 1 kit(s)");
         wait_for(&err, "watching 1 file(s)");
         std::fs::write(&t, six.replacen("name = \"", "name = \"Linked ", 1)).unwrap();
@@ -589,15 +581,7 @@ fn watch_says_a_file_given_twice() {
     let d = scratch("watch-twice");
     std::fs::create_dir_all(d.join("w")).unwrap();
     std::fs::copy(repo("rulesets/six-pit-sowing.toml"), d.join("w/a.toml")).unwrap();
-    let mut child = sowkit()
-        .args(["watch", "w", "w/a.toml", "-o", "out"])
-        .current_dir(&d)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let err = lines(child.stderr.take().unwrap());
-    let _running = Running(child);
+    let (_out, err, _running) = spawn_watch(&d, &["w", "w/a.toml", "-o", "out"]);
     let l = wait_for(&err, "w/a.toml");
     assert!(l.contains("w/a.toml is given twice"), "{l}");
 }

@@ -1071,33 +1071,7 @@ fn number_circles(p: &Page, r: f64) -> Vec<(f64, f64)> {
 }
 
 /// 16 pits a side of 50 seeds, relay sowing, no stores in the circuit, at play sizes.
-const LONG_BOARD: &str = r#"id = "long-board"
-name = "Long board"
-lang = "en"
-source = "test"
-[board]
-pits_per_side = 16
-seeds_per_pit = 50
-players = ["A", "B"]
-pit_labels = [["A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12", "A13", "A14", "A15", "A16"], ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11", "B12", "B13", "B14", "B15", "B16"]]
-stores = ["store A", "store B"]
-[sowing]
-direction = "counterclockwise"
-own_store = "skip"
-opponent_store = "skip"
-origin_on_lap = "sow"
-min_seeds = 1
-relay = "same"
-[extra_turn]
-on = []
-[capture]
-kind = "none"
-chain = "none"
-[end]
-when = ["either-side-empty", "repetition"]
-remaining_seeds = "owner"
-no_legal_move = "end"
-"#;
+const LONG_BOARD: &str = include_str!("fixtures/long-board.toml");
 
 /// A 16-pit board of 50 seeds a pit (pits and stores at play size) is drawn 1.4 m long: on
 /// Letter in normal print its map is one row of narrow tiles whose 10 mm number circles stand
