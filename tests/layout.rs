@@ -754,6 +754,20 @@ fn long_pit_labels_stay_inside_their_pits() {
 /// to the foot of the content area (within 0.5 mm of it), no row shorter than the large-print
 /// row height. Before, four blanks shared one 18 pt line (some lines 13 mm long) and up to a
 /// row's height was left blank under the table.
+/// The writing line after the text `label` on a score log: a horizontal stroke starting just
+/// after the label, on its baseline; (x0, x1, y) in mm.
+fn line_after(log: &Page, label: &str) -> Option<(f64, f64, f64)> {
+    let t = texts(log).find(|t| t.text == label)?;
+    let end = t.x + text::width_mm(&t.text, t.size_pt, t.weight);
+    shapes(log)
+        .filter(|s| s.fill.is_none() && s.segs.len() == 2)
+        .filter_map(|s| bounds(&s.segs))
+        .find(|&(a, b, _, d)| {
+            (b - d).abs() < EPS && a >= end && a - end < 4.0 && (b - t.y).abs() < 2.0
+        })
+        .map(|(a, b, c, _)| (a, c, b))
+}
+
 /// Normal print: a player's name gets a line of at least 25 mm on A4 and Letter in both
 /// languages (it had an even quarter of the row, 18 mm, while "Round:" got 30 mm), longer than
 /// the round's, every line ending inside the right margin.
@@ -771,25 +785,11 @@ fn normal_print_log_gives_names_the_longest_blanks() {
                 let doc = layout::kit(&rs, &opts).unwrap();
                 let log = named(&doc, "log");
                 let what = format!("{} [{lang}] {}", rs.id, paper.name);
-                // The writing line after a label: a horizontal stroke starting just after it.
-                let line_after = |label: &str| {
-                    let t = texts(log).find(|t| t.text == label)?;
-                    let end = t.x + text::width_mm(&t.text, t.size_pt, t.weight);
-                    shapes(log)
-                        .filter(|s| s.fill.is_none() && s.segs.len() == 2)
-                        .filter_map(|s| bounds(&s.segs))
-                        .find(|&(a, b, _, d)| {
-                            (b - d).abs() < EPS
-                                && a >= end
-                                && a - end < 4.0
-                                && (b - t.y).abs() < 2.0
-                        })
-                        .map(|(a, _, c, _)| (a, c))
-                };
                 let mut names = Vec::new();
                 for player in &lrs.board.players {
                     let label = ph.fmt("log.player_blank", &[("player", player)]);
-                    let (x0, x1) = line_after(&label).unwrap_or_else(|| panic!("{what}: {label}"));
+                    let (x0, x1, _) =
+                        line_after(log, &label).unwrap_or_else(|| panic!("{what}: {label}"));
                     assert!(x1 - x0 >= 25.0, "{what}: {label:?} line {:.1} mm", x1 - x0);
                     assert!(
                         x1 <= log.width - 14.0 + EPS,
@@ -798,7 +798,7 @@ fn normal_print_log_gives_names_the_longest_blanks() {
                     names.push(x1 - x0);
                 }
                 for key in ["log.round_blank", "log.date_blank"] {
-                    if let Some((x0, x1)) = line_after(&ph.get(key)) {
+                    if let Some((x0, x1, _)) = line_after(log, &ph.get(key)) {
                         assert!(x1 <= log.width - 14.0 + EPS, "{what}: {key} ends at {x1}");
                         if key == "log.round_blank" {
                             assert!(names.iter().all(|n| *n > x1 - x0), "{what}: {names:?}");
@@ -829,22 +829,7 @@ fn large_print_log_has_tall_name_blanks_and_fills_the_page() {
                 let items = sowkit::doc::leaves(&log.items);
                 for player in &lrs.board.players {
                     let label = ph.fmt("log.player_blank", &[("player", player)]);
-                    let t = texts(log)
-                        .find(|t| t.text == label)
-                        .unwrap_or_else(|| panic!("{what}: no {label:?}"));
-                    let end = t.x + text::width_mm(&t.text, t.size_pt, t.weight);
-                    // The line: a horizontal stroke starting just after the label, on its
-                    // baseline.
-                    let (x0, x1, y) = shapes(log)
-                        .filter(|s| s.fill.is_none() && s.segs.len() == 2)
-                        .filter_map(|s| bounds(&s.segs))
-                        .find(|&(a, b, _, d)| {
-                            (b - d).abs() < EPS
-                                && a >= end
-                                && a - end < 4.0
-                                && (b - t.y).abs() < 2.0
-                        })
-                        .map(|(a, b, c, _)| (a, c, b))
+                    let (x0, x1, y) = line_after(log, &label)
                         .unwrap_or_else(|| panic!("{what}: no line after {label:?}"));
                     assert!(x1 - x0 >= 50.0, "{what}: {label:?} line {:.1} mm", x1 - x0);
                     // Nothing in the 12 mm above the line.
