@@ -419,14 +419,31 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
             let (status, body) = play(shared, id, &req.body);
             respond(&out, status, "application/json", body.as_bytes())
         }
-        ("GET" | "POST", _) => not_found(&out),
-        _ => respond_with(
-            &out,
-            "405 Method Not Allowed",
-            "text/plain",
-            "Allow: GET, HEAD, POST\r\n",
-            b"method not allowed\n",
-        ),
+        // A path this server has, asked with a method it does not take there: 405 with the
+        // methods it does take (RFC 9110 §15.5.6); any other path: 404.
+        _ => match allowed(&segs) {
+            Some(methods) => respond_with(
+                &out,
+                "405 Method Not Allowed",
+                "text/plain",
+                &format!("Allow: {methods}\r\n"),
+                b"method not allowed\n",
+            ),
+            None => not_found(&out),
+        },
+    }
+}
+
+/// The methods a path of this server takes (`None`: no such path). Whether the kit or file
+/// named exists is not asked: a method is allowed or not by the path's form.
+fn allowed(segs: &[&str]) -> Option<&'static str> {
+    match segs {
+        [] | ["events"] | ["kit", _] | ["kit", _, _] | ["play", _] | ["api", _, "info"] => {
+            Some("GET, HEAD")
+        }
+        ["assets", "play.js" | "live.js" | "style.css"] => Some("GET, HEAD"),
+        ["api", _, "play"] => Some("POST"),
+        _ => None,
     }
 }
 

@@ -520,7 +520,28 @@ fn head_allow_versions_and_the_request_deadline() {
     assert!(head.contains(&format!("Content-Length: {}\r\n", get_body.len())));
     let put = raw_request(port, &format!("PUT / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
     assert!(put.starts_with("HTTP/1.1 405 "), "{put}");
-    assert!(put.contains("\r\nAllow: GET, HEAD, POST\r\n"), "{put}");
+    assert!(put.contains("\r\nAllow: GET, HEAD\r\n"), "{put}");
+    // Each path says its own methods: the play API takes POST only; an unknown path is 404
+    // whatever the method.
+    let get_play = raw_request(
+        port,
+        &format!("GET /api/six-pit-sowing/play HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+    );
+    assert!(get_play.starts_with("HTTP/1.1 405 "), "{get_play}");
+    assert!(get_play.contains("\r\nAllow: POST\r\n"), "{get_play}");
+    let post_root = raw_request(
+        port,
+        &format!("POST / HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n"),
+    );
+    assert!(
+        post_root.contains("\r\nAllow: GET, HEAD\r\n"),
+        "{post_root}"
+    );
+    let nowhere = raw_request(
+        port,
+        &format!("PUT /nowhere HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+    );
+    assert!(nowhere.starts_with("HTTP/1.1 404 "), "{nowhere}");
     let v = raw_request(port, &format!("GET / HTTP/9.9\r\nHost: {host}\r\n\r\n"));
     assert!(v.starts_with("HTTP/1.1 505 "), "{v}");
     // HTTP/1.2 is HTTP/1 (answered as 1.1); what is not a version at all is 400; a
