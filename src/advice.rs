@@ -249,6 +249,18 @@ pub fn layout_advice(rs: &Ruleset, opts: &KitOptions) -> Vec<String> {
 /// No line is given twice. Empty when the kit lays out as it is. At most [`MAX_KIT_TRIES`]
 /// whole kits are laid out; when they run out, the last line says so.
 pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Vec<String> {
+    layout_advice_on(rs, opts, langs, &[])
+}
+
+/// [`layout_advice_in`], where a change of size must also lay the kit out on each paper of
+/// `also` (`check` lays every ruleset out on A4 and Letter: a size that mends the A4 kit but
+/// not the Letter one was offered, and following it, `check` still failed).
+pub fn layout_advice_on(
+    rs: &Ruleset,
+    opts: &KitOptions,
+    langs: &[String],
+    also: &[Paper],
+) -> Vec<String> {
     let mut tries = Tries {
         left: MAX_KIT_TRIES,
         ran_out: false,
@@ -282,6 +294,14 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
     let mut tried_sizes = Vec::new();
     let src = source_of(rs);
     let paper = opts.paper.name.to_string();
+    // The papers a size change was tried on: this one and those of `also`.
+    let size_papers = {
+        let mut names = vec![paper.clone()];
+        for p in also.iter().filter(|p| **p != opts.paper) {
+            names.push(p.name.to_string());
+        }
+        names.join(" and ")
+    };
     if let Some(src) = &src {
         for size in &SIZES {
             let now = (size.now)(rs);
@@ -299,7 +319,15 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
                     continue;
                 };
                 match try_kit(&rs2, opts, langs, &mut tries) {
-                    Tried::LaysOut => {
+                    Tried::LaysOut
+                        if also.iter().filter(|p| **p != opts.paper).all(|p| {
+                            let o = KitOptions {
+                                paper: *p,
+                                ..opts.clone()
+                            };
+                            matches!(try_kit(&rs2, &o, langs, &mut tries), Tried::LaysOut)
+                        }) =>
+                    {
                         found = Some(v);
                         break;
                     }
@@ -310,7 +338,8 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
                         }
                     }
                     Tried::Untried => break,
-                    Tried::Board | Tried::Kit(_) => {}
+                    // Lays out on this paper, not on another of `also`: a larger step may.
+                    Tried::LaysOut | Tried::Board | Tried::Kit(_) => {}
                 }
             }
             let Some(v) = found else {
@@ -320,14 +349,14 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
             let way = if v > now { "larger" } else { "smaller" };
             out.push(match at {
                 Place::Value(r) => format!(
-                    "help: {}:{}: {field} = {} → {field} = {} (a {way} value; tried: the kit then lays out on {paper})",
+                    "help: {}:{}: {field} = {} → {field} = {} (a {way} value; tried: the kit then lays out on {size_papers})",
                     rs.path,
                     line_of(src, r.start),
                     num(now),
                     num(v)
                 ),
                 Place::After(a) => format!(
-                    "help: {}:{}: add {} = {} under [layout] ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {paper})",
+                    "help: {}:{}: add {} = {} under [layout] ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {size_papers})",
                     rs.path,
                     line_of(src, a) - 1,
                     size.key,
@@ -335,7 +364,7 @@ pub fn layout_advice_in(rs: &Ruleset, opts: &KitOptions, langs: &[String]) -> Ve
                     num(now)
                 ),
                 Place::NoTable => format!(
-                    "help: {}: add a [layout] table with {} = {} ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {paper})",
+                    "help: {}: add a [layout] table with {} = {} ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {size_papers})",
                     rs.path,
                     size.key,
                     num(v),

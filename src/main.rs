@@ -416,7 +416,13 @@ const UNTRIED_HINTS: [&str; 6] = [
 /// file, paper or options that was tried and lays the kit out in each language of `langs`
 /// (empty: `opts`' own), naming the file, line and field (see [`sowkit::advice`]). The
 /// layout's untried hints are left out.
-fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions, langs: &[String]) -> String {
+fn layout_problem(
+    e: &str,
+    rs: Option<&Ruleset>,
+    opts: &KitOptions,
+    langs: &[String],
+    also: &[Paper],
+) -> String {
     // A ruleset without its words in the kit's language (a missing [text.es] or
     // [example.text.es] table) is not a layout problem: no paper or size would help, so the
     // message is said alone, with no advice tried.
@@ -424,7 +430,7 @@ fn layout_problem(e: &str, rs: Option<&Ruleset>, opts: &KitOptions, langs: &[Str
         return words;
     }
     let advice = rs.map_or_else(Vec::new, |rs| {
-        sowkit::advice::layout_advice_in(rs, opts, langs)
+        sowkit::advice::layout_advice_on(rs, opts, langs, also)
     });
     let mut e = e.to_string();
     if !advice.is_empty() {
@@ -902,6 +908,39 @@ fn main() -> ExitCode {
                 }
             };
             let problems = sowkit::build::check_layout(&all, papers_for);
+            // The same failure in several languages is said once, naming them ("in `en` and
+            // `es`: …"): each language repeated the message and its advice.
+            let mut merged: Vec<(String, String, String)> = Vec::new();
+            let mut langs_of: Vec<Vec<String>> = Vec::new();
+            for (path, paper_name, e) in &problems {
+                let (lang, rest) = match e.strip_prefix("in `").and_then(|r| r.split_once("`: ")) {
+                    Some((l, rest)) => (Some(l.to_string()), rest.to_string()),
+                    None => (None, e.clone()),
+                };
+                match merged
+                    .iter()
+                    .position(|(p, n, m)| p == path && n == paper_name && *m == rest)
+                {
+                    Some(i) => langs_of[i].extend(lang),
+                    None => {
+                        merged.push((path.clone(), paper_name.clone(), rest));
+                        langs_of.push(lang.into_iter().collect());
+                    }
+                }
+            }
+            let problems: Vec<(String, String, String)> = merged
+                .into_iter()
+                .zip(langs_of)
+                .map(|((path, paper, rest), langs)| {
+                    let e = if langs.is_empty() {
+                        rest
+                    } else {
+                        let named: Vec<String> = langs.iter().map(|l| format!("`{l}`")).collect();
+                        format!("in {}: {rest}", named.join(" and "))
+                    };
+                    (path, paper, e)
+                })
+                .collect();
             for (path, paper_name, e) in &problems {
                 let rs = all.iter().find(|r| &r.path == path);
                 let paper = rs.and_then(|r| {
@@ -928,7 +967,12 @@ fn main() -> ExitCode {
                 };
                 // The advice is tried in every language `check` lays out.
                 let langs = sowkit::build::check_languages(rs);
-                report_layout(path, &layout_problem(e, Some(rs), &opts, &langs), "");
+                // A size change is offered only if it mends every paper `check` lays out.
+                report_layout(
+                    path,
+                    &layout_problem(e, Some(rs), &opts, &langs, &papers_for(rs)),
+                    "",
+                );
             }
             if !problems.is_empty() {
                 return ExitCode::from(1);
@@ -1019,7 +1063,7 @@ fn main() -> ExitCode {
                             failed += 1;
                             report_layout(
                                 &rs.path,
-                                &layout_problem(&e, Some(rs), &opts, &[]),
+                                &layout_problem(&e, Some(rs), &opts, &[], &[]),
                                 "nothing was written",
                             );
                         }
@@ -1070,7 +1114,7 @@ fn main() -> ExitCode {
                                 let opts = rs.map_or_else(|| KitOptions::new(A4), opts_for);
                                 report_layout(
                                     &path,
-                                    &layout_problem(&message, rs, &opts, &[]),
+                                    &layout_problem(&message, rs, &opts, &[], &[]),
                                     closing,
                                 );
                             }

@@ -803,3 +803,56 @@ fn large_print_advice_offers_normal_print_only_when_tried() {
     );
     follow_every_advice(&f, &long, &args, &err, &["en"]);
 }
+
+/// `check` lays a kit out on A4 and Letter; a 12-pit board of 12 mm pits fails on both, in
+/// English and Spanish. Each paper's failure is said once, naming both languages (each
+/// language repeated it), and the size offered mends both papers: it offered 22 mm for A4
+/// and 24 mm for Letter, and following the A4 advice, `check` still failed on Letter.
+#[test]
+fn check_advice_mends_every_paper_it_checks() {
+    let d = scratch("check-papers");
+    let src = include_str!("fixtures/small-pits-advice.toml");
+    let f = d.join("small.toml");
+    std::fs::write(&f, src).unwrap();
+    let args = strings(&["check"]);
+    let o = run(&f, &args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    for paper in ["A4", "Letter"] {
+        let n = err
+            .lines()
+            .filter(|l| l.contains(&format!("cannot lay out the kit on {paper} paper")))
+            .count();
+        assert_eq!(n, 1, "{paper}: {err}");
+    }
+    assert!(err.contains("in `en` and `es`: "), "{err}");
+    let sizes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("layout.pit_diameter = 12 → "))
+        .collect();
+    assert_eq!(sizes.len(), 2, "{err}");
+    assert!(
+        sizes
+            .iter()
+            .all(|l| l.contains("lays out on A4 and Letter")
+                || l.contains("lays out on Letter and A4")),
+        "{err}"
+    );
+    // Following the advice, `check` passes.
+    let v = sizes[0]
+        .split("→ layout.pit_diameter = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap();
+    assert!(
+        sizes.iter().all(|l| l.contains(&format!("= {v} "))),
+        "{err}"
+    );
+    std::fs::write(
+        &f,
+        src.replace("pit_diameter = 12", &format!("pit_diameter = {v}")),
+    )
+    .unwrap();
+    let o = run(&f, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
