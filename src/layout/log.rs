@@ -198,10 +198,15 @@ fn first_sheet_with(
             NAME_LINE,
         ),
     ];
+    // Each blank's line in normal print: `None` for a name (the names share what the others
+    // leave), else its own length.
+    let mut normal: Vec<Option<f64>> = vec![None, None];
     if rs.next_round.is_none() {
         blanks.push((ph.get("log.round_blank"), ROUND_LINE));
+        normal.push(Some(ROUND_LINE_NORMAL));
     }
     blanks.push((ph.get("log.date_blank"), DATE_LINE));
+    normal.push(Some(DATE_LINE_NORMAL));
     if sz.large {
         y = large_blanks(&mut pg, y, sz.head, &blanks);
     } else {
@@ -215,29 +220,15 @@ fn first_sheet_with(
         // ([`ROUND_LINE_NORMAL`], [`DATE_LINE_NORMAL`]) and the players share what is left.
         // When that leaves a name less than [`NAME_LINE_NORMAL`] (long labels, narrow paper)
         // every blank gets an equal slot instead.
-        let fixed: f64 = blanks
-            .iter()
-            .skip(2)
-            .map(|(_, min)| {
-                if *min == ROUND_LINE {
-                    ROUND_LINE_NORMAL
-                } else {
-                    DATE_LINE_NORMAL
-                }
-            })
-            .sum();
+        let fixed: f64 = normal.iter().flatten().sum();
         // 1.5 mm after each label, 4 mm after each line (the last line ends 4 mm inside the
         // margin, as the even slots have it).
         let gaps = blanks.len() as f64 * (1.5 + 4.0);
         let name = (cw - widths.iter().sum::<f64>() - gaps - fixed) / 2.0;
         let mut x = MARGIN;
         if name >= NAME_LINE_NORMAL {
-            for (i, ((b, min), tw)) in blanks.iter().zip(&widths).enumerate() {
-                let len = match i {
-                    0 | 1 => name,
-                    _ if *min == ROUND_LINE => ROUND_LINE_NORMAL,
-                    _ => DATE_LINE_NORMAL,
-                };
+            for (((b, _), tw), own) in blanks.iter().zip(&widths).zip(&normal) {
+                let len = own.unwrap_or(name);
                 pg.text(x, base, size, Weight::Bold, b);
                 blank_line(&mut pg, x + tw + 1.5, x + tw + 1.5 + len, base + 0.8);
                 x += tw + 1.5 + len + 4.0;
