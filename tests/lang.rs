@@ -1034,3 +1034,54 @@ fn a_worked_example_that_fits_a_page_keeps_its_caption_on_the_page_of_its_boards
         );
     }
 }
+
+/// The setup paragraph of the rule sheet (the one saying who owns which store).
+fn setup_sides(rs: &sowkit::ruleset::Ruleset, lang: &str) -> String {
+    let ph = Phrases::load(lang).unwrap();
+    let rs = rs.in_lang(lang).unwrap();
+    sowkit::layout::rules::blocks(&rs, &ph)
+        .into_iter()
+        .find_map(|b| match b {
+            sowkit::layout::rules::Block::Para(p)
+                if p.contains(&rs.board.stores[0]) && p.contains(&rs.board.pit_labels[0][0]) =>
+            {
+                Some(p)
+            }
+            _ => None,
+        })
+        .expect("a setup paragraph naming the first store and pit")
+}
+
+#[test]
+fn a_store_not_named_a_store_is_introduced_as_one() {
+    // Oware names its stores "South's captures" and "North's captures", while every later
+    // sentence says "store": the setup says which store is whose. "South store" and
+    // "almacén Sur" already say it, so nothing is added.
+    let oware = common::load_path(&common::bundled_path("oware-abapa"));
+    let en = setup_sides(&oware, "en");
+    assert!(en.contains("owns South's captures, their store;"), "{en}");
+    assert!(en.contains("owns North's captures, their store."), "{en}");
+    let es = setup_sides(&oware, "es");
+    assert!(es.contains("es dueño del almacén Sur;"), "{es}");
+    assert!(!es.contains("su almacén"), "{es}");
+    let kalah = common::load_path(&common::bundled_path("kalah-6x4"));
+    let en = setup_sides(&kalah, "en");
+    assert!(en.contains("owns South store;"), "{en}");
+    assert!(!en.contains("their store"), "{en}");
+    // A Spanish name without the word: "capturas de Sur, su almacén".
+    let mut own = oware.in_lang("es").unwrap();
+    own.board.stores = ["capturas de Sur".into(), "capturas de Norte".into()];
+    let ph = Phrases::load("es").unwrap();
+    let text: Vec<String> = sowkit::layout::rules::blocks(&own, &ph)
+        .into_iter()
+        .filter_map(|b| match b {
+            sowkit::layout::rules::Block::Para(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        text.iter()
+            .any(|p| p.contains("es dueño de capturas de Sur, su almacén;")),
+        "{text:?}"
+    );
+}

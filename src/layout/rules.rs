@@ -127,6 +127,21 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
             l.last().cloned().unwrap_or_default(),
         )
     };
+    // "yes" when a store's name holds the language's word for a store ("South store",
+    // "almacén Sur"), else "no": a store named otherwise ("South's captures") is then
+    // introduced as a store, since every later sentence calls it one.
+    let store_word = ph.get("word.store").to_lowercase();
+    let named = |name: &str| {
+        let lower = name.to_lowercase();
+        if lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == store_word)
+        {
+            "yes"
+        } else {
+            "no"
+        }
+    };
     let (a1, an) = first_last(0);
     let (b1, bn) = first_last(1);
     let mut out = vec![Title(ph.fmt("rules.title", &[("name", &rs.name)]))];
@@ -179,6 +194,8 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
             ("bn", &bn),
             ("sa", &b.stores[0]),
             ("sb", &b.stores[1]),
+            ("sa_named", named(&b.stores[0])),
+            ("sb_named", named(&b.stores[1])),
         ],
     )));
     out.push(Para(ph.fmt("rules.setup_first", &[("a", a)])));
