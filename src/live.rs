@@ -20,18 +20,63 @@ pub struct Built {
     pub kit: Kit,
 }
 
+/// A ruleset whose rules can be played now ([`ruleset::Checked::playable`]): what the
+/// play-test page plays, even while a worked example disagrees or the kit does not build.
+#[derive(Clone, Debug)]
+pub struct Playable {
+    /// The ruleset as saved.
+    pub ruleset: Ruleset,
+    /// Its TOML text.
+    pub source: String,
+    /// Whether `check` refuses it (a worked example, word or size is wrong), so it has no
+    /// kit of this save.
+    pub refused: bool,
+}
+
+/// What one rebuild of `watch` or `serve` found.
+#[derive(Debug)]
+pub struct Rebuild {
+    /// Every kit, or every problem of every ruleset that failed, rendered with file, line and
+    /// field and separated by blank lines (or a layout failure, or two rulesets with one id).
+    pub kits: Result<Vec<Built>, String>,
+    /// Every warning of every ruleset, rendered as `check` prints it (`warning: …`).
+    pub warnings: Vec<String>,
+    /// Every ruleset whose rules can be played now, in the order given.
+    pub rules: Vec<Playable>,
+}
+
+impl Rebuild {
+    /// A rebuild that failed before any ruleset was checked (a file could not be read).
+    pub fn failed(problem: String) -> Rebuild {
+        Rebuild {
+            kits: Err(problem),
+            warnings: Vec::new(),
+            rules: Vec::new(),
+        }
+    }
+}
+
 /// Loads, checks (worked examples and sanity playouts) and lays out every ruleset text
 /// `(display name, text)`; `paper` overrides each ruleset's `layout.paper` (default A4).
-/// Errors: every diagnostic of every ruleset that failed, rendered with file, line and field,
-/// separated by blank lines; or a layout failure, or two rulesets with the same id.
-pub fn build_sources(
-    sources: &[(String, String)],
-    paper: Option<Paper>,
-) -> Result<Vec<Built>, String> {
+/// The kits are all or nothing (see [`Rebuild::kits`]); the warnings and the playable rules
+/// are those of every ruleset, whether or not the kits built.
+pub fn build_sources(sources: &[(String, String)], paper: Option<Paper>) -> Rebuild {
     let mut out: Vec<Built> = Vec::new();
     let mut problems: Vec<String> = Vec::new();
+    let mut warnings: Vec<String> = Vec::new();
+    let mut rules: Vec<Playable> = Vec::new();
     for (name, src) in sources {
         let checked = ruleset::check_source(name, src);
+        warnings.extend(checked.warnings.into_iter().map(|d| d.rendered));
+        if let Some(rs) = checked.playable {
+            if !rules.iter().any(|r| r.ruleset.id == rs.id) {
+                rules.push(Playable {
+                    ruleset: rs,
+                    source: src.clone(),
+                    refused: !checked.errors.is_empty(),
+                });
+            }
+        }
         let Some(rs) = checked.ruleset else {
             problems.extend(checked.errors.into_iter().map(|d| d.rendered));
             continue;
@@ -62,10 +107,14 @@ pub fn build_sources(
             )),
         }
     }
-    if problems.is_empty() {
-        Ok(out)
-    } else {
-        Err(problems.join("\n\n"))
+    Rebuild {
+        kits: if problems.is_empty() {
+            Ok(out)
+        } else {
+            Err(problems.join("\n\n"))
+        },
+        warnings,
+        rules,
     }
 }
 

@@ -19,7 +19,7 @@
 //! [`crate::replay`] JSON document), `/events` (server-sent events: the kit generation).
 
 use crate::engine::Rules;
-use crate::live::Built;
+use crate::live::{Built, Playable, Rebuild};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -70,6 +70,36 @@ pub struct State {
     pub kits: Vec<Built>,
     /// The diagnostic of the last rebuild, if it failed.
     pub error: Option<String>,
+    /// The warnings of the last rebuild, rendered.
+    pub warnings: Vec<String>,
+    /// The rules of the last save of each ruleset that can be played (see
+    /// [`crate::live::Playable`]): the play-test page plays these, falling back to the last
+    /// good kit's rules for a ruleset whose last save cannot be played.
+    pub rules: Vec<Playable>,
+}
+
+impl State {
+    fn record(&mut self, r: Rebuild) {
+        match r.kits {
+            Ok(k) => {
+                self.kits = k;
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e),
+        }
+        self.warnings = r.warnings;
+        self.rules = r.rules;
+    }
+
+    /// The rules the play-test page of `id` plays: the last save's when they can be played,
+    /// else the last good kit's; and whether they are the last save's.
+    fn rules_of(&self, id: &str) -> Option<(&crate::ruleset::Ruleset, bool)> {
+        if let Some(p) = self.rules.iter().find(|p| p.ruleset.id == id) {
+            return Some((&p.ruleset, true));
+        }
+        let b = self.kits.iter().find(|b| b.kit.id == id)?;
+        Some((&b.ruleset, false))
+    }
 }
 
 /// The shared state plus a condition variable that wakes event streams on a rebuild.
@@ -80,28 +110,22 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// A new shared state holding `kits` (generation 1).
-    pub fn new(kits: Vec<Built>, error: Option<String>) -> Arc<Shared> {
-        Arc::new(Shared {
-            state: Mutex::new(State {
-                generation: 1,
-                kits,
-                error,
-            }),
-            changed: Condvar::new(),
-        })
+    /// A new shared state holding the first build (generation 1).
+    pub fn new(first: Rebuild) -> Arc<Shared> {
+        let s = Arc::new(Shared::default());
+        {
+            let mut st = s.lock();
+            st.generation = 1;
+            st.record(first);
+        }
+        s
     }
 
-    /// Records a rebuild: new kits, or a failure that keeps the last good kits.
-    pub fn update(&self, result: Result<Vec<Built>, String>) {
+    /// Records a rebuild: new kits, or a failure that keeps the last good kits; the warnings
+    /// and playable rules are always the new ones.
+    pub fn update(&self, rebuild: Rebuild) {
         let mut s = self.lock();
-        match result {
-            Ok(k) => {
-                s.kits = k;
-                s.error = None;
-            }
-            Err(e) => s.error = Some(e),
-        }
+        s.record(rebuild);
         s.generation += 1;
         self.changed.notify_all();
     }
@@ -394,7 +418,7 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
             }
         }
         ("GET", ["play", id]) => {
-            let known = shared.lock().kits.iter().any(|b| b.kit.id == *id);
+            let known = shared.lock().rules_of(id).is_some();
             if known {
                 respond(&out, "200 OK", html, play_page(id).as_bytes())
             } else {
@@ -528,13 +552,25 @@ fn head(title: &str) -> String {
 }
 
 fn error_banner(st: &State) -> String {
-    match &st.error {
+    let mut h = match &st.error {
         None => String::new(),
         Some(e) => format!(
-            "<section id=\"diagnostic\" class=\"error\"><h2>The last save did not pass <code>check</code>; showing the last good kit</h2>\n<pre>{}</pre></section>\n",
+            "<section id=\"diagnostic\" class=\"error\"><h2>The last save did not pass <code>check</code>; {}</h2>\n<pre>{}</pre></section>\n",
+            if st.kits.is_empty() {
+                "no kit has built yet"
+            } else {
+                "showing the last good kit"
+            },
             esc(e)
         ),
+    };
+    if !st.warnings.is_empty() {
+        h.push_str(&format!(
+            "<section id=\"warnings\" class=\"warning\"><h2>Warnings (the kit still builds)</h2>\n<pre>{}</pre></section>\n",
+            esc(&st.warnings.join("\n\n"))
+        ));
     }
+    h
 }
 
 fn index_page(shared: &Shared) -> String {
@@ -548,6 +584,18 @@ fn index_page(shared: &Shared) -> String {
         h.push_str(&format!(
             "<li><strong>{}</strong> — <a href=\"/kit/{id}/\">sheets</a> · <a href=\"/play/{id}\">play-test</a> · <a href=\"/kit/{id}/kit.pdf\">kit.pdf</a></li>\n",
             esc(&b.ruleset.name)
+        ));
+    }
+    // Rulesets with no kit yet whose rules can still be played (a worked example disagrees).
+    for p in st
+        .rules
+        .iter()
+        .filter(|p| !st.kits.iter().any(|b| b.kit.id == p.ruleset.id))
+    {
+        let id = esc(&p.ruleset.id);
+        h.push_str(&format!(
+            "<li><strong>{}</strong> — no kit yet (see above) · <a href=\"/play/{id}\">play-test</a></li>\n",
+            esc(&p.ruleset.name)
         ));
     }
     h.push_str("</ul>\n</body>\n</html>\n");
@@ -581,7 +629,9 @@ fn play_page(id: &str) -> String {
     PLAY_HTML.replace("{{ID}}", &esc(id))
 }
 
-/// `/api/ID/info`: the ruleset's name and its worked examples' starts.
+/// `/api/ID/info`: the name of the ruleset played, whether its rules are the last save's,
+/// whether `check` refuses that save, the last rebuild's diagnostics, and the worked examples'
+/// starts.
 fn info(shared: &Shared, id: &str) -> Option<String> {
     #[derive(Serialize)]
     struct Ex<'a> {
@@ -592,15 +642,24 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
     struct Info<'a> {
         id: &'a str,
         name: &'a str,
+        /// The rules played are the last save's (else the last good kit's).
+        saved: bool,
+        /// `check` refuses the last save (a worked example, word or size is wrong).
+        refused: bool,
+        /// The last rebuild's diagnostics, if it failed.
+        problem: Option<&'a str>,
         examples: Vec<Ex<'a>>,
     }
     let st = shared.lock();
-    let b = st.kits.iter().find(|b| b.kit.id == id)?;
+    let (rs, saved) = st.rules_of(id)?;
+    let refused = st.rules.iter().any(|p| p.ruleset.id == id && p.refused);
     let info = Info {
         id,
-        name: &b.ruleset.name,
-        examples: b
-            .ruleset
+        name: &rs.name,
+        saved,
+        refused,
+        problem: st.error.as_deref(),
+        examples: rs
             .examples
             .iter()
             .map(|e| Ex {
@@ -634,8 +693,10 @@ struct PlayResponse {
     example: Option<String>,
 }
 
-/// Plays `from` + `moves` with the engine; returns the HTTP status and JSON body.
-pub fn play_json(b: &Built, body: &[u8]) -> (&'static str, String) {
+/// Plays `from` + `moves` (the request body's JSON) under `ruleset`'s rules with the engine; returns the
+/// HTTP status and JSON body (400 for a body that is not the JSON, 422 for a move or start
+/// the rules refuse).
+pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static str, String) {
     let err = |status, msg: String| (status, serde_json::json!({ "error": msg }).to_string());
     let req: PlayRequest = match serde_json::from_slice(body) {
         Ok(r) => r,
@@ -649,7 +710,7 @@ pub fn play_json(b: &Built, body: &[u8]) -> (&'static str, String) {
     if req.moves.len() > 10_000 {
         return err("400 Bad Request", "more than 10 000 moves".to_string());
     }
-    let rules = match Rules::try_new(&b.ruleset) {
+    let rules = match Rules::try_new(ruleset) {
         Ok(r) => r,
         Err(e) => return err("422 Unprocessable Entity", e),
     };
@@ -679,11 +740,11 @@ fn play(shared: &Shared, id: &str, body: &[u8]) -> (&'static str, String) {
     // One replay at a time: each may list up to `replay::REPLAY_SOWN` sown holes (tens of MB
     // as JSON), and 64 connections at once would hold 64 of them.
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    let built = shared.lock().kits.iter().find(|b| b.kit.id == id).cloned();
-    match built {
-        Some(b) => {
+    let rules = shared.lock().rules_of(id).map(|(rs, _)| rs.clone());
+    match rules {
+        Some(rs) => {
             let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-            play_json(&b, body)
+            play_json(&rs, body)
         }
         None => (
             "404 Not Found",

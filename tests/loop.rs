@@ -960,3 +960,59 @@ fn solve_reads_a_ruleset_from_standard_input() {
     assert_eq!(strip(&text(&o).0), strip(&text(&from_file).0));
     assert_eq!(strip(&text(&o).0).0, serde_json::json!(2));
 }
+
+/// `replay` is how a wrong worked example gets mended, so it plays a ruleset whose examples
+/// disagree (saying that `check` still refuses it), and refuses one whose rules are wrong.
+#[test]
+fn replay_plays_while_a_worked_example_is_wrong() {
+    let d = scratch("replay-wrong-example");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    // Five seeds a pit: every example written for three now disagrees.
+    let five = src.replacen("seeds_per_pit = 3", "seeds_per_pit = 5", 1);
+    assert_ne!(five, src);
+    std::fs::write(d.join("five.toml"), &five).unwrap();
+    let o = sowkit()
+        .args(["replay", "five.toml", "--moves", "A1"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    // Worked by hand: A1's 5 seeds go to A2, A3, store A, B1, B2 (A 0 6 6 (1) / B 6 6 5 (0)),
+    // the last in B2, so B moves next.
+    assert!(
+        out.contains("lifts 5 seeds from A1 counter-clockwise: A2 A3 store A B1 B2"),
+        "{out}"
+    );
+    assert!(out.contains("next: B (legal: B1 B2 B3)"), "{out}");
+    assert!(err.contains("error: example[1]"), "{err}");
+    assert!(
+        err.contains("five.toml: ") && err.contains("problem(s) above, so `check` and `build` refuse the file; replaying with its rules anyway"),
+        "{err}"
+    );
+    // The emitted example is what the engine says, so it passes once the others are mended.
+    let o = sowkit()
+        .args(["replay", "five.toml", "--moves", "A1", "--emit-example"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    assert!(
+        out.contains("position = \"A 0 6 6 (1) / B 6 6 5 (0)\""),
+        "{out}"
+    );
+    // A wrong rule is still refused: nothing to replay.
+    let broken = src.replacen("pits_per_side = 3", "pits_per_side = \"three\"", 1);
+    assert_ne!(broken, src);
+    std::fs::write(d.join("broken.toml"), &broken).unwrap();
+    let o = sowkit()
+        .args(["replay", "broken.toml", "--moves", "A1"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("pits_per_side"), "{err}");
+}

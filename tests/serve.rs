@@ -606,3 +606,124 @@ fn watch_says_a_file_given_twice() {
     let l = wait_for(&err, "w/a.toml");
     assert!(l.contains("w/a.toml is given twice"), "{l}");
 }
+
+/// `serve ARGS` started in `dir`: the port and the running process (stopped when dropped).
+fn serve_in(dir: &Path, args: &[&str]) -> (Running, u16, mpsc::Receiver<String>) {
+    let mut child = sowkit()
+        .arg("serve")
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = lines(child.stdout.take().unwrap());
+    let err = lines(child.stderr.take().unwrap());
+    let running = Running(child);
+    let line = wait_for(&out, "serving http://127.0.0.1:");
+    let port = line
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (running, port, err)
+}
+
+/// While `check` refuses a save for its worked examples, the play-test page plays the rules
+/// as saved (a designer mends the examples with it), the pages say there is no kit yet, and
+/// the warnings `check` prints are on the pages and on stderr.
+#[test]
+fn serve_plays_the_saved_rules_while_check_refuses_them() {
+    let d = scratch("refused");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    // Five seeds a pit: the examples (written for three) disagree, and the 40 mm pits are
+    // below the play size for five seeds (a warning).
+    let five = src.replacen("seeds_per_pit = 3", "seeds_per_pit = 5", 1);
+    assert_ne!(five, src);
+    std::fs::write(d.join("five.toml"), &five).unwrap();
+    let (_server, port, err) = serve_in(&d, &["five.toml"]);
+    wait_for(&err, "warning: layout.pit_diameter");
+    let host = format!("127.0.0.1:{port}");
+    let (code, body) = request(port, "GET", "/", Some(&host), "");
+    let index = String::from_utf8_lossy(&body).into_owned();
+    assert_eq!(code, 200);
+    assert!(index.contains("no kit has built yet"), "{index}");
+    assert!(index.contains("error: example[1]"), "{index}");
+    assert!(index.contains("id=\"warnings\""), "{index}");
+    assert!(index.contains("layout.pit_diameter"), "{index}");
+    assert!(index.contains("href=\"/play/six-pit-sowing\""), "{index}");
+    assert_eq!(
+        request(port, "GET", "/play/six-pit-sowing", Some(&host), "").0,
+        200
+    );
+    let (code, body) = request(port, "GET", "/api/six-pit-sowing/info", Some(&host), "");
+    assert_eq!(code, 200);
+    let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(info["saved"], true);
+    assert_eq!(info["refused"], true);
+    assert!(info["problem"].as_str().unwrap().contains("example[1]"));
+    // Worked by hand: A1's 5 seeds go to A2, A3, store A, B1, B2: A 0 6 6 (1) / B 6 6 5 (0),
+    // B to move.
+    let (code, body) = request(
+        port,
+        "POST",
+        "/api/six-pit-sowing/play",
+        Some(&host),
+        r#"{"moves": ["A1"]}"#,
+    );
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&body));
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let f = &v["replay"]["final"];
+    assert_eq!(f["pits"], serde_json::json!([[0, 6, 6], [6, 6, 5]]));
+    assert_eq!(f["stores"], serde_json::json!([1, 0]));
+    assert_eq!(f["next"], "B");
+    // Mended: the kit builds, the diagnostic goes, the play-test page plays the same rules.
+    std::fs::write(d.join("five.toml"), &src).unwrap();
+    let mut index = String::new();
+    for _ in 0..600 {
+        index = String::from_utf8_lossy(&request(port, "GET", "/", Some(&host), "").1).into_owned();
+        if !index.contains("id=\"diagnostic\"") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(!index.contains("id=\"diagnostic\""), "{index}");
+    assert!(!index.contains("id=\"warnings\""), "{index}");
+    assert!(index.contains("href=\"/kit/six-pit-sowing/\""), "{index}");
+    let (_, body) = request(port, "GET", "/api/six-pit-sowing/info", Some(&host), "");
+    let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        (&info["saved"], &info["refused"]),
+        (&serde_json::json!(true), &serde_json::json!(false))
+    );
+}
+
+/// `watch` prints the warnings `check` prints, at every rebuild; the same warnings again are
+/// only counted.
+#[test]
+fn watch_prints_warnings() {
+    let d = scratch("watch-warnings");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    // 30 mm pits: below the play size for three seeds (a warning; the kit still builds).
+    let small = src.replacen("pit_diameter = 40", "pit_diameter = 30", 1);
+    assert_ne!(small, src);
+    let file = d.join("six-pit-sowing.toml");
+    std::fs::write(&file, &small).unwrap();
+    let (out, err, _running) = spawn_watch(&d, &["six-pit-sowing.toml", "-o", "out"]);
+    wait_for(&err, "warning: layout.pit_diameter: 30 mm pits");
+    wait_for(&out, "rebuilt 1 kit(s)");
+    wait_for(&err, "watching 1 file(s)");
+    std::fs::write(
+        &file,
+        small.replacen(
+            "duration = \"15–25 minutes\"",
+            "duration = \"20 minutes\"",
+            1,
+        ),
+    )
+    .unwrap();
+    wait_for(&err, "1 warning(s), as at the last rebuild");
+    wait_for(&out, "rebuilt 1 kit(s)");
+}

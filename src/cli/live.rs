@@ -4,7 +4,7 @@
 use super::Input;
 use sowkit::kitdiff::Change;
 use sowkit::layout::Paper;
-use sowkit::live::{self, Built};
+use sowkit::live::{self, Rebuild};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 const DEBOUNCE: Duration = Duration::from_millis(25);
 
 /// Reads every input afresh (files change; bundled rulesets do not) and builds them.
-fn rebuild(inputs: &[Input], paper: Option<Paper>) -> Result<Vec<Built>, String> {
+fn rebuild(inputs: &[Input], paper: Option<Paper>) -> Rebuild {
     let mut sources = Vec::new();
     let mut problems = Vec::new();
     for i in inputs {
@@ -24,9 +24,28 @@ fn rebuild(inputs: &[Input], paper: Option<Paper>) -> Result<Vec<Built>, String>
         }
     }
     if !problems.is_empty() {
-        return Err(problems.join("\n\n"));
+        return Rebuild::failed(problems.join("\n\n"));
     }
     live::build_sources(&sources, paper)
+}
+
+/// Prints a rebuild's warnings to stderr, as `check` does; the same warnings as the last
+/// rebuild's (`last`) are only counted, so a save that changes nothing about them adds one
+/// line.
+fn tell_warnings(warnings: &[String], last: &mut Vec<String>) {
+    if warnings.is_empty() {
+        // Nothing to say.
+    } else if warnings == last.as_slice() {
+        eprintln!(
+            "{} warning(s), as at the last rebuild (sowkit check lists them)",
+            warnings.len()
+        );
+    } else {
+        for w in warnings {
+            eprintln!("{w}\n");
+        }
+    }
+    *last = warnings.to_vec();
 }
 
 fn files_of(inputs: &[Input]) -> Vec<PathBuf> {
@@ -117,10 +136,18 @@ fn tell_changes(before: &[String], now: &[Input], serving: bool) -> Vec<String> 
     lines
 }
 
-/// One rebuild of `watch`: a failing check prints its diagnostics and leaves `out` untouched.
-fn watch_once(inputs: &[Input], paper: Option<Paper>, out: &Path) -> bool {
+/// One rebuild of `watch`: a failing check prints its diagnostics and leaves `out` untouched;
+/// warnings are printed as [`tell_warnings`] says (`warned`: the last rebuild's).
+fn watch_once(
+    inputs: &[Input],
+    paper: Option<Paper>,
+    out: &Path,
+    warned: &mut Vec<String>,
+) -> bool {
     let t = Instant::now();
-    match rebuild(inputs, paper) {
+    let r = rebuild(inputs, paper);
+    tell_warnings(&r.warnings, warned);
+    match r.kits {
         Err(e) => {
             eprintln!(
                 "{e}\n\nerror: the check failed, so no kit was rebuilt (the rulesets are built together); the kits in {} were left untouched",
@@ -174,11 +201,13 @@ pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
         return ExitCode::from(1);
     }
     let mut names: Vec<String> = inputs.iter().map(Input::display).collect();
+    // The last rebuild's warnings (`on_ready` runs before any `on_change`).
+    let warned = std::cell::RefCell::new(Vec::new());
     match live::watch(
         || given.watched(),
         DEBOUNCE,
         || {
-            watch_once(&inputs, paper, out);
+            watch_once(&inputs, paper, out, &mut warned.borrow_mut());
             eprintln!(
                 "watching {} file(s); kits go to {}; Ctrl-C to stop",
                 files_of(&inputs).len(),
@@ -192,7 +221,7 @@ pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
                         println!("{l}");
                     }
                     names = now.iter().map(Input::display).collect();
-                    watch_once(&now, paper, out);
+                    watch_once(&now, paper, out, &mut warned.borrow_mut());
                 }
                 Err(e) => eprintln!(
                     "{e}\n\nerror: the kits in {} were left untouched",
@@ -227,14 +256,13 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let (kits, error) = match rebuild(&inputs, paper) {
-        Ok(k) => (k, None),
-        Err(e) => {
-            eprintln!("{e}\n\nerror: the check failed; the page shows this until a save fixes it");
-            (Vec::new(), Some(e))
-        }
-    };
-    let shared = sowkit::serve::Shared::new(kits, error);
+    let first = rebuild(&inputs, paper);
+    let mut warned = Vec::new();
+    tell_warnings(&first.warnings, &mut warned);
+    if let Err(e) = &first.kits {
+        eprintln!("{e}\n\nerror: the check failed; the page shows this until a save fixes it");
+    }
+    let shared = sowkit::serve::Shared::new(first);
     let addr = match listener.local_addr() {
         Ok(a) => a,
         Err(e) => {
@@ -254,14 +282,18 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
                 || {},
                 || {
                     let t = Instant::now();
-                    let result = given.inputs().and_then(|now| {
-                        for l in tell_changes(&names, &now, true) {
-                            eprintln!("{l}");
+                    let result = match given.inputs() {
+                        Ok(now) => {
+                            for l in tell_changes(&names, &now, true) {
+                                eprintln!("{l}");
+                            }
+                            names = now.iter().map(Input::display).collect();
+                            rebuild(&now, paper)
                         }
-                        names = now.iter().map(Input::display).collect();
-                        rebuild(&now, paper)
-                    });
-                    match &result {
+                        Err(e) => Rebuild::failed(e),
+                    };
+                    tell_warnings(&result.warnings, &mut warned);
+                    match &result.kits {
                         Ok(k) => eprintln!(
                             "rebuilt {} kit(s) in {} ms",
                             k.len(),

@@ -149,16 +149,31 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
     }
 }
 
-/// Loads one input and checks its worked examples; on failure prints every diagnostic.
-fn load_checked(input: &Input) -> Option<(sowkit::ruleset::Ruleset, String)> {
+/// Loads one input for `replay`: its rules, when they can be played, even if a worked example
+/// disagrees with the engine or a word or size is wrong (every such problem is printed, then
+/// a warning that `check` and `build` still refuse the file), since `replay --emit-example`
+/// is how a wrong example gets mended. `None` (every diagnostic printed) when a rule or a
+/// label is wrong, or the file cannot be read.
+fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
     let name = input.display();
     let res = input.read().map_err(|d| vec![d]).and_then(|src| {
         let checked = ruleset::check_source(&name, &src);
         for w in &checked.warnings {
             diag::warning(w);
         }
-        match checked.ruleset {
-            Some(rs) => Ok((rs, src)),
+        match checked.playable {
+            Some(rs) => {
+                if !checked.errors.is_empty() {
+                    for d in &checked.errors {
+                        eprintln!("{}\n", d.rendered);
+                    }
+                    eprintln!(
+                        "warning: {name}: {} problem(s) above, so `check` and `build` refuse the file; replaying with its rules anyway",
+                        checked.errors.len()
+                    );
+                }
+                Ok(rs)
+            }
             None => Err(checked.errors),
         }
     });
@@ -184,7 +199,8 @@ pub enum ReplayFormat {
 }
 
 /// `sowkit replay`: plays `moves` from `from` and prints the text boards, the JSON, or a ready
-/// `[[example]]`. Exit 1 if the ruleset fails its checks or a move cannot be played.
+/// `[[example]]`. Exit 1 if its rules or labels are wrong (a wrong worked example, word or size
+/// only warns, see [`load_playable`]) or a move cannot be played.
 pub fn replay(
     input: Input,
     moves: &str,
@@ -193,7 +209,7 @@ pub fn replay(
     emit_example: bool,
     title: Option<&str>,
 ) -> ExitCode {
-    let Some((rs, _)) = load_checked(&input) else {
+    let Some(rs) = load_playable(&input) else {
         return ExitCode::from(1);
     };
     let rules = match Rules::try_new(&rs) {

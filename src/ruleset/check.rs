@@ -15,6 +15,12 @@ pub struct Checked {
     pub errors: Vec<Diagnostic>,
     /// Every warning (the ruleset still builds), sorted by place in the file.
     pub warnings: Vec<Diagnostic>,
+    /// The ruleset whenever its rules can be played and its pits keep their own labels, even
+    /// if a worked example disagrees with the engine or a word or size is wrong: what
+    /// `replay` and the play-test page of `serve` play, so that the tools for mending worked
+    /// examples work while they are wrong. `None` when a rule, the board's players, pit
+    /// labels or stores, or the text itself is wrong.
+    pub playable: Option<Ruleset>,
 }
 
 /// The 1-based example number a diagnostic's field names (`example[3].expect.next` → 3).
@@ -45,11 +51,23 @@ pub fn check_source(path: &str, src: &str) -> Checked {
     }
     load::sort_by_place(&mut errors);
     load::sort_by_place(&mut warnings);
+    // Labels in error are the loader's defaults: a replay would name other pits.
+    let labels_kept = !errors.iter().any(|d| {
+        matches!(
+            d.field.as_str(),
+            "board.players" | "board.pit_labels" | "board.stores"
+        ) || d.field.starts_with("board.pit_labels[")
+    });
+    let playable = p
+        .ruleset
+        .clone()
+        .filter(|rs| labels_kept && crate::engine::Rules::try_new(rs).is_ok());
     let ruleset = p.ruleset.filter(|_| errors.is_empty());
     Checked {
         ruleset,
         errors,
         warnings,
+        playable,
     }
 }
 

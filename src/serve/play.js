@@ -28,9 +28,27 @@
     if (msg) { e.textContent = msg; e.hidden = false; } else { e.hidden = true; }
   }
 
+  // The moves so far no longer replay (a save changed the rules): the board is the last
+  // position that did, greyed, with no move to click and nothing to copy, until a move is
+  // undone or a new game starts.
+  function stale(msg) {
+    showError((msg || 'the server refused the moves') +
+      ' \u2014 the moves so far no longer replay under the saved rules. The board below is from before the save: undo moves or start a new game.');
+    last = null;
+    var board = $('board');
+    board.classList.add('stale');
+    Array.prototype.forEach.call(board.querySelectorAll('button'), function (b) { b.disabled = true; });
+    $('copy').disabled = true;
+    $('example-box').hidden = true;
+    $('undo').disabled = game.moves.length === 0;
+    $('status').textContent = '';
+    $('status').dataset.next = '';
+    $('result').hidden = true;
+  }
+
   function refresh() {
     return ask(game.moves).then(function (a) {
-      if (!a.ok) { showError(a.body.error || 'the server refused the moves'); return; }
+      if (!a.ok) { stale(a.body.error); return; }
       showError(null);
       last = a.body;
       render(a.body);
@@ -97,6 +115,7 @@
     }
     var board = $('board');
     board.textContent = '';
+    board.classList.remove('stale');
     var n = st.pits[0].length;
     board.appendChild(hole(r.store_labels[1], st.stores[1], true));
     var rows = el('div', 'rows');
@@ -141,6 +160,17 @@
 
   function loadInfo() {
     return fetch('/api/' + encodeURIComponent(id) + '/info').then(function (r) { return r.json(); }).then(function (info) {
+      // Which rules are played: the last save's, even while check refuses it for a worked
+      // example (the kit then lags behind), or the last good kit's.
+      var notice = $('notice');
+      notice.textContent = '';
+      if (!info.saved) {
+        notice.appendChild(el('span', null, 'The last save cannot be played: playing the rules of the last good kit.'));
+      } else if (info.refused) {
+        notice.appendChild(el('span', null, 'Playing the rules as last saved; check refuses that save, so its kit was not rebuilt.'));
+      }
+      if (info.problem && (!info.saved || info.refused)) notice.appendChild(el('pre', null, info.problem));
+      notice.hidden = info.saved && !info.refused;
       var sel = $('start');
       while (sel.options.length > 1) sel.remove(1);
       info.examples.forEach(function (ex) {

@@ -1,8 +1,8 @@
 // End-to-end test of `sowkit serve` in headless Chromium: plays a bundled game to its end by
 // clicks and checks the score shown against the engine (`sowkit replay --format json` of the
 // same moves); checks live refresh on save, the located diagnostic of a failing save, the
-// direction buttons of an either-direction game, and that "copy as worked example" gives a
-// table `sowkit check` accepts. Screenshots go to $SHOTS (default /tmp/sowkit-e2e).
+// direction buttons of an either-direction game, that "copy as worked example" gives a
+// table `sowkit check` accepts, and that a save making the game illegal greys the board. Screenshots go to $SHOTS (default /tmp/sowkit-e2e).
 //
 // Usage: node play.mjs PATH/TO/sowkit
 import { chromium } from 'playwright-core';
@@ -132,6 +132,31 @@ try {
   await index.waitForFunction(() => !document.getElementById('diagnostic'), null, { timeout: 10000 });
   ok(true, 'fixing the file clears the diagnostic');
 
+  // A save that makes the moves so far illegal: S3 ends in South's store (an extra turn), so
+  // S1 follows; with no extra turns, S1 is North's move to make. The board goes grey with
+  // nothing to click or copy; the page says it plays the saved rules although check refuses
+  // the save (its worked examples expect the extra turn); undo brings back a live board.
+  await page.goto(base + 'play/kalah-6x4');
+  await page.click('button.hole.legal[data-move="S3"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent.trim() === 'S3');
+  await page.click('button.hole.legal[data-move="S1"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent.trim() === 'S3 S1');
+  fs.writeFileSync(rulesetFile, original.replace('on = ["last-in-own-store"]', 'on = []'));
+  await page.waitForSelector('#board.stale', { timeout: 10000 });
+  ok(await page.isDisabled('#copy'), 'after a save that makes the game illegal, nothing can be copied');
+  ok((await page.$$('#board button:not([disabled])')).length === 0, 'and no pit of the stale board can be clicked');
+  ok((await page.textContent('#error')).includes('no longer replay'), 'the page says the moves no longer replay');
+  await page.waitForSelector('#notice:not([hidden])');
+  ok((await page.textContent('#notice')).includes('check refuses'), 'the page says it plays the saved rules, which check refuses: ' + (await page.textContent('#notice')).slice(0, 90));
+  await page.screenshot({ path: path.join(shots, '07-stale-board.png'), fullPage: true });
+  await page.click('#undo');
+  await page.waitForFunction(() => !document.getElementById('board').classList.contains('stale'));
+  const next = await page.getAttribute('#status', 'data-next');
+  ok(next === 'North', 'after undo the saved rules play on: ' + next + ' to move after S3 (no extra turn)');
+  fs.writeFileSync(rulesetFile, original);
+  await page.waitForSelector('#notice[hidden]', { state: 'attached', timeout: 10000 });
+  ok(true, 'fixing the file clears the notice');
+
   // Either direction (Giuthi): each legal pit offers both directions.
   await page.goto(base + 'play/giuthi');
   await page.waitForSelector('.dirs button');
@@ -139,7 +164,7 @@ try {
   ok(dirs.some((m) => m.endsWith('<')) && dirs.some((m) => m.endsWith('>')), 'giuthi offers both directions: ' + dirs.slice(0, 4).join(' ') + ' …');
   await page.click('.dirs button >> nth=1');
   await page.waitForSelector('.hole.sown');
-  await page.screenshot({ path: path.join(shots, '07-giuthi.png'), fullPage: true });
+  await page.screenshot({ path: path.join(shots, '08-giuthi.png'), fullPage: true });
   console.log('screenshots in ' + shots);
 } finally {
   await browser.close();
