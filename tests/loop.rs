@@ -1016,3 +1016,59 @@ fn replay_plays_while_a_worked_example_is_wrong() {
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("pits_per_side"), "{err}");
 }
+
+/// The commands `new` prints, and writes into the file's header, work as printed: a file name
+/// with a space is quoted for the shell ("next: sowkit check Club Oware.toml" checked a file
+/// named "Club"), and the header names the file written (it said "club-oware.toml").
+#[test]
+fn new_prints_commands_that_work_as_printed() {
+    let d = scratch("new-quoted");
+    let o = sowkit()
+        .args(["new", "Club Oware.toml", "--from", "oware-abapa"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let next = out
+        .split("next: ")
+        .nth(1)
+        .expect("a next step")
+        .trim()
+        .to_string();
+    assert_eq!(next, "sowkit check 'Club Oware.toml'");
+    let src = std::fs::read_to_string(d.join("Club Oware.toml")).unwrap();
+    assert!(
+        src.contains("run `sowkit check 'Club Oware.toml'`"),
+        "{src}"
+    );
+    assert!(
+        src.contains("`sowkit replay 'Club Oware.toml' --moves"),
+        "{src}"
+    );
+    // Run the printed command through a shell, with sowkit on the PATH.
+    let bin = Path::new(env!("CARGO_BIN_EXE_sowkit")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new("sh")
+        .args(["-c", &next])
+        .env("PATH", path)
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    // A plain name is printed as it is.
+    let o = sowkit()
+        .args(["new", "Plain"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(
+        text(&o).0.ends_with("next: sowkit check plain.toml\n"),
+        "{:?}",
+        text(&o)
+    );
+}

@@ -338,17 +338,33 @@ pub fn slug(name: &str) -> String {
     s
 }
 
-/// The text of a new ruleset named `name` (file stem `id`) copied from bundled `from`: a
-/// header comment saying what to do next, then the bundled ruleset with its `id` and `name`
-/// replaced. Its worked examples stay, so `check` passes until the rules are changed.
-pub fn new_text(id: &str, name: &str, from: &Bundled) -> String {
+/// `s` as one word of a POSIX shell command line: as it is when it holds only letters, digits
+/// and `_ . / - + , = : @ %`, else in single quotes (a `'` in it written `'\''`), so a
+/// command printed for the user to copy works as printed ("Club Oware.toml" was two words).
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-+,=:@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The text of a new ruleset named `name` (id `id`, written to the file `file`) copied from
+/// bundled `from`: a header comment saying what to do next (its commands name `file`), then
+/// the bundled ruleset with its `id` and `name` replaced. Its worked examples stay, so `check`
+/// passes until the rules are changed.
+pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
+    let f = shell_word(file);
     let mut out = format!(
         "# {name}: a new sowkit ruleset, started from the bundled ruleset \"{}\".\n\
-         # Change the rules below, then run `sowkit check {id}.toml` (or `sowkit serve {id}.toml`\n\
+         # Change the rules below, then run `sowkit check {f}` (or `sowkit serve {f}`\n\
          # to see the kit and play-test it while you edit). Every key is described in the README,\n\
          # \"Ruleset format\". The worked examples at the end were worked out for \"{}\": when you\n\
          # change a rule, `check` tells you which of them no longer hold; fix or remove those,\n\
-         # and add your own (`sowkit replay {id}.toml --moves \"...\" --emit-example`).\n\n",
+         # and add your own (`sowkit replay {f} --moves \"...\" --emit-example`).\n\n",
         from.id, from.id
     );
     let mut id_done = false;
@@ -450,7 +466,7 @@ pub fn new(name: &str, from: &str) -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let text = new_text(&id, &display_name, b);
+    let text = new_text(&id, &display_name, &path.display().to_string(), b);
     // Never a ruleset `check` refuses (an invisible or direction-changing character in the
     // name, say): the loader's own message, and nothing written.
     if let Err(d) = sowkit::ruleset::load_str(&path.display().to_string(), &text) {
@@ -483,7 +499,7 @@ pub fn new(name: &str, from: &str) -> ExitCode {
         "wrote {} (id {id:?}, from bundled {:?}); next: sowkit check {}",
         path.display(),
         b.id,
-        path.display()
+        shell_word(&path.display().to_string())
     );
     ExitCode::SUCCESS
 }
