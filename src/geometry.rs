@@ -80,11 +80,22 @@ pub fn row_gap(pit_gap: f64) -> f64 {
 /// 45 mm pits, 12 mm gap): 24 seeds need `24·78.5/0.7 = 2693 mm²`, 60 mm of a 45 mm store;
 /// both rows span `2·45 + 12 = 102` mm: 102 mm.
 pub fn play_store_length(total_seeds: u32, d: f64, pit_gap: f64) -> f64 {
+    store_length_for_seeds(total_seeds, d).max(store_span(d, pit_gap))
+}
+
+/// The part of [`play_store_length`] that holds the seeds: the length of a store `d` mm wide
+/// in which half of `total_seeds` lie flat, rounded up to a millimetre, at most the longest
+/// `store_length` ([`STORE_LENGTH_RANGE`]). Oware (48 seeds, 45 mm): 60 mm.
+pub fn store_length_for_seeds(total_seeds: u32, d: f64) -> f64 {
     let seed_area = std::f64::consts::PI * SEED_FOOTPRINT * SEED_FOOTPRINT / 4.0;
     let need = f64::from(total_seeds) / 2.0 * seed_area / SEED_PACKING / d.max(1.0);
-    need.ceil()
-        .min(STORE_LENGTH_RANGE.1)
-        .max(2.0 * d + row_gap(pit_gap))
+    need.ceil().min(STORE_LENGTH_RANGE.1)
+}
+
+/// The part of [`play_store_length`] that spans both rows of pits `d` mm across with `pit_gap`
+/// between pits: `2d +` [`row_gap`], mm. 45 mm pits, 12 mm gap: 102 mm.
+pub fn store_span(d: f64, pit_gap: f64) -> f64 {
+    2.0 * d + row_gap(pit_gap)
 }
 
 /// Default counter diameter for pits `d` mm across, mm: seven counters lie flat in a pit

@@ -222,9 +222,28 @@ fn advised_sizes_are_in_range_and_clear_their_warnings() {
     assert!(
         c.warnings[1]
             .short()
-            .contains("play size for 2 seeds in play (36 mm, README \"Sizes\"): half the seeds will not fit in a store; use store_length = 82 (long enough with the 35 mm pits advised too)"),
+            .contains("play size for 2 seeds in play (36 mm, README \"Sizes\"): a store must reach across both rows of pits (2 × 12 mm pits + 12 mm between the rows), though half the seeds fit in it; use store_length = 82 (long enough with the 35 mm pits advised too)"),
         "{}",
         c.warnings[1].short()
+    );
+    // Seeds that do not fit are said so: 3 pits a side of 20 seeds on 12 mm pits need 200 mm
+    // (561 capped); the 10 mm store holds neither.
+    let c = check(&sized(3, 20, 12, small));
+    assert!(
+        c.warnings[1]
+            .short()
+            .contains(": half the seeds will not fit in a store; use store_length = 200"),
+        "{}",
+        c.warnings[1].short()
+    );
+    // Oware's 48 seeds in 70 mm pits with its 102 mm stores: half the seeds need
+    // `24·112.2/70 → 39` mm, so they fit; the store falls short of both rows, `2·70 + 12 = 152`.
+    let c = check(&sized(6, 4, 12, "pit_diameter = 70\nstore_length = 102\n"));
+    assert_eq!(c.warnings.len(), 1, "{:?}", short(&c.warnings));
+    assert!(
+        c.warnings[0].short().contains("102 mm stores are shorter than the play size for 48 seeds in play (152 mm, README \"Sizes\"): a store must reach across both rows of pits (2 × 70 mm pits + 12 mm between the rows), though half the seeds fit in it; use store_length = 152,"),
+        "{}",
+        c.warnings[0].short()
     );
     let mut cases = 0;
     for n in [1, 3, 6, 16] {

@@ -1985,7 +1985,20 @@ impl Validator<'_> {
                     } else {
                         String::new()
                     };
-                    self.warn(st.span(), "layout.store_length", format!("{} mm stores are shorter than the play size for {total_seeds} seeds in play ({} mm, README \"Sizes\"): half the seeds will not fit in a store; use store_length = {}{also}, or remove the key to get play sizes", short_number(store_length), short_number(play_store), short_number(advised)));
+                    // Why: half the seeds do not fit, or (with seeds to spare) the store does
+                    // not reach across both rows of pits, which is all it must do then.
+                    let why = if store_length
+                        < crate::geometry::store_length_for_seeds(total_seeds, pit_diameter)
+                    {
+                        "half the seeds will not fit in a store".to_string()
+                    } else {
+                        format!(
+                            "a store must reach across both rows of pits (2 × {} mm pits + {} mm between the rows), though half the seeds fit in it",
+                            short_number(pit_diameter),
+                            short_number(crate::geometry::row_gap(pit_gap))
+                        )
+                    };
+                    self.warn(st.span(), "layout.store_length", format!("{} mm stores are shorter than the play size for {total_seeds} seeds in play ({} mm, README \"Sizes\"): {why}; use store_length = {}{also}, or remove the key to get play sizes", short_number(store_length), short_number(play_store), short_number(advised)));
                 }
             }
         }
