@@ -467,12 +467,17 @@ fn a_seed_is_a_lens_of_the_counter_diameter() {
 #[test]
 fn seed_plates_hold_what_the_game_needs_and_fit_the_bed() {
     let rs = load("giuthi");
-    // Giuthi allows up to 9 seeds in each of its 12 pits: 108, plus a tenth for spares.
+    // Giuthi allows up to 9 seeds in each of its 12 pits: 108, plus a tenth rounded up
+    // (10.8 → 11) for spares, as the paper counters sheet counts them.
     assert_eq!(seed::game_needs(&rs), 108);
-    assert_eq!(seed::needed(&rs), 118);
+    assert_eq!(seed::needed(&rs), 119);
+    // Kalah 6×4: 48 + 5 = 53, the paper sheet's "53 to cut (48 for play, 5 spare)".
+    let kalah = load("kalah-6x4");
+    assert_eq!(seed::needed(&kalah), 53);
+    assert_eq!(sowkit::layout::counters::count(&kalah), (48, 5));
     for bed in [Bed::DEFAULT, Bed { w: 100.0, h: 100.0 }] {
-        let plates = seed::plates(12.0, 118, bed).unwrap();
-        assert_eq!(plates.iter().map(|p| p.count).sum::<usize>(), 118);
+        let plates = seed::plates(12.0, 119, bed).unwrap();
+        assert_eq!(plates.iter().map(|p| p.count).sum::<usize>(), 119);
         for p in &plates {
             let st = p.mesh.check().unwrap();
             assert_eq!(st.shells, p.count);

@@ -21,11 +21,17 @@ pub const EXTRA_GREY: Color = Color::grey(150);
 /// Dash pattern of an extra counter's outline, mm (on, off).
 pub const EXTRA_DASH: [f64; 2] = [1.2, 1.0];
 
-/// Counters `rs` needs at least: (for play, spare). Spares are a tenth of the seeds, rounded
-/// up, at least two. The sheets print more spares when the last page has room for them.
+/// Counters `rs` needs at least: (for play, spare), spares by [`spares`]. The sheets print
+/// more spares when the last page has room for them.
 pub fn count(rs: &Ruleset) -> (u32, u32) {
     let total = rs.total_seeds();
-    (total, total.div_ceil(10).max(2))
+    (total, spares(total))
+}
+
+/// Spare counters for `seeds` in play, the paper kit's and the 3D kit's alike: a tenth,
+/// rounded up, at least two. 48 seeds: 5; 108: 11.
+pub fn spares(seeds: u32) -> u32 {
+    seeds.div_ceil(10).max(2)
 }
 
 /// Side of one counter's square cell, mm: the diameter plus a margin of a tenth of it (at

@@ -62,10 +62,11 @@ pub fn game_needs(rs: &Ruleset) -> usize {
     2 * rs.board.pits_per_side * per
 }
 
-/// Seeds to print: what the game needs plus a tenth for spares (at least 4).
+/// Seeds to print: what the game needs plus spares as the paper counters have them
+/// ([`crate::layout::counters::spares`]: a tenth, rounded up, at least two).
 pub fn needed(rs: &Ruleset) -> usize {
     let need = game_needs(rs);
-    need + (need / 10).max(4)
+    need + crate::layout::counters::spares(u32::try_from(need).unwrap_or(u32::MAX)) as usize
 }
 
 /// A plate of seeds.
