@@ -246,10 +246,17 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Expands folders into their `*.toml` files, sorted; keeps files as given.
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// Expands folders into their `*.toml` files, sorted; keeps files as given. `command` (`build`,
+/// `check`, `watch`, `serve`) shapes the hint when nothing is given and there is no
+/// `./rulesets`: ruleset files, `--bundled ID` where the command takes it, or `sowkit new`.
+fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
     if paths.is_empty() && !Path::new("rulesets").is_dir() {
-        return Err("error: no rulesets given, and there is no ./rulesets folder (the default): give ruleset files, e.g. `sowkit build my-game.toml`".to_string());
+        let bundled = if matches!(command, "build" | "serve") {
+            format!(", or a bundled ruleset by id (`sowkit {command} --bundled kalah-6x4`; `sowkit list` names them all)")
+        } else {
+            String::new()
+        };
+        return Err(format!("error: no rulesets given, and there is no ./rulesets folder (the default): give ruleset files (`sowkit {command} my-game.toml`){bundled}; `sowkit new \"My game\"` starts a ruleset of your own from a bundled one"));
     }
     let paths = if paths.is_empty() {
         vec![PathBuf::from("rulesets")]
@@ -811,6 +818,7 @@ fn main() -> ExitCode {
             cli::live::Given {
                 paths: rulesets,
                 bundled: Vec::new(),
+                command: "watch",
             },
             &out,
             paper,
@@ -824,6 +832,7 @@ fn main() -> ExitCode {
             cli::live::Given {
                 paths: rulesets,
                 bundled,
+                command: "serve",
             },
             port,
             paper,
@@ -875,7 +884,7 @@ fn main() -> ExitCode {
             paper,
             format: _,
         } => {
-            let files = match expand(&rulesets) {
+            let files = match expand(&rulesets, "check") {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");
@@ -1005,7 +1014,7 @@ fn main() -> ExitCode {
             let files = if rulesets.is_empty() && !bundled.is_empty() {
                 Ok(Vec::new())
             } else {
-                expand(&rulesets)
+                expand(&rulesets, "build")
             };
             let files = match files.and_then(|f| cli::inputs(f, &bundled)) {
                 Ok(f) => f,

@@ -174,6 +174,28 @@ fn build_bundled_works_in_an_empty_folder() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("kalah-6x4"), "{:?}", text(&o));
+    // Nothing given and no ./rulesets: each command's hint is one it takes (check and watch
+    // have no --bundled), and `sowkit new` is offered.
+    for (cmd, bundled) in [
+        ("build", true),
+        ("check", false),
+        ("watch", false),
+        ("serve", true),
+    ] {
+        let o = sowkit().arg(cmd).current_dir(&d).output().unwrap();
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains(&format!("give ruleset files (`sowkit {cmd} my-game.toml`)")),
+            "{err}"
+        );
+        assert_eq!(
+            err.contains(&format!("`sowkit {cmd} --bundled kalah-6x4`")),
+            bundled,
+            "{cmd}: {err}"
+        );
+        assert!(err.contains("`sowkit new \"My game\"`"), "{err}");
+    }
 }
 
 #[test]

@@ -81,6 +81,8 @@ pub struct Given {
     pub paths: Vec<PathBuf>,
     /// Bundled ruleset ids (`serve --bundled`).
     pub bundled: Vec<String>,
+    /// The command (`watch` or `serve`), for the hint when nothing is given.
+    pub command: &'static str,
 }
 
 impl Given {
@@ -90,7 +92,7 @@ impl Given {
         let files = if self.paths.is_empty() && !self.bundled.is_empty() {
             Ok(Vec::new())
         } else {
-            crate::expand(&self.paths)
+            crate::expand(&self.paths, self.command)
         };
         files.and_then(|f| super::inputs(f, &self.bundled))
     }
