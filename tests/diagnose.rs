@@ -378,3 +378,35 @@ fn new_from_marks_what_to_update_and_check_warns_until_it_is() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every unknown key and every unknown choice shows in one run (serde stops at the first, so
+/// three slips took three runs of `check`), each at its own line with its own suggestion.
+#[test]
+fn every_unknown_key_and_choice_shows_in_one_run() {
+    let src = with("seeds_per_pit = 2", "seed_per_pit = 2")
+        .replacen("direction = \"counterclockwise\"", "direction = \"ccw\"", 1)
+        .replacen("when = [\"either-side-empty\"]", "when = [\"no-moves\"]", 1)
+        .replacen("next = \"A\"", "nxt = \"A\"", 1);
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [
+            "t.toml:7:1: board.seed_per_pit: unknown field `seed_per_pit`; did you mean `seeds_per_pit`? (expected one of `pits_per_side`, `seeds_per_pit`, `seeds_per_pit_options`, `players`, `pit_labels`, `stores`, `next_game_first`, `source`)",
+            "t.toml:13:13: sowing.direction: unknown variant `ccw`, expected one of `counterclockwise`, `clockwise`, `either`",
+            "t.toml:21:9: end.when: unknown variant `no-moves`, expected one of `either-side-empty`, `threshold`, `repetition`",
+            "t.toml:30:1: example[1].expect.nxt: unknown field `nxt`; did you mean `next`? (expected one of `captured`, `extra_turn`, `game_over`, `grand_slam`, `last`, `legal`, `next`, `passed`, `position`, `scores`, `sown`)",
+        ]
+    );
+    // Hundreds of slips: at most MAX_DIAGNOSTICS, then how many more.
+    let many: String = (0..300).map(|i| format!("bogus_{i} = 1\n")).collect();
+    let c = check(&with("[sowing]\n", &format!("{many}[sowing]\n")));
+    assert_eq!(c.errors.len(), sowkit::ruleset::load::MAX_DIAGNOSTICS + 1);
+    assert!(
+        c.errors.last().unwrap().message.starts_with(&format!(
+            "{} more problem(s) not shown",
+            300 - sowkit::ruleset::load::MAX_DIAGNOSTICS
+        )),
+        "{}",
+        c.errors.last().unwrap().message
+    );
+}

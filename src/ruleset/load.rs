@@ -958,17 +958,32 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
         } else if msg.contains("invalid value: integer") {
             msg = format!("{msg}: {}", whole_number_range(&field));
         }
-        if let Some(better) = did_you_mean(e.message()) {
-            // "unknown field `x`; did you mean `y`? (expected one of …)"
-            msg = match msg.split_once(", expected") {
-                Some((head, tail)) => {
-                    let tail = tail.split(" (unknown keys").next().unwrap_or(tail);
-                    format!("{head}; did you mean `{better}`? (expected{tail})")
-                }
-                None => format!("{msg}; did you mean `{better}`?"),
-            };
+        msg = with_did_you_mean(e.message(), msg);
+        let first = Diagnostic::at(path, src, span.clone(), &field, &msg);
+        // serde stops at the first unknown key or choice: the others are found from the
+        // format's schema, so one run of `check` names every slip.
+        let raw = e.message();
+        if !(raw.starts_with("unknown field") || raw.starts_with("unknown variant")) {
+            return vec![first];
         }
-        vec![Diagnostic::at(path, src, span, &field, &msg)]
+        let mut all = vec![first];
+        let others: Vec<_> = super::locate::unknown_in(src, &json_schema())
+            .into_iter()
+            .filter(|u| u.span.start != span.start)
+            .collect();
+        let more = others.len().saturating_sub(MAX_DIAGNOSTICS - 1);
+        for u in others.into_iter().take(MAX_DIAGNOSTICS - 1) {
+            let msg = with_did_you_mean(&u.message, explain_toml_error(&u.message));
+            all.push(Diagnostic::at(path, src, u.span, &u.field, &msg));
+        }
+        sort_by_place(&mut all);
+        if more > 0 {
+            all.push(Diagnostic::whole_file(
+                path,
+                &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
+            ));
+        }
+        all
     })?;
     let mut v = Validator {
         path,
@@ -1039,6 +1054,21 @@ fn did_you_mean(msg: &str) -> Option<String> {
         .filter(|&(d, k)| d <= (k.chars().count() / 3).max(1))
         .min()
         .map(|(_, k)| k.to_string())
+}
+
+/// `msg` (serde's `raw` message, explained) with the likely slip named: "unknown field `x`;
+/// did you mean `y`? (expected one of …)", when [`did_you_mean`] finds one.
+fn with_did_you_mean(raw: &str, msg: String) -> String {
+    let Some(better) = did_you_mean(raw) else {
+        return msg;
+    };
+    match msg.split_once(", expected") {
+        Some((head, tail)) => {
+            let tail = tail.split(" (unknown keys").next().unwrap_or(tail);
+            format!("{head}; did you mean `{better}`? (expected{tail})")
+        }
+        None => format!("{msg}; did you mean `{better}`?"),
+    }
 }
 
 /// Whether TOML text is a date, time or date-time literal (`1979-05-27`, `07:32:00`, …).

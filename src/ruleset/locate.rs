@@ -182,3 +182,119 @@ mod tests {
         assert_eq!(unclosed_bracket("a = { b = 1\n"), Some(4));
     }
 }
+
+/// A key, or a word of a choice, that the ruleset format does not have.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unknown {
+    /// Byte span of the key or value in the text.
+    pub span: std::ops::Range<usize>,
+    /// Dotted name of the field (as [`field_at`] names it): the key itself for a key.
+    pub field: String,
+    /// What serde would say of it: "unknown field `x`, expected one of `a`, `b`" or
+    /// "unknown variant `x`, expected …" (the loader explains it further).
+    pub message: String,
+}
+
+/// serde's list of what was expected: "expected `a`", "expected `a` or `b`", "expected one of
+/// `a`, `b`, `c`" (as `serde::de::Error::unknown_field` words it).
+fn expected(known: &[String]) -> String {
+    match known {
+        [] => "there are no fields".to_string(),
+        [a] => format!("expected `{a}`"),
+        [a, b] => format!("expected `{a}` or `{b}`"),
+        _ => format!(
+            "expected one of {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Every key of `src` that `schema` (the JSON Schema of the format, [`super::load::json_schema`])
+/// does not have, and every string that is not one of its field's choices (`enum`), in file
+/// order: serde stops at the first, so a file with three slips needed three runs of `check`.
+/// Empty when the text is not TOML.
+pub fn unknown_in(src: &str, schema: &serde_json::Value) -> Vec<Unknown> {
+    let Ok(doc) = DeTable::parse(src) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    walk_table(doc.get_ref(), schema, "", &mut out);
+    out.sort_by_key(|u| u.span.start);
+    out
+}
+
+fn walk_table(
+    table: &DeTable<'_>,
+    schema: &serde_json::Value,
+    prefix: &str,
+    out: &mut Vec<Unknown>,
+) {
+    let props = schema.get("properties").and_then(|p| p.as_object());
+    let extra = schema.get("additionalProperties");
+    for (k, v) in table.iter() {
+        let path = join(prefix, k.get_ref());
+        let sub = props
+            .and_then(|p| p.get(k.get_ref().as_ref()))
+            .or_else(|| extra.filter(|e| e.is_object()));
+        match sub {
+            Some(sub) => walk_value(v.get_ref(), v.span(), sub, &path, out),
+            None if extra == Some(&serde_json::Value::Bool(false)) => {
+                let known: Vec<String> = props
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default();
+                out.push(Unknown {
+                    span: k.span(),
+                    field: path,
+                    message: format!("unknown field `{}`, {}", k.get_ref(), expected(&known)),
+                });
+            }
+            None => {}
+        }
+    }
+}
+
+fn walk_value(
+    v: &DeValue<'_>,
+    span: std::ops::Range<usize>,
+    schema: &serde_json::Value,
+    path: &str,
+    out: &mut Vec<Unknown>,
+) {
+    match v {
+        DeValue::Table(t) => walk_table(t, schema, path, out),
+        DeValue::Array(items) => {
+            let Some(item_schema) = schema.get("items") else {
+                return;
+            };
+            for (n, item) in items.iter().enumerate() {
+                // An array of tables is named by index, as `field_at` names it.
+                let p = match item.get_ref() {
+                    DeValue::Table(_) => format!("{path}[{}]", n + 1),
+                    _ => path.to_string(),
+                };
+                walk_value(item.get_ref(), item.span(), item_schema, &p, out);
+            }
+        }
+        DeValue::String(s) => {
+            let Some(choices) = schema.get("enum").and_then(|e| e.as_array()) else {
+                return;
+            };
+            let known: Vec<String> = choices
+                .iter()
+                .filter_map(|c| c.as_str().map(str::to_string))
+                .collect();
+            if !known.iter().any(|c| c == s.as_ref()) {
+                out.push(Unknown {
+                    span,
+                    field: path.to_string(),
+                    message: format!("unknown variant `{s}`, {}", expected(&known)),
+                });
+            }
+        }
+        _ => {}
+    }
+}
