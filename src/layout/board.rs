@@ -1215,8 +1215,8 @@ pub(crate) fn field_place(rs: &Ruleset, key: &str) -> String {
 }
 
 /// The legend under the board: direction, bypasses, opposite pairs, sides, with `colour` the
-/// side colours by name, capture chains.
-fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
+/// side colours by name, capture chains; one string a line, capitalised.
+pub fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
     let n = rs.board.pits_per_side;
     let mut out = Vec::new();
     // Where no one sows into a store (Oware), the arrows reach pits only, and the sentence says so.
@@ -1275,15 +1275,22 @@ fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
         ));
     }
     if rs.capture.kind != CaptureKind::None {
+        // The chain runs along the row the capture is made in (`capture.side`), as the engine
+        // steps along the last pit's row.
+        let side = match rs.capture.side {
+            crate::ruleset::RowSide::Own => "own",
+            crate::ruleset::RowSide::Opponent => "opponent",
+        };
         match rs.capture.chain {
-            Chain::Backward => out.push(ph.get("board.legend.chain_backward")),
+            Chain::Backward => out.push(ph.fmt("board.legend.chain_backward", &[("side", side)])),
             // Relay sowing that turns back: the chain runs the way the last handful went.
-            Chain::FollowingEmpty => out.push(ph.get(
+            Chain::FollowingEmpty => out.push(ph.fmt(
                 if rs.sowing.relay == crate::ruleset::Relay::Reverse {
                     "board.legend.chain_following_last_handful"
                 } else {
                     "board.legend.chain_following"
                 },
+                &[("side", side)],
             )),
             Chain::None => {}
         }

@@ -282,8 +282,17 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
                 "rules.cap_opposite_leave"
             };
             out.push(Para(ph.fmt(key, &[("pit", &was_empty), ("row", &row)])));
+            // What an empty pit across does, as the engine plays it: with seeds required there,
+            // nothing; else the last seed is still taken (if the rule takes it) and the
+            // following-empty chain still runs; leaving the last seed with no chain, nothing.
             if c.opposite_must_have_seeds {
                 out.push(Para(ph.get("rules.cap_opposite_needs_seeds")));
+            } else if !c.take_capturing_seed {
+                out.push(Para(ph.get(if c.chain == Chain::FollowingEmpty {
+                    "rules.cap_opposite_empty_chain"
+                } else {
+                    "rules.cap_opposite_needs_seeds"
+                })));
             } else {
                 out.push(Para(ph.get("rules.cap_opposite_empty_ok")));
             }
@@ -303,17 +312,19 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
                 let counts: Vec<String> = c.counts.iter().map(num).collect();
                 out.push(Para(ph.fmt(
                     "rules.chain_backward",
-                    &[("counts", &join_or(ph, &counts))],
+                    &[("counts", &join_or(ph, &counts)), ("row", &row)],
                 )));
             }
             // Relay sowing that turns back: the chain runs the way the last handful went
             // (the engine steps on in the last lap's direction).
-            Chain::FollowingEmpty => out.push(Para(ph.get(
+            // Along the row the capture is made in (`capture.side`), as the engine steps.
+            Chain::FollowingEmpty => out.push(Para(ph.fmt(
                 if rs.sowing.relay == crate::ruleset::Relay::Reverse {
                     "rules.chain_following_last_handful"
                 } else {
                     "rules.chain_following"
                 },
+                &[("row", &row)],
             ))),
         }
         if c.after_crossing_only {
