@@ -364,6 +364,70 @@ pub fn line(a: Pt, b: Pt) -> Vec<Seg> {
     vec![Seg::MoveTo(a), Seg::LineTo(b)]
 }
 
+/// The axis-aligned bounding box (min x, min y, max x, max y) of the drawn path itself: each
+/// cubic Bézier segment by its end points and the points where its x or y turns (the roots of
+/// the derivative in 0 < t < 1), so a steep arc whose control points reach far past it is
+/// boxed where it is drawn. `None` for an empty path. Contained in [`bounds`].
+pub fn ink_bounds(segs: &[Seg]) -> Option<(f64, f64, f64, f64)> {
+    let mut b: Option<(f64, f64, f64, f64)> = None;
+    let mut add = |x: f64, y: f64| {
+        b = Some(match b {
+            None => (x, y, x, y),
+            Some((a, c, d, e)) => (a.min(x), c.min(y), d.max(x), e.max(y)),
+        });
+    };
+    // Where one coordinate of a cubic from p0 (controls p1, p2, to p3) turns: the roots in
+    // (0, 1) of its derivative / 3, a·t² + b·t + c.
+    fn turns(p0: f64, p1: f64, p2: f64, p3: f64) -> [Option<f64>; 2] {
+        let a = -p0 + 3.0 * p1 - 3.0 * p2 + p3;
+        let b = 2.0 * (p0 - 2.0 * p1 + p2);
+        let c = p1 - p0;
+        let inside = |t: f64| (t > 0.0 && t < 1.0).then_some(t);
+        if a.abs() < 1e-12 {
+            return [
+                if b.abs() < 1e-12 {
+                    None
+                } else {
+                    inside(-c / b)
+                },
+                None,
+            ];
+        }
+        let disc = b * b - 4.0 * a * c;
+        if disc < 0.0 {
+            return [None, None];
+        }
+        let r = disc.sqrt();
+        [inside((-b + r) / (2.0 * a)), inside((-b - r) / (2.0 * a))]
+    }
+    let at = |p0: f64, p1: f64, p2: f64, p3: f64, t: f64| {
+        let u = 1.0 - t;
+        u * u * u * p0 + 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2 + t * t * t * p3
+    };
+    let mut cur: Option<Pt> = None;
+    for s in segs {
+        match s {
+            Seg::MoveTo(p) | Seg::LineTo(p) => {
+                add(p.x, p.y);
+                cur = Some(*p);
+            }
+            Seg::CubicTo(p1, p2, p3) => {
+                let p0 = cur.unwrap_or(*p1);
+                add(p3.x, p3.y);
+                for t in turns(p0.x, p1.x, p2.x, p3.x).into_iter().flatten() {
+                    add(at(p0.x, p1.x, p2.x, p3.x, t), at(p0.y, p1.y, p2.y, p3.y, t));
+                }
+                for t in turns(p0.y, p1.y, p2.y, p3.y).into_iter().flatten() {
+                    add(at(p0.x, p1.x, p2.x, p3.x, t), at(p0.y, p1.y, p2.y, p3.y, t));
+                }
+                cur = Some(*p3);
+            }
+            Seg::Close => {}
+        }
+    }
+    b
+}
+
 /// The axis-aligned bounding box (min x, min y, max x, max y) of a shape's control points,
 /// or `None` for an empty path. Control points bound a Bézier curve, so this box contains the
 /// drawn curve (the stroke adds half its width).
@@ -387,4 +451,45 @@ pub fn bounds(segs: &[Seg]) -> Option<(f64, f64, f64, f64)> {
         }
     }
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ink_bounds_box_the_curve_not_its_control_points() {
+        // From (0, 0) with controls (0, 10) and (10, 10) to (10, 0): y = 30·t·(1 − t), at most
+        // 7.5 at t = ½; x = 10·t²·(3 − 2t) runs from 0 to 10 without turning.
+        let arc = vec![
+            Seg::MoveTo(pt(0.0, 0.0)),
+            Seg::CubicTo(pt(0.0, 10.0), pt(10.0, 10.0), pt(10.0, 0.0)),
+        ];
+        assert_eq!(bounds(&arc), Some((0.0, 0.0, 10.0, 10.0)));
+        let (x0, y0, x1, y1) = ink_bounds(&arc).unwrap();
+        assert!(
+            (x0, y0, x1) == (0.0, 0.0, 10.0) && (y1 - 7.5).abs() < 1e-12,
+            "{y1}"
+        );
+        // A quarter of a circle of radius 10 (the usual κ controls) stays within its corner
+        // box; a straight line is its end points.
+        let k = 10.0 * KAPPA;
+        let quarter = vec![
+            Seg::MoveTo(pt(10.0, 0.0)),
+            Seg::CubicTo(pt(10.0, k), pt(k, 10.0), pt(0.0, 10.0)),
+        ];
+        let b = ink_bounds(&quarter).unwrap();
+        assert!(
+            b.0.abs() < 1e-9
+                && b.1.abs() < 1e-9
+                && (b.2 - 10.0).abs() < 1e-9
+                && (b.3 - 10.0).abs() < 1e-9,
+            "{b:?}"
+        );
+        assert_eq!(
+            ink_bounds(&line(pt(3.0, 4.0), pt(-1.0, 2.0))),
+            Some((-1.0, 2.0, 3.0, 4.0))
+        );
+        assert_eq!(ink_bounds(&[]), None);
+    }
 }

@@ -1110,3 +1110,68 @@ fn assembly_map_numbers_stand_apart_or_the_error_says_why() {
     );
     assert!(!e.contains("shorten the labels"), "{e}");
 }
+
+/// A board that fits its sheet only without the legend under it is printed whole on one sheet,
+/// with the legend on a sheet of its own, never as "1 tiles" with an assembly map. Kalah, 2
+/// pits of 4 seeds: default sizes, 45 mm pits, 12 mm gap, store `2·45 + 12 = 102` mm; the cut
+/// board is about 220 × 142 mm, within A4 landscape's 277 mm but, with the legend's lines
+/// under it, taller than the sheet holds.
+#[test]
+fn a_board_that_fits_a_sheet_is_never_one_tile() {
+    let mut rs = common::kalah(2, 4);
+    rs.layout.pit_diameter = 45.0;
+    rs.layout.pit_gap = 12.0;
+    rs.layout.store_length = 102.0;
+    let doc = kit(&rs, &KitOptions::new(A4));
+    let names: Vec<&str> = doc.pages.iter().map(|p| p.name.as_str()).collect();
+    assert!(
+        names.contains(&"board") && names.contains(&"board-legend"),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"board-map") && tile_pages(&doc).is_empty(),
+        "{names:?}"
+    );
+    let board = doc.pages.iter().find(|p| p.name == "board").unwrap();
+    assert!(board.width > board.height, "landscape");
+    // The pits are printed at true size: 45 mm circles.
+    let circles = leaves(&board.items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Shape(s) => bounds(&s.segs),
+            _ => None,
+        })
+        .filter(|b| ((b.2 - b.0) - 45.0).abs() < 0.01 && ((b.3 - b.1) - 45.0).abs() < 0.01)
+        .count();
+    assert!(circles >= 4, "{circles} pit circles of 45 mm");
+}
+
+/// A steep arrow's Bézier control points reach past the board, but the arrow does not: a
+/// 4-pit board of 35 mm pits with 200 mm stores is laid out on one sheet of a large paper,
+/// with or without --fit (the check boxed the control points, so a 1 m sheet refused what
+/// A3 took, against "a larger paper lays out whatever a smaller one does").
+#[test]
+fn tall_stores_lay_out_on_a_large_sheet() {
+    let mut rs = common::kalah(4, 1);
+    rs.layout.pit_diameter = 35.0;
+    rs.layout.pit_gap = 0.0;
+    rs.layout.store_length = 200.0;
+    let big = Paper::parse("1000x1000mm").unwrap();
+    for fit in [false, true] {
+        let opts = KitOptions {
+            fit,
+            ..KitOptions::new(big)
+        };
+        let doc = kit(&rs, &opts);
+        assert!(
+            doc.pages.iter().any(|p| p.name == "board") && tile_pages(&doc).is_empty(),
+            "fit {fit}: {:?}",
+            doc.pages.iter().map(|p| &p.name).collect::<Vec<_>>()
+        );
+    }
+    let a3 = KitOptions {
+        fit: true,
+        ..KitOptions::new(A3)
+    };
+    kit(&rs, &a3);
+}

@@ -164,6 +164,20 @@ pub fn pages_scaled(
             }
         }
     }
+    // A board that fits the sheet only without its legend under it: the board on one sheet
+    // and the legend on a sheet of its own, rather than one tile and an assembly map (a
+    // break-it pass got "the board in 1 tiles" and "cut tiles 2 to 1" for a 2-pit board).
+    if best.is_none() && !opts.fit {
+        for landscape in [true, false] {
+            if let Some((slack, _, pg)) =
+                single(rs, opts, sz, ph, landscape, widen, true, false, &mut 0.0)?
+            {
+                if best.as_ref().is_none_or(|(b, _)| slack > *b) {
+                    best = Some((slack, pg));
+                }
+            }
+        }
+    }
     if let Some((_, pg)) = best {
         return Ok((pg, 1.0));
     }

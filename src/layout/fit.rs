@@ -5,7 +5,7 @@
 //! printed.
 
 use super::page::MARGIN;
-use crate::doc::{bounds, Item, Page};
+use crate::doc::{ink_bounds, Item, Page};
 use crate::text;
 
 /// How far a box may reach past the printable area, or two texts into each other, before it
@@ -48,7 +48,11 @@ fn inked<'a>(items: &'a [Item], clip: Option<Box4>, out: &mut Vec<(Box4, Option<
             }
             Item::Text(t) => (text_box(t), Some(t.text.as_str()), false),
             Item::Shape(s) => {
-                let Some(b) = bounds(&s.segs) else { continue };
+                // Where the path is drawn, not its control points (a steep arc's reach far
+                // past it: a 200 mm store's arrow was refused on a 1 m sheet).
+                let Some(b) = ink_bounds(&s.segs) else {
+                    continue;
+                };
                 let hw = s.stroke.as_ref().map_or(0.0, |st| st.width / 2.0);
                 (
                     (b.0 - hw, b.1 - hw, b.2 + hw, b.3 + hw),
