@@ -410,3 +410,79 @@ fn every_unknown_key_and_choice_shows_in_one_run() {
         c.errors.last().unwrap().message
     );
 }
+
+/// `seeds_per_pit_options` holding the usual count or a count twice is warned about (the
+/// sheets offered "a different number … for example 6 × 2"), and a threshold that the options
+/// make unreachable or no longer a majority is warned about. Hand values: 3 pits a side; 2
+/// seeds a pit, 12 in play, threshold 7 (over 6: a majority); option 1: 6 seeds, under 7;
+/// option 4: 24 seeds, and 2·7 = 14 ≤ 24.
+#[test]
+fn options_and_threshold_are_warned_about() {
+    let src = with(
+        "seeds_per_pit = 2",
+        "seeds_per_pit = 2\nseeds_per_pit_options = [2, 3, 3]",
+    );
+    let c = check(&src);
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let w = short(&c.warnings);
+    assert!(
+        w.iter()
+            .any(|w| w.contains("board.seeds_per_pit_options: 2 is board.seeds_per_pit itself")),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|w| w.contains("board.seeds_per_pit_options: 3 is listed twice")),
+        "{w:?}"
+    );
+    assert_eq!(c.ruleset.unwrap().board.seeds_per_pit_options, [3]);
+
+    let src = with(
+        "seeds_per_pit = 2",
+        "seeds_per_pit = 2\nseeds_per_pit_options = [1, 4]",
+    )
+    .replacen(
+        "when = [\"either-side-empty\"]",
+        "when = [\"either-side-empty\", \"threshold\"]\nthreshold = 7",
+        1,
+    );
+    let c = check(&src);
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let w = short(&c.warnings);
+    assert!(w.iter().any(|w| w.contains("end.threshold: starting with 1 a pit (board.seeds_per_pit_options), fewer than 7 seeds are in play")), "{w:?}");
+    assert!(w.iter().any(|w| w.contains("end.threshold: starting with 4 a pit (board.seeds_per_pit_options), 7 is not more than half of the seeds in play")), "{w:?}");
+}
+
+/// The sheets call a threshold "more than half" and "first to N wins" only when it is over
+/// half the seeds; a lower one only ends the game. 12 seeds: 7 is over half, 6 is not.
+#[test]
+fn threshold_sentences_are_true() {
+    use sowkit::layout::phrases::Phrases;
+    let ph = Phrases::load("en").unwrap();
+    let with_threshold = |t: u32| {
+        check(&with(
+            "when = [\"either-side-empty\"]",
+            &format!("when = [\"either-side-empty\", \"threshold\"]\nthreshold = {t}"),
+        ))
+        .ruleset
+        .unwrap()
+    };
+    let rules_text = |rs: &sowkit::ruleset::Ruleset| {
+        sowkit::layout::rules::blocks(rs, &ph)
+            .into_iter()
+            .filter_map(|b| match b {
+                sowkit::layout::rules::Block::Bullet(p) => Some(p),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let t = rules_text(&with_threshold(7));
+    assert!(t.contains("holds 7 seeds or more, more than half of the 12. If both stores reach 6, the game is a draw."), "{t}");
+    let t = rules_text(&with_threshold(6));
+    assert!(
+        t.contains("The game ends at once when a store holds 6 seeds or more."),
+        "{t}"
+    );
+    assert!(!t.contains("more than half"), "{t}");
+}

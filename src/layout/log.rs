@@ -121,7 +121,14 @@ pub fn page(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Page {
 fn notes(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
     let mut notes = vec![ph.fmt("log.note.how", &[("total", &rs.total_seeds().to_string())])];
     if let Some(t) = rs.end.threshold {
-        notes.push(ph.fmt("log.note.threshold", &[("n", &t.to_string())]));
+        // Reaching more than half the seeds wins outright; a lower threshold only ends the
+        // game (the final count, after the sweep, decides).
+        let key = if 2 * u32::from(t) > rs.total_seeds() {
+            "log.note.threshold"
+        } else {
+            "log.note.threshold_low"
+        };
+        notes.push(ph.fmt(key, &[("n", &t.to_string())]));
     }
     if rs.end.no_legal_move == NoLegalMove::Pass {
         notes.push(ph.get("log.note.pass"));

@@ -371,8 +371,14 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         out.push(Bullet(ph.get(key)));
     }
     if let Some(t) = e.threshold {
+        // "More than half" and the draw at half each only where the threshold is over half
+        // the seeds; a lower one just ends the game there (the engine's rule is the same).
         out.push(Bullet(ph.fmt(
-            "rules.end_threshold",
+            if 2 * u32::from(t) > total {
+                "rules.end_threshold"
+            } else {
+                "rules.end_threshold_low"
+            },
             &[
                 ("n", &num(t)),
                 ("total", &num(total)),

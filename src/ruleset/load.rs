@@ -1071,6 +1071,15 @@ fn with_did_you_mean(raw: &str, msg: String) -> String {
     }
 }
 
+/// "a", "a and b", "a, b and c" (English, as every loader message is).
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// Whether TOML text is a date, time or date-time literal (`1979-05-27`, `07:32:00`, …).
 fn looks_like_datetime(t: &str) -> bool {
     let b = t.trim().as_bytes();
@@ -1623,7 +1632,17 @@ impl Validator<'_> {
                             "{x} is out of range: each option must be 1 to {MAX_SEEDS_PER_PIT}"
                         ),
                     );
-                } else if !options.contains(&(x as u16)) {
+                } else if x == i64::from(seeds) {
+                    // The sheets offer the options as a different start ("for example 6 × 4")
+                    // and would offer the usual one.
+                    self.warn(o.span(), "board.seeds_per_pit_options", format!("{x} is board.seeds_per_pit itself: the options are the other numbers of seeds a game may start with; remove {x} from the list"));
+                } else if options.contains(&(x as u16)) {
+                    self.warn(
+                        o.span(),
+                        "board.seeds_per_pit_options",
+                        format!("{x} is listed twice: give each option once"),
+                    );
+                } else {
                     options.push(x as u16);
                 }
             }
@@ -1930,6 +1949,32 @@ impl Validator<'_> {
             (None, true) => self.err(e.when.span(), "end.threshold", format!("\"threshold\" is listed in end.when but end.threshold is missing: add e.g. threshold = {} (more than half of {total})", total / 2 + 1)),
             (Some(t), false) => self.err(t.span(), "end.threshold", "end.threshold is given but \"threshold\" is not in end.when: add it there or remove this key"),
             (None, false) => {}
+        }
+        // A threshold that stays fixed while the options change the seeds in play: one that a
+        // store can never reach, or (where the sheets call it more than half the seeds) one
+        // that is no longer a majority.
+        if let (Some(t), true, Some(ts)) = (end.threshold, board_ok, e.threshold.as_ref()) {
+            let t = u32::from(t);
+            let base = 2 * n as u32 * u32::from(seeds);
+            let in_play = |o: u16| 2 * n as u32 * u32::from(o);
+            let never: Vec<String> = board
+                .seeds_per_pit_options
+                .iter()
+                .filter(|&&o| in_play(o) < t)
+                .map(|o| o.to_string())
+                .collect();
+            if !never.is_empty() {
+                self.warn(ts.span(), "end.threshold", format!("starting with {} a pit (board.seeds_per_pit_options), fewer than {t} seeds are in play, so no store ever reaches the threshold and only the other end rules end the game; remove those options or lower the threshold", join_and(&never)));
+            }
+            let minority: Vec<String> = board
+                .seeds_per_pit_options
+                .iter()
+                .filter(|&&o| in_play(o) >= t && 2 * t <= in_play(o))
+                .map(|o| o.to_string())
+                .collect();
+            if 2 * t > base && !minority.is_empty() {
+                self.warn(ts.span(), "end.threshold", format!("starting with {} a pit (board.seeds_per_pit_options), {t} is not more than half of the seeds in play, so reaching it no longer wins outright as it does with {seeds}; remove those options, or expect the final count to decide", join_and(&minority)));
+            }
         }
         // Seeds reach a store only by being sown into one or by a capture. Without either, a
         // threshold end can never be met, and with no other end condition a game ends only
