@@ -213,6 +213,14 @@ sed -e 's/^id = .*/id = "t16x27"/' -e 's/^pits_per_side = 6/pits_per_side = 16/'
   -e '/^\[\[example\]\]/,$d' -e 's/^store_length = .*/store_length = 178/' \
   rulesets/kalah-6x4.toml > "$work/t16x27.toml"
 
+# 12. Found by a break-it pass (session 21): 5 mm counters on a 2 m square sheet (the paper a
+#     ruleset's layout.paper may name): the counters sheet cuts about 59,000 counters, and the
+#     SVG writer compared every pair of its cut lines to keep the painting order (4.0 s); a
+#     sweep along x and per-paint sets of free shapes make it 0.45 s, the same bytes
+#     (src/render/svg.rs ShapeRun::flush).
+{ head_of "$six" | sed -e '/^\[text\.es\]/,$d' -e '/^\[layout\]/,$d' -e 's/^id = .*/id = "counters-5mm"/'
+  printf '[layout]\ncounter_diameter = 5\npaper = "2000x2000mm"\n'; } > "$work/counters-5mm.toml"
+
 fail=0
 measure() { # name, then the command
   local name=$1; shift
@@ -238,6 +246,8 @@ for f in many-examples big-note heaviest-valid; do
   measure "build $f" "$bin" build "$work/$f.toml" -o "$work/out"
 done
 measure "check relay-16x50" "$bin" check "$work/relay-16x50.toml"
+rm -rf "$work/out"
+measure "build counters-5mm (2 m sheet)" "$bin" build "$work/counters-5mm.toml" -o "$work/out"
 measure "check fuzz-endgames" "$bin" check "$work/fuzz-endgames.toml"
 rm -rf "$work/out"
 measure "build fuzz-endgames (tabloid, --fit)" "$bin" build "$work/fuzz-endgames.toml" --paper tabloid --fit -o "$work/out"

@@ -1222,42 +1222,78 @@ impl ShapeRun {
         self.shapes.push((paint, geometry, b));
     }
 
-    /// Ends the segment: its shapes go to `out`, grouped by paint.
+    /// Ends the segment: its shapes go to `out`, grouped by paint. The order: repeatedly the
+    /// first shape (in painting order) of the paint last drawn that waits for no earlier shape
+    /// meeting it, else the first shape that waits for none. Near-linear: the meeting pairs
+    /// are found by a sweep along x (a counters sheet of 59,000 cut lines took 4 s when every
+    /// pair was compared), and the free shapes are kept ordered per paint.
     fn flush(&mut self, out: &mut Vec<Out>) {
+        use std::collections::BTreeSet;
         let shapes = std::mem::take(&mut self.shapes);
         let n = shapes.len();
-        // An unknown box meets everything.
-        let meet = |i: usize, j: usize| match (shapes[i].2, shapes[j].2) {
-            (Some(a), Some(b)) => boxes_meet(a, b),
-            _ => true,
-        };
-        // waits[j]: how many earlier shapes meeting shape j are still to be drawn.
+        // after[i]: the later shapes meeting shape i; waits[j]: how many earlier shapes meeting
+        // shape j are still to be drawn. An unknown box meets everything.
         let mut waits = vec![0usize; n];
         let mut after: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (j, w) in waits.iter_mut().enumerate() {
-            for (i, later) in after.iter_mut().enumerate().take(j) {
-                if meet(i, j) {
-                    *w += 1;
-                    later.push(j);
+        let mut meets = |i: usize, j: usize| {
+            let (i, j) = (i.min(j), i.max(j));
+            after[i].push(j);
+            waits[j] += 1;
+        };
+        let unknown: Vec<usize> = (0..n).filter(|&i| shapes[i].2.is_none()).collect();
+        for &u in &unknown {
+            for k in 0..n {
+                // A pair of unknown boxes once, from the earlier of the two.
+                if k != u && (shapes[k].2.is_some() || k > u) {
+                    meets(u, k);
                 }
             }
         }
-        // Greedy: the first free shape of the paint being drawn, else the first free shape.
-        let mut done = vec![false; n];
+        let mut by_x: Vec<(usize, Box4)> =
+            (0..n).filter_map(|i| shapes[i].2.map(|b| (i, b))).collect();
+        by_x.sort_by(|a, b| a.1 .0.total_cmp(&b.1 .0).then(a.0.cmp(&b.0)));
+        for (k, &(i, a)) in by_x.iter().enumerate() {
+            for &(j, b) in &by_x[k + 1..] {
+                if b.0 > a.2 {
+                    break;
+                }
+                if boxes_meet(a, b) {
+                    meets(i, j);
+                }
+            }
+        }
+        // Each distinct paint's number, in first-use order, and the free shapes of each.
+        let mut paint_ids: HashMap<&Paint, usize> = HashMap::default();
+        let paint_of: Vec<usize> = shapes
+            .iter()
+            .map(|s| {
+                let next = paint_ids.len();
+                *paint_ids.entry(&s.0).or_insert(next)
+            })
+            .collect();
+        let mut free_of: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); paint_ids.len()];
+        let mut free: BTreeSet<usize> = BTreeSet::new();
+        for i in (0..n).filter(|&i| waits[i] == 0) {
+            free.insert(i);
+            free_of[paint_of[i]].insert(i);
+        }
         let mut order = Vec::with_capacity(n);
-        let mut paint: Option<&Paint> = None;
+        let mut paint: Option<usize> = None;
         for _ in 0..n {
-            let free = |i: &usize| !done[*i] && waits[*i] == 0;
-            let pick = (0..n)
-                .filter(free)
-                .find(|i| Some(&shapes[*i].0) == paint)
-                .or_else(|| (0..n).find(free))
+            let pick = paint
+                .and_then(|p| free_of[p].first().copied())
+                .or_else(|| free.first().copied())
                 .expect("the earliest shape not drawn waits for none");
-            done[pick] = true;
+            free.remove(&pick);
+            free_of[paint_of[pick]].remove(&pick);
             for &j in &after[pick] {
                 waits[j] -= 1;
+                if waits[j] == 0 {
+                    free.insert(j);
+                    free_of[paint_of[j]].insert(j);
+                }
             }
-            paint = Some(&shapes[pick].0);
+            paint = Some(paint_of[pick]);
             order.push(pick);
         }
         let mut slots: Vec<Option<(Paint, Element, Option<Box4>)>> =
@@ -1964,6 +2000,70 @@ mod tests {
         );
         let second = s.find(r#"cx="3000" cy="5000" r="650""#).unwrap();
         assert!(first < wide && wide < second, "{s}");
+    }
+
+    /// The order the sweep-and-sets `ShapeRun::flush` draws in is the order of the plain
+    /// definition, worked here the slow way (every pair compared, every free shape scanned),
+    /// on random boxes, paints and unknown boxes.
+    #[test]
+    fn shape_run_order_is_the_plain_greedy_order() {
+        fn reference(shapes: &[(usize, Option<Box4>)]) -> Vec<usize> {
+            let n = shapes.len();
+            let meet = |i: usize, j: usize| match (shapes[i].1, shapes[j].1) {
+                (Some(a), Some(b)) => boxes_meet(a, b),
+                _ => true,
+            };
+            let mut done = vec![false; n];
+            let mut order = Vec::new();
+            let mut paint = None;
+            for _ in 0..n {
+                let free = |i: &usize| !done[*i] && (0..*i).all(|k| done[k] || !meet(k, *i));
+                let pick = (0..n)
+                    .filter(free)
+                    .find(|i| Some(shapes[*i].0) == paint)
+                    .or_else(|| (0..n).find(free))
+                    .unwrap();
+                done[pick] = true;
+                paint = Some(shapes[pick].0);
+                order.push(pick);
+            }
+            order
+        }
+        let mut rng = crate::rng::XorShift::new(7);
+        for case in 0..200 {
+            let n = 1 + rng.below(40);
+            let paints = 1 + rng.below(4);
+            let mut shapes = Vec::new();
+            let mut run = ShapeRun::default();
+            for i in 0..n {
+                let b = if rng.below(12) == 0 {
+                    None
+                } else {
+                    let (x, y) = (rng.below(50) as f64, rng.below(50) as f64);
+                    let (w, h) = (1.0 + rng.below(12) as f64, 1.0 + rng.below(12) as f64);
+                    Some((x, y, x + w, y + h))
+                };
+                let p = rng.below(paints);
+                shapes.push((p, b));
+                let paint: Paint = vec![("fill", p.to_string())];
+                let mut e = Element::new("circle");
+                e.assign("id", i.to_string());
+                run.push(e, paint, b);
+            }
+            let mut out = Vec::new();
+            run.flush(&mut out);
+            let got: Vec<usize> = out
+                .iter()
+                .flat_map(|o| match o {
+                    Out::Shapes(_, elems) => elems
+                        .iter()
+                        .map(|e| e.get_attributes()["id"].to_string().parse().unwrap())
+                        .collect::<Vec<usize>>(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            assert_eq!(got, reference(&shapes), "case {case}");
+        }
     }
 
     #[test]
