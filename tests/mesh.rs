@@ -712,3 +712,33 @@ fn a_large_board_gets_a_coarser_grid_within_the_grid_point_bound() {
         }
     }
 }
+
+/// A board too deep for the bed names what makes it deep: 4 pits of 50 seeds on 12 mm pits
+/// (12 mm gap) have a 200 mm store (half of 400 seeds need far more; capped at 200), past the
+/// two rows' `2·12 + 12 = 36` mm, so the stores; Kalah 6×4 at 80 mm pits (rows
+/// `2·80 + 12 = 172` mm over its 102 mm stores) on a 150 mm bed, the pits.
+#[test]
+fn too_deep_for_the_bed_names_what_sets_the_depth() {
+    let mut rs = load("kalah-6x4");
+    rs.board.pits_per_side = 4;
+    rs.board.seeds_per_pit = 50;
+    rs.layout.pit_diameter = 12.0;
+    rs.layout.pit_gap = 12.0;
+    rs.layout.store_length = 200.0;
+    let e = board::seams(&Design::new(&rs, false).unwrap(), Bed::DEFAULT).unwrap_err();
+    assert!(
+        e.contains("a smaller layout.store_length (the stores set the depth)"),
+        "{e}"
+    );
+    let mut rs = load("kalah-6x4");
+    rs.layout.pit_diameter = 80.0;
+    let e = board::seams(
+        &Design::new(&rs, false).unwrap(),
+        Bed { w: 150.0, h: 150.0 },
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("a smaller layout.pit_diameter or layout.pit_gap"),
+        "{e}"
+    );
+}

@@ -672,8 +672,23 @@ pub fn seams(d: &Design, bed: Bed) -> Result<Vec<f64>, String> {
     let (hx, hy) = d.half_size();
     let depth = 2.0 * hy;
     if depth > bed.w.max(bed.h) {
+        // What sets the depth: the stores when they are longer than the two rows of pits
+        // span, else the pits (a 200 mm store on 12 mm pits was blamed on the pits).
+        let rows = match (
+            d.pits.iter().map(|p| p.1).reduce(f64::min),
+            d.pits.iter().map(|p| p.1).reduce(f64::max),
+        ) {
+            (Some(lo), Some(hi)) => hi - lo + 2.0 * d.r,
+            _ => 0.0,
+        };
+        let store = d.stores[0].3.max(d.stores[1].3);
+        let field = if store > rows {
+            "layout.store_length (the stores set the depth)"
+        } else {
+            "layout.pit_diameter or layout.pit_gap"
+        };
         return Err(format!(
-            "the board is {depth:.0} mm deep, more than the {}x{} mm bed: use a larger --bed or smaller layout.pit_diameter",
+            "the board is {depth:.0} mm deep, more than the {}x{} mm bed: use a larger --bed or a smaller {field}",
             bed.w, bed.h
         ));
     }
