@@ -1085,3 +1085,70 @@ fn a_store_not_named_a_store_is_introduced_as_one() {
         "{text:?}"
     );
 }
+
+/// Every text of `doc`'s pages, one string a page, its texts joined by spaces.
+fn page_texts(doc: &Document) -> Vec<String> {
+    doc.pages
+        .iter()
+        .map(|p| {
+            sowkit::doc::leaves(&p.items)
+                .into_iter()
+                .filter_map(|i| match i {
+                    sowkit::doc::Item::Text(t) => Some(t.text.clone()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// A child-safe kit tells the players to bring its own large counters, not seeds or beans,
+/// and the how-to sheet speaks of the counters sheets in the plural when there are several
+/// (Oware's 53 counters of 32 mm take three A4 sheets; a teacher read "the counters sheet").
+#[test]
+fn a_child_safe_kit_speaks_of_its_counters() {
+    let oware = common::load_path(&common::bundled_path("oware-abapa"));
+    for (lang, bring, glue, seeds) in [
+        (
+            "en",
+            "48 of the kit's paper counters, 32\u{a0}mm across, too big to swallow",
+            "Glue the counters sheets onto card",
+            "48 seeds, beans or counters",
+        ),
+        (
+            "es",
+            "48 de las fichas de papel del juego, de 32\u{a0}mm de diámetro",
+            "Pegue las hojas de fichas sobre cartulina",
+            "48 semillas, alubias o fichas",
+        ),
+    ] {
+        let opts = KitOptions {
+            child_safe: true,
+            lang: Some(lang.into()),
+            ..KitOptions::new(A4)
+        };
+        let doc = layout::kit(&oware, &opts).unwrap();
+        let counters = doc
+            .pages
+            .iter()
+            .filter(|p| p.name.starts_with("counters"))
+            .count();
+        assert_eq!(counters, 3, "{lang}");
+        let all = page_texts(&doc).join("\n");
+        assert!(all.contains(bring), "{lang}");
+        assert!(all.contains(glue), "{lang}");
+        assert!(!all.contains(seeds), "{lang}");
+        // Without --child-safe: seeds or beans, and the one counters sheet.
+        let doc = layout::kit(
+            &oware,
+            &KitOptions {
+                lang: Some(lang.into()),
+                ..KitOptions::new(A4)
+            },
+        )
+        .unwrap();
+        let all = page_texts(&doc).join("\n");
+        assert!(all.contains(seeds), "{lang}");
+    }
+}

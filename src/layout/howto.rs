@@ -164,7 +164,12 @@ fn sheet(
     }
     steps.push(ph.get("howto.step_cut_board"));
     if range(&names, "counters", ph).is_some() {
-        steps.push(ph.get("howto.step_counters"));
+        // "the counters sheets" when there are several (a Spanish child-safe kit has three).
+        let sheets = names
+            .iter()
+            .filter(|n| *n == "counters" || n.starts_with("counters-"))
+            .count();
+        steps.push(ph.fmt("howto.step_counters", &[("n", &sheets.to_string())]));
     }
     if range(&names, "labels", ph).is_some() {
         steps.push(ph.get("howto.step_labels"));

@@ -154,17 +154,28 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
 
     // What to bring.
     out.push(Heading(ph.get("rules.h.bring")));
+    // A child-safe kit plays with its own large counters, not seeds or beans.
+    let safe = rs.layout.child_safe;
     out.push(Bullet(ph.fmt(
-        "rules.bring_seeds",
+        if safe {
+            "rules.bring_counters_safe"
+        } else {
+            "rules.bring_seeds"
+        },
         &[
             ("total", &num(total)),
             ("per", &num(b.seeds_per_pit)),
             ("pits", &num(2 * n)),
+            ("d", &ph.mm(rs.layout.counter_diameter)),
         ],
     )));
     out.push(Bullet(ph.get("rules.bring_board")));
     out.push(Bullet(ph.get("rules.bring_log")));
-    out.push(Bullet(ph.get("rules.small_parts")));
+    out.push(Bullet(ph.get(if safe {
+        "rules.small_parts_safe"
+    } else {
+        "rules.small_parts"
+    })));
 
     // Setup.
     out.push(Heading(ph.get("rules.h.setup")));
