@@ -486,3 +486,37 @@ fn threshold_sentences_are_true() {
     );
     assert!(!t.contains("more than half"), "{t}");
 }
+
+/// With the board's names in error, the loader's default names stand in, and a worked example
+/// naming the file's own players cannot be read: those examples are counted, not reported one
+/// error each ("expected player name 'A' … found 'Ann'", where 'A' is nowhere in the file).
+#[test]
+fn names_in_error_do_not_cascade_into_the_examples() {
+    // Players "Ann Lee" (two words: refused) and "Bob"; the example's expected position names
+    // "Ann", which the default "A" does not match.
+    let src = BASE
+        .replacen(
+            "players = [\"A\", \"B\"]",
+            "players = [\"Ann Lee\", \"Bob\"]",
+            1,
+        )
+        .replacen(
+            "pit_labels = [[\"A1\", \"A2\", \"A3\"], [\"B1\", \"B2\", \"B3\"]]\n",
+            "",
+            1,
+        )
+        .replacen(
+            "position = \"A 2 0 3 (1) / B 2 2 2 (0)\"",
+            "position = \"Ann 2 0 3 (1) / Bob 2 2 2 (0)\"",
+            1,
+        )
+        .replacen("next = \"A\"", "next = \"Ann\"", 1);
+    let c = check(&src);
+    let e = short(&c.errors);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(
+        e[0].starts_with("t.toml:8:11: board.players: player name \"Ann Lee\" is not usable"),
+        "{e:?}"
+    );
+    assert_eq!(e[1], "t.toml: 1 worked example(s) not checked: they name players, pits or stores the board does not have while its names are in error above; mend those first");
+}

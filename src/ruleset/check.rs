@@ -39,25 +39,62 @@ pub fn check_source(path: &str, src: &str) -> Checked {
     let p = load::load_partial(path, src);
     let mut errors = p.errors;
     let mut warnings = p.warnings;
+    // Labels in error are the loader's defaults: a replay would name other pits.
+    let names_in_error = |errors: &[Diagnostic]| {
+        errors.iter().any(|d| {
+            matches!(
+                d.field.as_str(),
+                "board.players" | "board.pit_labels" | "board.stores"
+            ) || d.field.starts_with("board.pit_labels[")
+        })
+    };
+    let labels_kept = !names_in_error(&errors);
     if let Some(rs) = &p.ruleset {
         if crate::engine::Rules::try_new(rs).is_ok() {
             // An example with a problem of its own is not replayed: that would only repeat it.
-            errors.extend(crate::examples::check(rs, src).into_iter().filter(|d| {
-                example_of(&d.field).is_none_or(|n| !p.examples_in_error.contains(&n))
-            }));
+            let mut replayed: Vec<Diagnostic> = crate::examples::check(rs, src)
+                .into_iter()
+                .filter(|d| example_of(&d.field).is_none_or(|n| !p.examples_in_error.contains(&n)))
+                .collect();
+            if !labels_kept {
+                // With the board's names in error the defaults stand in ("A", "A1"), and an
+                // example naming the file's own players or pits cannot be read: each such
+                // example is left out (its errors would all repeat the first), and counted.
+                let unreadable: Vec<usize> = replayed
+                    .iter()
+                    .filter(|d| {
+                        [
+                            "cannot be read",
+                            "is not a player",
+                            "is not a pit or store label",
+                            "is not a move",
+                        ]
+                        .iter()
+                        .any(|m| d.message.contains(m))
+                    })
+                    .filter_map(|d| example_of(&d.field))
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                if !unreadable.is_empty() {
+                    replayed
+                        .retain(|d| example_of(&d.field).is_none_or(|n| !unreadable.contains(&n)));
+                    errors.push(Diagnostic::whole_file(
+                        path,
+                        &format!(
+                            "{} worked example(s) not checked: they name players, pits or stores the board does not have while its names are in error above; mend those first",
+                            unreadable.len()
+                        ),
+                    ));
+                }
+            }
+            errors.extend(replayed);
             errors.extend(crate::examples::sanity(rs, src));
         }
         warnings.extend(translation_warnings(rs, src));
     }
     load::sort_by_place(&mut errors);
     load::sort_by_place(&mut warnings);
-    // Labels in error are the loader's defaults: a replay would name other pits.
-    let labels_kept = !errors.iter().any(|d| {
-        matches!(
-            d.field.as_str(),
-            "board.players" | "board.pit_labels" | "board.stores"
-        ) || d.field.starts_with("board.pit_labels[")
-    });
     let playable = p
         .ruleset
         .clone()
