@@ -174,11 +174,25 @@ impl Paper {
         let (short, long) = (w.min(h), w.max(h));
         // A side far from any paper is named as "under 0.1" / "over 10000" mm, not with 300
         // digits or as "0.0" (break-it pass: 140x1e308mm, 1e-300x140mm).
+        // A side within rounding of its limit is "just under" or "just over" it (139.9999 mm
+        // read "140.0 mm … at least 140 mm").
         let side = |v: f64| {
             if v < 0.1 {
                 "under 0.1".to_string()
             } else if v > 10_000.0 {
                 "over 10000".to_string()
+            } else if v < MIN_SIDE
+                && format!("{v:.1}")
+                    .parse::<f64>()
+                    .is_ok_and(|r| r >= MIN_SIDE)
+            {
+                format!("just under {MIN_SIDE}")
+            } else if v > MAX_SIDE
+                && format!("{v:.1}")
+                    .parse::<f64>()
+                    .is_ok_and(|r| r <= MAX_SIDE)
+            {
+                format!("just over {MAX_SIDE}")
             } else {
                 format!("{v:.1}")
             }

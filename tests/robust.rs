@@ -722,6 +722,12 @@ fn paper_sizes_far_out_of_range_are_named_plainly() {
     assert!(e.contains("is under 0.1 mm on its short side"), "{e}");
     let e = sowkit::paper::Paper::parse("100x140mm").unwrap_err();
     assert!(e.contains("is 100.0 mm on its short side"), "{e}");
+    // Within rounding of a limit: never "140.0 mm … at least 140 mm".
+    let e = sowkit::paper::Paper::parse("139.9999x300mm").unwrap_err();
+    assert!(e.contains("is just under 140 mm on its short side"), "{e}");
+    let e = sowkit::paper::Paper::parse("2000.0001x300mm").unwrap_err();
+    assert!(e.contains("is just over 2000 mm on its long side"), "{e}");
+    assert!(sowkit::paper::Paper::parse("140x2000mm").is_ok());
     // The part that is not a number is named.
     let e = sowkit::paper::Paper::parse("200x200mmmm").unwrap_err();
     assert!(e.contains("\"200mm\" is not a number"), "{e}");
