@@ -853,3 +853,38 @@ fn balance_playouts_fit_the_relay_sowing_budget() {
     let text = sowkit::solve::report::balance_report(&rules, Limits::default(), false).unwrap();
     assert!(text.contains("relay sowing used up its budget"), "{text}");
 }
+
+/// `solve --from` takes a next round's position with closed pits (x), as `replay --from`
+/// does: it said "on this board the closed pits are none". Giuthi, A6 and B1 closed; A to
+/// move: A1 with its 2 seeds either way is all A may play, so the best move is one of those.
+#[test]
+fn solve_from_a_shortened_board() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .args([
+            "solve",
+            &common::bundled_path("giuthi").display().to_string(),
+            "--from",
+            "A 2 0 0 0 0 x (20) / B x 0 0 0 0 2 (24); A",
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("Position: A 2 0 0 0 0 x (20) / B x 0 0 0 0 2 (24); A"),
+        "{out}"
+    );
+    assert!(out.contains("proven"), "{out}");
+    assert!(
+        out.contains("Best move for A: A1>") || out.contains("Best move for A: A1<"),
+        "{out}"
+    );
+    // The value is the independent minimax's on the shortened board.
+    let full = Rules::new(&common::load_path(&common::bundled_path("giuthi")));
+    let from = "A 2 0 0 0 0 x (20) / B x 0 0 0 0 2 (24); A";
+    let short = sowkit::replay::board_for(&full, Some(from))
+        .unwrap()
+        .unwrap();
+    let (v, _) = reference(&short, &pos(&short, from));
+    assert!(out.contains(&format!("Value: {v} ")), "{v}: {out}");
+}

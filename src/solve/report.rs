@@ -272,17 +272,29 @@ pub fn run(a: &Args) -> Result<String, String> {
         }
         return balance_report(&rules, limits, a.json);
     }
+    // A position with closed pits (x) is solved on the board its next round shortens, as
+    // `replay --from` plays it.
+    let short = crate::replay::board_for(&rules, a.from.as_deref()).map_err(|e| {
+        format!(
+            "error: --from {:?} is not a position of {}: {} (write it like \"{}\")",
+            a.from.as_deref().unwrap_or_default(),
+            a.file.display(),
+            e.message,
+            format_position(&rules, &rules.initial())
+        )
+    })?;
+    let rules = short.as_ref().unwrap_or(&rules);
     let pos = match &a.from {
         None => rules.initial(),
         Some(s) => {
-            let (p, _) = crate::notation::parse_position(&rules, s).map_err(|e| {
+            let (p, _) = crate::notation::parse_position(rules, s).map_err(|e| {
                 format!(
                     "error: --from {s:?} is not a position of {}: {e} (write it like \"{}\")",
                     a.file.display(),
                     format_position(&rules, &rules.initial())
                 )
             })?;
-            if let Some(m) = crate::examples::seed_total_mismatch(&rules, &p) {
+            if let Some(m) = crate::examples::seed_total_mismatch(rules, &p) {
                 return Err(format!(
                     "error: --from {s:?} {m}: give a position of {} with every seed",
                     a.file.display()
@@ -291,6 +303,6 @@ pub fn run(a: &Args) -> Result<String, String> {
             p
         }
     };
-    solve_report(&rules, &pos, limits, a.json)
+    solve_report(rules, &pos, limits, a.json)
         .map_err(|e| format!("error: {}: cannot solve: {e}", a.file.display()))
 }
