@@ -735,8 +735,16 @@ pub fn seams(d: &Design, bed: Bed) -> Result<Vec<f64>, String> {
             return Ok(xs);
         }
     }
+    // The widest part when cut at every candidate: it fits the bed neither way round.
+    let mut edges = vec![-hx];
+    edges.extend_from_slice(&cand);
+    edges.push(hx);
+    let widest = edges
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(0.0_f64, f64::max);
     Err(format!(
-        "even cut between every pit column, a part of the board is wider than the {}x{} mm bed: use a larger --bed or smaller layout.pit_diameter / layout.pit_gap",
+        "even cut between every pit column, the widest part is {widest:.0} × {depth:.0} mm, which fits the {}x{} mm bed neither way round: use a larger --bed or smaller layout.pit_diameter / layout.pit_gap",
         bed.w, bed.h
     ))
 }
