@@ -741,4 +741,17 @@ fn too_deep_for_the_bed_names_what_sets_the_depth() {
         e.contains("a smaller layout.pit_diameter or layout.pit_gap"),
         "{e}"
     );
+    // Deep enough only turned (132 mm on a 140 × 100 bed), and then too wide: the widest part
+    // and its depth are named, the bed fitting it neither way round.
+    let rs = load("kalah-6x4");
+    let d = Design::new(&rs, false).unwrap();
+    let depth = 2.0 * d.half_size().1;
+    assert!(depth > 100.0 && depth <= 140.0, "{depth}");
+    let e = board::seams(&d, Bed { w: 140.0, h: 100.0 }).unwrap_err();
+    assert!(
+        e.contains(&format!(
+            " × {depth:.0} mm, which fits the 140x100 mm bed neither way round"
+        )),
+        "{e}"
+    );
 }
