@@ -1152,3 +1152,30 @@ fn a_child_safe_kit_speaks_of_its_counters() {
         assert!(all.contains(seeds), "{lang}");
     }
 }
+
+/// The how-to sheet's copy counts are per table for the board and counters, as for the rules
+/// (a teacher with twelve tables read "the board, 1 copy" and printed one board).
+#[test]
+fn howto_counts_copies_per_table() {
+    for rs in common::bundled() {
+        for (lang, per_table, board, counters) in [
+            ("en", "per table", "the board", "counters,"),
+            ("es", "por mesa", "el tablero", "fichas,"),
+        ] {
+            let Ok(rs) = rs.in_lang(lang) else { continue };
+            let opts = KitOptions {
+                lang: Some(lang.into()),
+                ..KitOptions::new(A4)
+            };
+            let doc = layout::kit(&rs, &opts).unwrap();
+            let howto = &page_texts(&doc)[0];
+            for what in [board, counters] {
+                let row = howto
+                    .split('•')
+                    .find(|s| s.contains(what))
+                    .unwrap_or_else(|| panic!("{} {lang}: no row for {what}: {howto}", rs.id));
+                assert!(row.contains(per_table), "{} {lang}: {row:?}", rs.id);
+            }
+        }
+    }
+}
