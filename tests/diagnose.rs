@@ -520,3 +520,15 @@ fn names_in_error_do_not_cascade_into_the_examples() {
     );
     assert_eq!(e[1], "t.toml: 1 worked example(s) not checked: they name players, pits or stores the board does not have while its names are in error above; mend those first");
 }
+
+/// Every bundled ruleset passes `check` with no warning: a shipped file that warns teaches its
+/// readers to ignore warnings (Giuthi listed its usual 4 among its other starting counts).
+#[test]
+fn bundled_rulesets_check_without_warnings() {
+    for path in crate::common::bundled_paths() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let c = check_source(&path.display().to_string(), &src);
+        assert_eq!(short(&c.errors), Vec::<String>::new(), "{}", path.display());
+        assert_eq!(short(&c.warnings), Vec::<String>::new(), "{}", path.display());
+    }
+}
