@@ -529,6 +529,11 @@ fn bundled_rulesets_check_without_warnings() {
         let src = std::fs::read_to_string(&path).unwrap();
         let c = check_source(&path.display().to_string(), &src);
         assert_eq!(short(&c.errors), Vec::<String>::new(), "{}", path.display());
-        assert_eq!(short(&c.warnings), Vec::<String>::new(), "{}", path.display());
+        assert_eq!(
+            short(&c.warnings),
+            Vec::<String>::new(),
+            "{}",
+            path.display()
+        );
     }
 }

@@ -888,3 +888,46 @@ fn solve_from_a_shortened_board() {
     let (v, _) = reference(&short, &pos(&short, from));
     assert!(out.contains(&format!("Value: {v} ")), "{v}: {out}");
 }
+
+/// When the player to move has no legal move and passes, the best moves are the other
+/// player's, and the report says so (it named B for A's moves). Giuthi, worked by hand: B's
+/// only seeds are one in B4, under the two a pit needs, so B passes; A's A1 holds one seed, so
+/// A3 (two seeds, either way) is A's only pit.
+#[test]
+fn solve_names_the_player_who_moves_after_a_pass() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .args([
+            "solve",
+            &common::bundled_path("giuthi").display().to_string(),
+            "--from",
+            "A 1 0 2 0 0 0 (20) / B 0 0 0 1 0 0 (24); B",
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("B cannot move and passes.\nBest move"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Best moves for A: A3>, A3<") || out.contains("Best move for A: A3"),
+        "{out}"
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .args([
+            "solve",
+            &common::bundled_path("giuthi").display().to_string(),
+            "--from",
+            "A 1 0 2 0 0 0 (20) / B 0 0 0 1 0 0 (24); B",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&v["mover"], &v["passed"]),
+        (&serde_json::json!("A"), &serde_json::json!("B"))
+    );
+}

@@ -50,9 +50,16 @@ pub fn solve_report(
         .iter()
         .map(|&m| format_move(rules, m))
         .collect();
+    // The player who moves: the one given, unless they have no legal move and pass (the
+    // engine settles that before the first move, as `replay` shows it).
+    let game = crate::engine::Game::try_new(rules, pos.clone()).ok();
+    let mover = game.as_ref().map_or(pos.to_move, |g| g.to_move());
+    let passed = game.as_ref().and_then(|g| g.start_passed());
     if json {
         let v = serde_json::json!({
             "value": s.value().filter(|_| s.proven),
+            "mover": rules.player_name(mover),
+            "passed": passed.map(|p| rules.player_name(p)),
             "best_moves": best,
             "proven": s.proven,
             "bounds": [s.bounds.0, s.bounds.1],
@@ -68,13 +75,16 @@ pub fn solve_report(
             "Value: {v:+} ({}) with perfect play, proven\n",
             value_words(rules, v)
         );
+        if let Some(p) = passed {
+            out += &format!("{} cannot move and passes.\n", rules.player_name(p));
+        }
         if best.is_empty() {
             out += "Best moves: none (the game is over)\n";
         } else {
             out += &format!(
                 "Best move{} for {}: {}\n",
                 if best.len() == 1 { "" } else { "s" },
-                rules.player_name(pos.to_move),
+                rules.player_name(mover),
                 best.join(", ")
             );
         }
