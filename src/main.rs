@@ -390,7 +390,11 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
             for d in &diags {
                 cli::diag::error(d);
             }
-            cli::diag::info(&format!("{}: {} problem(s)", f, diags.len()));
+            cli::diag::info(&format!(
+                "{}: {} problem(s)",
+                f,
+                ruleset::load::count_problems(&diags)
+            ));
         }
     }
     if failed > 0 {

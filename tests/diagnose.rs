@@ -409,6 +409,70 @@ fn every_unknown_key_and_choice_shows_in_one_run() {
         "{}",
         c.errors.last().unwrap().message
     );
+    // The closing count is of every problem, not of the lines shown (it said 51).
+    assert_eq!(sowkit::ruleset::load::count_problems(&c.errors), 300);
+}
+
+/// Whatever serde's first problem is (a wrong type, a table written as a list of tables),
+/// the unknown keys elsewhere are named in the same run, and the loader's type names stay
+/// inside it ("expected struct RawExtraTurn").
+#[test]
+fn unknown_keys_show_whatever_the_first_problem() {
+    let src = with("pits_per_side = 3", "pits_per_side = \"three\"").replacen(
+        "opponent_store = \"skip\"",
+        "opponent_store = \"skip\"\nzz = 1",
+        1,
+    );
+    let c = check(&src);
+    let e = short(&c.errors);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(
+        e[0].starts_with("t.toml:6:17: board.pits_per_side: invalid type: string \"three\""),
+        "{e:?}"
+    );
+    assert!(
+        e[1].starts_with("t.toml:16:1: sowing.zz: unknown field `zz`"),
+        "{e:?}"
+    );
+
+    let src = format!(
+        "extra_turn = 5\n{}",
+        with("[extra_turn]\non = [\"last-in-own-store\"]\n", "")
+    );
+    let e = short(&check(&src).errors);
+    assert!(
+        e.iter()
+            .any(|m| m.contains("extra_turn: invalid type: integer `5`, expected a table")),
+        "{e:?}"
+    );
+    assert!(!e.iter().any(|m| m.contains("Raw")), "{e:?}");
+
+    // `[[board]]`: the shape is what is wrong, said at the header; not serde's "board[1]:
+    // invalid type: a table, expected a whole number".
+    let src = with("[board]\n", "[[board]]\n").replacen(
+        "opponent_store = \"skip\"",
+        "opponent_store = \"skip\"\nzz = 1",
+        1,
+    );
+    let e = short(&check(&src).errors);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert_eq!(
+        e[0],
+        "t.toml:5:3: board: `board` is one table: write its header [board], not [[board]]"
+    );
+    assert!(
+        e[1].starts_with("t.toml:16:1: sowing.zz: unknown field `zz`"),
+        "{e:?}"
+    );
+    // `[example]` for `[[example]]`.
+    let src = BASE.replacen("[[example]]", "[example]", 1);
+    let e = short(&check(&src).errors);
+    assert!(
+        e.iter().any(|m| m.contains(
+            "`example` is a list of tables: write each one's header [[example]], not [example]"
+        )),
+        "{e:?}"
+    );
 }
 
 /// `seeds_per_pit_options` holding the usual count or a count twice is warned about (the

@@ -183,7 +183,10 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
             for d in &diags {
                 eprintln!("{}\n", d.rendered);
             }
-            eprintln!("{name}: {} problem(s)", diags.len());
+            eprintln!(
+                "{name}: {} problem(s)",
+                ruleset::load::count_problems(&diags)
+            );
             None
         }
     }

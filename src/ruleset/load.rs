@@ -840,6 +840,22 @@ pub struct Partial {
     pub examples_in_error: Vec<usize>,
 }
 
+/// How many problems `diags` stand for: one each, except the closing "N more problem(s) not
+/// shown" note, which stands for N (300 unknown keys were summed up as "51 problem(s)").
+pub fn count_problems(diags: &[Diagnostic]) -> usize {
+    diags
+        .iter()
+        .map(|d| {
+            d.message
+                .strip_suffix(&format!(
+                    " more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"
+                ))
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(1)
+        })
+        .sum()
+}
+
 /// Sorts diagnostics by place in the file (line, then column); those with no place (the whole
 /// file, or the "more problems" count) last. Stable, so one place keeps its order.
 pub fn sort_by_place(d: &mut [Diagnostic]) {
@@ -960,20 +976,30 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
         }
         msg = with_did_you_mean(e.message(), msg);
         let first = Diagnostic::at(path, src, span.clone(), &field, &msg);
-        // serde stops at the first unknown key or choice: the others are found from the
-        // format's schema, so one run of `check` names every slip.
-        let raw = e.message();
-        if !(raw.starts_with("unknown field") || raw.starts_with("unknown variant")) {
-            return vec![first];
-        }
-        let mut all = vec![first];
-        let others: Vec<_> = super::locate::unknown_in(src, &json_schema())
+        // serde stops at its first problem: every unknown key or choice, and every table
+        // written as a list of tables or the other way round, is found from the format's
+        // schema, so one run of `check` names every slip.
+        let found = super::locate::unknown_in(src, &json_schema());
+        // Inside a table of the wrong shape, serde's message is beside the point ("board[1]:
+        // invalid type: a table, expected a whole number" for `[[board]]`).
+        let inside_wrong_shape = found.iter().any(|u| {
+            u.shape
+                && (field == u.field
+                    || field.starts_with(&format!("{}[", u.field))
+                    || field.starts_with(&format!("{}.", u.field)))
+        });
+        let mut all = if inside_wrong_shape { Vec::new() } else { vec![first] };
+        let others: Vec<_> = found
             .into_iter()
-            .filter(|u| u.span.start != span.start)
+            .filter(|u| u.span.start != span.start || inside_wrong_shape)
             .collect();
         let more = others.len().saturating_sub(MAX_DIAGNOSTICS - 1);
         for u in others.into_iter().take(MAX_DIAGNOSTICS - 1) {
-            let msg = with_did_you_mean(&u.message, explain_toml_error(&u.message));
+            let msg = if u.shape {
+                u.message.clone()
+            } else {
+                with_did_you_mean(&u.message, explain_toml_error(&u.message))
+            };
             all.push(Diagnostic::at(path, src, u.span, &u.field, &msg));
         }
         sort_by_place(&mut all);
@@ -1130,6 +1156,17 @@ fn explain_toml_error(msg: &str) -> String {
         .replace("expected a sequence", "expected a list [ … ]")
         .replace("invalid type: sequence", "invalid type: a list")
         .replace("invalid type: map", "invalid type: a table");
+    // serde names the loader's own types ("expected struct RawExtraTurn"): a table to the
+    // ruleset author.
+    let msg = match msg.find("expected struct Raw") {
+        Some(i) => {
+            let end = msg[i..]
+                .find(|c: char| !(c.is_alphanumeric() || c == ' ' || c == '_'))
+                .map_or(msg.len(), |e| i + e);
+            format!("{}expected a table{}", &msg[..i], &msg[end..])
+        }
+        None => msg,
+    };
     let msg = msg.as_str();
     if msg.starts_with("unknown field") {
         format!(

@@ -191,8 +191,12 @@ pub struct Unknown {
     /// Dotted name of the field (as [`field_at`] names it): the key itself for a key.
     pub field: String,
     /// What serde would say of it: "unknown field `x`, expected one of `a`, `b`" or
-    /// "unknown variant `x`, expected …" (the loader explains it further).
+    /// "unknown variant `x`, expected …" (the loader explains it further); or, for a table
+    /// written as an array of tables or the other way round, the whole message.
     pub message: String,
+    /// A table written as an array of tables (`[[board]]`) or the other way round
+    /// (`[example]`): serde's own message about anything inside it is then beside the point.
+    pub shape: bool,
 }
 
 /// serde's list of what was expected: "expected `a`", "expected `a` or `b`", "expected one of
@@ -240,9 +244,42 @@ fn walk_table(
         let sub = props
             .and_then(|p| p.get(k.get_ref().as_ref()))
             .or_else(|| extra.filter(|e| e.is_object()));
-        match sub {
-            Some(sub) => walk_value(v.get_ref(), v.span(), sub, &path, out),
-            None if extra == Some(&serde_json::Value::Bool(false)) => {
+        let kind = |t: &str| sub.and_then(|s| s.get("type")).and_then(|x| x.as_str()) == Some(t);
+        let tables = |items: &[toml::Spanned<DeValue<'_>>]| {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|i| matches!(i.get_ref(), DeValue::Table(_)))
+        };
+        match (sub, v.get_ref()) {
+            // `[[board]]` for `[board]`, and `[example]` for `[[example]]`.
+            (Some(_), DeValue::Array(items)) if kind("object") && tables(items) => {
+                out.push(Unknown {
+                    span: k.span(),
+                    field: path.clone(),
+                    message: format!(
+                        "`{path}` is one table: write its header [{path}], not [[{path}]]"
+                    ),
+                    shape: true,
+                });
+            }
+            (Some(sub), DeValue::Table(_))
+                if kind("array")
+                    && sub
+                        .get("items")
+                        .and_then(|i| i.get("type"))
+                        .and_then(|t| t.as_str())
+                        == Some("object") =>
+            {
+                out.push(Unknown {
+                    span: k.span(),
+                    field: path.clone(),
+                    message: format!("`{path}` is a list of tables: write each one's header [[{path}]], not [{path}]"),
+                    shape: true,
+                });
+            }
+            (Some(sub), _) => walk_value(v.get_ref(), v.span(), sub, &path, out),
+            (None, _) if extra == Some(&serde_json::Value::Bool(false)) => {
                 let known: Vec<String> = props
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default();
@@ -250,9 +287,10 @@ fn walk_table(
                     span: k.span(),
                     field: path,
                     message: format!("unknown field `{}`, {}", k.get_ref(), expected(&known)),
+                    shape: false,
                 });
             }
-            None => {}
+            (None, _) => {}
         }
     }
 }
@@ -292,6 +330,7 @@ fn walk_value(
                     span,
                     field: path.to_string(),
                     message: format!("unknown variant `{s}`, {}", expected(&known)),
+                    shape: false,
                 });
             }
         }
