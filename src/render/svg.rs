@@ -1242,9 +1242,9 @@ impl ShapeRun {
         };
         let unknown: Vec<usize> = (0..n).filter(|&i| shapes[i].2.is_none()).collect();
         for &u in &unknown {
-            for k in 0..n {
+            for (k, shape) in shapes.iter().enumerate() {
                 // A pair of unknown boxes once, from the earlier of the two.
-                if k != u && (shapes[k].2.is_some() || k > u) {
+                if k != u && (shape.2.is_some() || k > u) {
                     meets(u, k);
                 }
             }

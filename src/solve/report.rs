@@ -301,7 +301,7 @@ pub fn run(a: &Args) -> Result<String, String> {
                 format!(
                     "error: --from {s:?} is not a position of {}: {e} (write it like \"{}\")",
                     a.file.display(),
-                    format_position(&rules, &rules.initial())
+                    format_position(rules, &rules.initial())
                 )
             })?;
             if let Some(m) = crate::examples::seed_total_mismatch(rules, &p) {
