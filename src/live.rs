@@ -69,13 +69,24 @@ pub fn build_sources(sources: &[(String, String)], paper: Option<Paper>) -> Rebu
         let checked = ruleset::check_source(name, src);
         warnings.extend(checked.warnings.into_iter().map(|d| d.rendered));
         if let Some(rs) = checked.playable {
-            if !rules.iter().any(|r| r.ruleset.id == rs.id) {
-                rules.push(Playable {
-                    ruleset: rs,
-                    source: src.clone(),
-                    refused: !checked.errors.is_empty(),
+            // Two files with one id (one of them refused, say) are said at once, as `check`
+            // says it; the first one's rules are played.
+            if let Some(other) = rules.iter().find(|r| r.ruleset.id == rs.id) {
+                problems.push(if other.ruleset.path == *name {
+                    format!("error: {name} is given twice: give each ruleset once")
+                } else {
+                    format!(
+                        "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
+                        other.ruleset.path, name, rs.id
+                    )
                 });
+                continue;
             }
+            rules.push(Playable {
+                ruleset: rs,
+                source: src.clone(),
+                refused: !checked.errors.is_empty(),
+            });
         }
         let Some(rs) = checked.ruleset else {
             problems.extend(checked.errors.into_iter().map(|d| d.rendered));

@@ -644,7 +644,8 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         name: &'a str,
         /// The rules played are the last save's (else the last good kit's).
         saved: bool,
-        /// `check` refuses the last save (a worked example, word or size is wrong).
+        /// The last rebuild failed its check (this ruleset's save, or another's: they are
+        /// built together), so the kit was not rebuilt.
         refused: bool,
         /// The last rebuild's diagnostics, if it failed.
         problem: Option<&'a str>,
@@ -652,7 +653,9 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
     }
     let st = shared.lock();
     let (rs, saved) = st.rules_of(id)?;
-    let refused = st.rules.iter().any(|p| p.ruleset.id == id && p.refused);
+    // Refused: this ruleset's save, or the rebuild as a whole (the rulesets are built
+    // together), failed its check.
+    let refused = st.error.is_some() || st.rules.iter().any(|p| p.ruleset.id == id && p.refused);
     let info = Info {
         id,
         name: &rs.name,

@@ -727,3 +727,22 @@ fn watch_prints_warnings() {
     wait_for(&err, "1 warning(s), as at the last rebuild");
     wait_for(&out, "rebuilt 1 kit(s)");
 }
+
+/// Two files with one id are said at once, even when one of them is refused for a worked
+/// example (the play-test page played one and said nothing); the first one's rules are kept.
+#[test]
+fn two_files_with_one_id_are_said_even_when_one_is_refused() {
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    let wrong = src.replacen("seeds_per_pit = 3", "seeds_per_pit = 5", 1);
+    let r = sowkit::live::build_sources(
+        &[("a.toml".into(), src.clone()), ("b.toml".into(), wrong)],
+        None,
+    );
+    let e = r.kits.expect_err("two rulesets with one id");
+    assert!(
+        e.contains("a.toml and b.toml both have id \"six-pit-sowing\""),
+        "{e}"
+    );
+    assert_eq!(r.rules.len(), 1);
+    assert_eq!(r.rules[0].ruleset.board.seeds_per_pit, 3);
+}

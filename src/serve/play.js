@@ -167,7 +167,7 @@
       if (!info.saved) {
         notice.appendChild(el('span', null, 'The last save cannot be played: playing the rules of the last good kit.'));
       } else if (info.refused) {
-        notice.appendChild(el('span', null, 'Playing the rules as last saved; check refuses that save, so its kit was not rebuilt.'));
+        notice.appendChild(el('span', null, 'Playing the rules as last saved; the last rebuild failed its check (below), so the kit was not rebuilt.'));
       }
       if (info.problem && (!info.saved || info.refused)) notice.appendChild(el('pre', null, info.problem));
       notice.hidden = info.saved && !info.refused;

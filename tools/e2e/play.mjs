@@ -147,7 +147,7 @@ try {
   ok((await page.$$('#board button:not([disabled])')).length === 0, 'and no pit of the stale board can be clicked');
   ok((await page.textContent('#error')).includes('no longer replay'), 'the page says the moves no longer replay');
   await page.waitForSelector('#notice:not([hidden])');
-  ok((await page.textContent('#notice')).includes('check refuses'), 'the page says it plays the saved rules, which check refuses: ' + (await page.textContent('#notice')).slice(0, 90));
+  ok((await page.textContent('#notice')).includes('failed its check'), 'the page says it plays the saved rules, whose rebuild failed its check: ' + (await page.textContent('#notice')).slice(0, 90));
   await page.screenshot({ path: path.join(shots, '07-stale-board.png'), fullPage: true });
   await page.click('#undo');
   await page.waitForFunction(() => !document.getElementById('board').classList.contains('stale'));
