@@ -135,7 +135,7 @@ fn reason_words(r: crate::engine::EndReason) -> &'static str {
     use crate::engine::EndReason::*;
     match r {
         SideEmpty => "a row of pits is empty",
-        Threshold => "a store already holds the winning count",
+        Threshold => "a store already holds the count that ends the game (end.threshold)",
         Repetition => "the position repeats",
         NoLegalMove => "the player to move has no legal move",
         NoMovesForBoth => "neither player can move",

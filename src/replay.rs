@@ -425,7 +425,7 @@ fn reason_key(e: EndReason) -> &'static str {
 fn reason_words(e: EndReason) -> &'static str {
     match e {
         EndReason::SideEmpty => "a row of pits is empty",
-        EndReason::Threshold => "a store reached the winning count",
+        EndReason::Threshold => "a store reached the count that ends the game",
         EndReason::Repetition => "the position repeated",
         EndReason::NoLegalMove => "the player to move has no legal move",
         EndReason::NoMovesForBoth => "neither player can move",
