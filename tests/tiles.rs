@@ -1132,6 +1132,20 @@ fn a_board_that_fits_a_sheet_is_never_one_tile() {
         !names.contains(&"board-map") && tile_pages(&doc).is_empty(),
         "{names:?}"
     );
+    // The legend's sheet has nothing to cut, and its title says what it is.
+    let legend = doc.pages.iter().find(|p| p.name == "board-legend").unwrap();
+    let texts: Vec<&str> = leaves(&legend.items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("how to read the board")),
+        "{texts:?}"
+    );
+    assert!(!texts.iter().any(|t| t.contains("cut along")), "{texts:?}");
     let board = doc.pages.iter().find(|p| p.name == "board").unwrap();
     assert!(board.width > board.height, "landscape");
     // The pits are printed at true size: 45 mm circles.

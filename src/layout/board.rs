@@ -712,7 +712,11 @@ fn single(
         } else {
             page::portrait("board-legend", paper)
         };
-        let mut y = sheet_title(&mut lp, sz, &ph.fmt("board.title", &[("name", &rs.name)]));
+        let mut y = sheet_title(
+            &mut lp,
+            sz,
+            &ph.fmt("board.legend_title", &[("name", &rs.name)]),
+        );
         y += 3.0;
         for lines in &legend_wrapped {
             y = super::set_lines(&mut lp, MARGIN, y, lines, legend_pt, Weight::Regular);
