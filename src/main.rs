@@ -250,14 +250,22 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 /// `check`, `watch`, `serve`) shapes the hint when nothing is given and there is no
 /// `./rulesets`: ruleset files, `--bundled ID` where the command takes it, or `sowkit new`.
 fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
-    if paths.is_empty() && !Path::new("rulesets").is_dir() {
+    // What to give instead, when nothing was and the default folder has nothing.
+    let hint = || {
         let bundled = if matches!(command, "build" | "serve") {
             format!(", or a bundled ruleset by id (`sowkit {command} --bundled kalah-6x4`; `sowkit list` names them all)")
         } else {
             String::new()
         };
-        return Err(format!("error: no rulesets given, and there is no ./rulesets folder (the default): give ruleset files (`sowkit {command} my-game.toml`){bundled}; `sowkit new \"My game\"` starts a ruleset of your own from a bundled one"));
+        format!("give ruleset files (`sowkit {command} my-game.toml`){bundled}; `sowkit new \"My game\"` starts a ruleset of your own from a bundled one")
+    };
+    if paths.is_empty() && !Path::new("rulesets").is_dir() {
+        return Err(format!(
+            "error: no rulesets given, and there is no ./rulesets folder (the default): {}",
+            hint()
+        ));
     }
+    let defaulted = paths.is_empty();
     let paths = if paths.is_empty() {
         vec![PathBuf::from("rulesets")]
     } else {
@@ -317,6 +325,12 @@ fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
                 }
             }
             found.sort();
+            if found.is_empty() && defaulted {
+                return Err(format!(
+                    "error: no rulesets given, and the ./rulesets folder (the default) holds no .toml rulesets: {}",
+                    hint()
+                ));
+            }
             if found.is_empty() {
                 return Err(format!(
                     "error: folder {} holds no .toml rulesets (sub-folders are not searched)",

@@ -196,6 +196,11 @@ fn build_bundled_works_in_an_empty_folder() {
         );
         assert!(err.contains("`sowkit new \"My game\"`"), "{err}");
     }
+    // An empty ./rulesets: the same hint.
+    std::fs::create_dir_all(d.join("rulesets")).unwrap();
+    let o = sowkit().arg("build").current_dir(&d).output().unwrap();
+    let (_, err) = text(&o);
+    assert!(err.contains("the ./rulesets folder (the default) holds no .toml rulesets: give ruleset files (`sowkit build my-game.toml`), or a bundled ruleset by id"), "{err}");
 }
 
 #[test]
