@@ -80,7 +80,7 @@ fn a_mistyped_key_or_value_gets_a_suggestion_at_the_key() {
     let c = check(&with("pits_per_side = 3", "pits_per_sid = 3"));
     assert_eq!(
         short(&c.errors),
-        ["t.toml:6:1: board.pits_per_sid: unknown field `pits_per_sid`; did you mean `pits_per_side`? (expected one of `pits_per_side`, `seeds_per_pit`, `seeds_per_pit_options`, `players`, `pit_labels`, `stores`, `next_game_first`, `source`)"]
+        ["t.toml:6:1: board.pits_per_sid: unknown field `pits_per_sid`; did you mean `pits_per_side`? (expected one of `next_game_first`, `pit_labels`, `pits_per_side`, `players`, `seeds_per_pit`, `seeds_per_pit_options`, `source`, `stores`)"]
     );
     let c = check(&with("\"counterclockwise\"", "\"counter-clockwise\""));
     assert!(
@@ -391,9 +391,9 @@ fn every_unknown_key_and_choice_shows_in_one_run() {
     assert_eq!(
         short(&c.errors),
         [
-            "t.toml:7:1: board.seed_per_pit: unknown field `seed_per_pit`; did you mean `seeds_per_pit`? (expected one of `pits_per_side`, `seeds_per_pit`, `seeds_per_pit_options`, `players`, `pit_labels`, `stores`, `next_game_first`, `source`)",
-            "t.toml:13:13: sowing.direction: unknown variant `ccw`, expected one of `counterclockwise`, `clockwise`, `either`",
-            "t.toml:21:9: end.when: unknown variant `no-moves`, expected one of `either-side-empty`, `threshold`, `repetition`",
+            "t.toml:7:1: board.seed_per_pit: unknown field `seed_per_pit`; did you mean `seeds_per_pit`? (expected one of `next_game_first`, `pit_labels`, `pits_per_side`, `players`, `seeds_per_pit`, `seeds_per_pit_options`, `source`, `stores`)",
+            "t.toml:13:13: sowing.direction: unknown variant `ccw`, expected one of `clockwise`, `counterclockwise`, `either`",
+            "t.toml:21:9: end.when: unknown variant `no-moves`, expected one of `either-side-empty`, `repetition`, `threshold`",
             "t.toml:30:1: example[1].expect.nxt: unknown field `nxt`; did you mean `next`? (expected one of `captured`, `extra_turn`, `game_over`, `grand_slam`, `last`, `legal`, `next`, `passed`, `position`, `scores`, `sown`)",
         ]
     );

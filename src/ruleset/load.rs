@@ -1167,6 +1167,33 @@ fn explain_toml_error(msg: &str) -> String {
         }
         None => msg,
     };
+    // The known names in alphabetical order, whoever listed them (serde lists a table's keys
+    // in the loader's field order, the schema walk alphabetically: one run of `check` gave
+    // both orders).
+    let msg = match msg.split_once("expected one of ") {
+        Some((head, list)) if msg.starts_with("unknown ") => {
+            let (names, tail) = match list.find(|c: char| {
+                c != '`'
+                    && c != ','
+                    && c != ' '
+                    && !c.is_alphanumeric()
+                    && c != '_'
+                    && c != '-'
+                    && c != '.'
+            }) {
+                Some(i) => (&list[..i], &list[i..]),
+                None => (list, ""),
+            };
+            let mut v: Vec<&str> = names
+                .split(", ")
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .collect();
+            v.sort_unstable_by_key(|n| n.trim_matches('`'));
+            format!("{head}expected one of {}{tail}", v.join(", "))
+        }
+        _ => msg,
+    };
     let msg = msg.as_str();
     if msg.starts_with("unknown field") {
         format!(
