@@ -601,3 +601,20 @@ fn bundled_rulesets_check_without_warnings() {
         );
     }
 }
+
+/// Count captures without 1 under relay sowing never happen (a relay move ends only in an
+/// empty pit, which then holds 1, or a store): an error at the counts, not a rule printed.
+#[test]
+fn counts_that_relay_sowing_never_reaches_are_an_error() {
+    let src = with("[sowing]\n", "[capture]\nkind = \"count\"\nside = \"own\"\ncounts = [2, 3]\n\n[sowing]\nrelay = \"reverse\"\n");
+    let e = short(&check(&src).errors);
+    assert!(
+        e.iter().any(
+            |m| m.contains("capture.counts: these counts can never capture: with relay sowing")
+        ),
+        "{e:?}"
+    );
+    let src = with("[sowing]\n", "[capture]\nkind = \"count\"\nside = \"own\"\ncounts = [1, 3]\n\n[sowing]\nrelay = \"reverse\"\n");
+    let e = short(&check(&src).errors);
+    assert!(!e.iter().any(|m| m.contains("can never capture")), "{e:?}");
+}

@@ -559,6 +559,26 @@ fn capture_sentences_follow_the_side_and_the_engine() {
     );
     assert_eq!(r.captured, 2);
     let t = text(&b);
+    // Captures in your own row never take from the opponent's: no grand slam to speak of.
+    let headings = |rs: &sowkit::ruleset::Ruleset| -> Vec<String> {
+        blocks(rs, &ph)
+            .into_iter()
+            .filter_map(|b| match b {
+                Block::Heading(h) => Some(h),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(
+        !headings(&b).iter().any(|h| h == "Grand slam"),
+        "{:?}",
+        headings(&b)
+    );
+    assert!(
+        headings(&a).iter().any(|h| h == "Grand slam"),
+        "{:?}",
+        headings(&a)
+    );
     assert!(t.contains("or at the end of your own row."), "{t}");
     assert!(!t.contains("your opponent's row."), "{t}");
     assert!(
@@ -600,4 +620,16 @@ fn capture_sentences_follow_the_side_and_the_engine() {
         "{}",
         legend(&c)
     );
+
+    // (d) Relay sowing with the mover's store sown: a handful ending in the store ends the
+    // move too (A1's 3 seeds: A2, A3, store A; the store is not a pit to relay from).
+    let mut d = kalah(3, 3);
+    d.sowing.relay = sowkit::ruleset::Relay::Same;
+    let rules = Rules::new(&d);
+    let mut g = game(&rules, "A 3 0 0 (0) / B 3 3 3 (6); A");
+    let r = g.play(mv(&rules, "A1")).unwrap();
+    assert_eq!(r.laps.len(), 1);
+    assert_eq!(rules.label(r.last), "store A");
+    let t = text(&d);
+    assert!(t.contains("lands in an empty pit or in a store."), "{t}");
 }

@@ -251,8 +251,19 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
     }));
     match rs.sowing.relay {
         Relay::None => {}
-        Relay::Reverse => out.push(Bullet(ph.get("rules.relay_reverse"))),
-        Relay::Same => out.push(Bullet(ph.get("rules.relay_same"))),
+        // A handful ending in a store ends the move too, where any store is sown into.
+        Relay::Reverse | Relay::Same => {
+            let sown_store = rs.sowing.own_store == crate::ruleset::Include::Sow
+                || rs.sowing.opponent_store == crate::ruleset::Include::Sow;
+            out.push(Bullet(ph.fmt(
+                if rs.sowing.relay == Relay::Reverse {
+                    "rules.relay_reverse"
+                } else {
+                    "rules.relay_same"
+                },
+                &[("store", if sown_store { "yes" } else { "no" })],
+            )));
+        }
     }
     out.push(Bullet(ph.get("rules.no_partial")));
 
@@ -354,14 +365,23 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         }
         out.push(Para(ph.get("rules.cap_to_store")));
 
-        // Grand slam.
-        out.push(Heading(ph.get("rules.h.grand_slam")));
-        out.push(Para(match rs.grand_slam {
-            GrandSlam::CaptureAll => ph.get("rules.gs_capture_all"),
-            GrandSlam::NoCapture => ph.get("rules.gs_no_capture"),
-            GrandSlam::Illegal => ph.get("rules.gs_illegal"),
-            GrandSlam::IllegalUnlessOnly => ph.get("rules.gs_unless_only"),
-        }));
+        // Grand slam: only where a capture can take seeds from the opponent's row (the engine
+        // counts those); a count capture in your own row, or an opposite capture from the
+        // opponent's row that leaves the last seed there, takes from your own row alone.
+        let takes_from_opponent = match (c.kind, c.side) {
+            (CaptureKind::Count, RowSide::Own) => false,
+            (CaptureKind::Opposite, RowSide::Opponent) => c.take_capturing_seed,
+            _ => true,
+        };
+        if takes_from_opponent {
+            out.push(Heading(ph.get("rules.h.grand_slam")));
+            out.push(Para(match rs.grand_slam {
+                GrandSlam::CaptureAll => ph.get("rules.gs_capture_all"),
+                GrandSlam::NoCapture => ph.get("rules.gs_no_capture"),
+                GrandSlam::Illegal => ph.get("rules.gs_illegal"),
+                GrandSlam::IllegalUnlessOnly => ph.get("rules.gs_unless_only"),
+            }));
+        }
     }
 
     // Feeding.

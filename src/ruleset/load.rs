@@ -1868,6 +1868,16 @@ impl Validator<'_> {
                         "kind = \"count\" needs the counts that capture, e.g. counts = [2, 3]",
                     );
                 }
+                // Relay sowing ends a move only when its last seed lands in an empty pit (which
+                // then holds 1) or a store: counts without 1 never capture.
+                if kind == CaptureKind::Count
+                    && sowing.relay != Relay::None
+                    && !counts.is_empty()
+                    && !counts.contains(&1)
+                {
+                    let sp = c.counts.as_ref().map_or(c.kind.span(), |x| x.span());
+                    self.err(sp, "capture.counts", "these counts can never capture: with relay sowing (sowing.relay) a move ends only when its last seed lands in an empty pit, which then holds 1, or in a store; add 1 to counts, use kind = \"opposite\", or set relay = \"none\"");
+                }
                 if kind != CaptureKind::Count && c.counts.is_some() {
                     let sp = c.counts.as_ref().map(|x| x.span()).unwrap_or(0..0);
                     self.err(

@@ -182,6 +182,8 @@
     });
   }
 
+  // Choosing a start begins a new game from it (it waited for "New game").
+  $('start').onchange = function () { $('restart').onclick(); };
   $('restart').onclick = function () {
     game.from = $('start').value || null;
     game.moves = [];
