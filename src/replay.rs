@@ -86,6 +86,33 @@ pub fn split_moves(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The ruleset a game from `from` is played under: `rs` itself, or, when `from` holds the
+/// seeds of one of `board.seeds_per_pit_options` (every pit starting with that many: 2 ·
+/// pits_per_side · option seeds in all), `rs` starting with that many seeds a pit, so the
+/// other starting counts the rule sheet offers can be replayed, solved and play-tested. `None`
+/// when `rs` itself is the one (or `from` cannot be read: the caller says why).
+pub fn for_start(
+    rs: &crate::ruleset::Ruleset,
+    from: Option<&str>,
+) -> Option<crate::ruleset::Ruleset> {
+    let from = from.map(str::trim).filter(|f| *f != "initial")?;
+    let rules = Rules::try_new(rs).ok()?;
+    let (pos, _) = notation::parse_position(&rules, from).ok()?;
+    let total: u32 = pos.holes.iter().map(|&h| u32::from(h)).sum();
+    if total == rs.total_seeds() {
+        return None;
+    }
+    let pits = 2 * rs.board.pits_per_side as u32;
+    let o = *rs
+        .board
+        .seeds_per_pit_options
+        .iter()
+        .find(|&&o| pits * u32::from(o) == total)?;
+    let mut other = rs.clone();
+    other.board.seeds_per_pit = o;
+    Some(other)
+}
+
 /// The board a replay from `from` is played on: `None` for `rules`' own board (the initial
 /// position, or a position without closed pits), or `rules` shortened by the pits `from`
 /// marks closed (`x`), as the ruleset's `[next_round]` shortens a board: pass it to [`run`] so

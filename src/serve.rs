@@ -649,6 +649,9 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         refused: bool,
         /// The last rebuild's diagnostics, if it failed.
         problem: Option<&'a str>,
+        /// The start of each other starting count the ruleset offers
+        /// (`board.seeds_per_pit_options`): (seeds a pit, position).
+        option_starts: Vec<(u16, String)>,
         examples: Vec<Ex<'a>>,
     }
     let st = shared.lock();
@@ -662,6 +665,20 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         saved,
         refused,
         problem: st.error.as_deref(),
+        option_starts: rs
+            .board
+            .seeds_per_pit_options
+            .iter()
+            .filter_map(|&o| {
+                let mut other = rs.clone();
+                other.board.seeds_per_pit = o;
+                let rules = Rules::try_new(&other).ok()?;
+                Some((
+                    o,
+                    crate::notation::format_position(&rules, &rules.initial()),
+                ))
+            })
+            .collect(),
         examples: rs
             .examples
             .iter()
@@ -713,6 +730,9 @@ pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static st
     if req.moves.len() > 10_000 {
         return err("400 Bad Request", "more than 10 000 moves".to_string());
     }
+    // A start with the seeds of another starting count the ruleset offers plays under it.
+    let other = crate::replay::for_start(ruleset, req.from.as_deref());
+    let ruleset = other.as_ref().unwrap_or(ruleset);
     let rules = match Rules::try_new(ruleset) {
         Ok(r) => r,
         Err(e) => return err("422 Unprocessable Entity", e),
@@ -726,7 +746,12 @@ pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static st
     match crate::replay::run(rules, req.from.as_deref(), &req.moves) {
         Err(e) => err("422 Unprocessable Entity", e.message),
         Ok(r) => {
-            let example = r.example_toml("Play-test").ok();
+            // A worked example starts with the ruleset's own seeds a pit, not an option's.
+            let example = if other.is_some() {
+                None
+            } else {
+                r.example_toml("Play-test").ok()
+            };
             let resp = PlayResponse {
                 replay: r.json(),
                 example,

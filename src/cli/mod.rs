@@ -215,6 +215,17 @@ pub fn replay(
     let Some(rs) = load_playable(&input) else {
         return ExitCode::from(1);
     };
+    // A start with the seeds of another starting count the ruleset offers plays under it;
+    // worked examples start from the ruleset's own count, so none is written from it.
+    let option = sowkit::replay::for_start(&rs, from);
+    if let (Some(o), true) = (&option, emit_example) {
+        eprintln!(
+            "error: --from holds {} seeds a pit, one of board.seeds_per_pit_options: a worked example starts with the ruleset's own {} a pit, so none can be written from it (replay without --emit-example to see the moves)",
+            o.board.seeds_per_pit, rs.board.seeds_per_pit
+        );
+        return ExitCode::from(1);
+    }
+    let rs = option.unwrap_or(rs);
     let rules = match Rules::try_new(&rs) {
         Ok(r) => r,
         Err(e) => {

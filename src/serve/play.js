@@ -173,6 +173,11 @@
       notice.hidden = info.saved && !info.refused;
       var sel = $('start');
       while (sel.options.length > 1) sel.remove(1);
+      (info.option_starts || []).forEach(function (o) {
+        var opt = el('option', null, 'the start with ' + o[0] + ' seeds a pit (no worked example from it)');
+        opt.value = o[1];
+        sel.appendChild(opt);
+      });
       info.examples.forEach(function (ex) {
         if (!ex.start) return;
         var o = el('option', null, 'worked example: ' + ex.title);

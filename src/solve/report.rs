@@ -260,6 +260,8 @@ pub fn run(a: &Args) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join("\n\n")
     })?;
+    // A start with the seeds of another starting count the ruleset offers is solved under it.
+    let rs = crate::replay::for_start(&rs, a.from.as_deref()).unwrap_or(rs);
     let rules = Rules::try_new(&rs).map_err(|e| format!("error: {}: {e}", a.file.display()))?;
     if let Some(s) = a.seconds {
         if !(s.is_finite() && s > 0.0) {
