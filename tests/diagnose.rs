@@ -618,3 +618,12 @@ fn counts_that_relay_sowing_never_reaches_are_an_error() {
     let e = short(&check(&src).errors);
     assert!(!e.iter().any(|m| m.contains("can never capture")), "{e:?}");
 }
+
+/// Moves are read whatever their case, and the ruleset carries each as its pit is labelled,
+/// so the sheets print "A2", not "a2" as typed.
+#[test]
+fn moves_are_carried_as_labelled() {
+    let c = check(&with("moves = [\"A2\"]", "moves = [\"a2\"]"));
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    assert_eq!(c.ruleset.unwrap().examples[0].moves, ["A2"]);
+}

@@ -99,7 +99,31 @@ pub fn check_source(path: &str, src: &str) -> Checked {
         .ruleset
         .clone()
         .filter(|rs| labels_kept && crate::engine::Rules::try_new(rs).is_ok());
-    let ruleset = p.ruleset.filter(|_| errors.is_empty());
+    // Moves are read whatever their case ("n2"); the sheets print each as its pit is labelled
+    // ("N2"), not as typed.
+    let ruleset = p.ruleset.filter(|_| errors.is_empty()).map(|mut rs| {
+        if let Ok(rules) = crate::engine::Rules::try_new(&rs) {
+            let canonical: Vec<Vec<String>> = rs
+                .examples
+                .iter()
+                .map(|ex| {
+                    ex.moves
+                        .iter()
+                        .map(|m| {
+                            crate::notation::parse_move(&rules, m).map_or_else(
+                                |_| m.clone(),
+                                |mv| crate::notation::format_move(&rules, mv),
+                            )
+                        })
+                        .collect()
+                })
+                .collect();
+            for (ex, moves) in rs.examples.iter_mut().zip(canonical) {
+                ex.moves = moves;
+            }
+        }
+        rs
+    });
     Checked {
         ruleset,
         errors,
