@@ -72,14 +72,7 @@ pub fn build_sources(sources: &[(String, String)], paper: Option<Paper>) -> Rebu
             // Two files with one id (one of them refused, say) are said at once, as `check`
             // says it; the first one's rules are played.
             if let Some(other) = rules.iter().find(|r| r.ruleset.id == rs.id) {
-                problems.push(if other.ruleset.path == *name {
-                    format!("error: {name} is given twice: give each ruleset once")
-                } else {
-                    format!(
-                        "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
-                        other.ruleset.path, name, rs.id
-                    )
-                });
+                problems.push(same_id(&other.ruleset.path, name, &rs.id));
                 continue;
             }
             rules.push(Playable {
@@ -95,14 +88,7 @@ pub fn build_sources(sources: &[(String, String)], paper: Option<Paper>) -> Rebu
         if let Some(other) = out.iter().find(|b| b.ruleset.id == rs.id) {
             // The same file given twice (a folder and a file in it) is said so, as `build`
             // says it.
-            problems.push(if other.ruleset.path == *name {
-                format!("error: {name} is given twice: give each ruleset once")
-            } else {
-                format!(
-                    "error: {} and {} both have id {:?}: kits would overwrite each other; give each ruleset its own id",
-                    other.ruleset.path, name, rs.id
-                )
-            });
+            problems.push(same_id(&other.ruleset.path, name, &rs.id));
             continue;
         }
         let opts = KitOptions::new(paper.or(rs.layout.paper).unwrap_or(A4));
@@ -126,6 +112,18 @@ pub fn build_sources(sources: &[(String, String)], paper: Option<Paper>) -> Rebu
         },
         warnings,
         rules,
+    }
+}
+
+/// The problem of two rulesets with one `id`: the file `name` given twice (a folder and a file
+/// in it), or two files (`other` first), as `build` says it.
+fn same_id(other: &str, name: &str, id: &str) -> String {
+    if other == name {
+        format!("error: {name} is given twice: give each ruleset once")
+    } else {
+        format!(
+            "error: {other} and {name} both have id {id:?}: kits would overwrite each other; give each ruleset its own id"
+        )
     }
 }
 

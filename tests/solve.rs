@@ -854,22 +854,29 @@ fn balance_playouts_fit_the_relay_sowing_budget() {
     assert!(text.contains("relay sowing used up its budget"), "{text}");
 }
 
-/// `solve --from` takes a next round's position with closed pits (x), as `replay --from`
-/// does: it said "on this board the closed pits are none". Giuthi, A6 and B1 closed; A to
-/// move: A1 with its 2 seeds either way is all A may play, so the best move is one of those.
-#[test]
-fn solve_from_a_shortened_board() {
+/// `sowkit solve` of the bundled Giuthi from `from` with `extra` arguments: its standard output,
+/// after checking that it succeeded.
+fn solve_giuthi(from: &str, extra: &[&str]) -> String {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
         .args([
             "solve",
             &common::bundled_path("giuthi").display().to_string(),
             "--from",
-            "A 2 0 0 0 0 x (20) / B x 0 0 0 0 2 (24); A",
+            from,
         ])
+        .args(extra)
         .output()
         .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `solve --from` takes a next round's position with closed pits (x), as `replay --from`
+/// does: it said "on this board the closed pits are none". Giuthi, A6 and B1 closed; A to
+/// move: A1 with its 2 seeds either way is all A may play, so the best move is one of those.
+#[test]
+fn solve_from_a_shortened_board() {
+    let out = solve_giuthi("A 2 0 0 0 0 x (20) / B x 0 0 0 0 2 (24); A", &[]);
     assert!(
         out.contains("Position: A 2 0 0 0 0 x (20) / B x 0 0 0 0 2 (24); A"),
         "{out}"
@@ -895,17 +902,7 @@ fn solve_from_a_shortened_board() {
 /// A3 (two seeds, either way) is A's only pit.
 #[test]
 fn solve_names_the_player_who_moves_after_a_pass() {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
-        .args([
-            "solve",
-            &common::bundled_path("giuthi").display().to_string(),
-            "--from",
-            "A 1 0 2 0 0 0 (20) / B 0 0 0 1 0 0 (24); B",
-        ])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = solve_giuthi("A 1 0 2 0 0 0 (20) / B 0 0 0 1 0 0 (24); B", &[]);
     assert!(
         out.contains("B cannot move and passes.\nBest move"),
         "{out}"
@@ -914,18 +911,11 @@ fn solve_names_the_player_who_moves_after_a_pass() {
         out.contains("Best moves for A: A3>, A3<") || out.contains("Best move for A: A3"),
         "{out}"
     );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
-        .args([
-            "solve",
-            &common::bundled_path("giuthi").display().to_string(),
-            "--from",
-            "A 1 0 2 0 0 0 (20) / B 0 0 0 1 0 0 (24); B",
-            "--format",
-            "json",
-        ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let out = solve_giuthi(
+        "A 1 0 2 0 0 0 (20) / B 0 0 0 1 0 0 (24); B",
+        &["--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         (&v["mover"], &v["passed"]),
         (&serde_json::json!("A"), &serde_json::json!("B"))
