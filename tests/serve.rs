@@ -285,14 +285,15 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>, std::time::SystemTime)> {
     v
 }
 
-/// `sowkit watch ARGS` started in `dir`: its stdout and stderr lines, and the running process
-/// (stopped when dropped).
-fn spawn_watch(
+/// `sowkit COMMAND ARGS` started in `dir`: its stdout and stderr lines, and the running
+/// process (stopped when dropped).
+fn spawn_in(
+    command: &str,
     dir: &Path,
     args: &[&str],
 ) -> (mpsc::Receiver<String>, mpsc::Receiver<String>, Running) {
     let mut child = sowkit()
-        .arg("watch")
+        .arg(command)
         .args(args)
         .current_dir(dir)
         .stdout(Stdio::piped())
@@ -302,6 +303,14 @@ fn spawn_watch(
     let out = lines(child.stdout.take().unwrap());
     let err = lines(child.stderr.take().unwrap());
     (out, err, Running(child))
+}
+
+/// `sowkit watch ARGS` started in `dir` (see [`spawn_in`]).
+fn spawn_watch(
+    dir: &Path,
+    args: &[&str],
+) -> (mpsc::Receiver<String>, mpsc::Receiver<String>, Running) {
+    spawn_in("watch", dir, args)
 }
 
 #[test]
@@ -609,17 +618,7 @@ fn watch_says_a_file_given_twice() {
 
 /// `serve ARGS` started in `dir`: the port and the running process (stopped when dropped).
 fn serve_in(dir: &Path, args: &[&str]) -> (Running, u16, mpsc::Receiver<String>) {
-    let mut child = sowkit()
-        .arg("serve")
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let out = lines(child.stdout.take().unwrap());
-    let err = lines(child.stderr.take().unwrap());
-    let running = Running(child);
+    let (out, err, running) = spawn_in("serve", dir, args);
     let line = wait_for(&out, "serving http://127.0.0.1:");
     let port = line
         .trim_end_matches('/')
