@@ -88,6 +88,16 @@ fn request(port: u16, method: &str, path: &str, host: Option<&str>, body: &str) 
     (code, resp[split + 4..].to_vec())
 }
 
+/// The port of serve's "serving http://127.0.0.1:PORT/" line.
+fn port_of(line: &str) -> u16 {
+    line.trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 fn start_server() -> (Running, u16) {
     let mut child = sowkit()
         .args(["serve", "--bundled", "six-pit-sowing"])
@@ -98,13 +108,7 @@ fn start_server() -> (Running, u16) {
     let out = lines(child.stdout.take().unwrap());
     let running = Running(child);
     let line = wait_for(&out, "serving http://127.0.0.1:");
-    let port = line
-        .trim_end_matches('/')
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let port = port_of(&line);
     (running, port)
 }
 
@@ -620,13 +624,7 @@ fn watch_says_a_file_given_twice() {
 fn serve_in(dir: &Path, args: &[&str]) -> (Running, u16, mpsc::Receiver<String>) {
     let (out, err, running) = spawn_in("serve", dir, args);
     let line = wait_for(&out, "serving http://127.0.0.1:");
-    let port = line
-        .trim_end_matches('/')
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let port = port_of(&line);
     (running, port, err)
 }
 
