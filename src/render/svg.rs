@@ -971,21 +971,23 @@ impl Pending {
         }
         let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
         let mut blocks = Vec::new();
-        // The lattice step (font units) of a glyph's outline.
-        let grid = |defs: &mut Defs, w: Weight, gid: u16| defs.glyph_info(w, gid).grid;
-        // Sizes in first-use order; within a size, colours, then lattice steps, in first-use
-        // order.
+        // Sizes in first-use order; within a size, colours, then lattice steps (font units of
+        // a glyph's outline), in first-use order. Each run's group is found once.
         let mut groups: Vec<(u64, Color, i64)> = Vec::new();
+        let mut group_of: Vec<usize> = Vec::with_capacity(runs.len());
         for ((key, color, w, gid), _) in &runs {
-            let g = (*key, *color, grid(defs, *w, *gid));
-            if !groups.contains(&g) {
-                groups.push(g);
-            }
-        }
-        for (key, color, step) in groups {
-            let of_group = |defs: &mut Defs, (rk, rc, w, gid): &RunKey| {
-                (*rk, *rc) == (key, color) && grid(defs, *w, *gid) == step
+            let g = (*key, *color, defs.glyph_info(*w, *gid).grid);
+            let i = match groups.iter().position(|h| *h == g) {
+                Some(i) => i,
+                None => {
+                    groups.push(g);
+                    groups.len() - 1
+                }
             };
+            group_of.push(i);
+        }
+        for (gi, (key, color, step)) in groups.into_iter().enumerate() {
+            let in_group = |i: usize| group_of[i] == gi;
             // Hundredths of a mm per lattice step of the outlines drawn here.
             let k = self.scales.get(&key).copied().unwrap_or(0.0) * step as f64;
             let ks = scale_str(k);
@@ -996,8 +998,9 @@ impl Pending {
             // placed by `x`/`y` in whole steps (within 0.005 mm of the origin).
             let singles = runs
                 .iter()
-                .filter(|(r, pts)| {
-                    of_group(defs, r) && pts.len() == 1 && defs.glyph_info(r.2, r.3).id.is_some()
+                .enumerate()
+                .filter(|&(i, (r, pts))| {
+                    in_group(i) && pts.len() == 1 && defs.glyph_info(r.2, r.3).id.is_some()
                 })
                 .count();
             let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
@@ -1005,8 +1008,8 @@ impl Pending {
             if color != Color::BLACK {
                 scaled = scaled.set("fill", hex(color));
             }
-            for (r, pts) in &runs {
-                if !of_group(defs, r) {
+            for (i, (r, pts)) in runs.iter().enumerate() {
+                if !in_group(i) {
                     continue;
                 }
                 let (_, _, w, gid) = r;
