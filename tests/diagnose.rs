@@ -627,3 +627,47 @@ fn moves_are_carried_as_labelled() {
     assert_eq!(short(&c.errors), Vec::<String>::new());
     assert_eq!(c.ruleset.unwrap().examples[0].moves, ["A2"]);
 }
+
+/// A misspelt key no longer hides the rest of the file: serde stops at it, so the file is read
+/// again without it and what that finds is reported in the same run. The base ruleset's
+/// example is worked by hand at the top (A2 leaves A to move again, so `next = "B"` is wrong).
+#[test]
+fn a_misspelt_key_does_not_hide_the_other_problems() {
+    // A misspelt layout key (a size: the rules stay playable), a pit gap out of range and a
+    // wrong `next`: all three in one run, each at its own line.
+    let src = with("next = \"A\"", "next = \"B\"").replace(
+        "[[example]]",
+        "[layout]\npit_diamter = 40\npit_gap = 99\n\n[[example]]",
+    );
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [
+            "t.toml:25:1: layout.pit_diamter: unknown field `pit_diamter`; did you mean `pit_diameter`? (expected one of `counter_diameter`, `paper`, `pit_diameter`, `pit_gap`, `store_length`)",
+            "t.toml:26:11: layout.pit_gap: 99 mm is out of range: use 0 to 40 mm",
+            "t.toml:34:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
+        ]
+    );
+    // A misspelt rule key: the engine's default must not stand in for it, so the examples are
+    // not replayed (their errors would be the typo's), but the loader's other errors show.
+    let src = with("next = \"A\"", "next = \"B\"")
+        .replace(
+            "remaining_seeds = \"owner\"",
+            "remaining_seeds = \"owner\"\nwehn = 3",
+        )
+        .replace("pits_per_side = 3", "pits_per_side = 0");
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [
+            "t.toml:6:17: board.pits_per_side: 0 is out of range: use a whole number from 1 to 16",
+            "t.toml:23:1: end.wehn: unknown field `wehn`; did you mean `when`? (expected one of `no_legal_move`, `remaining_seeds`, `source`, `threshold`, `when`)",
+        ]
+    );
+    assert!(c.ruleset.is_none());
+    // A misspelt key with an unknown choice elsewhere: as before, only what the schema finds
+    // (the file cannot be read past the choice).
+    let src = with("\"counterclockwise\"", "\"ccw\"").replace("stores = ", "stroes = ");
+    let c = check(&src);
+    assert_eq!(c.errors.len(), 2, "{:?}", short(&c.errors));
+}

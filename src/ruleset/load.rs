@@ -917,7 +917,8 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
             "the file is empty: a ruleset needs at least id, name, source, [board], [sowing] and [end] (see rulesets/six-pit-sowing.toml)",
         )]);
     }
-    let raw: RawRuleset = toml::from_str(src).map_err(|e| {
+    let parsed: Result<RawRuleset, _> = toml::from_str(src);
+    let raw = parsed.map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         // A list or inline table left open: the parser stops where the text stops making sense
         // (often the next table header, read as an item); point at where it was opened.
@@ -1018,7 +1019,11 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
             ));
         }
         all
-    })?;
+    });
+    let raw = match raw {
+        Ok(raw) => raw,
+        Err(diags) => return read_past_unknown_keys(path, src, diags),
+    };
     let mut v = Validator {
         path,
         src,
@@ -1042,6 +1047,61 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
         ));
     }
     Ok((Some(rs), v.errs, v.warns))
+}
+
+/// serde stops at the first unknown key, so a file with a misspelt key had nothing else
+/// checked: a wrong value or a worked example the engine disagrees with took a second run of
+/// `check`. When every problem `diags` reports is an unknown `key = value`, the file is read
+/// again with those entries blanked out (spaces, so every other line and column stays where
+/// it was), and what that reading finds is added. The unknown keys' own errors keep the rules
+/// from being played unless they are in a part that leaves them playable (a word, a size: see
+/// `leaves_rules_playable`), so the engine's defaults never stand in for a misspelt rule.
+/// Anything else (an unknown choice, a table of the wrong shape, a key whose value is a table,
+/// or a second reading that still fails) leaves `diags` as they are.
+fn read_past_unknown_keys(
+    path: &str,
+    src: &str,
+    diags: Vec<Diagnostic>,
+) -> Result<Loaded, Vec<Diagnostic>> {
+    let found = super::locate::unknown_in(src, schema_once());
+    let entries: Option<Vec<std::ops::Range<usize>>> =
+        found.iter().map(|u| u.entry.clone()).collect();
+    // Each unknown key gave one diagnostic, serde's first error among them.
+    let Some(entries) =
+        entries.filter(|e| !e.is_empty() && diags.len() == e.len() && e.len() < MAX_DIAGNOSTICS)
+    else {
+        return Err(diags);
+    };
+    let mut bytes = src.as_bytes().to_vec();
+    for r in entries {
+        for b in bytes.get_mut(r).into_iter().flatten() {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    let Ok(rest) = String::from_utf8(bytes) else {
+        return Err(diags);
+    };
+    match load_unsorted(path, &rest) {
+        Ok((mut rs, errs, warns)) => {
+            if let Some(rs) = rs.as_mut() {
+                rs.sha256 = sha256_hex(src.as_bytes());
+            }
+            let mut all = diags;
+            all.extend(errs);
+            if all.len() > MAX_DIAGNOSTICS {
+                let more = all.len() - MAX_DIAGNOSTICS;
+                all.truncate(MAX_DIAGNOSTICS);
+                all.push(Diagnostic::whole_file(
+                    path,
+                    &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
+                ));
+            }
+            Ok((rs, all, warns))
+        }
+        Err(_) => Err(diags),
+    }
 }
 
 /// Edit distance between `a` and `b` (Levenshtein, with a swap of two neighbours counting

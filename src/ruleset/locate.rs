@@ -197,6 +197,10 @@ pub struct Unknown {
     /// A table written as an array of tables (`[[board]]`) or the other way round
     /// (`[example]`): serde's own message about anything inside it is then beside the point.
     pub shape: bool,
+    /// For an unknown key written `key = value` (the value neither a table nor a list of
+    /// tables): the byte span from the key to the end of its value, which can be blanked out
+    /// to read the rest of the file without it. `None` otherwise.
+    pub entry: Option<std::ops::Range<usize>>,
 }
 
 /// serde's list of what was expected: "expected `a`", "expected `a` or `b`", "expected one of
@@ -261,6 +265,7 @@ fn walk_table(
                         "`{path}` is one table: write its header [{path}], not [[{path}]]"
                     ),
                     shape: true,
+                    entry: None,
                 });
             }
             (Some(sub), DeValue::Table(_))
@@ -276,6 +281,7 @@ fn walk_table(
                     field: path.clone(),
                     message: format!("`{path}` is a list of tables: write each one's header [[{path}]], not [{path}]"),
                     shape: true,
+                    entry: None,
                 });
             }
             (Some(sub), _) => walk_value(v.get_ref(), v.span(), sub, &path, out),
@@ -283,11 +289,17 @@ fn walk_table(
                 let known: Vec<String> = props
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default();
+                let plain = match v.get_ref() {
+                    DeValue::Table(_) => false,
+                    DeValue::Array(items) => !tables(items),
+                    _ => true,
+                };
                 out.push(Unknown {
                     span: k.span(),
                     field: path,
                     message: format!("unknown field `{}`, {}", k.get_ref(), expected(&known)),
                     shape: false,
+                    entry: plain.then(|| k.span().start..v.span().end),
                 });
             }
             (None, _) => {}
@@ -331,6 +343,7 @@ fn walk_value(
                     field: path.to_string(),
                     message: format!("unknown variant `{s}`, {}", expected(&known)),
                     shape: false,
+                    entry: None,
                 });
             }
         }
