@@ -513,6 +513,68 @@ pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
     Vec::new()
 }
 
+/// Games played by [`endless`], and the plies each may last.
+const ENDLESS_GAMES: usize = 40;
+const ENDLESS_PLIES: usize = 400;
+
+/// Rules without a repetition end (`end.when` has no `"repetition"`) under which play can come
+/// back to an earlier position: the players could then repeat those moves for ever, and the
+/// rule sheet gives no way to end the game (`solve` refuses such rules for the same reason,
+/// [`crate::solve::SolveError::EndlessPlay`]). Plays a fixed set of pseudo-random games
+/// (seeded from the ruleset id, so every run is the same) and reports the first position that
+/// recurs within one game, as a warning at `end.when`. It can miss a cycle that random play
+/// does not reach, never reports one that is not there. Cost: at most 40 × 400 plies and a
+/// set of the positions of one game; nothing when the rules have the repetition end, or
+/// relay sowing that never ends ([`sanity`] reports that).
+pub fn endless(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
+    if rs.end.repetition {
+        return Vec::new();
+    }
+    let Ok(rules) = Rules::try_new(rs) else {
+        return Vec::new();
+    };
+    let mut rng = crate::rng::XorShift::seeded(&format!("{}/endless", rs.id));
+    let budget = crate::engine::SowBudget::new(SANITY_SOWN);
+    // One game's positions (the set is emptied, not dropped, between games).
+    let mut seen: rustc_hash::FxHashSet<crate::engine::Position> = Default::default();
+    seen.reserve(ENDLESS_PLIES);
+    for _ in 0..ENDLESS_GAMES {
+        let mut game = Game::new(&rules, rules.initial());
+        seen.clear();
+        let mut list = crate::engine::MoveList::default();
+        for _ in 0..ENDLESS_PLIES {
+            if !seen.insert(game.position().clone()) {
+                let at = crate::notation::format_position(&rules, game.position());
+                let line = src
+                    .lines()
+                    .position(|l| l.trim_start().starts_with("when"))
+                    .or_else(|| src.lines().position(|l| l.trim() == "[end]"))
+                    .map_or(1, |i| i + 1);
+                let msg = format!(
+                    "play can come back to an earlier position ({at}), and end.when has no \"repetition\": players could repeat those moves for ever, and the rule sheet gives no way to end such a game; add \"repetition\" to end.when (the sheet then says how it ends)"
+                );
+                return vec![Diagnostic::warning_at(
+                    &rs.path,
+                    src,
+                    line_span(src, line),
+                    "end.when",
+                    &msg,
+                )];
+            }
+            game.legal_moves_into(&mut list);
+            let moves = list.as_slice();
+            if game.ending().is_some() || moves.is_empty() || !budget.left() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            if game.play_fast(mv).is_err() {
+                break;
+            }
+        }
+    }
+    Vec::new()
+}
+
 /// `None` when `pos` holds every seed of the game (pits and stores together: no rule adds or
 /// removes seeds, so every reachable position does); else what is wrong, as "holds N seeds,
 /// but this game has M (P pits × 2 × S seeds)". Worked examples, `replay --from`, `solve

@@ -671,3 +671,100 @@ fn a_misspelt_key_does_not_hide_the_other_problems() {
     let c = check(&src);
     assert_eq!(c.errors.len(), 2, "{:?}", short(&c.errors));
 }
+
+/// Rules under which play can come back to an earlier position, with no repetition end, are
+/// warned about at `end.when`, and the position named is checked here independently: a
+/// breadth-first search over every line of play from it (not the random games `check`
+/// plays) comes back to it. With clockwise sowing each player's handful passes the other's
+/// row before their own store, and the other's store is skipped, so seeds can go round
+/// without reaching a store (README "Ruleset format", `direction`).
+#[test]
+fn endless_play_is_warned_about_and_the_position_named_recurs() {
+    use sowkit::engine::{Game, Rules};
+    use std::collections::{HashSet, VecDeque};
+    let src = r#"id = "count-garden"
+name = "Count Garden"
+source = "a test ruleset"
+
+[board]
+pits_per_side = 7
+seeds_per_pit = 5
+players = ["Sun", "Moon"]
+pit_labels = [["S1", "S2", "S3", "S4", "S5", "S6", "S7"], ["M1", "M2", "M3", "M4", "M5", "M6", "M7"]]
+
+[sowing]
+direction = "clockwise"
+own_store = "sow"
+opponent_store = "skip"
+origin_on_lap = "skip"
+
+[extra_turn]
+on = ["last-in-own-store"]
+
+[capture]
+kind = "count"
+side = "opponent"
+counts = [2, 3]
+take_capturing_seed = true
+chain = "backward"
+
+[grand_slam]
+policy = "illegal-unless-only"
+
+[end]
+when = ["either-side-empty", "threshold"]
+threshold = 36
+no_legal_move = "pass"
+remaining_seeds = "owner"
+"#;
+    let c = check(src);
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let w: Vec<&Diagnostic> = c
+        .warnings
+        .iter()
+        .filter(|d| d.field == "end.when")
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", short(&c.warnings));
+    assert_eq!(w[0].line, 31);
+    let msg = &w[0].message;
+    assert!(msg.contains("add \"repetition\" to end.when"), "{msg}");
+    let at = msg
+        .split("earlier position (")
+        .nth(1)
+        .and_then(|r| r.split("), and").next())
+        .expect("the position is named");
+    let rs = c.ruleset.clone().expect("the ruleset loads");
+    let rules = Rules::new(&rs);
+    let (start, _) = sowkit::notation::parse_position(&rules, at).expect("a position");
+    let mut seen = HashSet::new();
+    let mut todo = VecDeque::from([start.clone()]);
+    let mut back = false;
+    while let Some(p) = todo.pop_front() {
+        if seen.len() > 200_000 {
+            break;
+        }
+        let g = Game::new(&rules, p);
+        for mv in g.legal_moves() {
+            let mut h = g.clone();
+            if h.play(mv).is_err() {
+                continue;
+            }
+            let q = h.position().clone();
+            back |= q == start;
+            if seen.insert(q.clone()) {
+                todo.push_back(q);
+            }
+        }
+        if back {
+            break;
+        }
+    }
+    assert!(back, "{at} is not reached again from itself");
+    // With the repetition end the game ends when that happens: no warning.
+    let c = check(&src.replace("\"threshold\"]", "\"threshold\", \"repetition\"]"));
+    assert!(
+        c.warnings.iter().all(|d| d.field != "end.when"),
+        "{:?}",
+        short(&c.warnings)
+    );
+}

@@ -92,6 +92,9 @@ pub fn check_source(path: &str, src: &str) -> Checked {
             errors.extend(crate::examples::sanity(rs, src));
         }
         warnings.extend(translation_warnings(rs, src));
+        if errors.is_empty() {
+            warnings.extend(crate::examples::endless(rs, src));
+        }
     }
     load::sort_by_place(&mut errors);
     load::sort_by_place(&mut warnings);
