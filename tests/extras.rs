@@ -685,3 +685,39 @@ fn no_exercise_starts_where_another_ends() {
         }
     }
 }
+
+/// The practice page says where its exercises come from: under a repetition end the "find the
+/// best move" ones are endgames sowkit set up (few seeds placed at random, README "Host
+/// key"), not positions from its games, and the intro says so; otherwise it does not.
+#[test]
+fn practice_intro_names_set_up_endgames_only_when_there_are_some() {
+    let mut seen = (false, false);
+    for (rs, paper, kit, _) in kits() {
+        let list = practice::exercises(rs).unwrap();
+        let set_up = rs.end.repetition
+            && list
+                .iter()
+                .any(|e| e.kind == Some(practice::Kind::BestMove));
+        let words: String = pages_named(kit, "practice")
+            .flat_map(|p| texts(p))
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let says = words.contains("last a few endgames it set up");
+        assert_eq!(says, set_up, "{} {}: {words}", rs.id, paper.name);
+        assert!(
+            words.contains("positions from games sowkit played"),
+            "{}",
+            rs.id
+        );
+        if set_up {
+            seen.0 = true;
+        } else {
+            seen.1 = true;
+        }
+    }
+    assert!(
+        seen.0 && seen.1,
+        "both cases among the bundled kits: {seen:?}"
+    );
+}

@@ -709,7 +709,15 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         f.para(&ph.get("practice.none"), body, Weight::Regular, 1.0);
         return Ok(f.pages);
     }
-    f.para(&ph.get("practice.intro"), body, Weight::Regular, 1.0);
+    // Under a repetition end the "find the best move" exercises are endgames sowkit set up
+    // ([`best_positions`]), not positions from its games.
+    let set_up = rs.end.repetition && list.iter().any(|e| e.kind == Some(Kind::BestMove));
+    let intro = if set_up {
+        "practice.intro_setup"
+    } else {
+        "practice.intro"
+    };
+    f.para(&ph.get(intro), body, Weight::Regular, 1.0);
     if rs.sowing.direction == crate::ruleset::Direction::Either {
         let row = &rs.board.pit_labels[0];
         let i = (row.len() / 2).saturating_sub(1);
