@@ -699,7 +699,7 @@ fn practice_intro_names_set_up_endgames_only_when_there_are_some() {
                 .iter()
                 .any(|e| e.kind == Some(practice::Kind::BestMove));
         let words: String = pages_named(kit, "practice")
-            .flat_map(|p| texts(p))
+            .flat_map(texts)
             .map(|t| t.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
