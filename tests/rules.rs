@@ -633,3 +633,74 @@ fn capture_sentences_follow_the_side_and_the_engine() {
     let t = text(&d);
     assert!(t.contains("lands in an empty pit or in a store."), "{t}");
 }
+
+/// Who passes under `no_legal_move = "pass"`: feeding and a grand-slam ban remove moves as
+/// well as pits too poor to play, so a player holding seeds can have none, and the sheet must
+/// say so (a break-it pass found it saying "no pit of theirs holds 1 seed or more"). Kalah
+/// 3×3 with a threshold end and passing; each position worked by hand.
+#[test]
+fn the_pass_sentence_names_every_way_to_have_no_move() {
+    use sowkit::layout::phrases::Phrases;
+    use sowkit::layout::rules::{blocks, Block};
+    use sowkit::ruleset::{GrandSlam, NoLegalMove};
+    let ph = Phrases::load("en").unwrap();
+    let text = |rs: &sowkit::ruleset::Ruleset| -> String {
+        blocks(rs, &ph)
+            .into_iter()
+            .filter_map(|b| match b {
+                Block::Para(p) | Block::Bullet(p) => Some(p),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut base = kalah(3, 3);
+    base.end.either_side_empty = false;
+    base.end.threshold = Some(10);
+    base.end.no_legal_move = NoLegalMove::Pass;
+
+    // Grand slam banned. A1's one seed lands in the empty A2; across is B2 with 4, the only
+    // seeds in B's row: capturing them (and the lone seed) would empty B's row, a grand slam,
+    // so A1 is not allowed, and A has no other pit with seeds: A passes, B moves.
+    let mut slam = base.clone();
+    slam.grand_slam = GrandSlam::Illegal;
+    let rules = Rules::new(&slam);
+    let g = game(&rules, "A 1 0 0 (8) / B 0 4 0 (5); A");
+    assert_eq!(
+        format_position(&rules, g.position()),
+        "A 1 0 0 (8) / B 0 4 0 (5); B"
+    );
+    let t = text(&slam);
+    assert!(
+        t.contains(
+            "no pit of theirs holds 1 seed or more, or every move of theirs would be a grand slam"
+        ),
+        "{t}"
+    );
+
+    // Feeding. B's row is empty; A1's seed goes to A2 and A2's to A3: neither reaches B's row,
+    // so A has no legal move, passes, and B (no seeds) cannot move either: the game ends.
+    let mut feed = base.clone();
+    feed.feeding.must_feed = true;
+    let rules = Rules::new(&feed);
+    let g = game(&rules, "A 1 1 0 (8) / B 0 0 0 (8); A");
+    assert!(g.legal_moves().is_empty());
+    assert!(g.ending().is_some());
+    let t = text(&feed);
+    assert!(
+        t.contains("no pit of theirs holds 1 seed or more, or no move of theirs can feed their opponent's empty row"),
+        "{t}"
+    );
+    assert!(t.contains("if no move does, you have no legal move"), "{t}");
+
+    // Neither: seeds are the only reason, as before.
+    let t = text(&base);
+    assert!(
+        t.contains("A player with no legal move (no pit of theirs holds 1 seed or more) passes."),
+        "{t}"
+    );
+    // A ban that never removes the last move (unless it is the only kind) changes nothing.
+    let mut only = base.clone();
+    only.grand_slam = GrandSlam::IllegalUnlessOnly;
+    assert!(text(&only).contains("(no pit of theirs holds 1 seed or more) passes."));
+}

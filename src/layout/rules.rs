@@ -36,6 +36,19 @@ pub enum Block {
     Sources(Vec<Block>),
 }
 
+/// Whether a move can be a grand slam: only where a capture can take seeds from the
+/// opponent's row (the engine counts those); a count capture in your own row, or an opposite
+/// capture from the opponent's row that leaves the last seed there, takes from your own row
+/// alone, and without captures there is none.
+fn grand_slam_possible(rs: &Ruleset) -> bool {
+    let c = &rs.capture;
+    match (c.kind, c.side) {
+        (CaptureKind::None, _) | (CaptureKind::Count, RowSide::Own) => false,
+        (CaptureKind::Opposite, RowSide::Opponent) => c.take_capturing_seed,
+        _ => true,
+    }
+}
+
 fn num(v: impl ToString) -> String {
     v.to_string()
 }
@@ -365,15 +378,7 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         }
         out.push(Para(ph.get("rules.cap_to_store")));
 
-        // Grand slam: only where a capture can take seeds from the opponent's row (the engine
-        // counts those); a count capture in your own row, or an opposite capture from the
-        // opponent's row that leaves the last seed there, takes from your own row alone.
-        let takes_from_opponent = match (c.kind, c.side) {
-            (CaptureKind::Count, RowSide::Own) => false,
-            (CaptureKind::Opposite, RowSide::Opponent) => c.take_capturing_seed,
-            _ => true,
-        };
-        if takes_from_opponent {
+        if grand_slam_possible(rs) {
             out.push(Heading(ph.get("rules.h.grand_slam")));
             out.push(Para(match rs.grand_slam {
                 GrandSlam::CaptureAll => ph.get("rules.gs_capture_all"),
@@ -429,7 +434,18 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
                 ph.get("rules.end_no_move")
             }
         }
-        NoLegalMove::Pass => ph.fmt("rules.end_pass", &[("min", &num(rs.sowing.min_seeds))]),
+        NoLegalMove::Pass => {
+            // Feeding and a grand-slam ban remove moves too (`Rules::legal_into`): a player
+            // with seeds can then have none. `IllegalUnlessOnly` never removes the last move.
+            let slam = rs.grand_slam == GrandSlam::Illegal && grand_slam_possible(rs);
+            let key = match (rs.feeding.must_feed, slam) {
+                (false, false) => "rules.end_pass",
+                (true, false) => "rules.end_pass_feed",
+                (false, true) => "rules.end_pass_slam",
+                (true, true) => "rules.end_pass_feed_slam",
+            };
+            ph.fmt(key, &[("min", &num(rs.sowing.min_seeds))])
+        }
     }));
     out.push(Para(match e.remaining_seeds {
         Remaining::Owner => ph.get("rules.remaining_owner"),
