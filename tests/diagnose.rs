@@ -768,3 +768,51 @@ remaining_seeds = "owner"
         short(&c.warnings)
     );
 }
+
+/// No seed can reach a store (both stores skipped, no captures) and no end but a player
+/// unable to move: warned at `end.when` (a break-it pass found only the threshold case
+/// warned), and the sheet no longer says the stores hold captured seeds or decide the game.
+#[test]
+fn a_game_whose_stores_never_fill_says_so() {
+    let src = with("own_store = \"sow\"", "own_store = \"skip\"")
+        .replace("on = [\"last-in-own-store\"]", "on = []")
+        .replace(
+            "when = [\"either-side-empty\"]",
+            "when = []\nno_legal_move = \"pass\"",
+        );
+    let src = src.split("[[example]]").next().unwrap().to_string();
+    let c = check(&src);
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let w: Vec<String> = short(&c.warnings)
+        .into_iter()
+        .filter(|w| w.contains("end.when"))
+        .collect();
+    assert!(
+        w.iter().any(|w| w.contains("no seed ever reaches a store")
+            && w.contains("neither \"either-side-empty\" nor \"repetition\"")),
+        "{w:?}"
+    );
+    let ph = sowkit::layout::phrases::Phrases::load("en").unwrap();
+    let text: Vec<String> = sowkit::layout::rules::blocks(c.ruleset.as_ref().unwrap(), &ph)
+        .into_iter()
+        .filter_map(|b| match b {
+            sowkit::layout::rules::Block::Para(p) | sowkit::layout::rules::Block::Bullet(p) => {
+                Some(p)
+            }
+            _ => None,
+        })
+        .collect();
+    let text = text.join("\n");
+    assert!(
+        text.contains("The stores take seeds only when the game ends."),
+        "{text}"
+    );
+    assert!(
+        text.contains("decided by the seeds each player has when it ends"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("captured seeds") && !text.contains("reaches the stores"),
+        "{text}"
+    );
+}

@@ -2125,6 +2125,13 @@ impl Validator<'_> {
         let no_store = sowing.own_store == Include::Skip
             && sowing.opponent_store == Include::Skip
             && capture.kind == CaptureKind::None;
+        if !wants_threshold && !end.either_side_empty && !end.repetition && no_store {
+            self.warn(
+                e.when.span(),
+                "end.when",
+                "no seed ever reaches a store (sowing.own_store and sowing.opponent_store are \"skip\" and capture.kind is \"none\"), and end.when has neither \"either-side-empty\" nor \"repetition\", so a game ends only when a player cannot move: it may never end; add one of them to end.when, or let seeds reach a store",
+            );
+        }
         if wants_threshold && !end.either_side_empty && !end.repetition && no_store {
             self.warn(
                 e.when.span(),
