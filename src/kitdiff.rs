@@ -42,12 +42,16 @@ use crate::kitdir::is_kit_folder;
 /// Compares `kits` with `out` (the folder `build -o` would write to) and returns every
 /// difference, sorted: per kit, files that differ or are missing and files on disk the kit does
 /// not produce; and kit folders in `out` (recognised by their `manifest.txt`) whose id no kit
-/// has. Hidden entries (names starting with `.`) are ignored. Reads only; writes nothing.
-/// Errors: a file or folder that exists cannot be read.
+/// has. In a kit folder every other file is stale, hidden ones too (`build` replaces the
+/// folder whole); in `out`, hidden entries (`build`'s own staging folders) are left out. Reads
+/// only; writes nothing. Errors: a file or folder that exists cannot be read, or a kit's place
+/// holds what `build` would refuse to replace (a symbolic link, a file, a folder that is not a
+/// kit: [`crate::kitdir::may_replace`], the same message).
 pub fn compare(kits: &[Kit], out: &Path) -> std::io::Result<Vec<Change>> {
     let mut changes = Vec::new();
     for k in kits {
         let dir = out.join(&k.id);
+        crate::kitdir::may_replace(&dir)?;
         if !dir.is_dir() {
             changes.push(Change::Missing(dir));
             continue;
@@ -66,9 +70,6 @@ pub fn compare(kits: &[Kit], out: &Path) -> std::io::Result<Vec<Change>> {
         for e in std::fs::read_dir(&dir)? {
             let e = e?;
             let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                continue;
-            }
             if !k.files.iter().any(|f| f.name == name) {
                 changes.push(Change::Stale(e.path()));
             }

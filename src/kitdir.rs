@@ -383,25 +383,7 @@ impl Output {
             ));
         }
         let fin = self.root.join(id);
-        if let Ok(m) = fs::symlink_metadata(&fin) {
-            let what = if m.file_type().is_symlink() {
-                Some("a symbolic link")
-            } else if !m.is_dir() {
-                Some("a file")
-            } else {
-                None
-            };
-            if let Some(what) = what {
-                return Err(Error::new(
-                    ErrorKind::AlreadyExists,
-                    format!(
-                        "{} is {what}, not a kit folder: move it away or choose another -o",
-                        fin.display()
-                    ),
-                ));
-            }
-            ours_to_replace(&fin)?;
-        }
+        may_replace(&fin)?;
         let dir = self.stage_dir(id);
         if fs::symlink_metadata(&dir).is_ok() {
             remove_tree(&dir)?;
@@ -563,6 +545,32 @@ fn same_folder(f: &fs::File, path: &Path) -> bool {
         let _ = f;
         fs::symlink_metadata(path).is_ok()
     }
+}
+
+/// Whether `build` may put a kit at `fin`: nothing is there, or a kit folder it wrote (or an
+/// empty folder). Errors (the message `build` and `build --check` give): a symbolic link, a
+/// file, or a folder that is not a kit ([`ours_to_replace`]); I/O naming the path.
+pub fn may_replace(fin: &Path) -> io::Result<()> {
+    let Ok(m) = fs::symlink_metadata(fin) else {
+        return Ok(());
+    };
+    let what = if m.file_type().is_symlink() {
+        Some("a symbolic link")
+    } else if !m.is_dir() {
+        Some("a file")
+    } else {
+        None
+    };
+    if let Some(what) = what {
+        return Err(Error::new(
+            ErrorKind::AlreadyExists,
+            format!(
+                "{} is {what}, not a kit folder: move it away or choose another -o",
+                fin.display()
+            ),
+        ));
+    }
+    ours_to_replace(fin)
 }
 
 /// `Ok` when the folder `dir` may be written over as a kit: it is empty or [a kit sowkit

@@ -154,6 +154,41 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
             && err.contains("delete them by hand"),
         "{err}"
     );
+
+    // `build` replaces a kit folder whole, so a hidden file in it is stale too (a break-it
+    // pass found `--check` passing while `build` would delete it).
+    std::fs::remove_dir_all(d.join("kits/old-game")).unwrap();
+    let o = sowkit()
+        .args(["build", "-o", "kits", "rulesets"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    std::fs::write(d.join("kits/garden-kalah/.notes"), "hand-made").unwrap();
+    let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert_eq!(out, "stale: kits/garden-kalah/.notes\n", "{err}");
+    // A kit folder that is a symbolic link: `build` refuses it, and so does `--check`, with
+    // the same message (it compared the link's target and named only that).
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(d.join("kits/garden-kalah/.notes")).unwrap();
+        std::fs::rename(d.join("kits/garden-kalah"), d.join("kits/real")).unwrap();
+        std::os::unix::fs::symlink("real", d.join("kits/garden-kalah")).unwrap();
+        let link = "kits/garden-kalah is a symbolic link, not a kit folder";
+        let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}{err}");
+        assert!(err.contains(link), "{err}");
+        let o = sowkit()
+            .args(["build", "-o", "kits", "rulesets"])
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o).1.contains(link), "{:?}", text(&o));
+    }
 }
 
 #[test]

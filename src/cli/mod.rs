@@ -107,6 +107,11 @@ fn rebuild_command() -> String {
 /// 1 if anything differs or `out` cannot be read.
 pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
     match sowkit::kitdiff::compare(kits, out) {
+        // A kit's place that `build` would refuse: its message names the path and what to do.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", out.display());
             ExitCode::from(1)
