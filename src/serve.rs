@@ -221,7 +221,7 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
     let version = parts.next()?.to_string();
     let mut host = None;
     let mut content_type = None;
-    let mut len = 0usize;
+    let mut len: Option<usize> = None;
     loop {
         let mut h = String::new();
         if r.read_line(&mut h).ok()? == 0 {
@@ -245,7 +245,13 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
             if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
-            len = v.parse().ok()?;
+            // Two lengths that differ make the body's end ambiguous (RFC 9112 §6.3: answer
+            // 400); one repeated is the same length.
+            let n: usize = v.parse().ok()?;
+            if len.is_some_and(|l| l != n) {
+                return None;
+            }
+            len = Some(n);
         } else if k.eq_ignore_ascii_case("content-type") {
             content_type = v.split(';').next().map(|t| t.trim().to_ascii_lowercase());
         } else if k.eq_ignore_ascii_case("transfer-encoding") {
@@ -253,6 +259,7 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
             return None;
         }
     }
+    let len = len.unwrap_or(0);
     if len > BODY_LIMIT {
         return None;
     }

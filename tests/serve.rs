@@ -145,6 +145,20 @@ fn serve_is_loopback_only_checks_host_and_serves_only_the_kit() {
         );
         assert!(resp.starts_with("HTTP/1.1 400"), "{second}: {resp}");
     }
+    // Two Content-Length headers that differ: where the body ends is ambiguous, so refused
+    // (400). The same length twice is one length: answered as usual.
+    let two = |a: &str, b: &str| {
+        raw_request(
+            port,
+            &format!(
+                "GET / HTTP/1.1\r\nHost: {good}\r\nContent-Length: {a}\r\nContent-Length: {b}\r\nConnection: close\r\n\r\n"
+            ),
+        )
+    };
+    let resp = two("0", "5");
+    assert!(resp.starts_with("HTTP/1.1 400"), "{resp}");
+    let resp = two("0", "0");
+    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
     // No request path reaches the file system.
     for p in [
         "/kit/six-pit-sowing/../../Cargo.toml",
