@@ -816,3 +816,44 @@ fn a_game_whose_stores_never_fill_says_so() {
         "{text}"
     );
 }
+
+/// Keys of an opposite capture given to a count capture with a value the engine does not
+/// follow (it takes the whole pit, the last seed with it, and looks at no empty pit or pit
+/// across) are warned about at the key; values that agree with it are not (Oware's file
+/// spells all three out).
+#[test]
+fn opposite_capture_keys_on_a_count_capture_are_warned_about() {
+    let with_capture = |extra: &str| {
+        with(
+            "[end]",
+            &format!("[capture]\nkind = \"count\"\ncounts = [2, 3]\n{extra}\n\n[end]"),
+        )
+    };
+    let c = check(&with_capture(
+        "take_capturing_seed = false\nlast_pit_was_empty = true\nopposite_must_have_seeds = true",
+    ));
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let w = short(&c.warnings);
+    for (line, key) in [
+        (23, "take_capturing_seed = false"),
+        (24, "last_pit_was_empty = true"),
+        (25, "opposite_must_have_seeds = true"),
+    ] {
+        let name = key.split(' ').next().unwrap();
+        assert!(
+            w.iter().any(|l| l.starts_with(&format!("t.toml:{line}:"))
+                && l.contains(&format!(
+                    "capture.{name}: {key} has no effect with kind = \"count\""
+                ))),
+            "{key}: {w:?}"
+        );
+    }
+    let c = check(&with_capture(
+        "take_capturing_seed = true\nlast_pit_was_empty = false\nopposite_must_have_seeds = false",
+    ));
+    assert!(
+        c.warnings.iter().all(|d| !d.field.starts_with("capture.")),
+        "{:?}",
+        short(&c.warnings)
+    );
+}

@@ -638,9 +638,9 @@ enum RawCrossing {
 struct RawCapture {
     kind: Spanned<RawCaptureKind>,
     side: Option<RawSide>,
-    last_pit_was_empty: Option<bool>,
-    opposite_must_have_seeds: Option<bool>,
-    take_capturing_seed: Option<bool>,
+    last_pit_was_empty: Option<Spanned<bool>>,
+    opposite_must_have_seeds: Option<Spanned<bool>>,
+    take_capturing_seed: Option<Spanned<bool>>,
     counts: Option<Spanned<Vec<i64>>>,
     chain: Option<Spanned<RawChain>>,
     after_crossing_only: Option<bool>,
@@ -1954,6 +1954,29 @@ impl Validator<'_> {
                         "counts only apply to kind = \"count\": remove them or change the kind",
                     );
                 }
+                // What an opposite capture looks at: a count capture takes the whole pit its
+                // last seed made the count in, that seed with it, needs no empty pit and looks at
+                // no pit across (`Rules` reads these three only for kind = "opposite"). A value
+                // saying otherwise would print nothing and change nothing: said, not refused.
+                if kind == CaptureKind::Count {
+                    for (name, v, takes) in [
+                        ("last_pit_was_empty", &c.last_pit_was_empty, false),
+                        (
+                            "opposite_must_have_seeds",
+                            &c.opposite_must_have_seeds,
+                            false,
+                        ),
+                        ("take_capturing_seed", &c.take_capturing_seed, true),
+                    ] {
+                        if let Some(v) = v.as_ref().filter(|v| *v.get_ref() != takes) {
+                            self.warn(
+                                v.span(),
+                                &format!("capture.{name}"),
+                                format!("{name} = {} has no effect with kind = \"count\" (it only applies to kind = \"opposite\"): the pit the last seed brings to a capturing count is taken whole, that seed with it; remove it", v.get_ref()),
+                            );
+                        }
+                    }
+                }
                 let chain = match c.chain.as_ref().map(|x| *x.get_ref()) {
                     None | Some(RawChain::None) => Chain::None,
                     Some(RawChain::Backward) => Chain::Backward,
@@ -1987,9 +2010,16 @@ impl Validator<'_> {
                     },
                     last_pit_was_empty: c
                         .last_pit_was_empty
-                        .unwrap_or(kind == CaptureKind::Opposite),
-                    opposite_must_have_seeds: c.opposite_must_have_seeds.unwrap_or(true),
-                    take_capturing_seed: c.take_capturing_seed.unwrap_or(kind != CaptureKind::None),
+                        .as_ref()
+                        .map_or(kind == CaptureKind::Opposite, |x| *x.get_ref()),
+                    opposite_must_have_seeds: c
+                        .opposite_must_have_seeds
+                        .as_ref()
+                        .is_none_or(|x| *x.get_ref()),
+                    take_capturing_seed: c
+                        .take_capturing_seed
+                        .as_ref()
+                        .map_or(kind != CaptureKind::None, |x| *x.get_ref()),
                     counts,
                     chain,
                     after_crossing_only: c.after_crossing_only.unwrap_or(false),
