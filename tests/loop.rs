@@ -107,6 +107,12 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     assert!(o.status.success(), "{out}{err}");
     assert_eq!(out, "");
     assert!(err.contains("up to date"), "{err}");
+    // `-q`: errors only, so nothing at all when up to date.
+    let mut quiet = args.clone();
+    quiet.insert(1, "-q".into());
+    let o = sowkit().args(&quiet).current_dir(&d).output().unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert_eq!(text(&o), (String::new(), String::new()));
 
     // Change the game's name without rebuilding, and add a file by hand: the check fails and
     // lists the changed files and the stale one; nothing is written.
@@ -321,6 +327,14 @@ fn new_writes_a_ruleset_that_passes_check_and_never_overwrites() {
     ] {
         assert!(!d.join(f).exists(), "{f} written");
     }
+    // Accented letters keep their letter in the id ("Ñandú" gave `and`).
+    let o = sowkit()
+        .args(["new", "Ñandú Café"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(d.join("nandu-cafe.toml").exists(), "{:?}", text(&o));
     // A long name gets an id cut to 64 characters at a word, and passes `check`.
     let long = "Kalah of the seventy-two long winding river valleys of the far north";
     let o = sowkit()

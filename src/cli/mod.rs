@@ -117,11 +117,13 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
             ExitCode::from(1)
         }
         Ok(changes) if changes.is_empty() => {
-            eprintln!(
-                "ok: {} kit(s) in {} are up to date",
-                kits.len(),
-                out.display()
-            );
+            if !diag::quiet() {
+                eprintln!(
+                    "ok: {} kit(s) in {} are up to date",
+                    kits.len(),
+                    out.display()
+                );
+            }
             ExitCode::SUCCESS
         }
         Ok(changes) => {
@@ -342,9 +344,12 @@ pub fn list() -> ExitCode {
 }
 
 /// A ruleset id from a name: lower-case ASCII letters and digits, other runs become `-`.
+/// Letters with accents lose them first (Unicode NFD, marks dropped: "Ñandú" is `nandu`, not
+/// `and`).
 pub fn slug(name: &str) -> String {
+    use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
     let mut s = String::new();
-    for c in name.chars() {
+    for c in name.nfd().filter(|c| !is_combining_mark(*c)) {
         if c.is_ascii_alphanumeric() {
             s.push(c.to_ascii_lowercase());
         } else if !s.ends_with('-') && !s.is_empty() {
