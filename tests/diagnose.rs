@@ -857,3 +857,41 @@ fn opposite_capture_keys_on_a_count_capture_are_warned_about() {
         short(&c.warnings)
     );
 }
+
+/// Rules that can never apply are warned about at their key: a capturing count above every
+/// seed in play (the base game has 3 × 2 × 2 = 12), and feeding under the either-side-empty
+/// end (the game is over before a player's turn comes with the other row empty).
+#[test]
+fn rules_that_never_apply_are_warned_about() {
+    let c = check(&with(
+        "[end]",
+        "[capture]\nkind = \"count\"\ncounts = [2, 13, 200]\n\n[feeding]\nmust_feed = true\n\n[end]",
+    ));
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let w = short(&c.warnings);
+    assert!(
+        w.contains(&"t.toml:22:10: warning: capture.counts: 13 and 200 are more than the 12 seeds in the game: no pit ever holds that many, so they never capture; use counts up to 12".to_string()),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|l| l
+                .starts_with("t.toml:25:13: warning: feeding.must_feed: feeding never applies")),
+        "{w:?}"
+    );
+    // A count of 12 can be made; feeding applies when the game does not end on an empty row.
+    let c = check(
+        &with(
+            "[end]",
+            "[capture]\nkind = \"count\"\ncounts = [2, 12]\n\n[feeding]\nmust_feed = true\n\n[end]",
+        )
+        .replace("when = [\"either-side-empty\"]", "when = [\"repetition\"]"),
+    );
+    assert!(
+        c.warnings
+            .iter()
+            .all(|d| d.field != "capture.counts" && d.field != "feeding.must_feed"),
+        "{:?}",
+        short(&c.warnings)
+    );
+}

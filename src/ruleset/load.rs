@@ -667,7 +667,7 @@ struct RawGrandSlam {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFeeding {
-    must_feed: bool,
+    must_feed: Spanned<bool>,
     source: Option<Spanned<String>>,
 }
 
@@ -1892,6 +1892,8 @@ impl Validator<'_> {
         }
 
         // capture
+        // Where capture.counts is written, for the warning about counts past the seeds in play.
+        let mut counts_span: Option<Range<usize>> = None;
         let capture = match raw.capture {
             None => Capture {
                 kind: CaptureKind::None,
@@ -1918,6 +1920,7 @@ impl Validator<'_> {
                     RawCaptureKind::Count => CaptureKind::Count,
                 };
                 let mut counts = Vec::new();
+                counts_span = c.counts.as_ref().map(|x| x.span());
                 if let Some(cs) = &c.counts {
                     self.list_len(cs.span(), "capture.counts", cs.get_ref().len());
                     for &x in cs.get_ref().iter().take(MAX_LIST_ITEMS) {
@@ -2048,6 +2051,8 @@ impl Validator<'_> {
                 }
             }
         };
+        // Where must_feed = true is written, for the warning when it can never apply.
+        let mut feed_span: Option<Range<usize>> = None;
         let feeding = match raw.feeding {
             None => Feeding::default(),
             Some(f) => {
@@ -2057,8 +2062,11 @@ impl Validator<'_> {
                         self.text("feeding.source", src, MAX_SOURCE_CHARS),
                     );
                 }
+                if *f.must_feed.get_ref() {
+                    feed_span = Some(f.must_feed.span());
+                }
                 Feeding {
-                    must_feed: f.must_feed,
+                    must_feed: *f.must_feed.get_ref(),
                 }
             }
         };
@@ -2113,6 +2121,28 @@ impl Validator<'_> {
         } else {
             i64::from(u16::MAX)
         };
+        // A count past every seed in play is never made (pits hold at most all of them).
+        if let Some(sp) = counts_span.clone().filter(|_| board_ok) {
+            let never: Vec<String> = capture
+                .counts
+                .iter()
+                .filter(|&&c| i64::from(c) > total)
+                .map(|c| c.to_string())
+                .collect();
+            if !never.is_empty() {
+                let (is, it) = if never.len() == 1 {
+                    ("is", "it never captures")
+                } else {
+                    ("are", "they never capture")
+                };
+                self.warn(sp, "capture.counts", format!("{} {is} more than the {total} seeds in the game: no pit ever holds that many, so {it}; use counts up to {total}", join_and(&never)));
+            }
+        }
+        // Feeding applies when the opponent's row is empty at your turn; with the
+        // either-side-empty end the game is over by then.
+        if let Some(sp) = feed_span.clone().filter(|_| end.either_side_empty) {
+            self.warn(sp, "feeding.must_feed", "feeding never applies: it is for a turn when your opponent's row is empty, and end.when has \"either-side-empty\", so the game ends as soon as a row is empty; remove must_feed, or \"either-side-empty\" from end.when");
+        }
         match (&e.threshold, wants_threshold) {
             (Some(t), true) => {
                 let v = self.int_in(t, "end.threshold", 1, total.max(1));
