@@ -483,12 +483,7 @@ pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 let mut trial = Game::new(&rules, game.position().clone());
                 if let Err(crate::engine::EngineError::NonTerminating(why)) = trial.play(mv) {
                     // Point at the `relay = …` line, else the [sowing] header.
-                    let line_of = |pred: &dyn Fn(&str) -> bool| {
-                        src.lines().position(|l| pred(l.trim())).map(|i| i + 1)
-                    };
-                    let line = line_of(&|l| l.starts_with("relay"))
-                        .or_else(|| line_of(&|l| l.starts_with("[sowing]")))
-                        .unwrap_or(1);
+                    let line = line_starting(src, &["relay", "[sowing]"]);
                     let msg = format!(
                         "these rules allow a move that never ends ({why}). Relay sowing can go round for ever with these settings: change sowing.relay, or let a store or the emptied pit end it"
                     );
@@ -511,6 +506,15 @@ pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
         }
     }
     Vec::new()
+}
+
+/// The first line (1-based) of `src` that starts, after its indent, with `starts[0]`; else
+/// with `starts[1]`, and so on; else line 1. Where a whole-ruleset finding is pointed at.
+fn line_starting(src: &str, starts: &[&str]) -> usize {
+    starts
+        .iter()
+        .find_map(|s| src.lines().position(|l| l.trim().starts_with(s)))
+        .map_or(1, |i| i + 1)
 }
 
 /// Games played by [`endless`], and the plies each may last.
@@ -545,11 +549,7 @@ pub fn endless(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
         for _ in 0..ENDLESS_PLIES {
             if !seen.insert(game.position().clone()) {
                 let at = crate::notation::format_position(&rules, game.position());
-                let line = src
-                    .lines()
-                    .position(|l| l.trim_start().starts_with("when"))
-                    .or_else(|| src.lines().position(|l| l.trim() == "[end]"))
-                    .map_or(1, |i| i + 1);
+                let line = line_starting(src, &["when", "[end]"]);
                 let msg = format!(
                     "play can come back to an earlier position ({at}), and end.when has no \"repetition\": players could repeat those moves for ever, and the rule sheet gives no way to end such a game; add \"repetition\" to end.when (the sheet then says how it ends)"
                 );

@@ -792,17 +792,7 @@ fn a_game_whose_stores_never_fill_says_so() {
             && w.contains("neither \"either-side-empty\" nor \"repetition\"")),
         "{w:?}"
     );
-    let ph = sowkit::layout::phrases::Phrases::load("en").unwrap();
-    let text: Vec<String> = sowkit::layout::rules::blocks(c.ruleset.as_ref().unwrap(), &ph)
-        .into_iter()
-        .filter_map(|b| match b {
-            sowkit::layout::rules::Block::Para(p) | sowkit::layout::rules::Block::Bullet(p) => {
-                Some(p)
-            }
-            _ => None,
-        })
-        .collect();
-    let text = text.join("\n");
+    let text = crate::common::rules_text(c.ruleset.as_ref().unwrap());
     assert!(
         text.contains("The stores take seeds only when the game ends."),
         "{text}"

@@ -87,6 +87,14 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     let d = scratch("workflow");
     copy_tree(&repo("examples"), &d);
     let args = workflow_command();
+    // The build the README gives for this repository.
+    let build = || {
+        sowkit()
+            .args(["build", "-o", "kits", "rulesets"])
+            .current_dir(&d)
+            .output()
+            .unwrap()
+    };
 
     // No kits committed yet: everything is missing, nothing gets written.
     let o = sowkit().args(&args).current_dir(&d).output().unwrap();
@@ -96,11 +104,7 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     assert!(!d.join("kits").exists(), "--check wrote something");
 
     // Build as the README says, then the workflow's check passes.
-    let o = sowkit()
-        .args(["build", "-o", "kits", "rulesets"])
-        .current_dir(&d)
-        .output()
-        .unwrap();
+    let o = build();
     assert!(o.status.success(), "{:?}", text(&o));
     let o = sowkit().args(&args).current_dir(&d).output().unwrap();
     let (out, err) = text(&o);
@@ -164,11 +168,7 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     // `build` replaces a kit folder whole, so a hidden file in it is stale too (a break-it
     // pass found `--check` passing while `build` would delete it).
     std::fs::remove_dir_all(d.join("kits/old-game")).unwrap();
-    let o = sowkit()
-        .args(["build", "-o", "kits", "rulesets"])
-        .current_dir(&d)
-        .output()
-        .unwrap();
+    let o = build();
     assert!(o.status.success(), "{:?}", text(&o));
     std::fs::write(d.join("kits/garden-kalah/.notes"), "hand-made").unwrap();
     let o = sowkit().args(&args).current_dir(&d).output().unwrap();
@@ -187,11 +187,7 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
         let (out, err) = text(&o);
         assert_eq!(o.status.code(), Some(1), "{out}{err}");
         assert!(err.contains(link), "{err}");
-        let o = sowkit()
-            .args(["build", "-o", "kits", "rulesets"])
-            .current_dir(&d)
-            .output()
-            .unwrap();
+        let o = build();
         assert_eq!(o.status.code(), Some(1));
         assert!(text(&o).1.contains(link), "{:?}", text(&o));
     }

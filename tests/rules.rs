@@ -506,16 +506,7 @@ fn capture_sentences_follow_the_side_and_the_engine() {
     use sowkit::layout::rules::{blocks, Block};
     use sowkit::ruleset::{CaptureKind, Chain, RowSide};
     let ph = Phrases::load("en").unwrap();
-    let text = |rs: &sowkit::ruleset::Ruleset| -> String {
-        blocks(rs, &ph)
-            .into_iter()
-            .filter_map(|b| match b {
-                Block::Para(p) | Block::Bullet(p) => Some(p),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let text = rules_text;
     let legend = |rs: &sowkit::ruleset::Ruleset| {
         sowkit::layout::board::legend_lines(rs, &ph, false).join("\n")
     };
@@ -640,20 +631,8 @@ fn capture_sentences_follow_the_side_and_the_engine() {
 /// 3×3 with a threshold end and passing; each position worked by hand.
 #[test]
 fn the_pass_sentence_names_every_way_to_have_no_move() {
-    use sowkit::layout::phrases::Phrases;
-    use sowkit::layout::rules::{blocks, Block};
     use sowkit::ruleset::{GrandSlam, NoLegalMove};
-    let ph = Phrases::load("en").unwrap();
-    let text = |rs: &sowkit::ruleset::Ruleset| -> String {
-        blocks(rs, &ph)
-            .into_iter()
-            .filter_map(|b| match b {
-                Block::Para(p) | Block::Bullet(p) => Some(p),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    let text = rules_text;
     let mut base = kalah(3, 3);
     base.end.either_side_empty = false;
     base.end.threshold = Some(10);

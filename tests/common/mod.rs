@@ -293,3 +293,18 @@ pub fn bundled_en() -> Vec<Ruleset> {
         .map(|r| r.in_lang("en").unwrap_or_else(|e| panic!("{e}")))
         .collect()
 }
+
+/// The English rule sheet of `rs` as text: its paragraphs and bullets, one a line (headings
+/// and diagrams left out).
+pub fn rules_text(rs: &Ruleset) -> String {
+    use sowkit::layout::rules::{blocks, Block};
+    let ph = sowkit::layout::phrases::Phrases::load("en").unwrap();
+    blocks(rs, &ph)
+        .into_iter()
+        .filter_map(|b| match b {
+            Block::Para(p) | Block::Bullet(p) => Some(p),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
