@@ -869,6 +869,23 @@ fn rules_that_never_apply_are_warned_about() {
                 .starts_with("t.toml:25:13: warning: feeding.must_feed: feeding never applies")),
         "{w:?}"
     );
+    // Starting with 3 a pit (an option) puts 18 seeds in play: 13 can be made, 19 cannot.
+    let c = check(
+        &with(
+            "[end]",
+            "[capture]\nkind = \"count\"\ncounts = [2, 13, 19]\n\n[end]",
+        )
+        .replace(
+            "seeds_per_pit = 2",
+            "seeds_per_pit = 2\nseeds_per_pit_options = [3]",
+        ),
+    );
+    let w = short(&c.warnings);
+    assert!(
+        w.iter()
+            .any(|l| l.contains("capture.counts: 19 is more than the 18 seeds in the game")),
+        "{w:?}"
+    );
     // A count of 12 can be made; feeding applies when the game does not end on an empty row.
     let c = check(
         &with(

@@ -323,14 +323,25 @@ fn new_writes_a_ruleset_that_passes_check_and_never_overwrites() {
     ] {
         assert!(!d.join(f).exists(), "{f} written");
     }
-    // Accented letters keep their letter in the id ("Ñandú" gave `and`).
-    let o = sowkit()
-        .args(["new", "Ñandú Café"])
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
-    assert!(d.join("nandu-cafe.toml").exists(), "{:?}", text(&o));
+    // Accented and other Latin letters keep a letter in the id ("Ñandú" gave `and`, "Straße"
+    // `stra-e`).
+    for (name, id) in [
+        ("Ñandú Café", "nandu-cafe"),
+        ("ÆSIR Straße œuvre", "aesir-strasse-oeuvre"),
+        ("ŁÓDŹ Øresund ﬁne", "lodz-oresund-fine"),
+    ] {
+        let o = sowkit()
+            .args(["new", name])
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+        assert!(
+            d.join(format!("{id}.toml")).exists(),
+            "{name}: {:?}",
+            text(&o)
+        );
+    }
     // A long name gets an id cut to 64 characters at a word, and passes `check`.
     let long = "Kalah of the seventy-two long winding river valleys of the far north";
     let o = sowkit()

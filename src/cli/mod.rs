@@ -344,12 +344,34 @@ pub fn list() -> ExitCode {
 }
 
 /// A ruleset id from a name: lower-case ASCII letters and digits, other runs become `-`.
-/// Letters with accents lose them first (Unicode NFD, marks dropped: "Ñandú" is `nandu`, not
-/// `and`).
+/// Letters are brought to ASCII first: accents dropped after Unicode compatibility
+/// decomposition (NFKD: "Ñandú" is `nandu`, "ﬁ" is `fi`), and the Latin letters that do not
+/// decompose spelt out (ß `ss`, æ `ae`, œ `oe`, ø `o`, ł `l`, đ `d`, þ `th`, ð `d`, ı `i`).
 pub fn slug(name: &str) -> String {
     use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
+    let spelt = name
+        .nfkd()
+        .filter(|c| !is_combining_mark(*c))
+        .flat_map(|c| {
+            let s: &str = match c {
+                'ß' | 'ẞ' => "ss",
+                'æ' | 'Æ' => "ae",
+                'œ' | 'Œ' => "oe",
+                'ø' | 'Ø' => "o",
+                'ł' | 'Ł' => "l",
+                'đ' | 'Đ' | 'ð' | 'Ð' => "d",
+                'þ' | 'Þ' => "th",
+                'ı' => "i",
+                _ => "",
+            };
+            if s.is_empty() {
+                vec![c]
+            } else {
+                s.chars().collect()
+            }
+        });
     let mut s = String::new();
-    for c in name.nfd().filter(|c| !is_combining_mark(*c)) {
+    for c in spelt {
         if c.is_ascii_alphanumeric() {
             s.push(c.to_ascii_lowercase());
         } else if !s.ends_with('-') && !s.is_empty() {

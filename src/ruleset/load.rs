@@ -1972,10 +1972,15 @@ impl Validator<'_> {
                         ("take_capturing_seed", &c.take_capturing_seed, true),
                     ] {
                         if let Some(v) = v.as_ref().filter(|v| *v.get_ref() != takes) {
+                            let why = match name {
+                                "take_capturing_seed" => "the pit the last seed brings to a capturing count is taken whole, that seed with it",
+                                "last_pit_was_empty" => "a count capture looks only at how many seeds the last pit holds once the seed is in",
+                                _ => "a count capture takes from the pit the last seed lands in, not from the pit across",
+                            };
                             self.warn(
                                 v.span(),
                                 &format!("capture.{name}"),
-                                format!("{name} = {} has no effect with kind = \"count\" (it only applies to kind = \"opposite\"): the pit the last seed brings to a capturing count is taken whole, that seed with it; remove it", v.get_ref()),
+                                format!("{name} = {} has no effect with kind = \"count\" (it only applies to kind = \"opposite\"): {why}; remove it", v.get_ref()),
                             );
                         }
                     }
@@ -2123,6 +2128,13 @@ impl Validator<'_> {
         };
         // A count past every seed in play is never made (pits hold at most all of them).
         if let Some(sp) = counts_span.clone().filter(|_| board_ok) {
+            // The most seeds any start puts in play (board.seeds_per_pit_options included).
+            let most = board
+                .seeds_per_pit_options
+                .iter()
+                .map(|&o| n as i64 * 2 * i64::from(o))
+                .fold(total, i64::max);
+            let total = most;
             let never: Vec<String> = capture
                 .counts
                 .iter()
