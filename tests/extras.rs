@@ -686,14 +686,16 @@ fn no_exercise_starts_where_another_ends() {
     }
 }
 
-/// The practice page says where its exercises come from: under a repetition end the "find the
-/// best move" ones are endgames sowkit set up (few seeds placed at random, README "Host
-/// key"), not positions from its games, and the intro says so; otherwise it does not.
+/// The practice page says where its exercises come from: the rule sheets' exercises when the
+/// ruleset has some, then positions from sowkit's games, and under a repetition end the
+/// "find the best move" ones are endgames sowkit set up (few seeds placed at random, README
+/// "Host key"), and the intro says so; otherwise it does not.
 #[test]
-fn practice_intro_names_set_up_endgames_only_when_there_are_some() {
-    let mut seen = (false, false);
+fn practice_intro_says_where_the_exercises_come_from() {
+    let mut seen = std::collections::BTreeSet::new();
     for (rs, paper, kit, _) in kits() {
         let list = practice::exercises(rs).unwrap();
+        let own = list.iter().any(|e| e.from_ruleset);
         let set_up = rs.end.repetition
             && list
                 .iter()
@@ -703,21 +705,39 @@ fn practice_intro_names_set_up_endgames_only_when_there_are_some() {
             .map(|t| t.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        let says = words.contains("last a few endgames it set up");
-        assert_eq!(says, set_up, "{} {}: {words}", rs.id, paper.name);
+        let want = match (own, set_up) {
+            (true, false) => "The exercises from the rule sheets come first; the rest are positions from games sowkit played. A host",
+            (true, true) => "The exercises from the rule sheets come first, then positions from games sowkit played, and last a few endgames it set up.",
+            (false, false) => "The positions are from games sowkit played. A host",
+            (false, true) => "The positions are from games sowkit played, and the last few are endgames it set up.",
+        };
         assert!(
-            words.contains("positions from games sowkit played"),
-            "{}",
-            rs.id
+            words.contains(want),
+            "{} {}: {want:?} not in {words}",
+            rs.id,
+            paper.name
         );
-        if set_up {
-            seen.0 = true;
-        } else {
-            seen.1 = true;
-        }
+        seen.insert((own, set_up));
     }
+    // Without worked examples there are no rule-sheet exercises (Oware: games, then set-up
+    // endgames).
+    let mut rs = repo_rulesets()
+        .into_iter()
+        .find(|r| r.id == "oware-abapa")
+        .unwrap();
+    rs.examples.clear();
+    let kit = layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap();
+    let words: String = pages_named(&kit, "practice")
+        .flat_map(texts)
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(
-        seen.0 && seen.1,
-        "both cases among the bundled kits: {seen:?}"
+        words.contains(
+            "The positions are from games sowkit played, and the last few are endgames it set up."
+        ),
+        "{words}"
     );
+    seen.insert((false, true));
+    assert_eq!(seen.len(), 4, "every case checked: {seen:?}");
 }

@@ -712,10 +712,13 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
     // Under a repetition end the "find the best move" exercises are endgames sowkit set up
     // ([`best_positions`]), not positions from its games.
     let set_up = rs.end.repetition && list.iter().any(|e| e.kind == Some(Kind::BestMove));
-    let intro = if set_up {
-        "practice.intro_setup"
-    } else {
-        "practice.intro"
+    // Exercises from the rule sheets come first only when the ruleset has some.
+    let own = list.iter().any(|e| e.from_ruleset);
+    let intro = match (own, set_up) {
+        (true, false) => "practice.intro",
+        (true, true) => "practice.intro_setup",
+        (false, false) => "practice.intro_games",
+        (false, true) => "practice.intro_games_setup",
     };
     f.para(&ph.get(intro), body, Weight::Regular, 1.0);
     if rs.sowing.direction == crate::ruleset::Direction::Either {
