@@ -805,6 +805,15 @@ fn a_game_whose_stores_never_fill_says_so() {
         !text.contains("captured seeds") && !text.contains("reaches the stores"),
         "{text}"
     );
+    // The board's legend says the same (it said the stores "only hold captured seeds").
+    let ph = sowkit::layout::phrases::Phrases::load("en").unwrap();
+    let legend =
+        sowkit::layout::board::legend_lines(c.ruleset.as_ref().unwrap(), &ph, false).join("\n");
+    assert!(
+        legend.contains("they take seeds only when the game ends"),
+        "{legend}"
+    );
+    assert!(!legend.contains("captured"), "{legend}");
 }
 
 /// Keys of an opposite capture given to a count capture with a value the engine does not

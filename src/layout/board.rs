@@ -1159,7 +1159,14 @@ fn draw_board(
 fn store_notes(rs: &Ruleset, ph: &Phrases, side: usize) -> Vec<String> {
     let by = store_sown_by(rs, side);
     if !by[0] && !by[1] {
-        return vec![ph.get("board.capture_store")];
+        // Without captures either, a store takes seeds only at the end (the sweep).
+        return vec![
+            ph.get(if rs.capture.kind == crate::ruleset::CaptureKind::None {
+                "board.end_store"
+            } else {
+                "board.capture_store"
+            }),
+        ];
     }
     (0..2)
         .filter(|&pl| !by[pl])
@@ -1264,7 +1271,11 @@ pub fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
     }
     if !stores_sown {
         out.push(ph.fmt(
-            "board.legend.stores_apart",
+            if rs.capture.kind == crate::ruleset::CaptureKind::None {
+                "board.legend.stores_apart_end"
+            } else {
+                "board.legend.stores_apart"
+            },
             &[("a", &rs.board.stores[0]), ("b", &rs.board.stores[1])],
         ));
     }
