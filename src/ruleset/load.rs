@@ -937,7 +937,10 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
                 what.1,
                 e.message().trim()
             );
-            return vec![Diagnostic::at(path, src, open..open + 1, &field, &msg)];
+            return (
+                vec![Diagnostic::at(path, src, open..open + 1, &field, &msg)],
+                None,
+            );
         }
         // The parser's own spans first; the line scan only for a document that does not parse.
         let mut field =
@@ -989,6 +992,9 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
         // written as a list of tables or the other way round, is found from the format's
         // schema, so one run of `check` names every slip.
         let found = super::locate::unknown_in(src, schema_once());
+        // What `read_past_unknown_keys` blanks: every unknown plain `key = value`, or nothing.
+        let entries: Option<Vec<std::ops::Range<usize>>> =
+            found.iter().map(|u| u.entry.clone()).collect();
         // Inside a table of the wrong shape, serde's message is beside the point ("board[1]:
         // invalid type: a table, expected a whole number" for `[[board]]`).
         let inside_wrong_shape = found.iter().any(|u| {
@@ -1018,11 +1024,11 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
                 &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
             ));
         }
-        all
+        (all, entries)
     });
     let raw = match raw {
         Ok(raw) => raw,
-        Err(diags) => return read_past_unknown_keys(path, src, diags),
+        Err((diags, entries)) => return read_past_unknown_keys(path, src, diags, entries),
     };
     let mut v = Validator {
         path,
@@ -1051,7 +1057,8 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
 
 /// serde stops at the first unknown key, so a file with a misspelt key had nothing else
 /// checked: a wrong value or a worked example the engine disagrees with took a second run of
-/// `check`. When every problem `diags` reports is an unknown `key = value`, the file is read
+/// `check`. When every problem `diags` reports is an unknown `key = value` (`entries`: their
+/// spans, as the schema walk found them; `None` if one is not plain), the file is read
 /// again with those entries blanked out (spaces, so every other line and column stays where
 /// it was), and what that reading finds is added. The unknown keys' own errors keep the rules
 /// from being played unless they are in a part that leaves them playable (a word, a size: see
@@ -1062,10 +1069,8 @@ fn read_past_unknown_keys(
     path: &str,
     src: &str,
     diags: Vec<Diagnostic>,
+    entries: Option<Vec<std::ops::Range<usize>>>,
 ) -> Result<Loaded, Vec<Diagnostic>> {
-    let found = super::locate::unknown_in(src, schema_once());
-    let entries: Option<Vec<std::ops::Range<usize>>> =
-        found.iter().map(|u| u.entry.clone()).collect();
     // Each unknown key gave one diagnostic, serde's first error among them.
     let Some(entries) =
         entries.filter(|e| !e.is_empty() && diags.len() == e.len() && e.len() < MAX_DIAGNOSTICS)
