@@ -536,6 +536,32 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
         sowkit::mesh::kit_files_in(&rs, false, sowkit::mesh::Bed::DEFAULT, Some("en")).unwrap();
     let en_notes = text_of(&en, "3d.txt");
     assert!(en_notes.contains("seeds in all") && en_notes.contains("bed: 200 x 200 mm"));
+    // The board engraves its store labels in the kit's language too ("South's captures" in
+    // English, "almacén Sur" in Spanish: different letters, so different meshes), exactly as
+    // a ruleset written in Spanish engraves them (new-user pass: a Spanish 3D kit had English
+    // on its board).
+    let board = |files: &[sowkit::kit::File]| {
+        files
+            .iter()
+            .find(|f| f.name == "board-1.stl")
+            .unwrap()
+            .bytes
+            .clone()
+    };
+    assert_ne!(
+        board(&three_d),
+        board(&en),
+        "the same board in both languages"
+    );
+    let spanish = rs.in_lang("es").unwrap();
+    assert_eq!(spanish.board.stores[0], "almacén Sur");
+    let own =
+        sowkit::mesh::kit_files_in(&spanish, false, sowkit::mesh::Bed::DEFAULT, None).unwrap();
+    assert_eq!(
+        board(&three_d),
+        board(&own),
+        "--lang es engraves other words than a Spanish ruleset"
+    );
 }
 
 /// The counters sheet's small-parts note says the same four things in English and Spanish:

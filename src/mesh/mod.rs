@@ -419,13 +419,14 @@ impl Bed {
 /// (message says which measurement), the board is over [`board::MAX_BOARD_AREA`] or the kit
 /// over [`MAX_TRIANGLES`] (message names the field to change), or a mesh fails its check.
 ///
-/// `3d.txt` is in the ruleset's own language; see [`kit_files_in`] for another.
+/// `3d.txt` and the engraved labels are in the ruleset's own language; see [`kit_files_in`]
+/// for another.
 pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, String> {
     kit_files_in(rs, child_safe, bed, None)
 }
 
-/// As [`kit_files`], with `3d.txt` in `lang` (`None`: the ruleset's own `lang`), worded from the
-/// catalogue's `three_d` table. Errors: also no catalogue or no ruleset text in that language.
+/// As [`kit_files`], with `3d.txt` and the board's engraved pit and store labels in `lang`
+/// (`None`: the ruleset's own `lang`), the notes worded from the catalogue's `three_d` table. Errors: also no catalogue or no ruleset text in that language.
 pub fn kit_files_in(
     rs: &Ruleset,
     child_safe: bool,
@@ -439,7 +440,9 @@ pub fn kit_files_in(
     let (lrs, ph) = opts.localise(rs)?;
     let dec = ph.get("number.decimal");
     let d1 = |v: f64| format!("{v:.1}").replace('.', &dec);
-    let design = board::Design::new(rs, child_safe)?;
+    // The board engraves its pit and store labels in the kit's language, as the paper board
+    // prints them (the ruleset's own words only when no other language is asked for).
+    let design = board::Design::new(&lrs, child_safe)?;
     let counter = design.counter_d;
     // The seeds' share of the triangle budget is known before any work: refuse at once.
     let need = seed::needed(rs);
