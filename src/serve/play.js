@@ -113,18 +113,23 @@
       }
       return h;
     }
+    // The board is a grid of fixed columns: North's store, the pits, South's store; a pit
+    // sits in the same column as its opposite, whether or not it can be played.
     var board = $('board');
     board.textContent = '';
     board.classList.remove('stale');
     var n = st.pits[0].length;
-    board.appendChild(hole(r.store_labels[1], st.stores[1], true));
-    var rows = el('div', 'rows');
-    var top = el('div', 'row top'), bottom = el('div', 'row bottom');
-    for (var i = n - 1; i >= 0; i--) top.appendChild(hole(r.pit_labels[1][i], st.pits[1][i], false));
-    for (var j = 0; j < n; j++) bottom.appendChild(hole(r.pit_labels[0][j], st.pits[0][j], false));
-    rows.appendChild(top); rows.appendChild(bottom);
-    board.appendChild(rows);
-    board.appendChild(hole(r.store_labels[0], st.stores[0], true));
+    board.style.setProperty('--n', n);
+    function place(e, col, row, rows) {
+      e.style.gridColumn = String(col);
+      e.style.gridRow = rows ? row + ' / span ' + rows : String(row);
+      board.appendChild(e);
+      return e;
+    }
+    place(hole(r.store_labels[1], st.stores[1], true), 1, 1, 2).classList.add('north');
+    for (var i = n - 1; i >= 0; i--) place(hole(r.pit_labels[1][i], st.pits[1][i], false), 2 + (n - 1 - i), 1).classList.add('top');
+    for (var j = 0; j < n; j++) place(hole(r.pit_labels[0][j], st.pits[0][j], false), 2 + j, 2).classList.add('bottom');
+    place(hole(r.store_labels[0], st.stores[0], true), n + 2, 1, 2).classList.add('south');
 
     var hap = $('happened');
     hap.textContent = '';
