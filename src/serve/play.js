@@ -99,37 +99,49 @@
         h.title = 'play ' + moves[0];
         h.onclick = function () { play(moves[0]); };
       } else if (moves) {
+        // The mover chooses the direction: two buttons of their own, in a row of the grid
+        // outside the board (placed below), so they are finger-sized and cover no count.
         h.classList.add('legal-either');
         var d = el('span', 'dirs');
+        d.dataset.label = label;
         moves.forEach(function (m) {
           var cw = /<$/.test(m);
           var b = el('button', 'dir', cw ? '\u21bb' : '\u21ba');
           b.dataset.move = m;
           b.title = 'play ' + m + (cw ? ' (clockwise)' : ' (counter-clockwise)');
+          b.setAttribute('aria-label', b.title);
           b.onclick = function () { play(m); };
           d.appendChild(b);
         });
-        h.appendChild(d);
+        h.dirs = d;
       }
       return h;
     }
-    // The board is a grid of fixed columns: North's store, the pits, South's store; a pit
-    // sits in the same column as its opposite, whether or not it can be played.
+    // The board is a grid of equal columns: North's store, the pits, South's store; a pit
+    // sits in the same column as its opposite, whether or not it can be played. Where the
+    // mover chooses the direction, a row above and a row below hold the direction buttons.
     var board = $('board');
     board.textContent = '';
     board.classList.remove('stale');
     var n = st.pits[0].length;
     board.style.setProperty('--n', n);
+    var dc = !!r.direction_choice;
+    var rowTop = dc ? 2 : 1, rowBottom = rowTop + 1;
     function place(e, col, row, rows) {
       e.style.gridColumn = String(col);
       e.style.gridRow = rows ? row + ' / span ' + rows : String(row);
       board.appendChild(e);
       return e;
     }
-    place(hole(r.store_labels[1], st.stores[1], true), 1, 1, 2).classList.add('north');
-    for (var i = n - 1; i >= 0; i--) place(hole(r.pit_labels[1][i], st.pits[1][i], false), 2 + (n - 1 - i), 1).classList.add('top');
-    for (var j = 0; j < n; j++) place(hole(r.pit_labels[0][j], st.pits[0][j], false), 2 + j, 2).classList.add('bottom');
-    place(hole(r.store_labels[0], st.stores[0], true), n + 2, 1, 2).classList.add('south');
+    function pit(label, count, col, row, side, dirRow) {
+      var h = place(hole(label, count, false), col, row);
+      h.classList.add(side);
+      if (h.dirs) place(h.dirs, col, dirRow).classList.add(side);
+    }
+    place(hole(r.store_labels[1], st.stores[1], true), 1, rowTop, 2).classList.add('north');
+    for (var i = n - 1; i >= 0; i--) pit(r.pit_labels[1][i], st.pits[1][i], 2 + (n - 1 - i), rowTop, 'top', rowTop - 1);
+    for (var j = 0; j < n; j++) pit(r.pit_labels[0][j], st.pits[0][j], 2 + j, rowBottom, 'bottom', rowBottom + 1);
+    place(hole(r.store_labels[0], st.stores[0], true), n + 2, rowTop, 2).classList.add('south');
 
     var hap = $('happened');
     hap.textContent = '';
