@@ -89,7 +89,16 @@
       h.dataset.count = count;
       h.appendChild(el('span', 'label', label));
       h.appendChild(el('span', 'count', String(count)));
-      if (order[label]) { h.classList.add('sown'); h.appendChild(el('span', 'order', order[label].join(','))); }
+      if (order[label]) {
+        // The sowing order: a badge of its own in the row outside the pit (placed below); a
+        // hole sown on many laps shows its first six, an ellipsis and its last.
+        h.classList.add('sown');
+        var o = order[label];
+        var shown = o.length > 8 ? o.slice(0, 6).concat(['\u2026', o[o.length - 1]]) : o;
+        h.badge = el('span', 'order', shown.join(',\u200b'));
+        h.badge.dataset.label = label;
+        h.badge.title = label + ' sown ' + (o.length > 1 ? o.length + ' times: seeds ' : 'with seed ') + o.join(', ');
+      }
       if (ply && ply.last === label) h.classList.add('last');
       if (ply && ply.laps.some(function (l) { return l.from === label; })) h.classList.add('from');
       if (captured[label] !== undefined) { h.classList.add('captured'); h.title = 'captured ' + captured[label]; }
@@ -118,30 +127,34 @@
       return h;
     }
     // The board is a grid of equal columns: North's store, the pits, South's store; a pit
-    // sits in the same column as its opposite, whether or not it can be played. Where the
-    // mover chooses the direction, a row above and a row below hold the direction buttons.
+    // sits in the same column as its opposite, whether or not it can be played. Outside each
+    // row of pits, a row for the sowing-order badges and, where the mover chooses the
+    // direction, a row for the direction buttons.
     var board = $('board');
     board.textContent = '';
     board.classList.remove('stale');
     var n = st.pits[0].length;
     board.style.setProperty('--n', n);
     var dc = !!r.direction_choice;
-    var rowTop = dc ? 2 : 1, rowBottom = rowTop + 1;
+    var rowTop = dc ? 3 : 2, rowBottom = rowTop + 1;
+    board.style.gridTemplateRows = (dc ? 'auto ' : '') + 'minmax(var(--badge), auto) auto auto minmax(var(--badge), auto)' + (dc ? ' auto' : '');
     function place(e, col, row, rows) {
       e.style.gridColumn = String(col);
       e.style.gridRow = rows ? row + ' / span ' + rows : String(row);
       board.appendChild(e);
       return e;
     }
-    function pit(label, count, col, row, side, dirRow) {
-      var h = place(hole(label, count, false), col, row);
-      h.classList.add(side);
-      if (h.dirs) place(h.dirs, col, dirRow).classList.add(side);
+    // A hole, its badge (one row out: -1 above the top row, +1 below the bottom row) and its
+    // direction buttons (two rows out).
+    function put(h, col, row, rows, side, out) {
+      place(h, col, row, rows).classList.add(side);
+      if (h.badge) place(h.badge, col, out < 0 ? rowTop - 1 : rowBottom + 1).classList.add(out < 0 ? 'top' : 'bottom');
+      if (h.dirs) place(h.dirs, col, out < 0 ? rowTop - 2 : rowBottom + 2).classList.add(side);
     }
-    place(hole(r.store_labels[1], st.stores[1], true), 1, rowTop, 2).classList.add('north');
-    for (var i = n - 1; i >= 0; i--) pit(r.pit_labels[1][i], st.pits[1][i], 2 + (n - 1 - i), rowTop, 'top', rowTop - 1);
-    for (var j = 0; j < n; j++) pit(r.pit_labels[0][j], st.pits[0][j], 2 + j, rowBottom, 'bottom', rowBottom + 1);
-    place(hole(r.store_labels[0], st.stores[0], true), n + 2, rowTop, 2).classList.add('south');
+    put(hole(r.store_labels[1], st.stores[1], true), 1, rowTop, 2, 'north', -1);
+    for (var i = n - 1; i >= 0; i--) put(hole(r.pit_labels[1][i], st.pits[1][i], false), 2 + (n - 1 - i), rowTop, 0, 'top', -1);
+    for (var j = 0; j < n; j++) put(hole(r.pit_labels[0][j], st.pits[0][j], false), 2 + j, rowBottom, 0, 'bottom', 1);
+    put(hole(r.store_labels[0], st.stores[0], true), n + 2, rowTop, 2, 'south', 1);
 
     var hap = $('happened');
     hap.textContent = '';
