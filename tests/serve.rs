@@ -757,3 +757,36 @@ fn two_files_with_one_id_are_said_even_when_one_is_refused() {
     assert_eq!(r.rules.len(), 1);
     assert_eq!(r.rules[0].ruleset.board.seeds_per_pit, 3);
 }
+
+/// The play-test page is laid out for the device it is on (a phone laid it out 980 px wide and
+/// shrank it) and explains the marks on its board. (The sizes themselves are measured in a
+/// browser: tools/e2e/board.mjs.)
+#[test]
+fn play_page_has_a_viewport_and_a_legend() {
+    let (_server, port) = start_server();
+    let host = format!("127.0.0.1:{port}");
+    let (code, body) = request(port, "GET", "/play/six-pit-sowing", Some(&host), "");
+    assert_eq!(code, 200);
+    let page = String::from_utf8(body).unwrap();
+    assert!(
+        page.contains(r#"<meta name="viewport" content="width=device-width, initial-scale=1">"#),
+        "{page}"
+    );
+    // One legend item a mark: green ring, blue fill with its order, blue ring, dashed ring,
+    // red fill.
+    let legend = &page[page.find("class=\"legend\"").expect("a legend")..];
+    let legend = &legend[..legend.find("</ul>").unwrap()];
+    for (mark, says) in [
+        ("swatch legal", "can be played"),
+        ("swatch sown", "sown by the last move"),
+        ("swatch last", "last seed fell here"),
+        ("swatch from", "a handful was lifted here"),
+        ("swatch captured", "captured"),
+    ] {
+        let item = legend
+            .split("<li>")
+            .find(|li| li.contains(mark))
+            .unwrap_or_else(|| panic!("no legend item for {mark}: {legend}"));
+        assert!(item.contains(says), "{item}");
+    }
+}
