@@ -38,6 +38,11 @@
     var board = $('board');
     board.classList.add('stale');
     Array.prototype.forEach.call(board.querySelectorAll('button'), function (b) { b.disabled = true; });
+    // Nothing is legal on it: no green outlines (the direction buttons are hidden in place).
+    Array.prototype.forEach.call(board.querySelectorAll('.legal, .legal-either'), function (h) {
+      h.classList.remove('legal', 'legal-either');
+      h.removeAttribute('title');
+    });
     $('copy').disabled = true;
     $('example-box').hidden = true;
     $('undo').disabled = game.moves.length === 0;
