@@ -759,10 +759,11 @@ fn two_files_with_one_id_are_said_even_when_one_is_refused() {
 }
 
 /// The play-test page is laid out for the device it is on (a phone laid it out 980 px wide and
-/// shrank it) and explains the marks on its board. (The sizes themselves are measured in a
+/// shrank it), has an icon of its own (no /favicon.ico 404) and explains the marks on its
+/// board. (The sizes themselves are measured in a
 /// browser: tools/e2e/board.mjs.)
 #[test]
-fn play_page_has_a_viewport_and_a_legend() {
+fn play_page_has_a_viewport_an_icon_and_a_legend() {
     let (_server, port) = start_server();
     let host = format!("127.0.0.1:{port}");
     let (code, body) = request(port, "GET", "/play/six-pit-sowing", Some(&host), "");
@@ -772,6 +773,17 @@ fn play_page_has_a_viewport_and_a_legend() {
         page.contains(r#"<meta name="viewport" content="width=device-width, initial-scale=1">"#),
         "{page}"
     );
+    // An inline icon on every page, so no browser asks for /favicon.ico, which stays
+    // unserved (only the server's own files).
+    for p in ["/play/six-pit-sowing", "/", "/kit/six-pit-sowing/"] {
+        let (code, body) = request(port, "GET", p, Some(&host), "");
+        assert_eq!(code, 200, "{p}");
+        assert!(
+            String::from_utf8_lossy(&body).contains(r#"<link rel="icon" href="data:,">"#),
+            "{p}"
+        );
+    }
+    assert_eq!(request(port, "GET", "/favicon.ico", Some(&host), "").0, 404);
     // One legend item a mark: green ring, blue fill with its order, blue ring, dashed ring,
     // red fill.
     let legend = &page[page.find("class=\"legend\"").expect("a legend")..];
