@@ -551,9 +551,11 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The head of every page: an empty inline icon, so a browser does not ask for
+/// `/favicon.ico` (not a file of this server: 404, a console error on every page).
 fn head(title: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<link rel=\"stylesheet\" href=\"/assets/style.css\">\n<script src=\"/assets/live.js\" defer></script>\n</head>\n<body>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/assets/style.css\">\n<script src=\"/assets/live.js\" defer></script>\n</head>\n<body>\n",
         esc(title)
     )
 }

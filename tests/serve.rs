@@ -757,3 +757,117 @@ fn two_files_with_one_id_are_said_even_when_one_is_refused() {
     assert_eq!(r.rules.len(), 1);
     assert_eq!(r.rules[0].ruleset.board.seeds_per_pit, 3);
 }
+
+/// The play-test page is laid out for the device it is on (a phone laid it out 980 px wide and
+/// shrank it), has an icon of its own (no /favicon.ico 404) and explains the marks on its
+/// board. (The sizes themselves are measured in a
+/// browser: tools/e2e/board.mjs.)
+#[test]
+fn play_page_has_a_viewport_an_icon_and_a_legend() {
+    let (_server, port) = start_server();
+    let host = format!("127.0.0.1:{port}");
+    let (code, body) = request(port, "GET", "/play/six-pit-sowing", Some(&host), "");
+    assert_eq!(code, 200);
+    let page = String::from_utf8(body).unwrap();
+    assert!(
+        page.contains(r#"<meta name="viewport" content="width=device-width, initial-scale=1">"#),
+        "{page}"
+    );
+    // An inline icon on every page, so no browser asks for /favicon.ico, which stays
+    // unserved (only the server's own files).
+    for p in ["/play/six-pit-sowing", "/", "/kit/six-pit-sowing/"] {
+        let (code, body) = request(port, "GET", p, Some(&host), "");
+        assert_eq!(code, 200, "{p}");
+        assert!(
+            String::from_utf8_lossy(&body).contains(r#"<link rel="icon" href="data:,">"#),
+            "{p}"
+        );
+    }
+    assert_eq!(request(port, "GET", "/favicon.ico", Some(&host), "").0, 404);
+    // One legend item a mark: green ring, blue fill with its order, blue ring, dashed ring,
+    // red fill.
+    let legend = &page[page.find("class=\"legend\"").expect("a legend")..];
+    let legend = &legend[..legend.find("</ul>").unwrap()];
+    for (mark, says) in [
+        ("swatch legal", "can be played"),
+        ("swatch sown", "sown by the last move"),
+        ("swatch last", "last seed fell here"),
+        ("swatch from", "a handful was lifted here"),
+        ("swatch captured", "captured"),
+    ] {
+        let item = legend
+            .split("<li>")
+            .find(|li| li.contains(mark))
+            .unwrap_or_else(|| panic!("no legend item for {mark}: {legend}"));
+        assert!(item.contains(says), "{item}");
+    }
+}
+
+/// Lines of `rx` up to and including the first containing `what` (at most 120 s).
+fn lines_until(rx: &mpsc::Receiver<String>, what: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(120)) {
+            Ok(l) => {
+                let done = l.contains(what);
+                seen.push(l);
+                if done {
+                    return seen;
+                }
+            }
+            Err(e) => panic!("no line with {what:?} after {seen:?}: {e}"),
+        }
+    }
+}
+
+/// `-q` (errors only, as `check -q`): `watch` and `serve` print no warning and no progress
+/// line on stderr, but still every error; watch still lists what it wrote, and the server's
+/// pages still show the warnings.
+#[test]
+fn quiet_watch_and_serve_print_errors_only() {
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    // 30 mm pits: a warning (the kit still builds); then a save check refuses.
+    let small = src.replacen("pit_diameter = 40", "pit_diameter = 30", 1);
+    let broken = small.replacen("pits_per_side = 3", "pits_per_side = \"three\"", 1);
+    assert!(small != src && broken != small);
+
+    let d = scratch("quiet-watch");
+    let file = d.join("six-pit-sowing.toml");
+    std::fs::write(&file, &small).unwrap();
+    let (out, err, _watch) = spawn_in("watch", &d, &["-q", "six-pit-sowing.toml", "-o", "out"]);
+    wait_for(&out, "rebuilt 1 kit(s)");
+    std::fs::write(&file, &broken).unwrap();
+    // Standard error is one stream: every line before the error is every line printed.
+    let said = lines_until(&err, "error:");
+    assert!(
+        said.iter()
+            .all(|l| !l.contains("warning") && !l.contains("watching")),
+        "{said:#?}"
+    );
+
+    let d = scratch("quiet-serve");
+    let file = d.join("six-pit-sowing.toml");
+    std::fs::write(&file, &small).unwrap();
+    let (_server, port, err) = serve_in(&d, &["-q", "six-pit-sowing.toml"]);
+    let host = format!("127.0.0.1:{port}");
+    let index = String::from_utf8(request(port, "GET", "/", Some(&host), "").1).unwrap();
+    assert!(index.contains("layout.pit_diameter"), "{index}");
+    // The server starts watching just after it prints its address: a save at once may come
+    // before, so save again (each time a little different) until the error is said.
+    let mut said = Vec::new();
+    for i in 0..60 {
+        std::fs::write(&file, format!("{broken}\n# save {i}\n")).unwrap();
+        while let Ok(l) = err.recv_timeout(Duration::from_secs(2)) {
+            said.push(l);
+        }
+        if said.iter().any(|l| l.contains("error:")) {
+            break;
+        }
+    }
+    assert!(said.iter().any(|l| l.contains("error:")), "{said:#?}");
+    assert!(
+        said.iter()
+            .all(|l| !l.contains("warning") && !l.contains("rebuilt")),
+        "{said:#?}"
+    );
+}

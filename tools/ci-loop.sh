@@ -2,6 +2,9 @@
 # The designer's loop in a real browser: `sowkit serve` driven by headless Chromium
 # (tools/e2e/play.mjs: plays a bundled game to its end by clicks, checks the score against
 # `sowkit replay`, live refresh, a failing save's diagnostic, copy as worked example).
+# tools/e2e/board.mjs: the board's layout on a phone (390x844) and a desktop (1280x800):
+# opposite pits line up, pits of one size and at least 44 px, badges and direction buttons
+# clear of the pits, the legend, no failed request.
 # Installs Chromium and playwright-core itself. Screenshots: $SHOTS (default /tmp/sowkit-e2e).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +27,4 @@ schema="$(mktemp -d)/sowkit.schema.json"
 target/release/sowkit schema > "$schema"
 tools/e2e/node_modules/.bin/taplo lint --schema "file://$schema" rulesets/*.toml examples/rulesets/*.toml
 CHROMIUM="$(command -v chromium)" node tools/e2e/play.mjs "$PWD/target/release/sowkit"
+CHROMIUM="$(command -v chromium)" node tools/e2e/board.mjs "$PWD/target/release/sowkit"

@@ -31,9 +31,9 @@ fn rebuild(inputs: &[Input], paper: Option<Paper>) -> Rebuild {
 
 /// Prints a rebuild's warnings to stderr, as `check` does; the same warnings as the last
 /// rebuild's (`last`) are only counted, so a save that changes nothing about them adds one
-/// line.
+/// line. With `-q`, none (errors only, as `check -q`).
 fn tell_warnings(warnings: &[String], last: &mut Vec<String>) {
-    if warnings.is_empty() {
+    if warnings.is_empty() || super::diag::quiet() {
         // Nothing to say.
     } else if warnings == last.as_slice() {
         eprintln!(
@@ -189,7 +189,8 @@ fn watch_once(
 
 /// `sowkit watch FILES -o OUT`: builds now, then again on every save, writing only the files
 /// whose bytes changed. A folder's rulesets are listed again at each save. Runs until
-/// interrupted; exit 1 if watching cannot start.
+/// interrupted; exit 1 if watching cannot start. With `-q`, standard error has errors only
+/// (no warnings, no "watching" line); standard output still lists what was written.
 pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
     let inputs = match given.inputs() {
         Ok(i) => i,
@@ -210,11 +211,11 @@ pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
         DEBOUNCE,
         || {
             watch_once(&inputs, paper, out, &mut warned.borrow_mut());
-            eprintln!(
+            super::diag::info(&format!(
                 "watching {} file(s); kits go to {}; Ctrl-C to stop",
                 files_of(&inputs).len(),
                 out.display()
-            );
+            ));
         },
         || {
             match given.inputs() {
@@ -243,6 +244,8 @@ pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
 
 /// `sowkit serve FILES [--port N]`: serves the kits and the play-test page on 127.0.0.1,
 /// rebuilding on every save. Runs until interrupted; exit 1 if the port cannot be bound.
+/// With `-q`, standard error has errors only (no warnings, no "rebuilt" lines); the pages
+/// still show the warnings.
 pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
     let inputs = match given.inputs() {
         Ok(i) => i,
@@ -287,7 +290,7 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
                     let result = match given.inputs() {
                         Ok(now) => {
                             for l in tell_changes(&names, &now, true) {
-                                eprintln!("{l}");
+                                super::diag::info(&l);
                             }
                             names = now.iter().map(Input::display).collect();
                             rebuild(&now, paper)
@@ -296,11 +299,11 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
                     };
                     tell_warnings(&result.warnings, &mut warned);
                     match &result.kits {
-                        Ok(k) => eprintln!(
+                        Ok(k) => super::diag::info(&format!(
                             "rebuilt {} kit(s) in {} ms",
                             k.len(),
                             t.elapsed().as_millis()
-                        ),
+                        )),
                         Err(e) => {
                             eprintln!("{e}\n\nerror: the check failed; serving the last good kit")
                         }

@@ -38,6 +38,11 @@
     var board = $('board');
     board.classList.add('stale');
     Array.prototype.forEach.call(board.querySelectorAll('button'), function (b) { b.disabled = true; });
+    // Nothing is legal on it: no green outlines (the direction buttons are hidden in place).
+    Array.prototype.forEach.call(board.querySelectorAll('.legal, .legal-either'), function (h) {
+      h.classList.remove('legal', 'legal-either');
+      h.removeAttribute('title');
+    });
     $('copy').disabled = true;
     $('example-box').hidden = true;
     $('undo').disabled = game.moves.length === 0;
@@ -89,7 +94,16 @@
       h.dataset.count = count;
       h.appendChild(el('span', 'label', label));
       h.appendChild(el('span', 'count', String(count)));
-      if (order[label]) { h.classList.add('sown'); h.appendChild(el('span', 'order', order[label].join(','))); }
+      if (order[label]) {
+        // The sowing order: a badge of its own in the row outside the pit (placed below); a
+        // hole sown on many laps shows its first six, an ellipsis and its last.
+        h.classList.add('sown');
+        var o = order[label];
+        var shown = o.length > 8 ? o.slice(0, 6).concat(['\u2026', o[o.length - 1]]) : o;
+        h.badge = el('span', 'order', shown.join(',\u200b'));
+        h.badge.dataset.label = label;
+        h.badge.title = label + ' sown ' + (o.length > 1 ? o.length + ' times: seeds ' : 'with seed ') + o.join(', ');
+      }
       if (ply && ply.last === label) h.classList.add('last');
       if (ply && ply.laps.some(function (l) { return l.from === label; })) h.classList.add('from');
       if (captured[label] !== undefined) { h.classList.add('captured'); h.title = 'captured ' + captured[label]; }
@@ -99,32 +113,53 @@
         h.title = 'play ' + moves[0];
         h.onclick = function () { play(moves[0]); };
       } else if (moves) {
+        // The mover chooses the direction: two buttons of their own, in a row of the grid
+        // outside the board (placed below), so they are finger-sized and cover no count.
         h.classList.add('legal-either');
         var d = el('span', 'dirs');
+        d.dataset.label = label;
         moves.forEach(function (m) {
           var cw = /<$/.test(m);
           var b = el('button', 'dir', cw ? '\u21bb' : '\u21ba');
           b.dataset.move = m;
           b.title = 'play ' + m + (cw ? ' (clockwise)' : ' (counter-clockwise)');
+          b.setAttribute('aria-label', b.title);
           b.onclick = function () { play(m); };
           d.appendChild(b);
         });
-        h.appendChild(d);
+        h.dirs = d;
       }
       return h;
     }
+    // The board is a grid of equal columns: North's store, the pits, South's store; a pit
+    // sits in the same column as its opposite, whether or not it can be played. Outside each
+    // row of pits, a row for the sowing-order badges and, where the mover chooses the
+    // direction, a row for the direction buttons.
     var board = $('board');
     board.textContent = '';
     board.classList.remove('stale');
     var n = st.pits[0].length;
-    board.appendChild(hole(r.store_labels[1], st.stores[1], true));
-    var rows = el('div', 'rows');
-    var top = el('div', 'row top'), bottom = el('div', 'row bottom');
-    for (var i = n - 1; i >= 0; i--) top.appendChild(hole(r.pit_labels[1][i], st.pits[1][i], false));
-    for (var j = 0; j < n; j++) bottom.appendChild(hole(r.pit_labels[0][j], st.pits[0][j], false));
-    rows.appendChild(top); rows.appendChild(bottom);
-    board.appendChild(rows);
-    board.appendChild(hole(r.store_labels[0], st.stores[0], true));
+    board.style.setProperty('--n', n);
+    var dc = !!r.direction_choice;
+    var rowTop = dc ? 3 : 2, rowBottom = rowTop + 1;
+    board.style.gridTemplateRows = (dc ? 'auto ' : '') + 'minmax(var(--badge), auto) auto auto minmax(var(--badge), auto)' + (dc ? ' auto' : '');
+    function place(e, col, row, rows) {
+      e.style.gridColumn = String(col);
+      e.style.gridRow = rows ? row + ' / span ' + rows : String(row);
+      board.appendChild(e);
+      return e;
+    }
+    // A hole, its badge (one row out: -1 above the top row, +1 below the bottom row) and its
+    // direction buttons (two rows out).
+    function put(h, col, row, rows, side, out) {
+      place(h, col, row, rows).classList.add(side);
+      if (h.badge) place(h.badge, col, out < 0 ? rowTop - 1 : rowBottom + 1).classList.add(out < 0 ? 'top' : 'bottom');
+      if (h.dirs) place(h.dirs, col, out < 0 ? rowTop - 2 : rowBottom + 2).classList.add(side);
+    }
+    put(hole(r.store_labels[1], st.stores[1], true), 1, rowTop, 2, 'north', -1);
+    for (var i = n - 1; i >= 0; i--) put(hole(r.pit_labels[1][i], st.pits[1][i], false), 2 + (n - 1 - i), rowTop, 0, 'top', -1);
+    for (var j = 0; j < n; j++) put(hole(r.pit_labels[0][j], st.pits[0][j], false), 2 + j, rowBottom, 0, 'bottom', 1);
+    put(hole(r.store_labels[0], st.stores[0], true), n + 2, rowTop, 2, 'south', 1);
 
     var hap = $('happened');
     hap.textContent = '';

@@ -145,6 +145,8 @@ try {
   await page.waitForSelector('#board.stale', { timeout: 10000 });
   ok(await page.isDisabled('#copy'), 'after a save that makes the game illegal, nothing can be copied');
   ok((await page.$$('#board button:not([disabled])')).length === 0, 'and no pit of the stale board can be clicked');
+  const outlined = await page.$$eval('#board .hole', (hs) => hs.filter((h) => h.matches('.legal, .legal-either') || getComputedStyle(h).boxShadow !== 'none').length);
+  ok(outlined === 0, 'and no pit of the stale board is outlined as legal');
   ok((await page.textContent('#error')).includes('no longer replay'), 'the page says the moves no longer replay');
   await page.waitForSelector('#notice:not([hidden])');
   ok((await page.textContent('#notice')).includes('failed its check'), 'the page says it plays the saved rules, whose rebuild failed its check: ' + (await page.textContent('#notice')).slice(0, 90));
