@@ -275,16 +275,19 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    println!("serving http://{addr}/");
-    let _ = std::io::stdout().flush();
     if !files_of(&inputs).is_empty() {
         let shared = shared.clone();
         let mut names: Vec<String> = inputs.iter().map(Input::display).collect();
+        // The address is printed only once saves are followed, so a save made as soon as it
+        // shows is never missed (a test that saved at once waited 120 s for a rebuild).
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
         std::thread::spawn(move || {
             let r = live::watch(
                 || given.watched(),
                 DEBOUNCE,
-                || {},
+                move || {
+                    let _ = ready_tx.send(());
+                },
                 || {
                     let t = Instant::now();
                     let result = match given.inputs() {
@@ -316,7 +319,12 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
                 eprintln!("error: {e}; the page no longer follows saves");
             }
         });
+        // Ready, or the watcher failed (its sender is gone: the error is printed) or is slow
+        // to start: the page is served either way.
+        let _ = ready_rx.recv_timeout(Duration::from_secs(10));
     }
+    println!("serving http://{addr}/");
+    let _ = std::io::stdout().flush();
     match sowkit::serve::run(listener, shared) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
