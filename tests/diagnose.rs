@@ -672,6 +672,40 @@ fn a_misspelt_key_does_not_hide_the_other_problems() {
     assert_eq!(c.errors.len(), 2, "{:?}", short(&c.errors));
 }
 
+/// An unknown top-level `key = value` that is not a rule (README "Ruleset format": the
+/// examples are checked when the unknown keys are outside the rules) lets the worked examples
+/// be replayed in the same run; one named like a rule key does not (its default would stand
+/// in). The base example leaves A to move again (worked at the top), so `next = "B"` is wrong.
+#[test]
+fn an_unknown_top_level_key_does_not_stop_the_examples() {
+    let src = format!("colour = \"red\"\n{}", with("next = \"A\"", "next = \"B\""));
+    let c = check(&src);
+    let e = short(&c.errors);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(
+        e[0].starts_with("t.toml:1:1: colour: unknown field `colour`"),
+        "{e:?}"
+    );
+    assert_eq!(
+        e[1],
+        "t.toml:31:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A"
+    );
+    assert!(
+        c.playable.is_some(),
+        "a stray key leaves the rules playable"
+    );
+    // A rule's key written above every table: not played as its default.
+    let src = format!("min_seeds = 2\n{}", with("next = \"A\"", "next = \"B\""));
+    let c = check(&src);
+    let e = short(&c.errors);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("t.toml:1:1: min_seeds: unknown field"),
+        "{e:?}"
+    );
+    assert!(c.playable.is_none());
+}
+
 /// Rules under which play can come back to an earlier position, with no repetition end, are
 /// warned about at `end.when`, and the position named is checked here independently: a
 /// breadth-first search over every line of play from it (not the random games `check`

@@ -881,6 +881,41 @@ fn leaves_rules_playable(field: &str) -> bool {
         || matches!(field, "board.players" | "board.pit_labels" | "board.stores")
 }
 
+/// Whether `d` is an unknown top-level `key = value` that cannot be a rule: its key is not,
+/// and is not close to (a slip of at most two characters), a key of any table that holds
+/// rules (`[board]`, `[sowing]`, `[capture]` …). A stray `colour = "red"` is not played, so
+/// the worked examples are still replayed; a `min_seeds = 2` written above `[sowing]` would
+/// be played as its default, so it keeps them from being replayed.
+fn unknown_key_outside_rules(d: &Diagnostic) -> bool {
+    if d.field.contains(['.', '[']) || !d.message.starts_with("unknown field `") {
+        return false;
+    }
+    let props = |v: &serde_json::Value| -> Vec<String> {
+        v.get("properties")
+            .and_then(|p| p.as_object())
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let schema = schema_once();
+    // The tables whose errors keep the rules from being played (see `leaves_rules_playable`),
+    // and the top level's own keys that are not words.
+    let mut rule_keys: Vec<String> = vec!["players".into()];
+    for (table, value) in schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+        .into_iter()
+        .flatten()
+    {
+        if !leaves_rules_playable(table) {
+            rule_keys.push(table.clone());
+            rule_keys.extend(props(value));
+        }
+    }
+    !rule_keys
+        .iter()
+        .any(|k| edit_distance(&k.to_lowercase(), &d.field.to_lowercase()) <= 2)
+}
+
 /// Parses and validates a ruleset from `src` (see [`Partial`]); `path` is used in messages.
 pub fn load_partial(path: &str, src: &str) -> Partial {
     let (ruleset, errors, warnings) = match load_unsorted(path, src) {
@@ -897,7 +932,9 @@ pub fn load_partial(path: &str, src: &str) -> Partial {
         })
         .collect();
     examples_in_error.dedup();
-    let playable = errors.iter().all(|d| leaves_rules_playable(&d.field));
+    let playable = errors
+        .iter()
+        .all(|d| leaves_rules_playable(&d.field) || unknown_key_outside_rules(d));
     sort_by_place(&mut errors);
     sort_by_place(&mut warnings);
     Partial {
