@@ -119,7 +119,26 @@ fn the_problems_of_one_example_are_in_line_order() {
         [
             "t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": expected position = A 2 2 2 (0) / B 2 2 2 (0), but the engine gives A 2 0 3 (1) / B 2 2 2 (0)",
             "t.toml:30:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
-            "t.toml:31:1: example[1].expect.last: example 1 \"Two seeds to the store\": \"Z9\" is not a pit or store label; the labels are A1, A2, A3, B1, B2, B3, store A, store B",
+            "t.toml:31:1: example[1].expect.last: example 1 \"Two seeds to the store\": \"Z9\" is not a pit or store label of this 3-pit board: the pits are A1–A3 and B1–B3, the stores store A and store B",
+        ]
+    );
+}
+
+/// Labels a board no longer has (a board cut from 5 pits to 3 leaves `A4`, `A5` in the
+/// example) are one error per field naming them all and the pits there are, not one error
+/// (each reprinting the line) per label.
+#[test]
+fn unknown_labels_in_a_list_are_one_error_per_field() {
+    let src = with(
+        "last = \"store A\"",
+        "last = \"store A\"\nsown = [\"A3\", \"A4\", \"A5\", \"A4\", \"store A\"]\nlegal = [\"A4\", \"A5\", \"B1\"]",
+    );
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [
+            "t.toml:32:1: example[1].expect.sown: example 1 \"Two seeds to the store\": \"A4\", \"A5\" are not pit or store labels of this 3-pit board: the pits are A1–A3 and B1–B3, the stores store A and store B",
+            "t.toml:33:1: example[1].expect.legal: example 1 \"Two seeds to the store\": \"A4\", \"A5\" are not moves: they are not pits of this 3-pit board (A1–A3 and B1–B3)",
         ]
     );
 }
