@@ -1070,9 +1070,27 @@ fn replay_plays_while_a_worked_example_is_wrong() {
     assert!(out.contains("next: B (legal: B1 B2 B3)"), "{out}");
     assert!(err.contains("error: example[1]"), "{err}");
     assert!(
-        err.contains("five.toml: ") && err.contains("problem(s) above, so `check` and `build` refuse the file; replaying with its rules anyway"),
+        err.contains("five.toml has ") && err.contains("problem(s) (listed above; `sowkit check` lists them too), so `check` and `build` refuse the file; replaying with its rules anyway"),
         "{err}"
     );
+    // The sizes warning (40 mm pits are under the 50 mm play size for 5 seeds a pit, README
+    // "Sizes") is one short line, not a snippet; with -q it is not printed at all, while
+    // the errors and the line saying the file is refused still are.
+    assert!(
+        err.contains("five.toml:51:16: warning: layout.pit_diameter: 40 mm pits"),
+        "{err}"
+    );
+    assert!(!err.contains("--> five.toml:51:16"), "{err}");
+    let o = sowkit()
+        .args(["-q", "replay", "five.toml", "--moves", "A1"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("layout.pit_diameter"), "{err}");
+    assert!(err.contains("error: example[1]"), "{err}");
+    assert!(err.contains("five.toml has "), "{err}");
     // The emitted example is what the engine says, so it passes once the others are mended.
     let o = sowkit()
         .args(["replay", "five.toml", "--moves", "A1", "--emit-example"])

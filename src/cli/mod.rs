@@ -165,8 +165,12 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
     let name = input.display();
     let res = input.read().map_err(|d| vec![d]).and_then(|src| {
         let checked = ruleset::check_source(&name, &src);
-        for w in &checked.warnings {
-            diag::warning(w);
+        // Warnings do not stop a replay: one short line each (`check` shows them with their
+        // source lines), none with `-q`.
+        if !diag::quiet() {
+            for w in &checked.warnings {
+                eprintln!("{}", w.short());
+            }
         }
         match checked.playable {
             Some(rs) => {
@@ -174,9 +178,11 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
                     for d in &checked.errors {
                         eprintln!("{}\n", d.rendered);
                     }
+                    // Said so that it stands on its own (the errors are printed even with
+                    // `-q`, but a reader of the last line should not need them).
                     eprintln!(
-                        "warning: {name}: {} problem(s) above, so `check` and `build` refuse the file; replaying with its rules anyway",
-                        checked.errors.len()
+                        "warning: {name} has {} problem(s) (listed above; `sowkit check` lists them too), so `check` and `build` refuse the file; replaying with its rules anyway",
+                        ruleset::load::count_problems(&checked.errors)
                     );
                 }
                 Ok(rs)
