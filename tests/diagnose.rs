@@ -869,6 +869,43 @@ fn a_game_whose_stores_never_fill_says_so() {
     assert!(!legend.contains("captured"), "{legend}");
 }
 
+/// With `capture.kind = "none"` no move captures, so every key describing a capture is
+/// warned about where it stands (the file still checks); the same keys under an opposite
+/// capture are not.
+#[test]
+fn capture_keys_without_a_capture_are_warned_about() {
+    let keys = "side = \"own\"\nlast_pit_was_empty = true\ntake_capturing_seed = false\n";
+    let src = with(
+        "[end]",
+        &format!("[capture]\nkind = \"none\"\n{keys}\n[end]"),
+    );
+    let c = check(&src);
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let why = "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes";
+    assert_eq!(
+        short(&c.warnings),
+        [
+            format!("t.toml:22:8: warning: capture.side: side {why}"),
+            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {why}"),
+            format!(
+                "t.toml:24:23: warning: capture.take_capturing_seed: take_capturing_seed {why}"
+            ),
+        ]
+    );
+    let src = with(
+        "[end]",
+        &format!("[capture]\nkind = \"opposite\"\n{keys}\n[end]"),
+    );
+    let c = check(&src);
+    assert!(
+        !c.warnings
+            .iter()
+            .any(|w| w.message.contains("kind = \"none\"")),
+        "{:?}",
+        short(&c.warnings)
+    );
+}
+
 /// Keys of an opposite capture given to a count capture with a value the engine does not
 /// follow (it takes the whole pit, the last seed with it, and looks at no empty pit or pit
 /// across) are warned about at the key; values that agree with it are not (Oware's file

@@ -637,14 +637,14 @@ enum RawCrossing {
 #[serde(deny_unknown_fields)]
 struct RawCapture {
     kind: Spanned<RawCaptureKind>,
-    side: Option<RawSide>,
+    side: Option<Spanned<RawSide>>,
     last_pit_was_empty: Option<Spanned<bool>>,
     opposite_must_have_seeds: Option<Spanned<bool>>,
     take_capturing_seed: Option<Spanned<bool>>,
     counts: Option<Spanned<Vec<i64>>>,
     chain: Option<Spanned<RawChain>>,
-    after_crossing_only: Option<bool>,
-    crossing: Option<RawCrossing>,
+    after_crossing_only: Option<Spanned<bool>>,
+    crossing: Option<Spanned<RawCrossing>>,
     source: Option<Spanned<String>>,
 }
 
@@ -2027,6 +2027,40 @@ impl Validator<'_> {
                         }
                     }
                 }
+                // kind = "none": every other key of the table describes a capture that never
+                // happens. Each is said where it stands (counts and chains other than "none"
+                // are errors of their own above and below; chain = "none" says no more than the kind).
+                if kind == CaptureKind::None {
+                    let left: [(&str, Option<Range<usize>>); 6] = [
+                        ("side", c.side.as_ref().map(|x| x.span())),
+                        (
+                            "last_pit_was_empty",
+                            c.last_pit_was_empty.as_ref().map(|x| x.span()),
+                        ),
+                        (
+                            "opposite_must_have_seeds",
+                            c.opposite_must_have_seeds.as_ref().map(|x| x.span()),
+                        ),
+                        (
+                            "take_capturing_seed",
+                            c.take_capturing_seed.as_ref().map(|x| x.span()),
+                        ),
+                        (
+                            "after_crossing_only",
+                            c.after_crossing_only.as_ref().map(|x| x.span()),
+                        ),
+                        ("crossing", c.crossing.as_ref().map(|x| x.span())),
+                    ];
+                    for (name, span) in left {
+                        if let Some(span) = span {
+                            self.warn(
+                                span,
+                                &format!("capture.{name}"),
+                                format!("{name} has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes"),
+                            );
+                        }
+                    }
+                }
                 let chain = match c.chain.as_ref().map(|x| *x.get_ref()) {
                     None | Some(RawChain::None) => Chain::None,
                     Some(RawChain::Backward) => Chain::Backward,
@@ -2050,11 +2084,13 @@ impl Validator<'_> {
                 }
                 Capture {
                     kind,
-                    side: match c.side.unwrap_or(if kind == CaptureKind::Count {
-                        RawSide::Opponent
-                    } else {
-                        RawSide::Own
-                    }) {
+                    side: match c.side.as_ref().map(|x| *x.get_ref()).unwrap_or(
+                        if kind == CaptureKind::Count {
+                            RawSide::Opponent
+                        } else {
+                            RawSide::Own
+                        },
+                    ) {
                         RawSide::Own => RowSide::Own,
                         RawSide::Opponent => RowSide::Opponent,
                     },
@@ -2072,8 +2108,15 @@ impl Validator<'_> {
                         .map_or(kind != CaptureKind::None, |x| *x.get_ref()),
                     counts,
                     chain,
-                    after_crossing_only: c.after_crossing_only.unwrap_or(false),
-                    crossing: match c.crossing.unwrap_or(RawCrossing::Sown) {
+                    after_crossing_only: c
+                        .after_crossing_only
+                        .as_ref()
+                        .is_some_and(|x| *x.get_ref()),
+                    crossing: match c
+                        .crossing
+                        .as_ref()
+                        .map_or(RawCrossing::Sown, |x| *x.get_ref())
+                    {
                         RawCrossing::Sown => Crossing::Sown,
                         RawCrossing::Landed => Crossing::Landed,
                     },
