@@ -94,7 +94,7 @@ enum Command {
     /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
     /// [[example]] table.
     #[command(
-        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nExit codes: 0 replayed; 1 the ruleset fails its checks or a move cannot be read or played; 2 bad\ncommand line."
+        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nWrong worked examples, words or sizes are printed, and the ruleset is replayed anyway (so\n--emit-example can mend an example): exit 0.\nExit codes: 0 replayed; 1 the file cannot be read, a rule or the board's players, pit labels\nor stores are wrong, or a move cannot be read or played; 2 bad command line."
     )]
     Replay {
         /// Ruleset file (`-` reads standard input)
@@ -159,7 +159,7 @@ enum Command {
         /// Also serve a bundled ruleset by id
         #[arg(long, value_name = "ID")]
         bundled: Vec<String>,
-        /// Port on 127.0.0.1 [default: a free one]
+        /// Port on 127.0.0.1; 0 takes a free one
         #[arg(long, default_value_t = 0)]
         port: u16,
         /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
@@ -189,7 +189,7 @@ enum Command {
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
-        /// Also lay out on this paper (see `build --paper`); without it, on the ruleset's
+        /// Lay out on this paper only (see `build --paper`); without it, on the ruleset's
         /// layout.paper, A4 and Letter
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,

@@ -647,6 +647,33 @@ fn help_shows_examples_and_exit_codes() {
     }
 }
 
+/// Each command's help says what the command does (README "Replay", "Using it", "Live
+/// preview"): `replay` exits 0 when only worked examples are wrong, `check --paper` lays out
+/// on that paper only, and `serve --port` shows one default.
+#[test]
+fn help_says_what_the_commands_do() {
+    let help = |cmd: &str| {
+        let o = sowkit().args([cmd, "--help"]).output().unwrap();
+        assert!(o.status.success());
+        text(&o).0
+    };
+    let replay = help("replay");
+    assert!(!replay.contains("fails its checks"), "{replay}");
+    assert!(
+        replay.contains(
+            "Wrong worked examples, words or sizes are printed, and the ruleset is replayed anyway"
+        ),
+        "{replay}"
+    );
+    let check = help("check");
+    assert!(check.contains("Lay out on this paper only"), "{check}");
+    assert!(!check.contains("Also lay out"), "{check}");
+    let serve = help("serve");
+    let port = &serve[serve.find("--port").unwrap()..];
+    let port = &port[..port.find("--paper").unwrap()];
+    assert_eq!(port.matches("[default:").count(), 1, "{port}");
+}
+
 #[test]
 fn completions_and_man_page_cover_every_command() {
     let o = sowkit().args(["completions", "bash"]).output().unwrap();
