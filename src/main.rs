@@ -1049,8 +1049,8 @@ fn main() -> ExitCode {
                 }
                 if !have.contains(&l.as_str()) {
                     eprintln!(
-                        "error: --lang {l}: there is no message catalogue for {l:?}: use one of {} (or add templates/{l}.toml, README \"Languages\")",
-                        have.join(", ")
+                        "error: --lang {l}: there is no message catalogue for {l:?}: {}",
+                        sowkit::layout::phrases::no_catalogue_advice()
                     );
                     return ExitCode::from(2);
                 }

@@ -1744,10 +1744,9 @@ impl Validator<'_> {
                         l.span(),
                         "lang",
                         format!(
-                            "language {:?} has no message catalogue: use one of {} (or add templates/{}.toml, README \"Languages\")",
+                            "language {:?} has no message catalogue: {}",
                             l.get_ref(),
-                            have.join(", "),
-                            l.get_ref()
+                            crate::layout::phrases::no_catalogue_advice()
                         ),
                     );
                     "en".to_string()
@@ -2404,7 +2403,14 @@ impl Validator<'_> {
                 continue;
             }
             if !have.contains(&code.as_str()) {
-                self.err(span.clone(), &table, format!("language {code:?} has no message catalogue: use one of {} (or add templates/{code}.toml)", have.join(", ")));
+                self.err(
+                    span.clone(),
+                    &table,
+                    format!(
+                        "language {code:?} has no message catalogue: {}",
+                        crate::layout::phrases::no_catalogue_advice()
+                    ),
+                );
                 continue;
             }
             // Free texts: checked like the ruleset's own, and for the font.
