@@ -201,8 +201,12 @@ enum Command {
     /// Exact game value under perfect play and every best move (or, with --balance, whether
     /// going first is an advantage). See README "Solving".
     Solve {
-        /// Ruleset file
-        file: PathBuf,
+        /// Ruleset file (`-` reads standard input)
+        #[arg(required_unless_present = "bundled")]
+        file: Option<PathBuf>,
+        /// A bundled ruleset by id instead of a file (`sowkit list`); works in any folder
+        #[arg(long, value_name = "ID", conflicts_with = "file")]
+        bundled: Option<String>,
         /// Position to solve, e.g. "South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0); South"
         /// [default: the start]
         #[arg(long)]
@@ -286,10 +290,11 @@ fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
             continue;
         }
         let meta = std::fs::metadata(&p).map_err(|e| {
-            format!(
-                "error: {} (give ruleset files or a folder of them)",
-                sowkit::kitdir::explain_missing(&p, &e)
-            )
+            let why = sowkit::kitdir::explain_missing(&p, &e);
+            match cli::bundled_hint(&p) {
+                Some(hint) => format!("error: {why}; {hint}"),
+                None => format!("error: {why} (give ruleset files or a folder of them)"),
+            }
         })?;
         if meta.is_dir() {
             let toml: Vec<PathBuf> = std::fs::read_dir(&p)
@@ -857,6 +862,7 @@ fn main() -> ExitCode {
         ),
         Command::Solve {
             file,
+            bundled,
             from,
             format,
             budget,
@@ -864,17 +870,26 @@ fn main() -> ExitCode {
             memory,
             balance,
         } => {
-            // `-`: the ruleset from standard input, as for check, build and replay.
-            let (file, source) = if file.as_os_str() == "-" {
-                match cli::Input::Stdin.read() {
-                    Ok(src) => (PathBuf::from("<stdin>"), Some(src)),
-                    Err(d) => {
-                        eprintln!("error: {}", d.short());
-                        return ExitCode::from(1);
-                    }
+            // A file, `-` (standard input) or `--bundled ID`, read as for check, build and
+            // replay.
+            let ids: Vec<String> = bundled.into_iter().collect();
+            let input = match cli::inputs(file.into_iter().collect(), &ids) {
+                Ok(mut v) if v.len() == 1 => v.remove(0),
+                Ok(_) => {
+                    eprintln!("error: give one ruleset file, or --bundled ID");
+                    return ExitCode::from(2);
                 }
-            } else {
-                (file, None)
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let (file, source) = match input.read() {
+                Ok(src) => (PathBuf::from(input.display()), Some(src)),
+                Err(d) => {
+                    eprintln!("error: {}", d.short());
+                    return ExitCode::from(1);
+                }
             };
             sowkit::solve::report::run(&sowkit::solve::report::Args {
                 file,

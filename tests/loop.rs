@@ -1283,3 +1283,44 @@ fn an_option_start_replays_and_solves_under_its_count() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
 }
+
+/// `solve` takes `--bundled` as `build`, `replay` and `serve` do (README "Solving": the
+/// six-pit ruleset's start is worth 2 with best moves A1 and A2), and every command taking
+/// ruleset paths answers a bundled id given as a path that does not exist with the option.
+#[test]
+fn bundled_ids_are_taken_by_solve_and_suggested_for_missing_paths() {
+    let d = scratch("bundled-hint");
+    let o = sowkit()
+        .args(["solve", "--bundled", "six-pit-sowing", "--format", "json"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], serde_json::json!(2), "{out}");
+    assert_eq!(v["best_moves"], serde_json::json!(["A1", "A2"]), "{out}");
+    for args in [
+        vec!["build", "kalah-6x4"],
+        vec!["check", "kalah-6x4.toml"],
+        vec!["replay", "kalah-6x4", "--moves", "S1"],
+        vec!["solve", "kalah-6x4"],
+        vec!["watch", "kalah-6x4"],
+        vec!["serve", "kalah-6x4"],
+    ] {
+        let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("did you mean `--bundled kalah-6x4`?"),
+            "{args:?}: {err}"
+        );
+    }
+    // Any other missing file: no such hint.
+    let o = sowkit()
+        .args(["check", "nothing.toml"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(!text(&o).1.contains("--bundled"), "{}", text(&o).1);
+}

@@ -36,7 +36,13 @@ impl Input {
     /// The ruleset's text. Errors: unreadable file or standard input (a whole-file diagnostic).
     pub fn read(&self) -> Result<String, Diagnostic> {
         match self {
-            Input::File(p) => ruleset::load::read_source(p),
+            Input::File(p) => ruleset::load::read_source(p).map_err(|mut d| {
+                if let Some(hint) = bundled_hint(p) {
+                    d.message = format!("{}; {hint}", d.message);
+                    d.rendered = format!("{}; {hint}", d.rendered);
+                }
+                d
+            }),
             Input::Bundled(b) => Ok(b.source.to_string()),
             Input::Stdin => {
                 // The same bound as a ruleset file: 1 MiB is far more than any ruleset needs.
@@ -56,6 +62,24 @@ impl Input {
             }
         }
     }
+}
+
+/// For a ruleset path that does not exist but whose name is a bundled ruleset's id
+/// (`sowkit build kalah-6x4`, or `kalah-6x4.toml` outside the repository): "did you mean
+/// `--bundled kalah-6x4`?". `None` for any other path.
+pub fn bundled_hint(path: &Path) -> Option<String> {
+    if path.as_os_str() == "-" || path.symlink_metadata().is_ok() {
+        return None;
+    }
+    let stem = path.file_stem()?.to_str()?;
+    let with_ext = path
+        .extension()
+        .is_none_or(|e| e.eq_ignore_ascii_case("toml"));
+    let b = bundled::get(stem).filter(|_| with_ext)?;
+    Some(format!(
+        "did you mean `--bundled {}`? (a bundled ruleset, compiled into sowkit: `sowkit list`)",
+        b.id
+    ))
 }
 
 /// The inputs named by ruleset paths (`-` is standard input) and `--bundled` ids.
