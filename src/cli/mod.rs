@@ -430,8 +430,9 @@ pub fn shell_word(s: &str) -> String {
 
 /// The text of a new ruleset named `name` (id `id`, written to the file `file`) copied from
 /// bundled `from`: a header comment saying what to do next (its commands name `file`), then
-/// the bundled ruleset with its `id` and `name` replaced. Its worked examples stay, so `check`
-/// passes until the rules are changed.
+/// the bundled ruleset with its `id` and `name` replaced, and each `[text.<lang>]` table's
+/// `name` set to `name` too (the bundled game's translated name would name another game). Its
+/// worked examples stay, so `check` passes, with no warning, until the rules are changed.
 pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
     let f = shell_word(file);
     let mut out = format!(
@@ -445,9 +446,19 @@ pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
     );
     let mut id_done = false;
     let mut name_done = false;
+    // Inside a `[text.<lang>]` table whose name is not yet replaced: the bundled game's name in
+    // that language does not name this game (`check` warns about a copied one), so the new
+    // game's own name stands there until it is translated.
+    let mut text_name_due = false;
     for line in from.source.lines() {
         let t = line.trim_start();
-        if !id_done && t.starts_with("id ") | t.starts_with("id=") {
+        if t.starts_with('[') {
+            text_name_due = t.starts_with("[text.");
+        }
+        if text_name_due && t.starts_with("name ") | t.starts_with("name=") {
+            out.push_str(&format!("name = {}\n", sowkit::replay::toml_string(name)));
+            text_name_due = false;
+        } else if !id_done && t.starts_with("id ") | t.starts_with("id=") {
             out.push_str(&format!("id = {}\n", sowkit::replay::toml_string(id)));
             id_done = true;
         } else if !name_done && t.starts_with("name ") | t.starts_with("name=") {
@@ -463,8 +474,8 @@ pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
                 ));
             } else if t.starts_with("[text.") {
                 out.push_str(&format!(
-                    "# UPDATE: this translation was copied from \"{}\": give your game's own name here,\n\
-                     # and fix any word that no longer fits your rules (`check` warns about a copied name).\n",
+                    "# UPDATE: this translation was copied from \"{}\": its name is your game's name as\n\
+                     # given to `sowkit new`; translate it, and fix any word that no longer fits your rules.\n",
                     from.id
                 ));
             }
