@@ -422,6 +422,26 @@ fn new_from_every_bundled_ruleset_checks_with_no_warning() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A limit is said in the game's terms: with the board in error (no seeds a pit) there is
+/// no total to bound `min_seeds` by, and "1 to 65535" named only the integer type's limit.
+#[test]
+fn a_limit_that_is_only_the_integer_type_is_not_named() {
+    let src = with("seeds_per_pit = 2", "seeds_per_pit = 0").replacen(
+        "opponent_store = \"skip\"",
+        "opponent_store = \"skip\"\nmin_seeds = -1",
+        1,
+    );
+    let e = short(&check(&src).errors);
+    assert!(
+        e.contains(
+            &"t.toml:16:13: sowing.min_seeds: -1 is out of range: use a whole number of at least 1"
+                .to_string()
+        ),
+        "{e:?}"
+    );
+    assert!(!e.iter().any(|l| l.contains("65535")), "{e:?}");
+}
+
 /// Every unknown key and every unknown choice shows in one run (serde stops at the first, so
 /// three slips took three runs of `check`), each at its own line with its own suggestion.
 #[test]

@@ -1446,10 +1446,17 @@ impl Validator<'_> {
     fn int_in(&mut self, v: &Spanned<i64>, field: &str, lo: i64, hi: i64) -> i64 {
         let x = *v.get_ref();
         if x < lo || x > hi {
+            // An upper bound of u16::MAX is the integer type's (a game's total when the board
+            // is in error), not one a player would know: below the range, say the game's.
+            let range = if x < lo && hi >= i64::from(u16::MAX) {
+                format!("of at least {lo}")
+            } else {
+                format!("from {lo} to {hi}")
+            };
             self.err(
                 v.span(),
                 field,
-                format!("{x} is out of range: use a whole number from {lo} to {hi}"),
+                format!("{x} is out of range: use a whole number {range}"),
             );
             return lo;
         }
