@@ -302,6 +302,12 @@ pub fn layout_advice_on(
         }
         names.join(" and ")
     };
+    // A bundled ruleset has no file the user can edit: a size change goes into a copy that
+    // `sowkit new` writes, named here (its lines differ from the bundled text's).
+    let bundled = crate::bundled::ALL
+        .iter()
+        .find(|b| crate::bundled::display_path(b) == rs.path);
+    let copy = bundled.map(|b| format!("my-{}.toml", b.id));
     if let Some(src) = &src {
         for size in &SIZES {
             let now = (size.now)(rs);
@@ -347,15 +353,32 @@ pub fn layout_advice_on(
                 continue;
             };
             let way = if v > now { "larger" } else { "smaller" };
-            out.push(match at {
-                Place::Value(r) => format!(
+            out.push(match (at, &copy) {
+                (Place::Value(_), Some(copy)) => format!(
+                    "help: in {copy}: {field} = {} → {field} = {} (a {way} value; tried: the kit then lays out on {size_papers})",
+                    num(now),
+                    num(v)
+                ),
+                (Place::After(_), Some(copy)) => format!(
+                    "help: in {copy}: add {} = {} under [layout] ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {size_papers})",
+                    size.key,
+                    num(v),
+                    num(now)
+                ),
+                (Place::NoTable, Some(copy)) => format!(
+                    "help: in {copy}: add a [layout] table with {} = {} ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {size_papers})",
+                    size.key,
+                    num(v),
+                    num(now)
+                ),
+                (Place::Value(r), None) => format!(
                     "help: {}:{}: {field} = {} → {field} = {} (a {way} value; tried: the kit then lays out on {size_papers})",
                     rs.path,
                     line_of(src, r.start),
                     num(now),
                     num(v)
                 ),
-                Place::After(a) => format!(
+                (Place::After(a), None) => format!(
                     "help: {}:{}: add {} = {} under [layout] ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {size_papers})",
                     rs.path,
                     line_of(src, a) - 1,
@@ -363,7 +386,7 @@ pub fn layout_advice_on(
                     num(v),
                     num(now)
                 ),
-                Place::NoTable => format!(
+                (Place::NoTable, None) => format!(
                     "help: {}: add a [layout] table with {} = {} ({field} is {} mm by default; a {way} value; tried: the kit then lays out on {size_papers})",
                     rs.path,
                     size.key,
@@ -374,6 +397,15 @@ pub fn layout_advice_on(
         }
     }
     let sizes_found = !out.is_empty();
+    if let (Some(b), Some(copy), true) = (bundled, &copy, sizes_found) {
+        out.insert(
+            0,
+            format!(
+                "help: {} is bundled (compiled into sowkit: there is no file of it to edit): to change a size, first write your own copy with `sowkit new {copy} --from {}`, then change it there and build {copy}",
+                b.id, b.id
+            ),
+        );
+    }
     // Larger papers (by area, or with a wider short side: a long narrow custom paper), in the
     // order of [`crate::paper::NAMED`], then --fit.
     let area = |p: &Paper| p.width * p.height;

@@ -85,10 +85,23 @@ pub fn build_all_with(
             })?;
             if !more.is_empty() {
                 // The manifest names every file of the kit: list the extra ones too.
-                let mut lines = String::from("extra files:\n");
+                // In the kit's language, as the rest of the manifest.
+                let (_, ph) = opts.localise(rs).map_err(|message| BuildError::Extra {
+                    path: rs.path.clone(),
+                    message,
+                })?;
+                let mut lines = ph.get("manifest.extra_files") + "\n";
                 for f in &more {
-                    lines.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
+                    lines.push_str(&ph.fmt(
+                        "manifest.file",
+                        &[("name", &f.name), ("bytes", &f.bytes.len().to_string())],
+                    ));
+                    lines.push('\n');
                 }
+                ph.check().map_err(|message| BuildError::Extra {
+                    path: rs.path.clone(),
+                    message,
+                })?;
                 if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
                     m.bytes.extend_from_slice(lines.as_bytes());
                 }

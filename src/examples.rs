@@ -250,32 +250,83 @@ fn list(v: &[String]) -> String {
     )
 }
 
-/// Expectations that name something the ruleset does not have: (field, message).
+/// One side's pit labels in short: `S1–S3` when they are a prefix numbered 1, 2, 3 …,
+/// else every label.
+fn side_range(labels: &[String]) -> String {
+    let numbered = |prefix: &str| {
+        labels
+            .iter()
+            .enumerate()
+            .all(|(k, l)| l.strip_prefix(prefix) == Some(&(k + 1).to_string()))
+    };
+    match (labels.first(), labels.last()) {
+        (Some(first), Some(last)) if labels.len() > 2 => {
+            let prefix = first.trim_end_matches(|c: char| c.is_ascii_digit());
+            if numbered(prefix) {
+                format!("{first}–{last}")
+            } else {
+                labels.join(", ")
+            }
+        }
+        _ => labels.join(", "),
+    }
+}
+
+/// `"S4"` or `"S4", "S5"`: the labels as written, quoted.
+fn quoted(items: &[&String]) -> String {
+    items
+        .iter()
+        .map(|s| format!("{s:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Expectations that name something the ruleset does not have: (field, message), one per
+/// field however many of its items are wrong (a board cut from 6 pits to 3 made every `S4`,
+/// `S5`, `S6` of every `sown` list its own error).
 fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
     let rs = rules.ruleset();
-    let labels = || {
-        let mut all: Vec<String> = rs.board.pit_labels.iter().flatten().cloned().collect();
-        all.extend(rs.board.stores.iter().cloned());
-        all.join(", ")
+    let n = rules.pits_per_side();
+    let side = |s: usize| -> Vec<String> {
+        (s * n..(s + 1) * n)
+            .map(|h| rules.label(h as u8).to_string())
+            .collect()
     };
+    let pits = || format!("{} and {}", side_range(&side(0)), side_range(&side(1)));
+    let board = || format!("this {n}-pit board");
     let players = || format!("{} or {}", rs.board.players[0], rs.board.players[1]);
     let is_player = |s: &str| rs.board.players.iter().any(|p| p == s);
     let mut bad = Vec::new();
     let e = &ex.expect;
-    let fields = e.last.iter().map(|l| ("last", l));
-    let fields = fields.chain(e.sown.iter().flatten().map(|l| ("sown", l)));
-    let mut seen: Vec<(&str, &String)> = Vec::new();
-    for (field, l) in fields {
-        if rules.hole_by_label(l).is_none() && !seen.contains(&(field, l)) {
-            seen.push((field, l));
-            bad.push((
-                field.to_string(),
-                format!(
-                    "{l:?} is not a pit or store label; the labels are {}",
-                    labels()
-                ),
-            ));
+    for (field, items) in [
+        ("last", e.last.iter().collect::<Vec<_>>()),
+        ("sown", e.sown.iter().flatten().collect()),
+    ] {
+        let mut wrong: Vec<&String> = Vec::new();
+        for l in items {
+            if rules.hole_by_label(l).is_none() && !wrong.contains(&l) {
+                wrong.push(l);
+            }
         }
+        if wrong.is_empty() {
+            continue;
+        }
+        let what = if wrong.len() == 1 {
+            "is not a pit or store label"
+        } else {
+            "are not pit or store labels"
+        };
+        bad.push((
+            field.to_string(),
+            format!(
+                "{} {what} of {}: the pits are {}, the stores {} and {}",
+                quoted(&wrong),
+                board(),
+                pits(),
+                rs.board.stores[0],
+                rs.board.stores[1]
+            ),
+        ));
     }
     if let Some(n) = &e.next {
         if n != "none" && !is_player(n) {
@@ -288,18 +339,57 @@ fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
             ));
         }
     }
-    for p in e.passed.iter().flatten() {
-        if !is_player(p) {
-            bad.push((
-                "passed".to_string(),
-                format!("{p:?} is not a player: write {}", players()),
-            ));
-        }
+    let not_players: Vec<&String> = e
+        .passed
+        .iter()
+        .flatten()
+        .filter(|p| !is_player(p))
+        .collect();
+    if !not_players.is_empty() {
+        let what = if not_players.len() == 1 {
+            "is not a player"
+        } else {
+            "are not players"
+        };
+        bad.push((
+            "passed".to_string(),
+            format!("{} {what}: write {}", quoted(&not_players), players()),
+        ));
     }
+    // Moves that name no hole at all are said together; any other wrong move (a store, a
+    // direction mark) with its own reason, all in the one `legal` error.
+    let mut no_pit: Vec<&String> = Vec::new();
+    let mut other: Vec<String> = Vec::new();
     for m in e.legal.iter().flatten() {
         if let Err(err) = notation::parse_move(rules, m) {
-            bad.push(("legal".to_string(), format!("{m:?} is not a move: {err}")));
+            let label = m.trim().trim_end_matches(['<', '>']).trim_end();
+            if rules.hole_by_label(label).is_none() {
+                if !no_pit.contains(&m) {
+                    no_pit.push(m);
+                }
+            } else {
+                other.push(format!("{m:?} is not a move: {err}"));
+            }
         }
+    }
+    if !no_pit.is_empty() || !other.is_empty() {
+        let mut parts = Vec::new();
+        match no_pit.as_slice() {
+            [] => {}
+            [m] => parts.push(format!(
+                "{m:?} is not a move: expected a pit label of {} ({}), found {m:?}",
+                board(),
+                pits()
+            )),
+            _ => parts.push(format!(
+                "{} are not moves: they are not pits of {} ({})",
+                quoted(&no_pit),
+                board(),
+                pits()
+            )),
+        }
+        parts.extend(other);
+        bad.push(("legal".to_string(), parts.join("; ")));
     }
     if let Some(p) = &e.position {
         if let Err(err) = notation::parse_position(rules, p) {

@@ -94,7 +94,7 @@ enum Command {
     /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
     /// [[example]] table.
     #[command(
-        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nExit codes: 0 replayed; 1 the ruleset fails its checks or a move cannot be read or played; 2 bad\ncommand line."
+        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nWrong worked examples, words or sizes are printed, and the ruleset is replayed anyway (so\n--emit-example can mend an example): exit 0.\nExit codes: 0 replayed; 1 the file cannot be read, a rule or the board's players, pit labels\nor stores are wrong, or a move cannot be read or played; 2 bad command line."
     )]
     Replay {
         /// Ruleset file (`-` reads standard input)
@@ -159,7 +159,7 @@ enum Command {
         /// Also serve a bundled ruleset by id
         #[arg(long, value_name = "ID")]
         bundled: Vec<String>,
-        /// Port on 127.0.0.1 [default: a free one]
+        /// Port on 127.0.0.1; 0 takes a free one
         #[arg(long, default_value_t = 0)]
         port: u16,
         /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
@@ -189,7 +189,7 @@ enum Command {
     Check {
         /// Ruleset files or folders of them [default: ./rulesets]
         rulesets: Vec<PathBuf>,
-        /// Also lay out on this paper (see `build --paper`); without it, on the ruleset's
+        /// Lay out on this paper only (see `build --paper`); without it, on the ruleset's
         /// layout.paper, A4 and Letter
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,
@@ -201,8 +201,12 @@ enum Command {
     /// Exact game value under perfect play and every best move (or, with --balance, whether
     /// going first is an advantage). See README "Solving".
     Solve {
-        /// Ruleset file
-        file: PathBuf,
+        /// Ruleset file (`-` reads standard input)
+        #[arg(required_unless_present = "bundled")]
+        file: Option<PathBuf>,
+        /// A bundled ruleset by id instead of a file (`sowkit list`); works in any folder
+        #[arg(long, value_name = "ID", conflicts_with = "file")]
+        bundled: Option<String>,
         /// Position to solve, e.g. "South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0); South"
         /// [default: the start]
         #[arg(long)]
@@ -286,10 +290,11 @@ fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
             continue;
         }
         let meta = std::fs::metadata(&p).map_err(|e| {
-            format!(
-                "error: {} (give ruleset files or a folder of them)",
-                sowkit::kitdir::explain_missing(&p, &e)
-            )
+            let why = sowkit::kitdir::explain_missing(&p, &e);
+            match cli::bundled_hint(&p) {
+                Some(hint) => format!("error: {why}; {hint}"),
+                None => format!("error: {why} (give ruleset files or a folder of them)"),
+            }
         })?;
         if meta.is_dir() {
             let toml: Vec<PathBuf> = std::fs::read_dir(&p)
@@ -857,6 +862,7 @@ fn main() -> ExitCode {
         ),
         Command::Solve {
             file,
+            bundled,
             from,
             format,
             budget,
@@ -864,17 +870,26 @@ fn main() -> ExitCode {
             memory,
             balance,
         } => {
-            // `-`: the ruleset from standard input, as for check, build and replay.
-            let (file, source) = if file.as_os_str() == "-" {
-                match cli::Input::Stdin.read() {
-                    Ok(src) => (PathBuf::from("<stdin>"), Some(src)),
-                    Err(d) => {
-                        eprintln!("error: {}", d.short());
-                        return ExitCode::from(1);
-                    }
+            // A file, `-` (standard input) or `--bundled ID`, read as for check, build and
+            // replay.
+            let ids: Vec<String> = bundled.into_iter().collect();
+            let input = match cli::inputs(file.into_iter().collect(), &ids) {
+                Ok(mut v) if v.len() == 1 => v.remove(0),
+                Ok(_) => {
+                    eprintln!("error: give one ruleset file, or --bundled ID");
+                    return ExitCode::from(2);
                 }
-            } else {
-                (file, None)
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let (file, source) = match input.read() {
+                Ok(src) => (PathBuf::from(input.display()), Some(src)),
+                Err(d) => {
+                    eprintln!("error: {}", d.short());
+                    return ExitCode::from(1);
+                }
             };
             sowkit::solve::report::run(&sowkit::solve::report::Args {
                 file,
@@ -1049,8 +1064,8 @@ fn main() -> ExitCode {
                 }
                 if !have.contains(&l.as_str()) {
                     eprintln!(
-                        "error: --lang {l}: there is no message catalogue for {l:?}: use one of {} (or add templates/{l}.toml, README \"Languages\")",
-                        have.join(", ")
+                        "error: --lang {l}: there is no message catalogue for {l:?}: {}",
+                        sowkit::layout::phrases::no_catalogue_advice()
                     );
                     return ExitCode::from(2);
                 }

@@ -856,3 +856,67 @@ fn check_advice_mends_every_paper_it_checks() {
     let o = run(&f, &args);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A bundled ruleset has no file to edit: a size is advised in the copy `sowkit new` writes,
+/// with the command that writes it, and following both builds. `--lang` with no catalogue
+/// says which languages this sowkit has (the catalogues are compiled into it).
+#[test]
+fn advice_for_a_bundled_ruleset_can_be_followed_without_its_file() {
+    let d = scratch("bundled");
+    let args = [
+        "build", "--fit", "--style", "large", "--paper", "letter", "-o", "kits",
+    ];
+    let o = sowkit()
+        .args(args)
+        .args(["--bundled", "giuthi"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("help: <bundled>"), "{err}");
+    assert!(
+        err.contains("first write your own copy with `sowkit new my-giuthi.toml --from giuthi`"),
+        "{err}"
+    );
+    let size = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("help: in my-giuthi.toml: layout."))
+        .unwrap_or_else(|| panic!("no size advised: {err}"));
+    // "pit_gap = 12 → layout.pit_gap = 8 (…)"
+    let (from, rest) = size.split_once(" → layout.").unwrap();
+    let to = rest.split(" (").next().unwrap();
+    let o = sowkit()
+        .args(["new", "my-giuthi.toml", "--from", "giuthi"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = d.join("my-giuthi.toml");
+    let src = std::fs::read_to_string(&f).unwrap();
+    let at = src
+        .lines()
+        .find(|l| l.starts_with(from))
+        .unwrap_or_else(|| panic!("{from:?} is not in the copy"));
+    std::fs::write(&f, src.replacen(at, to, 1)).unwrap();
+    let o = sowkit()
+        .args(args)
+        .arg("my-giuthi.toml")
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{from} → {to}: {}", stderr(&o));
+
+    let o = sowkit()
+        .args(["build", "--lang", "fr", "--bundled", "giuthi", "-o", "kits"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("add templates/fr.toml"), "{err}");
+    assert!(
+        err.contains("this sowkit has en and es (its catalogues are compiled into it)"),
+        "{err}"
+    );
+}

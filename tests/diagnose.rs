@@ -119,7 +119,26 @@ fn the_problems_of_one_example_are_in_line_order() {
         [
             "t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": expected position = A 2 2 2 (0) / B 2 2 2 (0), but the engine gives A 2 0 3 (1) / B 2 2 2 (0)",
             "t.toml:30:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
-            "t.toml:31:1: example[1].expect.last: example 1 \"Two seeds to the store\": \"Z9\" is not a pit or store label; the labels are A1, A2, A3, B1, B2, B3, store A, store B",
+            "t.toml:31:1: example[1].expect.last: example 1 \"Two seeds to the store\": \"Z9\" is not a pit or store label of this 3-pit board: the pits are A1–A3 and B1–B3, the stores store A and store B",
+        ]
+    );
+}
+
+/// Labels a board no longer has (a board cut from 5 pits to 3 leaves `A4`, `A5` in the
+/// example) are one error per field naming them all and the pits there are, not one error
+/// (each reprinting the line) per label.
+#[test]
+fn unknown_labels_in_a_list_are_one_error_per_field() {
+    let src = with(
+        "last = \"store A\"",
+        "last = \"store A\"\nsown = [\"A3\", \"A4\", \"A5\", \"A4\", \"store A\"]\nlegal = [\"A4\", \"A5\", \"B1\"]",
+    );
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [
+            "t.toml:32:1: example[1].expect.sown: example 1 \"Two seeds to the store\": \"A4\", \"A5\" are not pit or store labels of this 3-pit board: the pits are A1–A3 and B1–B3, the stores store A and store B",
+            "t.toml:33:1: example[1].expect.legal: example 1 \"Two seeds to the store\": \"A4\", \"A5\" are not moves: they are not pits of this 3-pit board (A1–A3 and B1–B3)",
         ]
     );
 }
@@ -362,21 +381,65 @@ fn new_from_marks_what_to_update_and_check_warns_until_it_is() {
     assert!(src.contains(
         "# UPDATE when you change the board: these sizes were chosen for \"kalah-6x4\". `check` warns\n"
     ));
-    assert!(src.contains("(`check` warns about a copied name).\n[text.es]\n"));
+    assert!(src
+        .contains("fix any word that no longer fits your rules.\n[text.es]\nname = \"My Game\"\n"));
     // Six seeds a pit: the copied 45 mm pits are below the 55 mm play size.
     std::fs::write(&file, src.replace("seeds_per_pit = 4", "seeds_per_pit = 6")).unwrap();
     let o = sowkit(&["check", "--format", "short", "my-game.toml"]);
     let err = String::from_utf8_lossy(&o.stderr);
     let warnings: Vec<&str> = err.lines().filter(|l| l.contains(": warning: ")).collect();
-    assert_eq!(warnings.len(), 2, "{err}");
+    assert_eq!(warnings.len(), 1, "{err}");
     assert!(warnings[0].contains(": warning: layout.pit_diameter: 45 mm pits are smaller than the play size for 6 seeds a pit (55 mm"), "{err}");
-    assert!(
-        warnings[1].contains(
-            ": warning: text.es.name: this is the \"es\" name of the bundled ruleset \"kalah-6x4\""
-        ),
-        "{err}"
-    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A file `sowkit new` writes from any bundled ruleset passes `check` with no warning at all
+/// (each began with one: the bundled game's translated name, copied with it, named another
+/// game); its translations carry the new game's name.
+#[test]
+fn new_from_every_bundled_ruleset_checks_with_no_warning() {
+    let dir = std::env::temp_dir().join(format!("sowkit-diagnose-new-all-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sowkit = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sowkit"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    for b in sowkit::bundled::ALL {
+        let file = format!("from-{}.toml", b.id);
+        let o = sowkit(&["new", &file, "--from", b.id]);
+        assert!(o.status.success(), "{}: {o:?}", b.id);
+        let src = std::fs::read_to_string(dir.join(&file)).unwrap();
+        assert!(src.contains("[text."), "{}: no translation to test", b.id);
+        let o = sowkit(&["check", "--format", "short", &file]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{}: {err}", b.id);
+        assert!(!err.contains("warning"), "{}: {err}", b.id);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A limit is said in the game's terms: with the board in error (no seeds a pit) there is
+/// no total to bound `min_seeds` by, and "1 to 65535" named only the integer type's limit.
+#[test]
+fn a_limit_that_is_only_the_integer_type_is_not_named() {
+    let src = with("seeds_per_pit = 2", "seeds_per_pit = 0").replacen(
+        "opponent_store = \"skip\"",
+        "opponent_store = \"skip\"\nmin_seeds = -1",
+        1,
+    );
+    let e = short(&check(&src).errors);
+    assert!(
+        e.contains(
+            &"t.toml:16:13: sowing.min_seeds: -1 is out of range: use a whole number of at least 1"
+                .to_string()
+        ),
+        "{e:?}"
+    );
+    assert!(!e.iter().any(|l| l.contains("65535")), "{e:?}");
 }
 
 /// Every unknown key and every unknown choice shows in one run (serde stops at the first, so
@@ -672,6 +735,40 @@ fn a_misspelt_key_does_not_hide_the_other_problems() {
     assert_eq!(c.errors.len(), 2, "{:?}", short(&c.errors));
 }
 
+/// An unknown top-level `key = value` that is not a rule (README "Ruleset format": the
+/// examples are checked when the unknown keys are outside the rules) lets the worked examples
+/// be replayed in the same run; one named like a rule key does not (its default would stand
+/// in). The base example leaves A to move again (worked at the top), so `next = "B"` is wrong.
+#[test]
+fn an_unknown_top_level_key_does_not_stop_the_examples() {
+    let src = format!("colour = \"red\"\n{}", with("next = \"A\"", "next = \"B\""));
+    let c = check(&src);
+    let e = short(&c.errors);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(
+        e[0].starts_with("t.toml:1:1: colour: unknown field `colour`"),
+        "{e:?}"
+    );
+    assert_eq!(
+        e[1],
+        "t.toml:31:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A"
+    );
+    assert!(
+        c.playable.is_some(),
+        "a stray key leaves the rules playable"
+    );
+    // A rule's key written above every table: not played as its default.
+    let src = format!("min_seeds = 2\n{}", with("next = \"A\"", "next = \"B\""));
+    let c = check(&src);
+    let e = short(&c.errors);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("t.toml:1:1: min_seeds: unknown field"),
+        "{e:?}"
+    );
+    assert!(c.playable.is_none());
+}
+
 /// Rules under which play can come back to an earlier position, with no repetition end, are
 /// warned about at `end.when`, and the position named is checked here independently: a
 /// breadth-first search over every line of play from it (not the random games `check`
@@ -814,6 +911,43 @@ fn a_game_whose_stores_never_fill_says_so() {
         "{legend}"
     );
     assert!(!legend.contains("captured"), "{legend}");
+}
+
+/// With `capture.kind = "none"` no move captures, so every key describing a capture is
+/// warned about where it stands (the file still checks); the same keys under an opposite
+/// capture are not.
+#[test]
+fn capture_keys_without_a_capture_are_warned_about() {
+    let keys = "side = \"own\"\nlast_pit_was_empty = true\ntake_capturing_seed = false\n";
+    let src = with(
+        "[end]",
+        &format!("[capture]\nkind = \"none\"\n{keys}\n[end]"),
+    );
+    let c = check(&src);
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let why = "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes";
+    assert_eq!(
+        short(&c.warnings),
+        [
+            format!("t.toml:22:8: warning: capture.side: side {why}"),
+            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {why}"),
+            format!(
+                "t.toml:24:23: warning: capture.take_capturing_seed: take_capturing_seed {why}"
+            ),
+        ]
+    );
+    let src = with(
+        "[end]",
+        &format!("[capture]\nkind = \"opposite\"\n{keys}\n[end]"),
+    );
+    let c = check(&src);
+    assert!(
+        !c.warnings
+            .iter()
+            .any(|w| w.message.contains("kind = \"none\"")),
+        "{:?}",
+        short(&c.warnings)
+    );
 }
 
 /// Keys of an opposite capture given to a count capture with a value the engine does not

@@ -647,6 +647,33 @@ fn help_shows_examples_and_exit_codes() {
     }
 }
 
+/// Each command's help says what the command does (README "Replay", "Using it", "Live
+/// preview"): `replay` exits 0 when only worked examples are wrong, `check --paper` lays out
+/// on that paper only, and `serve --port` shows one default.
+#[test]
+fn help_says_what_the_commands_do() {
+    let help = |cmd: &str| {
+        let o = sowkit().args([cmd, "--help"]).output().unwrap();
+        assert!(o.status.success());
+        text(&o).0
+    };
+    let replay = help("replay");
+    assert!(!replay.contains("fails its checks"), "{replay}");
+    assert!(
+        replay.contains(
+            "Wrong worked examples, words or sizes are printed, and the ruleset is replayed anyway"
+        ),
+        "{replay}"
+    );
+    let check = help("check");
+    assert!(check.contains("Lay out on this paper only"), "{check}");
+    assert!(!check.contains("Also lay out"), "{check}");
+    let serve = help("serve");
+    let port = &serve[serve.find("--port").unwrap()..];
+    let port = &port[..port.find("--paper").unwrap()];
+    assert_eq!(port.matches("[default:").count(), 1, "{port}");
+}
+
 #[test]
 fn completions_and_man_page_cover_every_command() {
     let o = sowkit().args(["completions", "bash"]).output().unwrap();
@@ -1070,9 +1097,27 @@ fn replay_plays_while_a_worked_example_is_wrong() {
     assert!(out.contains("next: B (legal: B1 B2 B3)"), "{out}");
     assert!(err.contains("error: example[1]"), "{err}");
     assert!(
-        err.contains("five.toml: ") && err.contains("problem(s) above, so `check` and `build` refuse the file; replaying with its rules anyway"),
+        err.contains("five.toml has ") && err.contains("problem(s) (listed above; `sowkit check` lists them too), so `check` and `build` refuse the file; replaying with its rules anyway"),
         "{err}"
     );
+    // The sizes warning (40 mm pits are under the 50 mm play size for 5 seeds a pit, README
+    // "Sizes") is one short line, not a snippet; with -q it is not printed at all, while
+    // the errors and the line saying the file is refused still are.
+    assert!(
+        err.contains("five.toml:51:16: warning: layout.pit_diameter: 40 mm pits"),
+        "{err}"
+    );
+    assert!(!err.contains("--> five.toml:51:16"), "{err}");
+    let o = sowkit()
+        .args(["-q", "replay", "five.toml", "--moves", "A1"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("layout.pit_diameter"), "{err}");
+    assert!(err.contains("error: example[1]"), "{err}");
+    assert!(err.contains("five.toml has "), "{err}");
     // The emitted example is what the engine says, so it passes once the others are mended.
     let o = sowkit()
         .args(["replay", "five.toml", "--moves", "A1", "--emit-example"])
@@ -1237,4 +1282,45 @@ fn an_option_start_replays_and_solves_under_its_count() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
+}
+
+/// `solve` takes `--bundled` as `build`, `replay` and `serve` do (README "Solving": the
+/// six-pit ruleset's start is worth 2 with best moves A1 and A2), and every command taking
+/// ruleset paths answers a bundled id given as a path that does not exist with the option.
+#[test]
+fn bundled_ids_are_taken_by_solve_and_suggested_for_missing_paths() {
+    let d = scratch("bundled-hint");
+    let o = sowkit()
+        .args(["solve", "--bundled", "six-pit-sowing", "--format", "json"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], serde_json::json!(2), "{out}");
+    assert_eq!(v["best_moves"], serde_json::json!(["A1", "A2"]), "{out}");
+    for args in [
+        vec!["build", "kalah-6x4"],
+        vec!["check", "kalah-6x4.toml"],
+        vec!["replay", "kalah-6x4", "--moves", "S1"],
+        vec!["solve", "kalah-6x4"],
+        vec!["watch", "kalah-6x4"],
+        vec!["serve", "kalah-6x4"],
+    ] {
+        let o = sowkit().args(&args).current_dir(&d).output().unwrap();
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("did you mean `--bundled kalah-6x4`?"),
+            "{args:?}: {err}"
+        );
+    }
+    // Any other missing file: no such hint.
+    let o = sowkit()
+        .args(["check", "nothing.toml"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(!text(&o).1.contains("--bundled"), "{}", text(&o).1);
 }

@@ -103,3 +103,32 @@ fn a_bed_too_small_or_malformed_is_refused_and_nothing_is_written() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The 3D files' heading in `manifest.txt` is in the kit's language like the rest of it
+/// (README "Languages": the manifest is written in the kit's language); it was always
+/// "extra files:".
+#[test]
+fn the_3d_files_heading_of_the_manifest_is_in_the_kit_language() {
+    let dir = scratch("lang");
+    for (lang, heading, not) in [
+        ("es", "archivos adicionales:", "extra files:"),
+        ("en", "extra files:", "archivos adicionales:"),
+    ] {
+        let out = sowkit()
+            .args(["build", "--3d", "--lang", lang, "-o"])
+            .arg(&dir)
+            .arg(repo("rulesets/six-pit-sowing.toml"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let manifest =
+            std::fs::read_to_string(dir.join("six-pit-sowing").join("manifest.txt")).unwrap();
+        assert!(manifest.contains(&format!("\n{heading}\n")), "{manifest}");
+        assert!(!manifest.contains(not), "{manifest}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -36,7 +36,13 @@ impl Input {
     /// The ruleset's text. Errors: unreadable file or standard input (a whole-file diagnostic).
     pub fn read(&self) -> Result<String, Diagnostic> {
         match self {
-            Input::File(p) => ruleset::load::read_source(p),
+            Input::File(p) => ruleset::load::read_source(p).map_err(|mut d| {
+                if let Some(hint) = bundled_hint(p) {
+                    d.message = format!("{}; {hint}", d.message);
+                    d.rendered = format!("{}; {hint}", d.rendered);
+                }
+                d
+            }),
             Input::Bundled(b) => Ok(b.source.to_string()),
             Input::Stdin => {
                 // The same bound as a ruleset file: 1 MiB is far more than any ruleset needs.
@@ -56,6 +62,24 @@ impl Input {
             }
         }
     }
+}
+
+/// For a ruleset path that does not exist but whose name is a bundled ruleset's id
+/// (`sowkit build kalah-6x4`, or `kalah-6x4.toml` outside the repository): "did you mean
+/// `--bundled kalah-6x4`?". `None` for any other path.
+pub fn bundled_hint(path: &Path) -> Option<String> {
+    if path.as_os_str() == "-" || path.symlink_metadata().is_ok() {
+        return None;
+    }
+    let stem = path.file_stem()?.to_str()?;
+    let with_ext = path
+        .extension()
+        .is_none_or(|e| e.eq_ignore_ascii_case("toml"));
+    let b = bundled::get(stem).filter(|_| with_ext)?;
+    Some(format!(
+        "did you mean `--bundled {}`? (a bundled ruleset, compiled into sowkit: `sowkit list`)",
+        b.id
+    ))
 }
 
 /// The inputs named by ruleset paths (`-` is standard input) and `--bundled` ids.
@@ -165,8 +189,12 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
     let name = input.display();
     let res = input.read().map_err(|d| vec![d]).and_then(|src| {
         let checked = ruleset::check_source(&name, &src);
-        for w in &checked.warnings {
-            diag::warning(w);
+        // Warnings do not stop a replay: one short line each (`check` shows them with their
+        // source lines), none with `-q`.
+        if !diag::quiet() {
+            for w in &checked.warnings {
+                eprintln!("{}", w.short());
+            }
         }
         match checked.playable {
             Some(rs) => {
@@ -174,9 +202,11 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
                     for d in &checked.errors {
                         eprintln!("{}\n", d.rendered);
                     }
+                    // Said so that it stands on its own (the errors are printed even with
+                    // `-q`, but a reader of the last line should not need them).
                     eprintln!(
-                        "warning: {name}: {} problem(s) above, so `check` and `build` refuse the file; replaying with its rules anyway",
-                        checked.errors.len()
+                        "warning: {name} has {} problem(s) (listed above; `sowkit check` lists them too), so `check` and `build` refuse the file; replaying with its rules anyway",
+                        ruleset::load::count_problems(&checked.errors)
                     );
                 }
                 Ok(rs)
@@ -400,8 +430,9 @@ pub fn shell_word(s: &str) -> String {
 
 /// The text of a new ruleset named `name` (id `id`, written to the file `file`) copied from
 /// bundled `from`: a header comment saying what to do next (its commands name `file`), then
-/// the bundled ruleset with its `id` and `name` replaced. Its worked examples stay, so `check`
-/// passes until the rules are changed.
+/// the bundled ruleset with its `id` and `name` replaced, and each `[text.<lang>]` table's
+/// `name` set to `name` too (the bundled game's translated name would name another game). Its
+/// worked examples stay, so `check` passes, with no warning, until the rules are changed.
 pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
     let f = shell_word(file);
     let mut out = format!(
@@ -415,9 +446,19 @@ pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
     );
     let mut id_done = false;
     let mut name_done = false;
+    // Inside a `[text.<lang>]` table whose name is not yet replaced: the bundled game's name in
+    // that language does not name this game (`check` warns about a copied one), so the new
+    // game's own name stands there until it is translated.
+    let mut text_name_due = false;
     for line in from.source.lines() {
         let t = line.trim_start();
-        if !id_done && t.starts_with("id ") | t.starts_with("id=") {
+        if t.starts_with('[') {
+            text_name_due = t.starts_with("[text.");
+        }
+        if text_name_due && t.starts_with("name ") | t.starts_with("name=") {
+            out.push_str(&format!("name = {}\n", sowkit::replay::toml_string(name)));
+            text_name_due = false;
+        } else if !id_done && t.starts_with("id ") | t.starts_with("id=") {
             out.push_str(&format!("id = {}\n", sowkit::replay::toml_string(id)));
             id_done = true;
         } else if !name_done && t.starts_with("name ") | t.starts_with("name=") {
@@ -433,8 +474,8 @@ pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
                 ));
             } else if t.starts_with("[text.") {
                 out.push_str(&format!(
-                    "# UPDATE: this translation was copied from \"{}\": give your game's own name here,\n\
-                     # and fix any word that no longer fits your rules (`check` warns about a copied name).\n",
+                    "# UPDATE: this translation was copied from \"{}\": its name is your game's name as\n\
+                     # given to `sowkit new`; translate it, and fix any word that no longer fits your rules.\n",
                     from.id
                 ));
             }

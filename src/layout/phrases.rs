@@ -29,6 +29,16 @@ pub fn languages() -> Vec<&'static str> {
     CATALOGUES.iter().map(|(l, _, _)| *l).collect()
 }
 
+/// What to do about a language with no catalogue, after "no message catalogue for …": the
+/// languages this sowkit has, and that the catalogues are compiled into the binary, so another
+/// one takes a sowkit built with it (README "Languages", "Adding a language").
+pub fn no_catalogue_advice() -> String {
+    format!(
+        "this sowkit has {} (its catalogues are compiled into it); use one of those, or build sowkit from its source with a new templates/<lang>.toml added (README \"Languages\", \"Adding a language\")",
+        languages().join(" and ")
+    )
+}
+
 /// The CLDR plural category (`one`, `many` or `other`) of the number written `value` in
 /// `lang`, or `None` if `value` is not a plain decimal number. Rules (CLDR 44, integers and
 /// decimals written with `.` or `,`):
@@ -96,8 +106,8 @@ impl Phrases {
             .map(|(l, _, s)| (*l, *s))
             .ok_or_else(|| {
                 format!(
-                    "no message catalogue for language `{lang}` (have: {}); add templates/{lang}.toml (README, \"Languages\")",
-                    languages().join(", ")
+                    "no message catalogue for language `{lang}`: {}",
+                    no_catalogue_advice()
                 )
             })?;
         let map =

@@ -67,7 +67,9 @@ pub fn check_source(path: &str, src: &str) -> Checked {
                             "cannot be read",
                             "is not a player",
                             "is not a pit or store label",
+                            "are not pit or store labels",
                             "is not a move",
+                            "are not moves",
                         ]
                         .iter()
                         .any(|m| d.message.contains(m))

@@ -637,14 +637,14 @@ enum RawCrossing {
 #[serde(deny_unknown_fields)]
 struct RawCapture {
     kind: Spanned<RawCaptureKind>,
-    side: Option<RawSide>,
+    side: Option<Spanned<RawSide>>,
     last_pit_was_empty: Option<Spanned<bool>>,
     opposite_must_have_seeds: Option<Spanned<bool>>,
     take_capturing_seed: Option<Spanned<bool>>,
     counts: Option<Spanned<Vec<i64>>>,
     chain: Option<Spanned<RawChain>>,
-    after_crossing_only: Option<bool>,
-    crossing: Option<RawCrossing>,
+    after_crossing_only: Option<Spanned<bool>>,
+    crossing: Option<Spanned<RawCrossing>>,
     source: Option<Spanned<String>>,
 }
 
@@ -881,6 +881,41 @@ fn leaves_rules_playable(field: &str) -> bool {
         || matches!(field, "board.players" | "board.pit_labels" | "board.stores")
 }
 
+/// Whether `d` is an unknown top-level `key = value` that cannot be a rule: its key is not,
+/// and is not close to (a slip of at most two characters), a key of any table that holds
+/// rules (`[board]`, `[sowing]`, `[capture]` …). A stray `colour = "red"` is not played, so
+/// the worked examples are still replayed; a `min_seeds = 2` written above `[sowing]` would
+/// be played as its default, so it keeps them from being replayed.
+fn unknown_key_outside_rules(d: &Diagnostic) -> bool {
+    if d.field.contains(['.', '[']) || !d.message.starts_with("unknown field `") {
+        return false;
+    }
+    let props = |v: &serde_json::Value| -> Vec<String> {
+        v.get("properties")
+            .and_then(|p| p.as_object())
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let schema = schema_once();
+    // The tables whose errors keep the rules from being played (see `leaves_rules_playable`),
+    // and the top level's own keys that are not words.
+    let mut rule_keys: Vec<String> = vec!["players".into()];
+    for (table, value) in schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+        .into_iter()
+        .flatten()
+    {
+        if !leaves_rules_playable(table) {
+            rule_keys.push(table.clone());
+            rule_keys.extend(props(value));
+        }
+    }
+    !rule_keys
+        .iter()
+        .any(|k| edit_distance(&k.to_lowercase(), &d.field.to_lowercase()) <= 2)
+}
+
 /// Parses and validates a ruleset from `src` (see [`Partial`]); `path` is used in messages.
 pub fn load_partial(path: &str, src: &str) -> Partial {
     let (ruleset, errors, warnings) = match load_unsorted(path, src) {
@@ -897,7 +932,9 @@ pub fn load_partial(path: &str, src: &str) -> Partial {
         })
         .collect();
     examples_in_error.dedup();
-    let playable = errors.iter().all(|d| leaves_rules_playable(&d.field));
+    let playable = errors
+        .iter()
+        .all(|d| leaves_rules_playable(&d.field) || unknown_key_outside_rules(d));
     sort_by_place(&mut errors);
     sort_by_place(&mut warnings);
     Partial {
@@ -1409,10 +1446,17 @@ impl Validator<'_> {
     fn int_in(&mut self, v: &Spanned<i64>, field: &str, lo: i64, hi: i64) -> i64 {
         let x = *v.get_ref();
         if x < lo || x > hi {
+            // An upper bound of u16::MAX is the integer type's (a game's total when the board
+            // is in error), not one a player would know: below the range, say the game's.
+            let range = if x < lo && hi >= i64::from(u16::MAX) {
+                format!("of at least {lo}")
+            } else {
+                format!("from {lo} to {hi}")
+            };
             self.err(
                 v.span(),
                 field,
-                format!("{x} is out of range: use a whole number from {lo} to {hi}"),
+                format!("{x} is out of range: use a whole number {range}"),
             );
             return lo;
         }
@@ -1707,10 +1751,9 @@ impl Validator<'_> {
                         l.span(),
                         "lang",
                         format!(
-                            "language {:?} has no message catalogue: use one of {} (or add templates/{}.toml, README \"Languages\")",
+                            "language {:?} has no message catalogue: {}",
                             l.get_ref(),
-                            have.join(", "),
-                            l.get_ref()
+                            crate::layout::phrases::no_catalogue_advice()
                         ),
                     );
                     "en".to_string()
@@ -1990,6 +2033,40 @@ impl Validator<'_> {
                         }
                     }
                 }
+                // kind = "none": every other key of the table describes a capture that never
+                // happens. Each is said where it stands (counts and chains other than "none"
+                // are errors of their own above and below; chain = "none" says no more than the kind).
+                if kind == CaptureKind::None {
+                    let left: [(&str, Option<Range<usize>>); 6] = [
+                        ("side", c.side.as_ref().map(|x| x.span())),
+                        (
+                            "last_pit_was_empty",
+                            c.last_pit_was_empty.as_ref().map(|x| x.span()),
+                        ),
+                        (
+                            "opposite_must_have_seeds",
+                            c.opposite_must_have_seeds.as_ref().map(|x| x.span()),
+                        ),
+                        (
+                            "take_capturing_seed",
+                            c.take_capturing_seed.as_ref().map(|x| x.span()),
+                        ),
+                        (
+                            "after_crossing_only",
+                            c.after_crossing_only.as_ref().map(|x| x.span()),
+                        ),
+                        ("crossing", c.crossing.as_ref().map(|x| x.span())),
+                    ];
+                    for (name, span) in left {
+                        if let Some(span) = span {
+                            self.warn(
+                                span,
+                                &format!("capture.{name}"),
+                                format!("{name} has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes"),
+                            );
+                        }
+                    }
+                }
                 let chain = match c.chain.as_ref().map(|x| *x.get_ref()) {
                     None | Some(RawChain::None) => Chain::None,
                     Some(RawChain::Backward) => Chain::Backward,
@@ -2013,11 +2090,13 @@ impl Validator<'_> {
                 }
                 Capture {
                     kind,
-                    side: match c.side.unwrap_or(if kind == CaptureKind::Count {
-                        RawSide::Opponent
-                    } else {
-                        RawSide::Own
-                    }) {
+                    side: match c.side.as_ref().map(|x| *x.get_ref()).unwrap_or(
+                        if kind == CaptureKind::Count {
+                            RawSide::Opponent
+                        } else {
+                            RawSide::Own
+                        },
+                    ) {
                         RawSide::Own => RowSide::Own,
                         RawSide::Opponent => RowSide::Opponent,
                     },
@@ -2035,8 +2114,15 @@ impl Validator<'_> {
                         .map_or(kind != CaptureKind::None, |x| *x.get_ref()),
                     counts,
                     chain,
-                    after_crossing_only: c.after_crossing_only.unwrap_or(false),
-                    crossing: match c.crossing.unwrap_or(RawCrossing::Sown) {
+                    after_crossing_only: c
+                        .after_crossing_only
+                        .as_ref()
+                        .is_some_and(|x| *x.get_ref()),
+                    crossing: match c
+                        .crossing
+                        .as_ref()
+                        .map_or(RawCrossing::Sown, |x| *x.get_ref())
+                    {
                         RawCrossing::Sown => Crossing::Sown,
                         RawCrossing::Landed => Crossing::Landed,
                     },
@@ -2324,7 +2410,14 @@ impl Validator<'_> {
                 continue;
             }
             if !have.contains(&code.as_str()) {
-                self.err(span.clone(), &table, format!("language {code:?} has no message catalogue: use one of {} (or add templates/{code}.toml)", have.join(", ")));
+                self.err(
+                    span.clone(),
+                    &table,
+                    format!(
+                        "language {code:?} has no message catalogue: {}",
+                        crate::layout::phrases::no_catalogue_advice()
+                    ),
+                );
                 continue;
             }
             // Free texts: checked like the ruleset's own, and for the font.
