@@ -1,6 +1,7 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
+use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
@@ -213,11 +214,17 @@ enum Command {
         /// Stop after this many seconds and print the proven bounds
         #[arg(long, value_parser = positive_seconds)]
         budget: Option<f64>,
-        /// Stop after visiting this many positions (deterministic)
-        #[arg(long)]
+        /// Stop after visiting this many positions (deterministic); at least 1
+        // Parsed as i64 so a negative number is also told the range, not "invalid digit".
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=i64::MAX).map(|n| n as u64))]
         nodes: Option<u64>,
-        /// Largest transposition table, in MiB
-        #[arg(long, default_value_t = 4096)]
+        /// Largest transposition table, in MiB: 1 to 1048576 (1 TiB)
+        #[arg(
+            long,
+            value_name = "MIB",
+            default_value_t = 4096,
+            value_parser = clap::value_parser!(i64).range(1..=MAX_MEMORY_MIB).map(|m| m as usize)
+        )]
         memory: usize,
         /// Balance report of the start: exact value if provable within the budget (default
         /// 5 000 000 positions), and random and greedy playout rates with 95% intervals
@@ -233,6 +240,10 @@ enum FormatArg {
     /// One JSON object (README "Solving").
     Json,
 }
+
+/// Largest `solve --memory`, MiB (1 TiB): a cap no machine sowkit runs on reaches, so only a
+/// mistyped number is refused.
+const MAX_MEMORY_MIB: i64 = 1 << 20;
 
 /// `solve --budget`: a number of seconds above 0 (0, a negative number, `nan` and `inf` are
 /// command-line errors, exit 2, as any other bad argument).

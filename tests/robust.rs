@@ -837,6 +837,35 @@ fn a_missing_key_is_named_itself() {
     assert_eq!(d.field, "board.seeds_per_pit", "{}", d.message);
 }
 
+/// `solve --nodes 0` and `--memory 0` were taken (a solve that stopped at once, "the node
+/// budget (0 positions) ran out", or one without a table): a limit that allows nothing is a
+/// wrong command line, exit 2, naming the option and the values it takes.
+#[test]
+fn solve_node_and_memory_limits_refuse_zero() {
+    let f = repo("rulesets/six-pit-sowing.toml");
+    for (arg, allowed) in [
+        ("--nodes=0", "1.."),
+        ("--nodes=-3", "1.."),
+        ("--memory=0", "1..=1048576"),
+        ("--memory=1048577", "1..=1048576"),
+        ("--memory=-1", "1..=1048576"),
+    ] {
+        let o = bin().arg("solve").arg(arg).arg(&f).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{arg}: {err}");
+        let name = arg.split('=').next().unwrap();
+        assert!(err.contains(name), "{arg}: {err}");
+        assert!(err.contains(allowed), "{arg}: {err}");
+    }
+    // The smallest limits allowed are taken: one position, a 1 MiB table.
+    let o = bin()
+        .args(["solve", "--nodes=1", "--memory=1"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// `solve --budget` 0, `nan` and `inf` exited 1 and `-1` exited 2: each is a bad argument,
 /// exit 2 with the argument named, as clap refuses any other.
 #[test]
