@@ -62,7 +62,8 @@ pub fn build_all(
 }
 
 /// As [`build_all`], adding to each kit the files `extra` makes for its ruleset (the 3D board
-/// of `--3d`); an `extra` error is [`BuildError::Extra`] and writes nothing.
+/// of `--3d`), which its how-to sheet names ([`KitOptions::three_d_files`]); an `extra` error
+/// is [`BuildError::Extra`] and writes nothing.
 pub fn build_all_with(
     rulesets: &[Ruleset],
     opts_for: impl Fn(&Ruleset) -> KitOptions + Sync,
@@ -73,14 +74,16 @@ pub fn build_all_with(
     let results: Vec<Result<Built, BuildError>> = rulesets
         .par_iter()
         .map(|rs| {
-            let opts = opts_for(rs);
+            let mut opts = opts_for(rs);
+            // The extra files first: the how-to sheet names them.
+            let more = extra(rs).map_err(|message| BuildError::Extra {
+                path: rs.path.clone(),
+                message,
+            })?;
+            opts.three_d_files = more.iter().map(|f| f.name.clone()).collect();
             let mut kit = crate::kit::make(rs, &opts).map_err(|message| BuildError::Layout {
                 path: rs.path.clone(),
                 paper: opts.paper.name.to_string(),
-                message,
-            })?;
-            let more = extra(rs).map_err(|message| BuildError::Extra {
-                path: rs.path.clone(),
                 message,
             })?;
             if !more.is_empty() {

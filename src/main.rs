@@ -1077,6 +1077,8 @@ fn main() -> ExitCode {
                 style: style.ink,
                 colour: style.colour,
                 large: style.large,
+                // Filled in with the names of the files `extra` makes, once it has made them.
+                three_d_files: Vec::new(),
             };
             let extra = |rs: &Ruleset| {
                 if three_d {
@@ -1091,11 +1093,15 @@ fn main() -> ExitCode {
                 let mut kits = Vec::new();
                 let mut failed = 0;
                 for rs in &all {
-                    let opts = opts_for(rs);
-                    match sowkit::kit::make(rs, &opts).and_then(|mut k| {
-                        k.files.extend(extra(rs)?);
+                    let mut opts = opts_for(rs);
+                    // The 3D files first: the how-to sheet names them.
+                    let made = extra(rs).and_then(|more| {
+                        opts.three_d_files = more.iter().map(|f| f.name.clone()).collect();
+                        let mut k = sowkit::kit::make(rs, &opts)?;
+                        k.files.extend(more);
                         Ok(k)
-                    }) {
+                    });
+                    match made {
                         Ok(k) => kits.push(k),
                         Err(e) => {
                             failed += 1;

@@ -103,3 +103,60 @@ fn a_bed_too_small_or_malformed_is_refused_and_nothing_is_written() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The how-to sheet (page 1 of kit.pdf) named only the paper pages: a kit built with `--3d`
+/// did not say that STL files were written beside it. Now its page list names every `.stl`
+/// and `.png` file `--3d` wrote, and `3d.txt`, in the kit's language (Kalah 6x3 prints in
+/// Spanish); a kit built without `--3d` names none.
+#[test]
+fn build_3d_names_its_files_on_the_how_to_sheet() {
+    let dir = scratch("howto");
+    let out = sowkit()
+        .args(["build", "--3d", "-o"])
+        .arg(&dir)
+        .arg(repo("rulesets/six-pit-sowing.toml"))
+        .arg(repo("rulesets/kalah-6x3.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The words of the line in each language (templates/*.toml, howto.row_3d).
+    for (id, words) in [
+        ("six-pit-sowing", "For a 3D printer"),
+        ("kalah-6x3", "Para una impresora 3D"),
+    ] {
+        let kit = dir.join(id);
+        let written: Vec<String> = std::fs::read_dir(&kit)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".stl") || (f.ends_with(".png")) || f == "3d.txt")
+            .collect();
+        // At least the board, one seed and a seed plate, each with its picture.
+        assert!(written.len() >= 6, "{id}: {written:?}");
+        let pdf = lopdf::Document::load(kit.join("kit.pdf")).unwrap();
+        // The how-to may take two pages (howto, howto-2): the list is on the first.
+        let text = pdf.extract_text(&[1]).unwrap();
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(words), "{id}: {flat}");
+        for f in &written {
+            assert!(flat.contains(f.as_str()), "{id}: {f} not named: {flat}");
+        }
+    }
+    // Without --3d no such line.
+    let plain = scratch("howto-plain");
+    let out = sowkit()
+        .args(["build", "-o"])
+        .arg(&plain)
+        .arg(repo("rulesets/six-pit-sowing.toml"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pdf = lopdf::Document::load(plain.join("six-pit-sowing/kit.pdf")).unwrap();
+    let text = pdf.extract_text(&[1]).unwrap();
+    assert!(!text.contains(".stl") && !text.contains("3D"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&plain);
+}

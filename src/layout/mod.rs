@@ -54,6 +54,9 @@ pub struct KitOptions {
     pub colour: bool,
     /// Large print (`--style large`): every sheet laid out with [`style::Sizes::LARGE`].
     pub large: bool,
+    /// The names of the 3D-printable files written beside the kit (`--3d`: `board-1.stl`,
+    /// its `.png` preview, …, `3d.txt`), which the how-to sheet names; empty without `--3d`.
+    pub three_d_files: Vec<String>,
 }
 
 impl KitOptions {
@@ -68,6 +71,7 @@ impl KitOptions {
             style: style::Style::Default,
             colour: false,
             large: false,
+            three_d_files: Vec::new(),
         }
     }
 
@@ -157,7 +161,15 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     } else {
         None
     };
-    let howto = howto::pages(rs, paper, sz, &ph, &pages, tiles.as_ref());
+    let howto = howto::pages(
+        rs,
+        paper,
+        sz,
+        &ph,
+        &pages,
+        tiles.as_ref(),
+        &opts.three_d_files,
+    );
     pages.splice(0..0, howto);
     let mut doc = document(rs, paper, sz, &ph, "kit.title", pages)?;
     style::apply(&mut doc, opts.style, opts.colour);
