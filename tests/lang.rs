@@ -1229,3 +1229,44 @@ fn howto_counts_copies_per_table() {
         }
     }
 }
+
+/// Large print on Letter (and A4): the footer wrapped its print check inside ("Giuthi · Print
+/// at 100% (actual size) — check the bar" / "measures 100 mm"; "… (actual size)" / "— check
+/// the bar …"). Every page of every bundled kit and host key, in English and Spanish, on
+/// Letter and A4: the footer (the text under the calibration bar) holds the print check
+/// whole on one line, and its other line (if any) is the kit's name beside the page number.
+#[test]
+fn large_print_footers_keep_the_print_check_whole() {
+    let sz = sowkit::layout::style::Sizes::new(true);
+    for rs in common::bundled() {
+        for lang in ["en", "es"] {
+            let check = Phrases::load(lang).unwrap().get("page.print_check");
+            let name = rs.in_lang(lang).unwrap().name;
+            for paper in [LETTER, A4] {
+                let opts = KitOptions {
+                    lang: Some(lang.into()),
+                    large: true,
+                    ..KitOptions::new(paper)
+                };
+                let kit = layout::kit(&rs, &opts).unwrap();
+                let key = layout::host_key(&rs, &opts).unwrap();
+                for p in kit.pages.iter().chain(&key.pages) {
+                    let (_, bar_y, _, bar_h) = sowkit::layout::page::bar_rect(p.height, &sz);
+                    let mut footer: Vec<_> =
+                        p.texts().filter(|t| t.y > bar_y + bar_h + 0.5).collect();
+                    footer.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x)));
+                    let lines: Vec<&str> = footer.iter().map(|t| t.text.as_str()).collect();
+                    let one_line = format!("{name} · {check}");
+                    // "name · check" beside the page number; or the name beside it and the
+                    // check under them.
+                    let ok = match lines.as_slice() {
+                        [first, _page] => *first == one_line,
+                        [first, _page, second] => *first == name && *second == check,
+                        _ => false,
+                    };
+                    assert!(ok, "{} {lang} {} {}: {lines:?}", rs.id, paper.name, p.name);
+                }
+            }
+        }
+    }
+}
