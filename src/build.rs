@@ -86,17 +86,7 @@ pub fn build_all_with(
                 paper: opts.paper.name.to_string(),
                 message,
             })?;
-            if !more.is_empty() {
-                // The manifest names every file of the kit: list the extra ones too.
-                let mut lines = String::from("extra files:\n");
-                for f in &more {
-                    lines.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
-                }
-                if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
-                    m.bytes.extend_from_slice(lines.as_bytes());
-                }
-                kit.files.extend(more);
-            }
+            add_extra_files(&mut kit, more);
             o.stage(&kit.id, &kit.files).map_err(BuildError::Io)?;
             Ok(Built {
                 dir: out.join(&kit.id),
@@ -128,6 +118,24 @@ pub fn build_all_with(
     let ids: Vec<String> = rulesets.iter().map(|r| r.id.clone()).collect();
     o.commit(&ids).map_err(BuildError::Io)?;
     Ok(built)
+}
+
+/// Adds the extra files `more` (the 3D board of `--3d`) to `kit`, and lists each with its size
+/// in bytes under "extra files:" in its `manifest.txt`, which names every file of the kit. The
+/// one way both `build` and `build --check` add them, so `--check` compares the manifest
+/// `build` writes.
+pub fn add_extra_files(kit: &mut crate::kit::Kit, more: Vec<crate::kit::File>) {
+    if more.is_empty() {
+        return;
+    }
+    let mut lines = String::from("extra files:\n");
+    for f in &more {
+        lines.push_str(&format!("  {}  {} bytes\n", f.name, f.bytes.len()));
+    }
+    if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
+        m.bytes.extend_from_slice(lines.as_bytes());
+    }
+    kit.files.extend(more);
 }
 
 /// The languages `check` lays the kit of `rs` out in: its own, and every other it has complete

@@ -1098,7 +1098,7 @@ fn main() -> ExitCode {
                     let made = extra(rs).and_then(|more| {
                         opts.three_d_files = more.iter().map(|f| f.name.clone()).collect();
                         let mut k = sowkit::kit::make(rs, &opts)?;
-                        k.files.extend(more);
+                        sowkit::build::add_extra_files(&mut k, more);
                         Ok(k)
                     });
                     match made {

@@ -160,3 +160,34 @@ fn build_3d_names_its_files_on_the_how_to_sheet() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&plain);
 }
+
+/// `build --check --3d` added the 3D files but not their lines in manifest.txt, so a kit
+/// folder `build --3d` had just written was reported stale ("would change: …/manifest.txt",
+/// exit 1). The same command with `--check` now finds it up to date.
+#[test]
+fn build_check_3d_finds_a_fresh_3d_kit_up_to_date() {
+    let dir = scratch("check");
+    let build = |check: bool| {
+        let mut c = sowkit();
+        c.arg("build");
+        if check {
+            c.arg("--check");
+        }
+        c.args(["--3d", "-o"])
+            .arg(&dir)
+            .arg(repo("rulesets/six-pit-sowing.toml"))
+            .output()
+            .unwrap()
+    };
+    let o = build(false);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = build(true);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
