@@ -62,7 +62,8 @@ pub fn build_all(
 }
 
 /// As [`build_all`], adding to each kit the files `extra` makes for its ruleset (the 3D board
-/// of `--3d`); an `extra` error is [`BuildError::Extra`] and writes nothing.
+/// of `--3d`), which its how-to sheet names ([`KitOptions::three_d_files`]); an `extra` error
+/// is [`BuildError::Extra`] and writes nothing.
 pub fn build_all_with(
     rulesets: &[Ruleset],
     opts_for: impl Fn(&Ruleset) -> KitOptions + Sync,
@@ -73,40 +74,22 @@ pub fn build_all_with(
     let results: Vec<Result<Built, BuildError>> = rulesets
         .par_iter()
         .map(|rs| {
-            let opts = opts_for(rs);
+            let mut opts = opts_for(rs);
+            // The extra files first: the how-to sheet names them.
+            let more = extra(rs).map_err(|message| BuildError::Extra {
+                path: rs.path.clone(),
+                message,
+            })?;
+            opts.three_d_files = more.iter().map(|f| f.name.clone()).collect();
             let mut kit = crate::kit::make(rs, &opts).map_err(|message| BuildError::Layout {
                 path: rs.path.clone(),
                 paper: opts.paper.name.to_string(),
                 message,
             })?;
-            let more = extra(rs).map_err(|message| BuildError::Extra {
+            add_extra_files(&mut kit, more, rs, &opts).map_err(|message| BuildError::Extra {
                 path: rs.path.clone(),
                 message,
             })?;
-            if !more.is_empty() {
-                // The manifest names every file of the kit: list the extra ones too.
-                // In the kit's language, as the rest of the manifest.
-                let (_, ph) = opts.localise(rs).map_err(|message| BuildError::Extra {
-                    path: rs.path.clone(),
-                    message,
-                })?;
-                let mut lines = ph.get("manifest.extra_files") + "\n";
-                for f in &more {
-                    lines.push_str(&ph.fmt(
-                        "manifest.file",
-                        &[("name", &f.name), ("bytes", &f.bytes.len().to_string())],
-                    ));
-                    lines.push('\n');
-                }
-                ph.check().map_err(|message| BuildError::Extra {
-                    path: rs.path.clone(),
-                    message,
-                })?;
-                if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
-                    m.bytes.extend_from_slice(lines.as_bytes());
-                }
-                kit.files.extend(more);
-            }
             o.stage(&kit.id, &kit.files).map_err(BuildError::Io)?;
             Ok(Built {
                 dir: out.join(&kit.id),
@@ -138,6 +121,37 @@ pub fn build_all_with(
     let ids: Vec<String> = rulesets.iter().map(|r| r.id.clone()).collect();
     o.commit(&ids).map_err(BuildError::Io)?;
     Ok(built)
+}
+
+/// Adds the extra files `more` (the 3D board of `--3d`) to `kit`, and lists each with its size
+/// in bytes under "extra files:" in its `manifest.txt` (in the kit's language, as the rest of
+/// the manifest), which names every file of the kit. The one way both `build` and
+/// `build --check` add them, so `--check` compares the manifest `build` writes. Errors: no
+/// catalogue for the kit's language, or a message missing from it.
+pub fn add_extra_files(
+    kit: &mut crate::kit::Kit,
+    more: Vec<crate::kit::File>,
+    rs: &Ruleset,
+    opts: &KitOptions,
+) -> Result<(), String> {
+    if more.is_empty() {
+        return Ok(());
+    }
+    let (_, ph) = opts.localise(rs)?;
+    let mut lines = ph.get("manifest.extra_files") + "\n";
+    for f in &more {
+        lines.push_str(&ph.fmt(
+            "manifest.file",
+            &[("name", &f.name), ("bytes", &f.bytes.len().to_string())],
+        ));
+        lines.push('\n');
+    }
+    ph.check()?;
+    if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
+        m.bytes.extend_from_slice(lines.as_bytes());
+    }
+    kit.files.extend(more);
+    Ok(())
 }
 
 /// The languages `check` lays the kit of `rs` out in: its own, and every other it has complete

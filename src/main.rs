@@ -1,6 +1,7 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
+use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
@@ -217,11 +218,17 @@ enum Command {
         /// Stop after this many seconds and print the proven bounds
         #[arg(long, value_parser = positive_seconds)]
         budget: Option<f64>,
-        /// Stop after visiting this many positions (deterministic)
-        #[arg(long)]
+        /// Stop after visiting this many positions (deterministic); at least 1
+        // Parsed as i64 so a negative number is also told the range, not "invalid digit".
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=i64::MAX).map(|n| n as u64))]
         nodes: Option<u64>,
-        /// Largest transposition table, in MiB
-        #[arg(long, default_value_t = 4096)]
+        /// Largest transposition table, in MiB: 1 to 1048576 (1 TiB)
+        #[arg(
+            long,
+            value_name = "MIB",
+            default_value_t = 4096,
+            value_parser = clap::value_parser!(i64).range(1..=MAX_MEMORY_MIB).map(|m| m as usize)
+        )]
         memory: usize,
         /// Balance report of the start: exact value if provable within the budget (default
         /// 5 000 000 positions), and random and greedy playout rates with 95% intervals
@@ -237,6 +244,10 @@ enum FormatArg {
     /// One JSON object (README "Solving").
     Json,
 }
+
+/// Largest `solve --memory`, MiB (1 TiB): a cap no machine sowkit runs on reaches, so only a
+/// mistyped number is refused.
+const MAX_MEMORY_MIB: i64 = 1 << 20;
 
 /// `solve --budget`: a number of seconds above 0 (0, a negative number, `nan` and `inf` are
 /// command-line errors, exit 2, as any other bad argument).
@@ -1081,6 +1092,8 @@ fn main() -> ExitCode {
                 style: style.ink,
                 colour: style.colour,
                 large: style.large,
+                // Filled in with the names of the files `extra` makes, once it has made them.
+                three_d_files: Vec::new(),
             };
             let extra = |rs: &Ruleset| {
                 if three_d {
@@ -1095,11 +1108,15 @@ fn main() -> ExitCode {
                 let mut kits = Vec::new();
                 let mut failed = 0;
                 for rs in &all {
-                    let opts = opts_for(rs);
-                    match sowkit::kit::make(rs, &opts).and_then(|mut k| {
-                        k.files.extend(extra(rs)?);
+                    let mut opts = opts_for(rs);
+                    // The 3D files first: the how-to sheet names them.
+                    let made = extra(rs).and_then(|more| {
+                        opts.three_d_files = more.iter().map(|f| f.name.clone()).collect();
+                        let mut k = sowkit::kit::make(rs, &opts)?;
+                        sowkit::build::add_extra_files(&mut k, more, rs, &opts)?;
                         Ok(k)
-                    }) {
+                    });
+                    match made {
                         Ok(k) => kits.push(k),
                         Err(e) => {
                             failed += 1;

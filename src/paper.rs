@@ -122,10 +122,13 @@ pub const MAX_SIDE: f64 = 2000.0;
 impl Paper {
     /// Parses a paper: a name (`a4`, `letter`, `a3`, `tabloid`, `legal`, any case) or a custom
     /// size `WxHmm` / `WxHin` (`x` or `×`, e.g. `420x594mm`, `11x17in`, `8.5x14in`), stored
-    /// portrait whichever way round it is written.
+    /// portrait whichever way round it is written, and named as written in its plainest form
+    /// (`0210.50 × 297MM` is named `210.5x297mm`).
     ///
-    /// Errors: an unknown name, a malformed size, a missing unit, or a side under
-    /// [`MIN_SIDE`] mm or over [`MAX_SIDE`] mm; the message says what would be right.
+    /// Errors: an unknown name, a malformed size, a missing unit, a side not written in
+    /// digits with at most two decimals (an exponent such as `1e3`, a sign, a bare point), or
+    /// a side under [`MIN_SIDE`] mm or over [`MAX_SIDE`] mm; the message says what would be
+    /// right.
     pub fn parse(s: &str) -> Result<Paper, String> {
         let t = s.trim();
         let lower = t.to_ascii_lowercase();
@@ -151,6 +154,22 @@ impl Paper {
         let num = |p: &str| p.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
         let (w, h) = match parts.as_slice() {
             [a, b] => match (num(a), num(b)) {
+                // A number Rust reads but a person would not write on a paper size (`1e3`,
+                // `+210`, `210.`, `.5`, `297.125`): refused with the form to use, so the
+                // name printed in every footer is never `1e3x200mm`.
+                (Some(_), Some(_)) if !plain_decimal(a) || !plain_decimal(b) => {
+                    let bad = if plain_decimal(a) { b } else { a };
+                    let why = if bad.contains(['e', 'E']) {
+                        "is written with an exponent"
+                    } else if bad.split_once('.').is_some_and(|(_, f)| f.len() > 2) {
+                        "has more than two decimals"
+                    } else {
+                        "is not written in plain digits"
+                    };
+                    return Err(format!(
+                        "paper {t:?}: {bad:?} {why}; write width and height in digits, with at most two decimals after a point, and the unit once at the end, such as 210x297mm or 8.5x11in"
+                    ));
+                }
                 (Some(a), Some(b)) => (a * unit, b * unit),
                 _ => {
                     // Name the part that is not a positive number ("200mm" in 200x200mmmm).
@@ -211,11 +230,45 @@ impl Paper {
         }
         // Round to 0.01 mm so a size in inches prints as exactly as a named one.
         let r = |v: f64| (v * 100.0).round() / 100.0;
+        // Named as written, in its plainest form: `0210.50 × 297MM` is `210.5x297mm`.
+        let name = format!(
+            "{}x{}{}",
+            plain_name(parts[0]),
+            plain_name(parts[1]),
+            if unit == 1.0 { "mm" } else { "in" }
+        );
         Ok(Paper {
-            name: PaperName::new(t),
+            name: PaperName::new(&name),
             width: r(short),
             height: r(long),
         })
+    }
+}
+
+/// Whether `p` is a size as a person writes one: ASCII digits, then at most a point and one
+/// or two digits (`210`, `8.5`, `215.90`); not `1e3`, `+210`, `210.`, `.5` or `297.125`.
+fn plain_decimal(p: &str) -> bool {
+    let (int, frac) = p.split_once('.').unwrap_or((p, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    !int.is_empty()
+        && digits(int)
+        && digits(frac)
+        && frac.len() <= 2
+        // A point has digits after it (`210.` is not a size).
+        && !(p.contains('.') && frac.is_empty())
+}
+
+/// A [`plain_decimal`] without leading zeros in its whole part or trailing zeros after its
+/// point (`0210.50` is `210.5`, `297.00` is `297`).
+fn plain_name(p: &str) -> String {
+    let (int, frac) = p.split_once('.').unwrap_or((p, ""));
+    let int = int.trim_start_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        int.to_string()
+    } else {
+        format!("{int}.{frac}")
     }
 }
 

@@ -1594,7 +1594,7 @@ fn a_how_to_sheet_taller_than_the_page_runs_over_two_with_page_numbers_shifted()
     // The pages after the how-to sheet as the A4 kit has them (their names are what the
     // sheet lists); on the narrow paper with that paper's tiling (its steps name the tiles).
     let rest: Vec<Page> = layout::kit(&rs, &opts).unwrap().pages[1..].to_vec();
-    let a4 = layout::howto::pages(&rs, A4, &sz, &ph, &rest, None);
+    let a4 = layout::howto::pages(&rs, A4, &sz, &ph, &rest, None, &[]);
     assert_eq!(a4.len(), 1);
     let first_row = |p: &Page| -> String {
         p.items
@@ -1613,7 +1613,7 @@ fn a_how_to_sheet_taller_than_the_page_runs_over_two_with_page_numbers_shifted()
     );
     let thin = Paper::parse("140x297mm").unwrap();
     let tiles = board::plan_sized(&rs, thin, &sz, &ph).unwrap();
-    let two = layout::howto::pages(&rs, thin, &sz, &ph, &rest, Some(&tiles));
+    let two = layout::howto::pages(&rs, thin, &sz, &ph, &rest, Some(&tiles), &[]);
     let names: Vec<&str> = two.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["howto", "howto-2"]);
     assert!(

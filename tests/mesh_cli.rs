@@ -132,3 +132,91 @@ fn the_3d_files_heading_of_the_manifest_is_in_the_kit_language() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The how-to sheet (page 1 of kit.pdf) named only the paper pages: a kit built with `--3d`
+/// did not say that STL files were written beside it. Now its page list names every `.stl`
+/// and `.png` file `--3d` wrote, and `3d.txt`, in the kit's language (Kalah 6x3 prints in
+/// Spanish); a kit built without `--3d` names none.
+#[test]
+fn build_3d_names_its_files_on_the_how_to_sheet() {
+    let dir = scratch("howto");
+    let out = sowkit()
+        .args(["build", "--3d", "-o"])
+        .arg(&dir)
+        .arg(repo("rulesets/six-pit-sowing.toml"))
+        .arg(repo("rulesets/kalah-6x3.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The words of the line in each language (templates/*.toml, howto.row_3d).
+    for (id, words) in [
+        ("six-pit-sowing", "For a 3D printer"),
+        ("kalah-6x3", "Para una impresora 3D"),
+    ] {
+        let kit = dir.join(id);
+        let written: Vec<String> = std::fs::read_dir(&kit)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".stl") || (f.ends_with(".png")) || f == "3d.txt")
+            .collect();
+        // At least the board, one seed and a seed plate, each with its picture.
+        assert!(written.len() >= 6, "{id}: {written:?}");
+        let pdf = lopdf::Document::load(kit.join("kit.pdf")).unwrap();
+        // The how-to may take two pages (howto, howto-2): the list is on the first.
+        let text = pdf.extract_text(&[1]).unwrap();
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(words), "{id}: {flat}");
+        for f in &written {
+            assert!(flat.contains(f.as_str()), "{id}: {f} not named: {flat}");
+        }
+    }
+    // Without --3d no such line.
+    let plain = scratch("howto-plain");
+    let out = sowkit()
+        .args(["build", "-o"])
+        .arg(&plain)
+        .arg(repo("rulesets/six-pit-sowing.toml"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pdf = lopdf::Document::load(plain.join("six-pit-sowing/kit.pdf")).unwrap();
+    let text = pdf.extract_text(&[1]).unwrap();
+    assert!(!text.contains(".stl") && !text.contains("3D"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&plain);
+}
+
+/// `build --check --3d` added the 3D files but not their lines in manifest.txt, so a kit
+/// folder `build --3d` had just written was reported stale ("would change: …/manifest.txt",
+/// exit 1). The same command with `--check` now finds it up to date.
+#[test]
+fn build_check_3d_finds_a_fresh_3d_kit_up_to_date() {
+    let dir = scratch("check");
+    let build = |check: bool| {
+        let mut c = sowkit();
+        c.arg("build");
+        if check {
+            c.arg("--check");
+        }
+        c.args(["--3d", "-o"])
+            .arg(&dir)
+            .arg(repo("rulesets/six-pit-sowing.toml"))
+            .output()
+            .unwrap()
+    };
+    let o = build(false);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = build(true);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

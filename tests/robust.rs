@@ -709,23 +709,26 @@ fn a_wrong_expectation_is_not_also_called_empty() {
 }
 
 /// A paper side far from any paper is named as such, not with 300 digits or as "0.0 mm"
-/// (break-it pass: `140x1e308mm`, `1e-300x140mm`); an ordinary wrong size keeps its number.
+/// (break-it pass: `140x1e308mm`, `1e-300x140mm`, now written out, since an exponent is
+/// refused); an ordinary wrong size keeps its number.
 #[test]
 fn paper_sizes_far_out_of_range_are_named_plainly() {
-    let e = sowkit::paper::Paper::parse("140x1e308mm").unwrap_err();
+    let huge = format!("140x1{}mm", "0".repeat(300));
+    let e = sowkit::paper::Paper::parse(&huge).unwrap_err();
+    let e = e.replace(&huge, "…");
     assert!(
         e.contains("is over 10000 mm on its long side: at most 2000 mm"),
         "{e}"
     );
     assert!(e.len() < 200, "{e}");
-    let e = sowkit::paper::Paper::parse("1e-300x140mm").unwrap_err();
+    let e = sowkit::paper::Paper::parse("0.01x140mm").unwrap_err();
     assert!(e.contains("is under 0.1 mm on its short side"), "{e}");
     let e = sowkit::paper::Paper::parse("100x140mm").unwrap_err();
     assert!(e.contains("is 100.0 mm on its short side"), "{e}");
     // Within rounding of a limit: never "140.0 mm … at least 140 mm".
-    let e = sowkit::paper::Paper::parse("139.9999x300mm").unwrap_err();
+    let e = sowkit::paper::Paper::parse("139.99x300mm").unwrap_err();
     assert!(e.contains("is just under 140 mm on its short side"), "{e}");
-    let e = sowkit::paper::Paper::parse("2000.0001x300mm").unwrap_err();
+    let e = sowkit::paper::Paper::parse("2000.01x300mm").unwrap_err();
     assert!(e.contains("is just over 2000 mm on its long side"), "{e}");
     assert!(sowkit::paper::Paper::parse("140x2000mm").is_ok());
     // The part that is not a number is named.
@@ -835,6 +838,35 @@ fn a_missing_key_is_named_itself() {
     let no_seeds = GOOD.replace("seeds_per_pit = 3", "");
     let d = one_error(&no_seeds);
     assert_eq!(d.field, "board.seeds_per_pit", "{}", d.message);
+}
+
+/// `solve --nodes 0` and `--memory 0` were taken (a solve that stopped at once, "the node
+/// budget (0 positions) ran out", or one without a table): a limit that allows nothing is a
+/// wrong command line, exit 2, naming the option and the values it takes.
+#[test]
+fn solve_node_and_memory_limits_refuse_zero() {
+    let f = repo("rulesets/six-pit-sowing.toml");
+    for (arg, allowed) in [
+        ("--nodes=0", "1.."),
+        ("--nodes=-3", "1.."),
+        ("--memory=0", "1..=1048576"),
+        ("--memory=1048577", "1..=1048576"),
+        ("--memory=-1", "1..=1048576"),
+    ] {
+        let o = bin().arg("solve").arg(arg).arg(&f).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{arg}: {err}");
+        let name = arg.split('=').next().unwrap();
+        assert!(err.contains(name), "{arg}: {err}");
+        assert!(err.contains(allowed), "{arg}: {err}");
+    }
+    // The smallest limits allowed are taken: one position, a 1 MiB table.
+    let o = bin()
+        .args(["solve", "--nodes=1", "--memory=1"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 /// `solve --budget` 0, `nan` and `inf` exited 1 and `-1` exited 2: each is a bad argument,

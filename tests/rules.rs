@@ -683,3 +683,27 @@ fn the_pass_sentence_names_every_way_to_have_no_move() {
     only.grand_slam = GrandSlam::IllegalUnlessOnly;
     assert!(text(&only).contains("(no pit of theirs holds 1 seed or more) passes."));
 }
+
+/// Seeds reach a store by being sown into one or by a capture (the rules text); without
+/// either, none does. Worked by hand for each combination: Kalah sows its own store and
+/// captures; Oware and Giuthi sow no store but capture; Kalah with captures turned off
+/// still sows its store; only both stores skipped and no captures gives true, and sowing
+/// either store (own or opponent's) alone makes it false again.
+#[test]
+fn no_seed_reaches_a_store_only_without_sowing_into_stores_or_captures() {
+    use sowkit::ruleset::CaptureKind;
+    assert!(!kalah(6, 4).no_seed_reaches_a_store());
+    assert!(!oware().no_seed_reaches_a_store());
+    assert!(!giuthi().no_seed_reaches_a_store());
+    let mut r = kalah(6, 4);
+    r.capture.kind = CaptureKind::None;
+    assert!(!r.no_seed_reaches_a_store());
+    r.sowing.own_store = Include::Skip;
+    r.sowing.opponent_store = Include::Skip;
+    assert!(r.no_seed_reaches_a_store());
+    r.sowing.opponent_store = Include::Sow;
+    assert!(!r.no_seed_reaches_a_store());
+    let mut o = oware();
+    o.capture.kind = CaptureKind::None;
+    assert!(o.no_seed_reaches_a_store());
+}

@@ -727,6 +727,45 @@ fn papers_parse_by_name_and_size() {
     assert!(err("300x3000mm").contains("at most 2000 mm"));
 }
 
+/// A custom size written with an exponent (`1e3x200mm`) was taken and printed as written in
+/// every footer and in the how-to's "Print kit.pdf on 1e3x200mm paper". A side is digits with
+/// at most two decimals; anything else Rust would read as a number is refused with the form
+/// to use, and a size written oddly but plainly is named in its plainest form.
+#[test]
+fn custom_papers_take_plain_digits_and_are_named_plainly() {
+    for (s, bad) in [
+        ("1e3x200mm", "\"1e3\" is written with an exponent"),
+        ("200x2E2MM", "\"2e2\" is written with an exponent"),
+        ("8.5x1.1e1in", "\"1.1e1\" is written with an exponent"),
+        ("+210x297mm", "\"+210\" is not written in plain digits"),
+        ("210.x297mm", "\"210.\" is not written in plain digits"),
+        ("210x.297e3mm", "\".297e3\" is written with an exponent"),
+        ("210x297.125mm", "\"297.125\" has more than two decimals"),
+    ] {
+        let e = Paper::parse(s).unwrap_err();
+        assert!(e.contains(bad), "{s}: {e}");
+        assert!(e.contains("such as 210x297mm or 8.5x11in"), "{s}: {e}");
+    }
+    // Leading zeros, trailing decimal zeros, spaces, a capital unit and × are written the
+    // plain way: 210.5 × 297 mm; 8.5 × 11 in = 215.9 × 279.4 mm.
+    let p = Paper::parse("0210.50 × 297.00MM").unwrap();
+    assert_eq!((&*p.name, p.width, p.height), ("210.5x297mm", 210.5, 297.0));
+    let p = Paper::parse("11.0x08.50IN").unwrap();
+    assert_eq!((&*p.name, p.width, p.height), ("11x8.5in", 215.9, 279.4));
+    // On the command line it is a wrong argument (exit 2) naming the form to use.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .args(["check", "--paper", "1e3x200mm"])
+        .arg(common::bundled_path("six-pit-sowing"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--paper") && err.contains("210x297mm"),
+        "{err}"
+    );
+}
+
 /// A ruleset may name its paper; a bad one is a located error.
 #[test]
 fn ruleset_names_its_paper() {

@@ -1160,13 +1160,11 @@ fn store_notes(rs: &Ruleset, ph: &Phrases, side: usize) -> Vec<String> {
     let by = store_sown_by(rs, side);
     if !by[0] && !by[1] {
         // Without captures either, a store takes seeds only at the end (the sweep).
-        return vec![
-            ph.get(if rs.capture.kind == crate::ruleset::CaptureKind::None {
-                "board.end_store"
-            } else {
-                "board.capture_store"
-            }),
-        ];
+        return vec![ph.get(if rs.no_seed_reaches_a_store() {
+            "board.end_store"
+        } else {
+            "board.capture_store"
+        })];
     }
     (0..2)
         .filter(|&pl| !by[pl])
@@ -1271,7 +1269,7 @@ pub fn legend_lines(rs: &Ruleset, ph: &Phrases, colour: bool) -> Vec<String> {
     }
     if !stores_sown {
         out.push(ph.fmt(
-            if rs.capture.kind == crate::ruleset::CaptureKind::None {
+            if rs.no_seed_reaches_a_store() {
                 "board.legend.stores_apart_end"
             } else {
                 "board.legend.stores_apart"

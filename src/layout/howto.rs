@@ -41,6 +41,10 @@ fn range(names: &[String], prefix: &str, ph: &Phrases, first: usize) -> Option<S
 /// `pages`; `tiles` is the board's drawing and tiling plan when the board is printed in tiles.
 /// Type sizes come from `sz` (large print: [`Sizes::LARGE`]).
 ///
+/// `three_d` names the 3D-printable files written beside the kit (`--3d`; empty without it):
+/// one more line of the page list names them (the `.stl` parts, their `.png` pictures and
+/// `3d.txt`).
+///
 /// One page (`howto`) where it all fits above the calibration bar; else two: the page list on
 /// `howto`, the steps (and the assembly map) on `howto-2`, with every page number after them
 /// one higher (large print on a narrow paper, in a language of long words).
@@ -51,15 +55,37 @@ pub fn pages(
     ph: &Phrases,
     pages: &[Page],
     tiles: Option<&(tile::Drawing, tile::Plan)>,
+    three_d: &[String],
 ) -> Vec<Page> {
-    match sheet(rs, paper, sz, ph, pages, tiles, false) {
+    match sheet(rs, paper, sz, ph, pages, tiles, three_d, false) {
         (one, true) => one,
-        _ => sheet(rs, paper, sz, ph, pages, tiles, true).0,
+        _ => sheet(rs, paper, sz, ph, pages, tiles, three_d, true).0,
     }
+}
+
+/// The page-list line naming the 3D files `three_d` (phrase `howto.row_3d`): the `.stl`
+/// parts, then their `.png` pictures, in the order written; `None` when there are none.
+fn three_d_line(ph: &Phrases, three_d: &[String]) -> Option<String> {
+    let with = |ext: &str| -> Vec<String> {
+        three_d
+            .iter()
+            .filter(|f| f.ends_with(ext))
+            .cloned()
+            .collect()
+    };
+    let (stl, png) = (with(".stl"), with(".png"));
+    if stl.is_empty() {
+        return None;
+    }
+    Some(ph.fmt(
+        "howto.row_3d",
+        &[("stl", &ph.and_list(&stl)), ("png", &ph.and_list(&png))],
+    ))
 }
 
 /// [`pages`] on one page (`split` false; with whether its text ended above the bottom band),
 /// or on two.
+#[allow(clippy::too_many_arguments)]
 fn sheet(
     rs: &Ruleset,
     paper: Paper,
@@ -67,6 +93,7 @@ fn sheet(
     ph: &Phrases,
     pages: &[Page],
     tiles: Option<&(tile::Drawing, tile::Plan)>,
+    three_d: &[String],
     split: bool,
 ) -> (Vec<Page>, bool) {
     let first = if split { 2 } else { 1 };
@@ -130,6 +157,10 @@ fn sheet(
             };
             y = bullet(&mut pg, y, &ph.fmt(key, &[("pages", &r)]));
         }
+    }
+    // The files `--3d` wrote beside the kit.
+    if let Some(s) = three_d_line(ph, three_d) {
+        y = bullet(&mut pg, y, &s);
     }
     y += 2.0;
     if split {

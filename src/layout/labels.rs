@@ -109,7 +109,7 @@ pub fn circuit_lines(rs: &Ruleset, ph: &Phrases) -> Vec<String> {
     }
     if (0..2).all(|s| !store_sown_by(rs, s).iter().any(|x| *x)) {
         out.push(ph.fmt(
-            if rs.capture.kind == crate::ruleset::CaptureKind::None {
+            if rs.no_seed_reaches_a_store() {
                 "labels.stores_apart_end"
             } else {
                 "labels.stores_apart"
@@ -191,9 +191,7 @@ fn draw_label(
             (true, true) => "labels.store_sown_both",
             (true, false) => "labels.store_sown_owner",
             (false, true) => "labels.store_sown_other",
-            (false, false) if rs.capture.kind == crate::ruleset::CaptureKind::None => {
-                "labels.store_end"
-            }
+            (false, false) if rs.no_seed_reaches_a_store() => "labels.store_end",
             (false, false) => "labels.store_captures",
         };
         let other = &rs.board.players[1 - l.side];

@@ -54,6 +54,9 @@ pub struct KitOptions {
     pub colour: bool,
     /// Large print (`--style large`): every sheet laid out with [`style::Sizes::LARGE`].
     pub large: bool,
+    /// The names of the 3D-printable files written beside the kit (`--3d`: `board-1.stl`,
+    /// its `.png` preview, …, `3d.txt`), which the how-to sheet names; empty without `--3d`.
+    pub three_d_files: Vec<String>,
 }
 
 impl KitOptions {
@@ -68,6 +71,7 @@ impl KitOptions {
             style: style::Style::Default,
             colour: false,
             large: false,
+            three_d_files: Vec::new(),
         }
     }
 
@@ -157,7 +161,15 @@ pub fn kit(rs: &Ruleset, opts: &KitOptions) -> Result<Document, String> {
     } else {
         None
     };
-    let howto = howto::pages(rs, paper, sz, &ph, &pages, tiles.as_ref());
+    let howto = howto::pages(
+        rs,
+        paper,
+        sz,
+        &ph,
+        &pages,
+        tiles.as_ref(),
+        &opts.three_d_files,
+    );
     pages.splice(0..0, howto);
     let mut doc = document(rs, paper, sz, &ph, "kit.title", pages)?;
     style::apply(&mut doc, opts.style, opts.colour);
@@ -282,31 +294,64 @@ pub(crate) fn sheet_title(page: &mut Page, sz: &style::Sizes, s: &str) -> f64 {
 }
 
 /// The lines of a sheet title `s` in bold at `size_pt`, `max_mm` wide: as [`wrap`] breaks it,
-/// except that a title that wraps anyway breaks after its last dash (" — "), else after its
-/// last colon (the ruleset's name, then the sheet's), else before its last parenthesis, the
-/// first of these that takes no more lines: "Kalah (six pits):" / "host key — keep it apart"
-/// rather than "Kalah (six pits): host" / "key — keep it apart", and "(continued)" whole.
+/// except that a title that wraps anyway breaks before a parenthesis after its last colon
+/// (the sheet's own part: "Giuthi: counters — 53 to cut" / "(48 for play, 5 spare)"), else
+/// after its last colon (the ruleset's name, then the sheet's: "Kalah (six pits):" / "host
+/// key — keep separate"), else before its last parenthesis, the first of these that takes no
+/// more lines, each part broken the same way in turn (one level down: "Kalah (seis casas,
+/// tres semillas):" / "fichas — 40 para recortar" / "(36 para jugar y 4 de repuesto)"). A
+/// line never ends or starts at a dash: " — " binds the words either side of it
+/// ([`dash_wrap`]).
 pub(crate) fn title_lines(s: &str, size_pt: f64, max_mm: f64) -> Vec<String> {
-    let plain = wrap(s, size_pt, Weight::Bold, max_mm);
-    if plain.len() <= 1 {
+    split_title(s, size_pt, max_mm, 0)
+}
+
+/// [`title_lines`] at nesting `depth` (0 for the whole title): a part of a part is only
+/// wrapped, which bounds the work whatever the number of colons and parentheses.
+fn split_title(s: &str, size_pt: f64, max_mm: f64, depth: usize) -> Vec<String> {
+    let plain = dash_wrap(s, size_pt, max_mm);
+    if plain.len() <= 1 || depth >= 2 {
         return plain;
     }
-    let at_dash = s
-        .rfind(" — ")
-        .map(|i| (&s[..i + " —".len()], &s[i + " — ".len()..]));
-    let at_colon = s.rfind(": ").map(|i| (&s[..i + 1], &s[i + 2..]));
-    let at_paren = s.rfind(" (").map(|i| (&s[..i], &s[i + 1..]));
-    for (head, tail) in [at_dash, at_colon, at_paren].into_iter().flatten() {
+    let colon = s.rfind(": ");
+    let at_colon = colon.map(|i| (&s[..i + 1], &s[i + 2..]));
+    let paren = s.rfind(" (");
+    let at_paren = paren.map(|i| (&s[..i], &s[i + 1..]));
+    let sheet_paren = at_paren.filter(|_| matches!((colon, paren), (Some(c), Some(p)) if p > c));
+    for (head, tail) in [sheet_paren, at_colon, at_paren].into_iter().flatten() {
         if head.trim().is_empty() || tail.trim().is_empty() {
             continue;
         }
-        let mut lines = wrap(head, size_pt, Weight::Bold, max_mm);
-        lines.extend(wrap(tail, size_pt, Weight::Bold, max_mm));
+        let mut lines = split_title(head, size_pt, max_mm, depth + 1);
+        lines.extend(split_title(tail, size_pt, max_mm, depth + 1));
         if lines.len() <= plain.len() {
             return lines;
         }
     }
     plain
+}
+
+/// `s` wrapped in bold as [`wrap`] does, except that a line never ends or starts at a dash
+/// (" — "): the dash stays on a line with the words either side of it ("counters — 53"), as
+/// if joined by no-break spaces. Where the words so joined are wider than `max_mm` the dash
+/// may end a line after all, rather than a word being broken.
+fn dash_wrap(s: &str, size_pt: f64, max_mm: f64) -> Vec<String> {
+    const DASH: &str = " \u{2014} ";
+    const BOUND: &str = "\u{a0}\u{2014}\u{a0}";
+    if !s.contains(DASH) || s.contains(BOUND) {
+        return wrap(s, size_pt, Weight::Bold, max_mm);
+    }
+    let bound = s.replace(DASH, BOUND);
+    let fits = bound
+        .split(|c: char| c.is_whitespace() && c != text::NBSP)
+        .all(|w| text::width_mm(w, size_pt, Weight::Bold) <= max_mm);
+    if !fits {
+        return wrap(s, size_pt, Weight::Bold, max_mm);
+    }
+    wrap(&bound, size_pt, Weight::Bold, max_mm)
+        .into_iter()
+        .map(|l| l.replace(BOUND, DASH))
+        .collect()
 }
 
 /// Sets `lines` top-down from `top`, left ends at `x`, one line height apart; returns the y

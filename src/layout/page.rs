@@ -100,9 +100,10 @@ pub fn bar_rect(h: f64, sz: &Sizes) -> (f64, f64, f64, f64) {
 }
 
 /// Adds the calibration bar and the footer to every page of `doc` ("page n of N"), in the
-/// type sizes `sz`. The kit name and print check fill one footer line (two in large print,
-/// wrapped), beside the page number; the print check is always printed whole, and a name too
-/// long for the rest is shortened ([`footer_lines`]).
+/// type sizes `sz`. The kit name and print check fill one footer line beside the page
+/// number (in large print, where they do not fit one line, the name beside the page number
+/// and the check on the line under it); the print check is always printed whole, and a name
+/// too long for the rest is shortened ([`footer_lines`]).
 pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: &Sizes) {
     let n = doc.pages.len();
     let fpt = sz.footer;
@@ -186,7 +187,10 @@ pub const FOOTER_FORMS: [(&str, &str); 3] = [
 ];
 
 /// [`footer_lines`] with the print check `check`: `None` when not even the check alone fits
-/// `most` lines.
+/// `most` lines. Each name, from the whole name to shorter ones, is tried on one line; where
+/// more lines are allowed (large print), then with the name beside the page number and the
+/// check whole on the line under it, and only then wrapped word by word, so the check is
+/// never broken inside ("… check the bar" / "measures 100 mm").
 fn fit_footer(
     name: &str,
     ph: &Phrases,
@@ -197,26 +201,38 @@ fn fit_footer(
     most: usize,
 ) -> Option<Vec<String>> {
     let with = |name: &str| ph.fmt("page.footer", &[("name", name), ("check", check)]);
-    let fits = |s: &str| lay_footer(s, fpt, beside, across, most);
-    if let Some(lines) = fits(&with(name)) {
+    let one_line = |s: &str, max: f64| lay_footer(s, fpt, max, max, 1);
+    let fits = |name: &str| {
+        if let Some(lines) = one_line(&with(name), beside) {
+            return Some(lines);
+        }
+        if most >= 2 {
+            if let (Some(mut a), Some(b)) = (one_line(name, beside), one_line(check, across)) {
+                a.extend(b);
+                return Some(a);
+            }
+        }
+        lay_footer(&with(name), fpt, beside, across, most)
+    };
+    if let Some(lines) = fits(name) {
         return Some(lines);
     }
     // Shorter and shorter names: first by words, then (one long word) by letters.
     let words: Vec<&str> = name.split_whitespace().collect();
     for k in (1..words.len()).rev() {
         let short = format!("{}…", words[..k].join(" "));
-        if let Some(lines) = fits(&with(&short)) {
+        if let Some(lines) = fits(&short) {
             return Some(lines);
         }
     }
     let first: Vec<char> = words.first().copied().unwrap_or("").chars().collect();
     for k in (1..first.len()).rev() {
         let short = format!("{}…", first[..k].iter().collect::<String>());
-        if let Some(lines) = fits(&with(&short)) {
+        if let Some(lines) = fits(&short) {
             return Some(lines);
         }
     }
-    fits(check)
+    lay_footer(check, fpt, beside, across, most)
 }
 
 /// `s` set as footer lines, the first `beside` mm wide and the rest `across`, broken only

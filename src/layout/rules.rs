@@ -257,9 +257,7 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         (true, false) => ph.get("rules.stores_own"),
         (false, true) => ph.get("rules.stores_opponent"),
         // Neither sown nor fed by captures, a store takes seeds only at the end.
-        (false, false) if rs.capture.kind == CaptureKind::None => {
-            ph.get("rules.stores_none_no_capture")
-        }
+        (false, false) if rs.no_seed_reaches_a_store() => ph.get("rules.stores_none_no_capture"),
         (false, false) => ph.get("rules.stores_none"),
     }));
     out.push(Bullet(match rs.sowing.origin_on_lap {
@@ -308,10 +306,10 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         RowSide::Opponent => ph.get("rules.row_opponent"),
     };
     match c.kind {
-        CaptureKind::None => out.push(Para(ph.get(if own || opp {
-            "rules.capture_none"
-        } else {
+        CaptureKind::None => out.push(Para(ph.get(if rs.no_seed_reaches_a_store() {
             "rules.capture_none_no_store"
+        } else {
+            "rules.capture_none"
         }))),
         CaptureKind::Opposite => {
             let was_empty = if c.last_pit_was_empty {

@@ -2285,9 +2285,7 @@ impl Validator<'_> {
         // threshold end can never be met, and with no other end condition a game ends only
         // when a player cannot move (a break-it pass built such a ruleset without a word; its
         // playouts all ran to the move cap).
-        let no_store = sowing.own_store == Include::Skip
-            && sowing.opponent_store == Include::Skip
-            && capture.kind == CaptureKind::None;
+        let no_store = super::model::no_seed_reaches_a_store(&sowing, &capture);
         if !wants_threshold && !end.either_side_empty && !end.repetition && no_store {
             self.warn(
                 e.when.span(),

@@ -390,7 +390,27 @@ pub struct Ruleset {
     pub sha256: String,
 }
 
+/// Whether no seed ever reaches a store during play, under these sowing and capture rules:
+/// neither store is sown into (`sowing.own_store` and `sowing.opponent_store` are both
+/// `"skip"`) and nothing is ever captured (`capture.kind = "none"`). The stores then take
+/// seeds only in the end-of-game sweep. The one definition of the condition: the loader
+/// (which has the parts before the [`Ruleset`]) calls it, everything else
+/// [`Ruleset::no_seed_reaches_a_store`].
+pub fn no_seed_reaches_a_store(sowing: &Sowing, capture: &Capture) -> bool {
+    sowing.own_store == Include::Skip
+        && sowing.opponent_store == Include::Skip
+        && capture.kind == CaptureKind::None
+}
+
 impl Ruleset {
+    /// Whether no seed ever reaches a store during play: neither store is sown into and
+    /// nothing is captured, so the stores fill only in the end-of-game sweep (the rules, the
+    /// board's store notes and legend, and the labels say so; the loader warns when such a
+    /// game may never end). See [`no_seed_reaches_a_store`].
+    pub fn no_seed_reaches_a_store(&self) -> bool {
+        no_seed_reaches_a_store(&self.sowing, &self.capture)
+    }
+
     /// Total number of seeds in play: pits × 2 × seeds per pit.
     pub fn total_seeds(&self) -> u32 {
         self.board.pits_per_side as u32 * 2 * self.board.seeds_per_pit as u32
