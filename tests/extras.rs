@@ -741,3 +741,31 @@ fn practice_intro_says_where_the_exercises_come_from() {
     seen.insert((false, true));
     assert_eq!(seen.len(), 4, "every case checked: {seen:?}");
 }
+
+/// Under a repetition end the best-move exercises are set-up endgames, with seeds in the
+/// stores. Such a position can arise whenever a seed can reach a store, which is also the case
+/// when only the opponent's store is sown and nothing is captured: the set-up was refused
+/// there, as it asked only whether seeds are captured or sown into the mover's own store. With
+/// neither store sown and no capture the stores fill only in the final sweep, and no endgame
+/// is set up.
+#[test]
+fn set_up_endgames_when_only_the_opponents_store_is_sown() {
+    use sowkit::ruleset::{CaptureKind, Include};
+    let mut rs = common::kalah(3, 3);
+    rs.extra_turn.last_in_own_store = false;
+    rs.capture.kind = CaptureKind::None;
+    rs.sowing.own_store = Include::Skip;
+    rs.sowing.opponent_store = Include::Sow;
+    rs.end.repetition = true;
+    let best = |rs: &Ruleset| {
+        practice::exercises(rs)
+            .unwrap()
+            .iter()
+            .filter(|e| e.kind == Some(practice::Kind::BestMove))
+            .count()
+    };
+    assert!(best(&rs) > 0, "no set-up endgame");
+    rs.sowing.opponent_store = Include::Skip;
+    assert!(rs.no_seed_reaches_a_store());
+    assert_eq!(best(&rs), 0);
+}

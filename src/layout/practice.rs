@@ -475,11 +475,11 @@ const ENDGAME_BATCH: usize = 32;
 /// does not pass and has at least [`BEST_CHOICES`] moves, and it is not in `avoid`; kept when
 /// the solver proves exactly one best move within [`ENDGAME_NODES`] positions. At most
 /// [`ENDGAME_TRIES`] tries. None when seeds can never reach a store (no capture and no sowing
-/// into the stores), since such a position could not arise.
+/// into either store: [`crate::ruleset::Ruleset::no_seed_reaches_a_store`]), since such a position could not
+/// arise.
 fn endgames(rules: &Rules, avoid: &[Position]) -> Vec<(Position, Move, i32, Report)> {
     let rs = rules.ruleset();
-    let stores_fill =
-        rs.capture.kind != CaptureKind::None || rs.sowing.own_store == crate::ruleset::Include::Sow;
+    let stores_fill = !rs.no_seed_reaches_a_store();
     let n = 2 * rs.board.pits_per_side;
     let total = rs.total_seeds() as usize;
     if !stores_fill || n == 0 || total <= ENDGAME_SEEDS.0 {
