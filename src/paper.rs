@@ -247,7 +247,7 @@ impl Paper {
 
 /// Whether `p` is a size as a person writes one: ASCII digits, then at most a point and one
 /// or two digits (`210`, `8.5`, `215.90`); not `1e3`, `+210`, `210.`, `.5` or `297.125`.
-fn plain_decimal(p: &str) -> bool {
+pub(crate) fn plain_decimal(p: &str) -> bool {
     let (int, frac) = p.split_once('.').unwrap_or((p, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     !int.is_empty()

@@ -89,7 +89,22 @@ fn a_small_bed_gets_more_parts_and_a_tiny_one_a_clear_error() {
 fn bed_sizes_parse_and_bad_ones_are_explained() {
     assert_eq!(Bed::parse("220x250").unwrap(), Bed { w: 220.0, h: 250.0 });
     assert_eq!(Bed::parse("200×200").unwrap(), Bed::DEFAULT);
-    for bad in ["200", "axb", "10x10", "200x200x200"] {
+    assert_eq!(
+        Bed::parse("220.5x220mm").unwrap(),
+        Bed { w: 220.5, h: 220.0 }
+    );
+    // Plain digits, as a --paper size: no exponent, sign or bare point.
+    for bad in [
+        "200",
+        "axb",
+        "10x10",
+        "200x200x200",
+        "2e2x2e2",
+        "+200x200",
+        "200.x200",
+        ".5x200",
+        "200x200in",
+    ] {
         let e = Bed::parse(bad).unwrap_err();
         assert!(e.contains("--bed"), "{e}");
     }

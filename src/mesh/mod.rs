@@ -379,10 +379,16 @@ impl Bed {
     /// The default bed, 200 × 200 mm.
     pub const DEFAULT: Bed = Bed { w: 200.0, h: 200.0 };
 
-    /// Parses `WxH` in millimetres (`200x200`, `220X220`, `250×210`). Errors: the text is not
-    /// two numbers of 60 to 2000 mm.
+    /// Parses `WxH` in millimetres (`200x200`, `220X220`, `250×210`, `220.5x220mm`), each side
+    /// in plain digits with at most two decimals, as a `--paper` size. Errors: the text is not
+    /// two such numbers of 60 to 2000 mm (an exponent, a sign or a bare point is refused).
     pub fn parse(s: &str) -> Result<Bed, String> {
         let t = s.trim().replace(['X', '×'], "x");
+        let t = t
+            .strip_suffix("mm")
+            .or_else(|| t.strip_suffix("MM"))
+            .unwrap_or(&t)
+            .trim_end();
         let mut it = t.split('x');
         let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
             return Err(format!(
@@ -390,9 +396,15 @@ impl Bed {
             ));
         };
         let num = |v: &str| -> Result<f64, String> {
-            let x: f64 = v.trim().parse().map_err(|_| {
-                format!("--bed {s:?}: {v:?} is not a number of millimetres (e.g. 200x200)")
-            })?;
+            let v = v.trim();
+            let x: f64 = Some(v)
+                .filter(|v| crate::paper::plain_decimal(v))
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "--bed {s:?}: {v:?} is not a number of millimetres in plain digits (e.g. 200x200 or 220.5x220)"
+                    )
+                })?;
             if !(60.0..=2000.0).contains(&x) {
                 return Err(format!(
                     "--bed {s:?}: {x} mm is outside 60 to 2000 mm, the beds sowkit plans for"
