@@ -194,6 +194,9 @@ enum Command {
         /// layout.paper, A4 and Letter
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,
+        /// Also check a bundled ruleset by id (`sowkit list`); works in any folder
+        #[arg(long, value_name = "ID")]
+        bundled: Vec<String>,
         /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
         /// (one object a line)
         #[arg(long, value_enum, default_value = "human")]
@@ -267,7 +270,7 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
     // What to give instead, when nothing was and the default folder has nothing.
     let hint = || {
-        let bundled = if matches!(command, "build" | "serve") {
+        let bundled = if matches!(command, "build" | "check" | "serve") {
             format!(", or a bundled ruleset by id (`sowkit {command} --bundled kalah-6x4`; `sowkit list` names them all)")
         } else {
             String::new()
@@ -302,7 +305,7 @@ fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
         }
         let meta = std::fs::metadata(&p).map_err(|e| {
             let why = sowkit::kitdir::explain_missing(&p, &e);
-            match cli::bundled_hint(&p) {
+            match cli::bundled_hint(&p, command) {
                 Some(hint) => format!("error: {why}; {hint}"),
                 None => format!("error: {why} (give ruleset files or a folder of them)"),
             }
@@ -926,16 +929,16 @@ fn main() -> ExitCode {
         Command::Check {
             rulesets,
             paper,
+            bundled,
             format: _,
         } => {
-            let files = match expand(&rulesets, "check") {
-                Ok(f) => f,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return ExitCode::from(1);
-                }
+            // Only bundled rulesets asked for: no default ./rulesets folder.
+            let files = if rulesets.is_empty() && !bundled.is_empty() {
+                Ok(Vec::new())
+            } else {
+                expand(&rulesets, "check")
             };
-            let files = match cli::inputs(files, &[]) {
+            let files = match files.and_then(|f| cli::inputs(f, &bundled)) {
                 Ok(f) => f,
                 Err(e) => {
                     eprintln!("{e}");

@@ -1305,7 +1305,6 @@ fn bundled_ids_are_taken_by_solve_and_suggested_for_missing_paths() {
         vec!["check", "kalah-6x4.toml"],
         vec!["replay", "kalah-6x4", "--moves", "S1"],
         vec!["solve", "kalah-6x4"],
-        vec!["watch", "kalah-6x4"],
         vec!["serve", "kalah-6x4"],
     ] {
         let o = sowkit().args(&args).current_dir(&d).output().unwrap();
@@ -1316,6 +1315,37 @@ fn bundled_ids_are_taken_by_solve_and_suggested_for_missing_paths() {
             "{args:?}: {err}"
         );
     }
+    // The advice works: `check` takes `--bundled` too (it was suggested, then refused).
+    let o = sowkit()
+        .args(["check", "--bundled", "kalah-6x4"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        format!("{out}{err}").contains("ok: <bundled>/kalah-6x4.toml"),
+        "{out}{err}"
+    );
+    // `watch` cannot watch a bundled ruleset (it never changes): it names the `new` command
+    // that writes a copy, and that command works.
+    let o = sowkit()
+        .args(["watch", "kalah-6x4"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("--bundled"), "{err}");
+    let new = "sowkit new my-kalah-6x4.toml --from kalah-6x4";
+    assert!(err.contains(&format!("`{new}`")), "{err}");
+    let o = sowkit()
+        .args(new.split(' ').skip(1))
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(d.join("my-kalah-6x4.toml").is_file());
     // Any other missing file: no such hint.
     let o = sowkit()
         .args(["check", "nothing.toml"])

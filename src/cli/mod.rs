@@ -37,7 +37,7 @@ impl Input {
     pub fn read(&self) -> Result<String, Diagnostic> {
         match self {
             Input::File(p) => ruleset::load::read_source(p).map_err(|mut d| {
-                if let Some(hint) = bundled_hint(p) {
+                if let Some(hint) = bundled_hint(p, "") {
                     d.message = format!("{}; {hint}", d.message);
                     d.rendered = format!("{}; {hint}", d.rendered);
                 }
@@ -66,8 +66,10 @@ impl Input {
 
 /// For a ruleset path that does not exist but whose name is a bundled ruleset's id
 /// (`sowkit build kalah-6x4`, or `kalah-6x4.toml` outside the repository): "did you mean
-/// `--bundled kalah-6x4`?". `None` for any other path.
-pub fn bundled_hint(path: &Path) -> Option<String> {
+/// `--bundled kalah-6x4`?" for a `command` that takes `--bundled`; for `watch` (a bundled
+/// ruleset never changes), the `sowkit new` command that writes a copy to edit and watch.
+/// `None` for any other path.
+pub fn bundled_hint(path: &Path, command: &str) -> Option<String> {
     if path.as_os_str() == "-" || path.symlink_metadata().is_ok() {
         return None;
     }
@@ -76,10 +78,17 @@ pub fn bundled_hint(path: &Path) -> Option<String> {
         .extension()
         .is_none_or(|e| e.eq_ignore_ascii_case("toml"));
     let b = bundled::get(stem).filter(|_| with_ext)?;
-    Some(format!(
-        "did you mean `--bundled {}`? (a bundled ruleset, compiled into sowkit: `sowkit list`)",
-        b.id
-    ))
+    Some(if command == "watch" {
+        format!(
+            "{} is a bundled ruleset (compiled into sowkit, never saved): `sowkit new my-{}.toml --from {}` writes a copy you can edit and watch",
+            b.id, b.id, b.id
+        )
+    } else {
+        format!(
+            "did you mean `--bundled {}`? (a bundled ruleset, compiled into sowkit: `sowkit list`)",
+            b.id
+        )
+    })
 }
 
 /// The inputs named by ruleset paths (`-` is standard input) and `--bundled` ids.
