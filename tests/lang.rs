@@ -1296,3 +1296,37 @@ fn large_print_footers_keep_the_print_check_whole() {
         }
     }
 }
+
+/// Large print in Spanish on portrait paper 200 mm wide or narrower: where the long print
+/// check could only be broken between words, the footer broke it ("… · Imprima al" / "100 %
+/// (tamaño real) y compruebe…") rather than try the short form of the check, which fits whole.
+/// Every page's footer now has a line that is a whole print check (long or short), alone or
+/// after the kit's name and " · ".
+#[test]
+fn narrow_large_print_footers_take_the_short_check_before_breaking_one() {
+    let sz = sowkit::layout::style::Sizes::new(true);
+    let rs = common::load_path(&common::bundled_path("kalah-6x3"));
+    let ph = Phrases::load("es").unwrap();
+    let forms = [ph.get("page.print_check"), ph.get("page.print_check_short")];
+    for size in ["200x280mm", "190x280mm", "200x250mm"] {
+        let paper = sowkit::layout::Paper::parse(size).unwrap();
+        let opts = KitOptions {
+            lang: Some("es".into()),
+            large: true,
+            ..KitOptions::new(paper)
+        };
+        let kit = layout::kit(&rs, &opts).unwrap();
+        for p in &kit.pages {
+            let (_, bar_y, _, bar_h) = sowkit::layout::page::bar_rect(p.height, &sz);
+            let mut footer: Vec<_> = p.texts().filter(|t| t.y > bar_y + bar_h + 0.5).collect();
+            footer.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x)));
+            let lines: Vec<&str> = footer.iter().map(|t| t.text.as_str()).collect();
+            let whole = lines.iter().any(|l| {
+                forms
+                    .iter()
+                    .any(|c| *l == c.as_str() || l.ends_with(&format!(" · {c}")))
+            });
+            assert!(whole, "{size} {}: {lines:?}", p.name);
+        }
+    }
+}

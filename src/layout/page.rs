@@ -127,19 +127,24 @@ pub fn finish(doc: &mut Document, rs: &Ruleset, paper: Paper, ph: &Phrases, sz: 
         let across = w - 2.0 * MARGIN;
         let most = if sz.large { LARGE_FOOTER_LINES } else { 1 };
         // On a narrow page the shorter print check, then the page number without the paper
-        // ([`FOOTER_FORMS`]); the last form wraps its check if even that does not fit.
+        // ([`FOOTER_FORMS`]): every form is tried with its check whole on a line before any
+        // form with the check broken between words, and the last form wraps its check if
+        // even that does not fit.
         let mut chosen = None;
-        for (k, (page_key, check_key)) in FOOTER_FORMS.iter().enumerate() {
-            let right = ph.fmt(page_key, &args);
-            let rw = text::width_mm(&right, fpt, Weight::Regular);
-            let beside = w - 2.0 * MARGIN - rw - 4.0;
-            let check = ph.get(check_key);
-            let set = fit_footer(&rs.name, ph, &check, fpt, beside, across, most);
-            let last = k + 1 == FOOTER_FORMS.len();
-            if set.is_some() || last {
-                let set = set.unwrap_or_else(|| text::wrap(&check, fpt, Weight::Regular, across));
-                chosen = Some((set, right, rw));
-                break;
+        'forms: for wrap in [false, true] {
+            for (k, (page_key, check_key)) in FOOTER_FORMS.iter().enumerate() {
+                let right = ph.fmt(page_key, &args);
+                let rw = text::width_mm(&right, fpt, Weight::Regular);
+                let beside = w - 2.0 * MARGIN - rw - 4.0;
+                let check = ph.get(check_key);
+                let set = fit_footer(&rs.name, ph, &check, fpt, beside, across, most, wrap);
+                let last = wrap && k + 1 == FOOTER_FORMS.len();
+                if set.is_some() || last {
+                    let set =
+                        set.unwrap_or_else(|| text::wrap(&check, fpt, Weight::Regular, across));
+                    chosen = Some((set, right, rw));
+                    break 'forms;
+                }
             }
         }
         let Some((set, right, rw)) = chosen else {
@@ -173,7 +178,8 @@ pub fn footer_lines(
     most: usize,
 ) -> Vec<String> {
     let check = ph.get("page.print_check");
-    fit_footer(name, ph, &check, fpt, beside, across, most)
+    fit_footer(name, ph, &check, fpt, beside, across, most, false)
+        .or_else(|| fit_footer(name, ph, &check, fpt, beside, across, most, true))
         .unwrap_or_else(|| text::wrap(&check, fpt, Weight::Regular, across))
 }
 
@@ -189,8 +195,10 @@ pub const FOOTER_FORMS: [(&str, &str); 3] = [
 /// [`footer_lines`] with the print check `check`: `None` when not even the check alone fits
 /// `most` lines. Each name, from the whole name to shorter ones, is tried on one line; where
 /// more lines are allowed (large print), then with the name beside the page number and the
-/// check whole on the line under it, and only then wrapped word by word, so the check is
-/// never broken inside ("… check the bar" / "measures 100 mm").
+/// check whole on the line under it, and only then (with `wrap`) wrapped word by word.
+/// Without `wrap` the check is never broken inside ("… check the bar" / "measures 100 mm"):
+/// the caller tries every shorter form that way first.
+#[allow(clippy::too_many_arguments)]
 fn fit_footer(
     name: &str,
     ph: &Phrases,
@@ -199,6 +207,7 @@ fn fit_footer(
     beside: f64,
     across: f64,
     most: usize,
+    wrap: bool,
 ) -> Option<Vec<String>> {
     let with = |name: &str| ph.fmt("page.footer", &[("name", name), ("check", check)]);
     let one_line = |s: &str, max: f64| lay_footer(s, fpt, max, max, 1);
@@ -212,7 +221,11 @@ fn fit_footer(
                 return Some(a);
             }
         }
-        lay_footer(&with(name), fpt, beside, across, most)
+        if wrap {
+            lay_footer(&with(name), fpt, beside, across, most)
+        } else {
+            None
+        }
     };
     if let Some(lines) = fits(name) {
         return Some(lines);
@@ -232,7 +245,7 @@ fn fit_footer(
             return Some(lines);
         }
     }
-    lay_footer(check, fpt, beside, across, most)
+    lay_footer(check, fpt, beside, across, if wrap { most } else { 1 })
 }
 
 /// `s` set as footer lines, the first `beside` mm wide and the rest `across`, broken only
