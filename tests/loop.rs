@@ -211,11 +211,11 @@ fn build_bundled_works_in_an_empty_folder() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("kalah-6x4"), "{:?}", text(&o));
-    // Nothing given and no ./rulesets: each command's hint is one it takes (check and watch
-    // have no --bundled), and `sowkit new` is offered.
+    // Nothing given and no ./rulesets: each command's hint is one it takes (watch has no
+    // --bundled), and `sowkit new` is offered.
     for (cmd, bundled) in [
         ("build", true),
-        ("check", false),
+        ("check", true),
         ("watch", false),
         ("serve", true),
     ] {
