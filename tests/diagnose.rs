@@ -926,13 +926,14 @@ fn capture_keys_without_a_capture_are_warned_about() {
     let c = check(&src);
     assert_eq!(short(&c.errors), Vec::<String>::new());
     let why = "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes";
+    let why_opposite = "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" (the only kind it applies to) for the capture it describes";
     assert_eq!(
         short(&c.warnings),
         [
             format!("t.toml:22:8: warning: capture.side: side {why}"),
-            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {why}"),
+            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {why_opposite}"),
             format!(
-                "t.toml:24:23: warning: capture.take_capturing_seed: take_capturing_seed {why}"
+                "t.toml:24:23: warning: capture.take_capturing_seed: take_capturing_seed {why_opposite}"
             ),
         ]
     );
@@ -948,6 +949,74 @@ fn capture_keys_without_a_capture_are_warned_about() {
         "{:?}",
         short(&c.warnings)
     );
+}
+
+/// The `kind = "none"` warning advises only the kinds a key applies under: a count capture
+/// looks at no empty pit and no pit across and always takes its last seed, so
+/// `last_pit_was_empty`, `opposite_must_have_seeds` and `take_capturing_seed` are an opposite
+/// capture's alone (with `"count"` they are warned about themselves), while `side` and
+/// `crossing` apply to both. Following the advice never brings a warning on that key.
+#[test]
+fn capture_none_advises_only_the_kinds_a_key_applies_to() {
+    let keys = "side = \"own\"\nlast_pit_was_empty = true\nopposite_must_have_seeds = true\ntake_capturing_seed = false\ncrossing = \"landed\"\n";
+    let src = |kind: &str| {
+        let counts = if kind == "count" {
+            "counts = [2, 3]\n"
+        } else {
+            ""
+        };
+        with(
+            "[end]",
+            &format!("[capture]\nkind = \"{kind}\"\n{keys}{counts}\n[end]"),
+        )
+    };
+    let c = check(&src("none"));
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let head =
+        "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = ";
+    let tail = "for the capture it describes";
+    let none: Vec<String> = short(&c.warnings)
+        .into_iter()
+        .filter(|w| w.contains("kind = \"none\""))
+        .collect();
+    assert_eq!(
+        none,
+        [
+            format!("t.toml:22:8: warning: capture.side: side {head}\"opposite\" or \"count\" {tail}"),
+            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {head}\"opposite\" (the only kind it applies to) {tail}"),
+            format!("t.toml:24:28: warning: capture.opposite_must_have_seeds: opposite_must_have_seeds {head}\"opposite\" (the only kind it applies to) {tail}"),
+            format!("t.toml:25:23: warning: capture.take_capturing_seed: take_capturing_seed {head}\"opposite\" (the only kind it applies to) {tail}"),
+            format!("t.toml:26:12: warning: capture.crossing: crossing {head}\"opposite\" or \"count\" {tail}"),
+        ]
+    );
+    // Each key, under each kind its warning advises, is not warned about.
+    for kind in ["opposite", "count"] {
+        let c = check(&src(kind));
+        assert_eq!(short(&c.errors), Vec::<String>::new(), "{kind}");
+        for w in &none {
+            let field = w.split(": ").nth(2).unwrap();
+            if w.contains(&format!("\"{kind}\"")) {
+                assert!(
+                    !c.warnings.iter().any(|d| d.field == field),
+                    "{kind}: {field} is advised but warned: {:?}",
+                    short(&c.warnings)
+                );
+            }
+        }
+    }
+    // And the three opposite-only keys are indeed warned about with "count".
+    let c = check(&src("count"));
+    for field in [
+        "capture.last_pit_was_empty",
+        "capture.opposite_must_have_seeds",
+        "capture.take_capturing_seed",
+    ] {
+        assert!(
+            c.warnings.iter().any(|d| d.field == field),
+            "{field}: {:?}",
+            short(&c.warnings)
+        );
+    }
 }
 
 /// Keys of an opposite capture given to a count capture with a value the engine does not

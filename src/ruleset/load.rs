@@ -2059,10 +2059,21 @@ impl Validator<'_> {
                     ];
                     for (name, span) in left {
                         if let Some(span) = span {
+                            // The kinds the key applies under: a count capture looks at no
+                            // empty pit and no pit across, and always takes the last seed (the
+                            // count warnings above), so those three are only an opposite's.
+                            let kinds = match name {
+                                "last_pit_was_empty"
+                                | "opposite_must_have_seeds"
+                                | "take_capturing_seed" => {
+                                    "set kind = \"opposite\" (the only kind it applies to)"
+                                }
+                                _ => "set kind = \"opposite\" or \"count\"",
+                            };
                             self.warn(
                                 span,
                                 &format!("capture.{name}"),
-                                format!("{name} has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes"),
+                                format!("{name} has no effect with kind = \"none\": no move ever captures; remove it, or {kinds} for the capture it describes"),
                             );
                         }
                     }
