@@ -434,12 +434,33 @@ fn a_limit_that_is_only_the_integer_type_is_not_named() {
     let e = short(&check(&src).errors);
     assert!(
         e.contains(
-            &"t.toml:16:13: sowing.min_seeds: -1 is out of range: use a whole number of at least 1"
+            &"t.toml:16:13: sowing.min_seeds: -1 is out of range: use a whole number of at least 1 (at most 65535)"
                 .to_string()
         ),
         "{e:?}"
     );
-    assert!(!e.iter().any(|l| l.contains("65535")), "{e:?}");
+    assert!(!e.iter().any(|l| l.contains("from 1 to 65535")), "{e:?}");
+}
+
+/// Above the range the same words are used as below it: the game's lower bound, and the
+/// integer type's limit only in brackets, never "from 1 to 65535" as if 65535 were a value
+/// to choose (`min_seeds = 99999` with no seeds a pit, so no total bounds it).
+#[test]
+fn a_number_above_a_type_only_limit_says_it_as_below() {
+    let src = with("seeds_per_pit = 2", "seeds_per_pit = 0").replacen(
+        "opponent_store = \"skip\"",
+        "opponent_store = \"skip\"\nmin_seeds = 99999",
+        1,
+    );
+    let e = short(&check(&src).errors);
+    assert!(
+        e.contains(
+            &"t.toml:16:13: sowing.min_seeds: 99999 is out of range: use a whole number of at least 1 (at most 65535)"
+                .to_string()
+        ),
+        "{e:?}"
+    );
+    assert!(!e.iter().any(|l| l.contains("from 1 to 65535")), "{e:?}");
 }
 
 /// Every unknown key and every unknown choice shows in one run (serde stops at the first, so

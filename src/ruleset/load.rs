@@ -1447,9 +1447,10 @@ impl Validator<'_> {
         let x = *v.get_ref();
         if x < lo || x > hi {
             // An upper bound of u16::MAX is the integer type's (a game's total when the board
-            // is in error), not one a player would know: below the range, say the game's.
-            let range = if x < lo && hi >= i64::from(u16::MAX) {
-                format!("of at least {lo}")
+            // is in error), not one a player would aim for: said the same way below and above
+            // the range, the game's lower bound first and the type's limit only in brackets.
+            let range = if hi >= i64::from(u16::MAX) {
+                format!("of at least {lo} (at most {hi})")
             } else {
                 format!("from {lo} to {hi}")
             };
