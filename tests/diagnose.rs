@@ -790,6 +790,89 @@ fn an_unknown_top_level_key_does_not_stop_the_examples() {
     assert!(c.playable.is_none());
 }
 
+/// Only a key close to a rule key, in proportion to its length, is taken for a rule slip
+/// (README "Ruleset format"): `foo` and `ab` are no slip of `[extra_turn] on` (any short key
+/// is within two letters of a two-letter key), `bar` is two letters from `board` (five
+/// letters: one allowed), and `sources` is a slip of the top level's `source`, a citation,
+/// not of a rule. Each leaves the worked examples replayed, by `check` and by `replay`.
+#[test]
+fn a_short_or_distant_top_level_key_is_no_rule_slip() {
+    for key in ["foo = 1", "ab = 1", "bar = 1", "sources = \"x\""] {
+        let src = format!("{key}\n{}", with("next = \"A\"", "next = \"B\""));
+        let c = check(&src);
+        let e = short(&c.errors);
+        assert_eq!(e.len(), 2, "{key}: {e:?}");
+        assert!(e[0].starts_with("t.toml:1:1: "), "{key}: {e:?}");
+        assert!(!e[0].contains("not replayed"), "{key}: {e:?}");
+        assert_eq!(
+            e[1],
+            "t.toml:31:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
+            "{key}"
+        );
+        assert!(c.playable.is_some(), "{key}");
+    }
+}
+
+/// A key that may be a rule written above every table stops the worked examples being
+/// replayed, and its error says so and names the rule it may be, table and key: `min_seed`
+/// is one letter from `[sowing] min_seeds`, `ON` is `[extra_turn] on` in capitals, `Sowing`
+/// the table `[sowing]` itself.
+#[test]
+fn a_top_level_rule_slip_says_the_examples_wait_for_it() {
+    let wait = "the worked examples are not replayed until this is fixed, as it may be a rule";
+    for (key, rule) in [
+        ("min_seed = 2", "[sowing] min_seeds"),
+        ("ON = 1", "[extra_turn] on"),
+        ("min-seeds = 2", "[sowing] min_seeds"),
+        ("boards = 1", "[board]"),
+    ] {
+        let src = format!("{key}\n{}", with("next = \"A\"", "next = \"B\""));
+        let c = check(&src);
+        assert!(c.playable.is_none(), "{key}");
+        assert_eq!(c.errors.len(), 1, "{key}: {:?}", short(&c.errors));
+        let d = &c.errors[0];
+        assert_eq!((d.line, d.column), (1, 1), "{key}");
+        let want = format!("; {wait} (did you mean {rule}?)");
+        assert!(d.message.ends_with(&want), "{key}: {}", d.message);
+        assert!(d.rendered.contains(&want), "{key}: {}", d.rendered);
+    }
+}
+
+/// `replay` plays the rules exactly when `check` replays the worked examples: a stray short
+/// key (`foo = 1`) is replayed with the warning that check refuses the file; a rule slip
+/// (`min_seed = 2`) is refused with the same words as `check`'s.
+#[test]
+fn replay_follows_check_on_an_unknown_top_level_key() {
+    let dir = std::env::temp_dir().join(format!("sowkit-slip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |key: &str| {
+        let f = dir.join("t.toml");
+        std::fs::write(&f, format!("{key}\n{BASE}")).unwrap();
+        std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+            .args(["replay", "--moves", "A2"])
+            .arg(&f)
+            .output()
+            .unwrap()
+    };
+    let o = run("foo = 1");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("unknown field `foo`"), "{err}");
+    assert!(
+        err.contains("so `check` and `build` refuse the file; replaying with its rules anyway"),
+        "{err}"
+    );
+    let o = run("min_seed = 2");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the worked examples are not replayed until this is fixed, as it may be a rule (did you mean [sowing] min_seeds?)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Rules under which play can come back to an earlier position, with no repetition end, are
 /// warned about at `end.when`, and the position named is checked here independently: a
 /// breadth-first search over every line of play from it (not the random games `check`
