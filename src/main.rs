@@ -367,6 +367,24 @@ fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
 /// Loads and checks every ruleset; prints every problem; returns the rulesets if all passed.
 /// `writes` says whether the command would have written output (for the closing message).
 fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
+    let (ok, failed) = load_each(files, None);
+    if failed > 0 {
+        cli::diag::summary(&format!(
+            "{failed} of {} ruleset(s) failed{}",
+            files.len(),
+            if writes { "; nothing was written" } else { "" }
+        ));
+        None
+    } else {
+        Some(ok)
+    }
+}
+
+/// Loads and checks every ruleset and prints every problem; returns the rulesets that passed
+/// and how many failed. Each passing file's `ok: FILE (N worked examples agree …)` line is
+/// printed at once, or, given `oks`, kept there (one for each ruleset returned, in order) for
+/// a caller with more to check first (`check` lays the kits out).
+fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ruleset>, usize) {
     let mut ok = Vec::new();
     let mut failed = 0usize;
     let mut ids: Vec<(String, String)> = Vec::new();
@@ -407,12 +425,16 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
                     for ex in &rs.examples {
                         cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
                     }
-                    cli::diag::info(&format!(
+                    let line = format!(
                         "ok: {} ({n} worked example{} agree{} with the engine)",
                         f,
                         if n == 1 { "" } else { "s" },
                         if n == 1 { "s" } else { "" },
-                    ));
+                    );
+                    match oks.as_deref_mut() {
+                        Some(oks) => oks.push(line),
+                        None => cli::diag::info(&line),
+                    }
                     ok.push(rs);
                 }
                 d
@@ -430,16 +452,7 @@ fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
             ));
         }
     }
-    if failed > 0 {
-        cli::diag::summary(&format!(
-            "{failed} of {} ruleset(s) failed{}",
-            files.len(),
-            if writes { "; nothing was written" } else { "" }
-        ));
-        None
-    } else {
-        Some(ok)
-    }
+    (ok, failed)
 }
 
 /// The layout's own general hints, never tried: the tried advice replaces them (a hint that
@@ -945,10 +958,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let Some(all) = load_and_check(&files, false) else {
-                return ExitCode::from(1);
-            };
-            // Layout is part of what `build` needs: check it on both papers too.
+            // A file is `ok:` only once its kit is laid out too: the lines wait for that.
+            let mut oks = Vec::new();
+            let (all, failed) = load_each(&files, Some(&mut oks));
             let papers_for = |rs: &Ruleset| -> Vec<Paper> {
                 match paper {
                     Some(p) => vec![p],
@@ -997,6 +1009,11 @@ fn main() -> ExitCode {
                     (path, paper, e)
                 })
                 .collect();
+            for (rs, line) in all.iter().zip(&oks) {
+                if !problems.iter().any(|(path, _, _)| *path == rs.path) {
+                    cli::diag::info(line);
+                }
+            }
             for (path, paper_name, e) in &problems {
                 let rs = all.iter().find(|r| &r.path == path);
                 let paper = rs.and_then(|r| {
@@ -1029,6 +1046,19 @@ fn main() -> ExitCode {
                     &layout_problem(e, Some(rs), &opts, &langs, &papers_for(rs)),
                     "",
                 );
+            }
+            if failed > 0 {
+                // The files that did not load, and those whose kit does not lay out.
+                let laid_out_badly = all
+                    .iter()
+                    .filter(|rs| problems.iter().any(|(path, _, _)| *path == rs.path))
+                    .count();
+                cli::diag::summary(&format!(
+                    "{} of {} ruleset(s) failed",
+                    failed + laid_out_badly,
+                    files.len()
+                ));
+                return ExitCode::from(1);
             }
             if !problems.is_empty() {
                 return ExitCode::from(1);

@@ -144,6 +144,19 @@ impl Paper {
         } else if let Some(n) = lower.strip_suffix("in") {
             (n, 25.4)
         } else if lower.contains('x') || lower.contains('×') {
+            // Letters after the last number are a unit, one sowkit does not take (`cm`, `m`,
+            // `pt`): named as such, not as a size with no unit.
+            let letters = lower.len()
+                - lower
+                    .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                    .len();
+            let (before, given) = t.split_at(t.len() - letters);
+            let side = before.rsplit(['x', 'X', '×']).next().unwrap_or("").trim();
+            if letters > 0 && side.ends_with(|c: char| c.is_ascii_digit()) {
+                return Err(format!(
+                    "paper {t:?}: {side}{given}: {given} is not a unit sowkit takes; use mm or in, such as 210x297mm or 8.5x11in"
+                ));
+            }
             return Err(format!(
                 "paper {t:?} has no unit: end it with mm or in (e.g. 420x594mm, 11x17in)"
             ));
@@ -152,13 +165,17 @@ impl Paper {
         };
         let parts: Vec<&str> = nums.split(['x', '×']).map(str::trim).collect();
         let num = |p: &str| p.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
+        // A number Rust reads but a person would not write on a paper size (`1e3`, `1e400`,
+        // `+210`, `-210`, `210.`, `.5`, `297.125`), whatever its value: refused with the form
+        // to use, so the name printed in every footer is never `1e3x200mm`, and `1e400` is not
+        // called "not a number" nor `1e-400` "not above 0".
+        let unplain = |p: &str| {
+            !plain_decimal(p) && p.bytes().any(|b| b.is_ascii_digit()) && p.parse::<f64>().is_ok()
+        };
         let (w, h) = match parts.as_slice() {
             [a, b] => match (num(a), num(b)) {
-                // A number Rust reads but a person would not write on a paper size (`1e3`,
-                // `+210`, `210.`, `.5`, `297.125`): refused with the form to use, so the
-                // name printed in every footer is never `1e3x200mm`.
-                (Some(_), Some(_)) if !plain_decimal(a) || !plain_decimal(b) => {
-                    let bad = if plain_decimal(a) { b } else { a };
+                _ if unplain(a) || unplain(b) => {
+                    let bad = if unplain(a) { a } else { b };
                     let why = if bad.contains(['e', 'E']) {
                         "is written with an exponent"
                     } else if bad.split_once('.').is_some_and(|(_, f)| f.len() > 2) {
@@ -174,7 +191,7 @@ impl Paper {
                 _ => {
                     // Name the part that is not a positive number ("200mm" in 200x200mmmm).
                     let bad = if num(a).is_none() { a } else { b };
-                    let what = if bad.parse::<f64>().is_ok_and(|v| v.is_finite()) {
+                    let what = if plain_decimal(bad) {
                         "is not above 0"
                     } else {
                         "is not a number"

@@ -920,3 +920,61 @@ fn advice_for_a_bundled_ruleset_can_be_followed_without_its_file() {
         "{err}"
     );
 }
+
+/// `check` says `ok: FILE` only when everything it checks of that file passed: a 12-pit board
+/// of 12 mm pits whose worked example agrees with the engine but whose kit does not lay out
+/// on A4 gets its layout error and no `ok:` line (it was told "ok: … (1 worked example
+/// agrees …)" and then the error, exit 1). A good file beside it is still `ok:`, and beside a
+/// file that does not load, the other is still laid out (and its failure counted).
+#[test]
+fn check_says_ok_only_for_a_file_whose_kit_lays_out() {
+    let d = scratch("ok-after-layout");
+    let src = include_str!("fixtures/small-pits-advice.toml");
+    let src = src.split("[text.es]").next().unwrap().to_string()
+        // S1's three seeds go to S2, S3 and S4; the opponent moves next.
+        + "\n[[example]]\ntitle = \"Three seeds along\"\nstart = \"initial\"\nmoves = [\"S1\"]\n[example.expect]\nposition = \"Southerner 0 4 4 4 3 3 3 3 3 3 3 3 (0) / Northerner 3 3 3 3 3 3 3 3 3 3 3 3 (0)\"\nnext = \"Northerner\"\n";
+    let small = d.join("small.toml");
+    std::fs::write(&small, &src).unwrap();
+    let o = sowkit()
+        .args(["check", "--paper", "a4"])
+        .arg(&small)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot lay out the kit on A4 paper"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    // The example agrees: with a pit large enough, the file is ok with it.
+    let big = d.join("big.toml");
+    std::fs::write(&big, src.replace("pit_diameter = 12", "pit_diameter = 30")).unwrap();
+    let o = sowkit()
+        .args(["check", "--paper", "a4"])
+        .arg(&big)
+        .arg(&small)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "ok: {} (1 worked example agrees with the engine)",
+            big.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(&format!("ok: {}", small.display())), "{err}");
+    // Beside a file that does not load, the small board is still laid out, not called ok.
+    let broken = d.join("broken.toml");
+    std::fs::write(&broken, "id = \"x\"\n").unwrap();
+    let o = sowkit()
+        .args(["check", "--paper", "a4"])
+        .arg(&broken)
+        .arg(&small)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot lay out the kit on A4 paper"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    assert!(err.contains("2 of 2 ruleset(s) failed"), "{err}");
+}

@@ -434,12 +434,33 @@ fn a_limit_that_is_only_the_integer_type_is_not_named() {
     let e = short(&check(&src).errors);
     assert!(
         e.contains(
-            &"t.toml:16:13: sowing.min_seeds: -1 is out of range: use a whole number of at least 1"
+            &"t.toml:16:13: sowing.min_seeds: -1 is out of range: use a whole number of at least 1 (at most 65535)"
                 .to_string()
         ),
         "{e:?}"
     );
-    assert!(!e.iter().any(|l| l.contains("65535")), "{e:?}");
+    assert!(!e.iter().any(|l| l.contains("from 1 to 65535")), "{e:?}");
+}
+
+/// Above the range the same words are used as below it: the game's lower bound, and the
+/// integer type's limit only in brackets, never "from 1 to 65535" as if 65535 were a value
+/// to choose (`min_seeds = 99999` with no seeds a pit, so no total bounds it).
+#[test]
+fn a_number_above_a_type_only_limit_says_it_as_below() {
+    let src = with("seeds_per_pit = 2", "seeds_per_pit = 0").replacen(
+        "opponent_store = \"skip\"",
+        "opponent_store = \"skip\"\nmin_seeds = 99999",
+        1,
+    );
+    let e = short(&check(&src).errors);
+    assert!(
+        e.contains(
+            &"t.toml:16:13: sowing.min_seeds: 99999 is out of range: use a whole number of at least 1 (at most 65535)"
+                .to_string()
+        ),
+        "{e:?}"
+    );
+    assert!(!e.iter().any(|l| l.contains("from 1 to 65535")), "{e:?}");
 }
 
 /// Every unknown key and every unknown choice shows in one run (serde stops at the first, so
@@ -769,6 +790,89 @@ fn an_unknown_top_level_key_does_not_stop_the_examples() {
     assert!(c.playable.is_none());
 }
 
+/// Only a key close to a rule key, in proportion to its length, is taken for a rule slip
+/// (README "Ruleset format"): `foo` and `ab` are no slip of `[extra_turn] on` (any short key
+/// is within two letters of a two-letter key), `bar` is two letters from `board` (five
+/// letters: one allowed), and `sources` is a slip of the top level's `source`, a citation,
+/// not of a rule. Each leaves the worked examples replayed, by `check` and by `replay`.
+#[test]
+fn a_short_or_distant_top_level_key_is_no_rule_slip() {
+    for key in ["foo = 1", "ab = 1", "bar = 1", "sources = \"x\""] {
+        let src = format!("{key}\n{}", with("next = \"A\"", "next = \"B\""));
+        let c = check(&src);
+        let e = short(&c.errors);
+        assert_eq!(e.len(), 2, "{key}: {e:?}");
+        assert!(e[0].starts_with("t.toml:1:1: "), "{key}: {e:?}");
+        assert!(!e[0].contains("not replayed"), "{key}: {e:?}");
+        assert_eq!(
+            e[1],
+            "t.toml:31:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
+            "{key}"
+        );
+        assert!(c.playable.is_some(), "{key}");
+    }
+}
+
+/// A key that may be a rule written above every table stops the worked examples being
+/// replayed, and its error says so and names the rule it may be, table and key: `min_seed`
+/// is one letter from `[sowing] min_seeds`, `ON` is `[extra_turn] on` in capitals, `Sowing`
+/// the table `[sowing]` itself.
+#[test]
+fn a_top_level_rule_slip_says_the_examples_wait_for_it() {
+    let wait = "the worked examples are not replayed until this is fixed, as it may be a rule";
+    for (key, rule) in [
+        ("min_seed = 2", "[sowing] min_seeds"),
+        ("ON = 1", "[extra_turn] on"),
+        ("min-seeds = 2", "[sowing] min_seeds"),
+        ("boards = 1", "[board]"),
+    ] {
+        let src = format!("{key}\n{}", with("next = \"A\"", "next = \"B\""));
+        let c = check(&src);
+        assert!(c.playable.is_none(), "{key}");
+        assert_eq!(c.errors.len(), 1, "{key}: {:?}", short(&c.errors));
+        let d = &c.errors[0];
+        assert_eq!((d.line, d.column), (1, 1), "{key}");
+        let want = format!("; {wait} (did you mean {rule}?)");
+        assert!(d.message.ends_with(&want), "{key}: {}", d.message);
+        assert!(d.rendered.contains(&want), "{key}: {}", d.rendered);
+    }
+}
+
+/// `replay` plays the rules exactly when `check` replays the worked examples: a stray short
+/// key (`foo = 1`) is replayed with the warning that check refuses the file; a rule slip
+/// (`min_seed = 2`) is refused with the same words as `check`'s.
+#[test]
+fn replay_follows_check_on_an_unknown_top_level_key() {
+    let dir = std::env::temp_dir().join(format!("sowkit-slip-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |key: &str| {
+        let f = dir.join("t.toml");
+        std::fs::write(&f, format!("{key}\n{BASE}")).unwrap();
+        std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+            .args(["replay", "--moves", "A2"])
+            .arg(&f)
+            .output()
+            .unwrap()
+    };
+    let o = run("foo = 1");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("unknown field `foo`"), "{err}");
+    assert!(
+        err.contains("so `check` and `build` refuse the file; replaying with its rules anyway"),
+        "{err}"
+    );
+    let o = run("min_seed = 2");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the worked examples are not replayed until this is fixed, as it may be a rule (did you mean [sowing] min_seeds?)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Rules under which play can come back to an earlier position, with no repetition end, are
 /// warned about at `end.when`, and the position named is checked here independently: a
 /// breadth-first search over every line of play from it (not the random games `check`
@@ -926,13 +1030,14 @@ fn capture_keys_without_a_capture_are_warned_about() {
     let c = check(&src);
     assert_eq!(short(&c.errors), Vec::<String>::new());
     let why = "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes";
+    let why_opposite = "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" (the only kind it applies to) for the capture it describes";
     assert_eq!(
         short(&c.warnings),
         [
             format!("t.toml:22:8: warning: capture.side: side {why}"),
-            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {why}"),
+            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {why_opposite}"),
             format!(
-                "t.toml:24:23: warning: capture.take_capturing_seed: take_capturing_seed {why}"
+                "t.toml:24:23: warning: capture.take_capturing_seed: take_capturing_seed {why_opposite}"
             ),
         ]
     );
@@ -948,6 +1053,74 @@ fn capture_keys_without_a_capture_are_warned_about() {
         "{:?}",
         short(&c.warnings)
     );
+}
+
+/// The `kind = "none"` warning advises only the kinds a key applies under: a count capture
+/// looks at no empty pit and no pit across and always takes its last seed, so
+/// `last_pit_was_empty`, `opposite_must_have_seeds` and `take_capturing_seed` are an opposite
+/// capture's alone (with `"count"` they are warned about themselves), while `side` and
+/// `crossing` apply to both. Following the advice never brings a warning on that key.
+#[test]
+fn capture_none_advises_only_the_kinds_a_key_applies_to() {
+    let keys = "side = \"own\"\nlast_pit_was_empty = true\nopposite_must_have_seeds = true\ntake_capturing_seed = false\ncrossing = \"landed\"\n";
+    let src = |kind: &str| {
+        let counts = if kind == "count" {
+            "counts = [2, 3]\n"
+        } else {
+            ""
+        };
+        with(
+            "[end]",
+            &format!("[capture]\nkind = \"{kind}\"\n{keys}{counts}\n[end]"),
+        )
+    };
+    let c = check(&src("none"));
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let head =
+        "has no effect with kind = \"none\": no move ever captures; remove it, or set kind = ";
+    let tail = "for the capture it describes";
+    let none: Vec<String> = short(&c.warnings)
+        .into_iter()
+        .filter(|w| w.contains("kind = \"none\""))
+        .collect();
+    assert_eq!(
+        none,
+        [
+            format!("t.toml:22:8: warning: capture.side: side {head}\"opposite\" or \"count\" {tail}"),
+            format!("t.toml:23:22: warning: capture.last_pit_was_empty: last_pit_was_empty {head}\"opposite\" (the only kind it applies to) {tail}"),
+            format!("t.toml:24:28: warning: capture.opposite_must_have_seeds: opposite_must_have_seeds {head}\"opposite\" (the only kind it applies to) {tail}"),
+            format!("t.toml:25:23: warning: capture.take_capturing_seed: take_capturing_seed {head}\"opposite\" (the only kind it applies to) {tail}"),
+            format!("t.toml:26:12: warning: capture.crossing: crossing {head}\"opposite\" or \"count\" {tail}"),
+        ]
+    );
+    // Each key, under each kind its warning advises, is not warned about.
+    for kind in ["opposite", "count"] {
+        let c = check(&src(kind));
+        assert_eq!(short(&c.errors), Vec::<String>::new(), "{kind}");
+        for w in &none {
+            let field = w.split(": ").nth(2).unwrap();
+            if w.contains(&format!("\"{kind}\"")) {
+                assert!(
+                    !c.warnings.iter().any(|d| d.field == field),
+                    "{kind}: {field} is advised but warned: {:?}",
+                    short(&c.warnings)
+                );
+            }
+        }
+    }
+    // And the three opposite-only keys are indeed warned about with "count".
+    let c = check(&src("count"));
+    for field in [
+        "capture.last_pit_was_empty",
+        "capture.opposite_must_have_seeds",
+        "capture.take_capturing_seed",
+    ] {
+        assert!(
+            c.warnings.iter().any(|d| d.field == field),
+            "{field}: {:?}",
+            short(&c.warnings)
+        );
+    }
 }
 
 /// Keys of an opposite capture given to a count capture with a value the engine does not

@@ -766,6 +766,59 @@ fn custom_papers_take_plain_digits_and_are_named_plainly() {
     );
 }
 
+/// A side written with an exponent or a sign is refused for how it is written, whatever its
+/// value: `1e400` (read as infinity) is no "not a number", `1e-400` (read as 0) and `-210`
+/// are no "not above 0" (as `+210` was already refused). A unit other than mm or in is named
+/// as a unit sowkit does not take, not as a missing one.
+#[test]
+fn custom_paper_exponents_signs_and_other_units_are_named_for_what_they_are() {
+    for (s, bad) in [
+        ("1e400x200mm", "\"1e400\" is written with an exponent"),
+        ("210x1e-400mm", "\"1e-400\" is written with an exponent"),
+        ("-210x297mm", "\"-210\" is not written in plain digits"),
+        ("210x-297mm", "\"-297\" is not written in plain digits"),
+        ("+210x297mm", "\"+210\" is not written in plain digits"),
+    ] {
+        let e = Paper::parse(s).unwrap_err();
+        assert!(e.contains(bad), "{s}: {e}");
+        assert!(e.contains("such as 210x297mm or 8.5x11in"), "{s}: {e}");
+        assert!(
+            !e.contains("not a number") && !e.contains("above 0"),
+            "{s}: {e}"
+        );
+    }
+    // Plain digits that are not a size keep their own words.
+    let e = Paper::parse("0x297mm").unwrap_err();
+    assert!(e.contains("\"0\" is not above 0"), "{e}");
+    let e = Paper::parse("abcx297mm").unwrap_err();
+    assert!(e.contains("\"abc\" is not a number"), "{e}");
+    // A unit sowkit does not take.
+    assert_eq!(
+        Paper::parse("210x297cm").unwrap_err(),
+        "paper \"210x297cm\": 297cm: cm is not a unit sowkit takes; use mm or in, such as 210x297mm or 8.5x11in"
+    );
+    let e = Paper::parse("8.5 x 11 PT").unwrap_err();
+    assert!(
+        e.contains("11PT: PT is not a unit sowkit takes; use mm or in"),
+        "{e}"
+    );
+    // A size with no letters after it still has no unit.
+    let e = Paper::parse("210x297").unwrap_err();
+    assert!(e.contains("has no unit: end it with mm or in"), "{e}");
+    // On the command line, a leading minus is read as the size, not as an option.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .args(["check", "--paper=-210x297mm"])
+        .arg(common::bundled_path("six-pit-sowing"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("\"-210\" is not written in plain digits") && err.contains("210x297mm"),
+        "{err}"
+    );
+}
+
 /// A ruleset may name its paper; a bad one is a located error.
 #[test]
 fn ruleset_names_its_paper() {

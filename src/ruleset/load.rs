@@ -881,39 +881,82 @@ fn leaves_rules_playable(field: &str) -> bool {
         || matches!(field, "board.players" | "board.pit_labels" | "board.stores")
 }
 
-/// Whether `d` is an unknown top-level `key = value` that cannot be a rule: its key is not,
-/// and is not close to (a slip of at most two characters), a key of any table that holds
-/// rules (`[board]`, `[sowing]`, `[capture]` …). A stray `colour = "red"` is not played, so
-/// the worked examples are still replayed; a `min_seeds = 2` written above `[sowing]` would
-/// be played as its default, so it keeps them from being replayed.
-fn unknown_key_outside_rules(d: &Diagnostic) -> bool {
+/// Whether `key`, an unknown top-level key, is close enough to `rule`, a key of a table that
+/// holds rules, to be a slip of it. Compared ignoring case, `-` and `_`: equal, or, for a rule
+/// key of at least 3 characters, at most 1 edit apart when the rule key has up to 5
+/// characters and at most 2 when it is longer. A rule key of 1 or 2 characters (`on`) is
+/// near only the same key: any short key is within two edits of it.
+fn near_rule_key(key: &str, rule: &str) -> bool {
+    let norm = |s: &str| s.to_lowercase().replace(['-', '_'], "");
+    let (k, r) = (norm(key), norm(rule));
+    let len = r.chars().count();
+    k == r || (len >= 3 && edit_distance(&k, &r) <= if len <= 5 { 1 } else { 2 })
+}
+
+/// The rule an unknown top-level `key = value` in `d` may be a slip of, as it is written in a
+/// message (`[sowing] min_seeds`, a table `[capture]`, the top level's `players`), the nearest
+/// first; `None` when `d` is no such key or is near no rule key (see [`near_rule_key`]). The
+/// tables are those holding rules (`[board]`, `[sowing]`, `[capture]` …: see
+/// `leaves_rules_playable`); their `source` citations are no rule.
+fn rule_key_slip(d: &Diagnostic) -> Option<String> {
     if d.field.contains(['.', '[']) || !d.message.starts_with("unknown field `") {
-        return false;
+        return None;
     }
-    let props = |v: &serde_json::Value| -> Vec<String> {
-        v.get("properties")
-            .and_then(|p| p.as_object())
-            .map(|o| o.keys().cloned().collect())
-            .unwrap_or_default()
-    };
     let schema = schema_once();
-    // The tables whose errors keep the rules from being played (see `leaves_rules_playable`),
-    // and the top level's own keys that are not words.
-    let mut rule_keys: Vec<String> = vec!["players".into()];
+    // (key, as named in a message) for the tables whose errors keep the rules from being
+    // played, their keys, and the top level's own keys that are not words.
+    let mut rule_keys: Vec<(String, String)> = Vec::new();
     for (table, value) in schema
         .get("properties")
         .and_then(|p| p.as_object())
         .into_iter()
         .flatten()
     {
-        if !leaves_rules_playable(table) {
-            rule_keys.push(table.clone());
-            rule_keys.extend(props(value));
+        if leaves_rules_playable(table) {
+            continue;
+        }
+        match value.get("properties").and_then(|p| p.as_object()) {
+            Some(keys) => {
+                rule_keys.push((table.clone(), format!("[{table}]")));
+                rule_keys.extend(
+                    keys.keys()
+                        .filter(|k| *k != "source")
+                        .map(|k| (k.clone(), format!("[{table}] {k}"))),
+                );
+            }
+            None => rule_keys.push((table.clone(), table.clone())),
         }
     }
-    !rule_keys
-        .iter()
-        .any(|k| edit_distance(&k.to_lowercase(), &d.field.to_lowercase()) <= 2)
+    let norm = |s: &str| s.to_lowercase().replace(['-', '_'], "");
+    rule_keys
+        .into_iter()
+        .filter(|(k, _)| near_rule_key(&d.field, k))
+        .min_by_key(|(k, _)| edit_distance(&norm(&d.field), &norm(k)))
+        .map(|(_, shown)| shown)
+}
+
+/// Whether `d` is an unknown top-level `key = value` that cannot be a rule: its key is not,
+/// and is not close to (see [`near_rule_key`]), a key of any table that holds rules. A stray
+/// `colour = "red"` is not played, so the worked examples are still replayed; a
+/// `min_seed = 2` written above `[sowing]` would be played as `min_seeds`' default, so it
+/// keeps them from being replayed.
+fn unknown_key_outside_rules(d: &Diagnostic) -> bool {
+    !d.field.contains(['.', '['])
+        && d.message.starts_with("unknown field `")
+        && rule_key_slip(d).is_none()
+}
+
+/// `d` (an unknown top-level key that may be a slip of `rule`, see [`rule_key_slip`]) saying
+/// that the worked examples wait for it, and which rule it may be.
+fn say_examples_wait(d: &mut Diagnostic, rule: &str) {
+    let old = format!("{}: {}", d.field, d.message);
+    d.message = format!(
+        "{}; the worked examples are not replayed until this is fixed, as it may be a rule (did you mean {rule}?)",
+        d.message
+    );
+    d.rendered = d
+        .rendered
+        .replacen(&old, &format!("{}: {}", d.field, d.message), 1);
 }
 
 /// Parses and validates a ruleset from `src` (see [`Partial`]); `path` is used in messages.
@@ -935,6 +978,19 @@ pub fn load_partial(path: &str, src: &str) -> Partial {
     let playable = errors
         .iter()
         .all(|d| leaves_rules_playable(&d.field) || unknown_key_outside_rules(d));
+    // Only unknown keys keep the examples from being replayed: each that may be a rule says
+    // so (with other errors in the rules, those say why).
+    if !playable
+        && errors
+            .iter()
+            .all(|d| leaves_rules_playable(&d.field) || rule_key_slip(d).is_some())
+    {
+        for d in errors.iter_mut() {
+            if let Some(rule) = rule_key_slip(d) {
+                say_examples_wait(d, &rule);
+            }
+        }
+    }
     sort_by_place(&mut errors);
     sort_by_place(&mut warnings);
     Partial {
@@ -1447,9 +1503,10 @@ impl Validator<'_> {
         let x = *v.get_ref();
         if x < lo || x > hi {
             // An upper bound of u16::MAX is the integer type's (a game's total when the board
-            // is in error), not one a player would know: below the range, say the game's.
-            let range = if x < lo && hi >= i64::from(u16::MAX) {
-                format!("of at least {lo}")
+            // is in error), not one a player would aim for: said the same way below and above
+            // the range, the game's lower bound first and the type's limit only in brackets.
+            let range = if hi >= i64::from(u16::MAX) {
+                format!("of at least {lo} (at most {hi})")
             } else {
                 format!("from {lo} to {hi}")
             };
@@ -2059,10 +2116,21 @@ impl Validator<'_> {
                     ];
                     for (name, span) in left {
                         if let Some(span) = span {
+                            // The kinds the key applies under: a count capture looks at no
+                            // empty pit and no pit across, and always takes the last seed (the
+                            // count warnings above), so those three are only an opposite's.
+                            let kinds = match name {
+                                "last_pit_was_empty"
+                                | "opposite_must_have_seeds"
+                                | "take_capturing_seed" => {
+                                    "set kind = \"opposite\" (the only kind it applies to)"
+                                }
+                                _ => "set kind = \"opposite\" or \"count\"",
+                            };
                             self.warn(
                                 span,
                                 &format!("capture.{name}"),
-                                format!("{name} has no effect with kind = \"none\": no move ever captures; remove it, or set kind = \"opposite\" or \"count\" for the capture it describes"),
+                                format!("{name} has no effect with kind = \"none\": no move ever captures; remove it, or {kinds} for the capture it describes"),
                             );
                         }
                     }
