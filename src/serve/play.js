@@ -72,7 +72,8 @@
 
   // A hole's label. A pit's is a head and a tail (its number, e.g. "Northerner" and "6"):
   // clipped, the head ends in an ellipsis and the tail stays, so pits still differ
-  // ("North…6").
+  // ("North…6"). A store's may have spaces: each word is a box of its own, so a line breaks
+  // only between words and a word too long even at the least size is clipped whole.
   function labelOf(text, isStore) {
     var l = el('span', 'label');
     if (!isStore) {
@@ -82,12 +83,15 @@
       if (k) l.appendChild(el('span', 'tail', text.slice(text.length - k)));
       return l;
     }
-    l.textContent = text;
+    text.split(' ').forEach(function (w, i) {
+      if (i) l.appendChild(document.createTextNode(' '));
+      l.appendChild(el('span', 'w', w));
+    });
     return l;
   }
 
   // Every label inside its hole: the font shrinks (from the style sheet's size down to
-  // LABEL_MIN px) until the label's widest line fits
+  // LABEL_MIN px) until the label's widest line (a pit's label, a store's longest word) fits
   // the hole's width at the label's height (a round pit is narrower above its centre);
   // what is still too wide at LABEL_MIN is clipped with an ellipsis, the label whole in its
   // title. Measured, so it holds for any label, font and pit size; again on a resize.
@@ -103,7 +107,8 @@
         f.size = parseFloat(getComputedStyle(l).fontSize);
         f.room = roomFor(l, f.size);
         f.need = 0;
-        f.need = textWidth(l);
+        var parts = l.parentElement.classList.contains('store') ? l.querySelectorAll('.w') : [l];
+        Array.prototype.forEach.call(parts, function (p) { f.need = Math.max(f.need, textWidth(p)); });
       });
       var changed = false;
       labels.forEach(function (l, i) { // write

@@ -10,7 +10,7 @@
 // * the legend is shown; no request fails (a favicon 404 was a console error);
 // * every pit and store label lies inside its hole (1 px), a pit's label also inside the round
 //   pit at its middle; a label is clipped (with an ellipsis, whole in its title) only at the
-//   least font size, 8 px. Also for the
+//   least font size, 8 px; no word of a store's label is split across lines. Also for the
 //   longest labels the loader accepts, in a second server: tests/fixtures/long-names.toml
 //   (players' names of ten letters as the default labels, "Northerner6", "store Southerner")
 //   and tests/fixtures/long-labels.toml (12-character pit labels, 24-character store labels,
@@ -103,14 +103,14 @@ function measure() {
   dirs.forEach((d) => counts.forEach((c) => { if (overlap(d, c)) dirProblems.push('a direction button covers a seed count'); }));
   // A label outside its hole (a store's name on a phone, "Northerner6" in a 44 px pit), a
   // pit's label beyond the round pit at its middle, a label clipped above the least font size
-  // or without its whole text in its title.
-  const spills = [], clipped = [], fonts = [];
+  // or without its whole text in its title, a word of a store's label split across lines.
+  const spills = [], splits = [], clipped = [], fonts = [];
   for (const l of board.querySelectorAll('.hole .label')) {
     const hole = l.parentElement, store = hole.classList.contains('store');
     const r = l.getBoundingClientRect(), h = hole.getBoundingClientRect();
     const text = l.textContent, size = parseFloat(getComputedStyle(l).fontSize);
     fonts.push(size);
-    // The label and each box in it (a pit's head and number).
+    // The label and each box in it (a pit's head and number, a store's words).
     const parts = [l, ...l.querySelectorAll('*')];
     for (const p of parts) {
       const q = p.getBoundingClientRect();
@@ -131,6 +131,19 @@ function measure() {
         spills.push(text + ' (clipped at ' + size + ' px, title ' + JSON.stringify(l.title) + ')');
       }
     }
+    if (store) {
+      // Each word's rectangles on one line: a word split across lines has two.
+      const walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        for (const m of n.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(n, m.index);
+          range.setEnd(n, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+          if (tops.size > 1) splits.push(m[0] + ' in ' + JSON.stringify(text) + ' on ' + tops.size + ' lines');
+        }
+      }
+    }
   }
   const step = (row) => row.slice(1).map((r, i) => r.cx - row[i].cx);
   return {
@@ -145,6 +158,7 @@ function measure() {
     dirs: dirs.map((d) => ({ w: d.w, h: d.h })),
     dirProblems,
     spills,
+    splits,
     clipped,
     labelSizes: [Math.min(...fonts), Math.max(...fonts)],
     legend: [...document.querySelectorAll('.legend li')].filter((li) => li.getBoundingClientRect().height > 0).length,
@@ -217,6 +231,7 @@ try {
       ok(m.spills.length === 0, what + ': every pit and store label fits its hole (fonts ' + m.labelSizes.map((x) => x.toFixed(2)).join('–') + ' px; ' +
         (m.clipped.length ? m.clipped.length + ' clipped at 8 px: ' + m.clipped.slice(0, 2).join(', ') + (m.clipped.length > 2 ? ', …' : '') : 'none clipped') + ')' +
         (m.spills.length ? ': ' + m.spills.slice(0, 4).join(', ') : ''));
+      ok(m.splits.length === 0, what + ': no word of a store label is split across lines' + (m.splits.length ? ': ' + m.splits.join(', ') : ''));
       ok(m.dirProblems.length === 0, what + ': no direction button covers a seed count');
       if (m.dirs.length) ok(Math.min(...m.dirs.map((d) => d.h)) >= 40, what + ': direction buttons at least 40 px tall (' + m.dirs.map((d) => d.w.toFixed(0) + 'x' + d.h.toFixed(0)).slice(0, 2).join(', ') + ')');
       ok(m.legend >= 5, what + ': the legend explains ' + m.legend + ' markers');
