@@ -658,6 +658,9 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         refused: bool,
         /// The last rebuild's diagnostics, if it failed.
         problem: Option<&'a str>,
+        /// A file was saved since the server started (else the rules and any problem are
+        /// the first build's: nothing was saved or rebuilt yet).
+        rebuilt: bool,
         /// The start of each other starting count the ruleset offers
         /// (`board.seeds_per_pit_options`): (seeds a pit, position).
         option_starts: Vec<(u16, String)>,
@@ -674,6 +677,7 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         saved,
         refused,
         problem: st.error.as_deref(),
+        rebuilt: st.generation > 1,
         option_starts: rs
             .board
             .seeds_per_pit_options

@@ -674,6 +674,8 @@ fn serve_plays_the_saved_rules_while_check_refuses_them() {
     let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(info["saved"], true);
     assert_eq!(info["refused"], true);
+    // The first build: the page says the file's check failed, not a rebuild's.
+    assert_eq!(info["rebuilt"], false);
     assert!(info["problem"].as_str().unwrap().contains("example[1]"));
     // Worked by hand: A1's 5 seeds go to A2, A3, store A, B1, B2: A 0 6 6 (1) / B 6 6 5 (0),
     // B to move.
@@ -706,8 +708,12 @@ fn serve_plays_the_saved_rules_while_check_refuses_them() {
     let (_, body) = request(port, "GET", "/api/six-pit-sowing/info", Some(&host), "");
     let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(
-        (&info["saved"], &info["refused"]),
-        (&serde_json::json!(true), &serde_json::json!(false))
+        (&info["saved"], &info["refused"], &info["rebuilt"]),
+        (
+            &serde_json::json!(true),
+            &serde_json::json!(false),
+            &serde_json::json!(true)
+        )
     );
 }
 

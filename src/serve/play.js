@@ -283,6 +283,9 @@
       notice.textContent = '';
       if (!info.saved) {
         notice.appendChild(el('span', null, 'The last save cannot be played: playing the rules of the last good kit.'));
+      } else if (info.refused && !info.rebuilt) {
+        // The first build: nothing was saved or rebuilt yet.
+        notice.appendChild(el('span', null, 'Playing the rules in the file; the check failed (below), so no kit was built.'));
       } else if (info.refused) {
         notice.appendChild(el('span', null, 'Playing the rules as last saved; the last rebuild failed its check (below), so the kit was not rebuilt.'));
       }

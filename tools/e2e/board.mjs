@@ -234,6 +234,8 @@ try {
       ok(m.splits.length === 0, what + ': no word of a store label is split across lines' + (m.splits.length ? ': ' + m.splits.join(', ') : ''));
       ok(m.dirProblems.length === 0, what + ': no direction button covers a seed count');
       if (m.dirs.length) ok(Math.min(...m.dirs.map((d) => d.h)) >= 40, what + ': direction buttons at least 40 px tall (' + m.dirs.map((d) => d.w.toFixed(0) + 'x' + d.h.toFixed(0)).slice(0, 2).join(', ') + ')');
+      // Its kit does not lay out: on first load nothing was saved or rebuilt yet.
+      if (id === 'long-labels') ok((await page.textContent('#notice')).startsWith('Playing the rules in the file; the check failed'), what + ': the first load says the file\'s check failed: ' + (await page.textContent('#notice')).slice(0, 60));
       ok(m.legend >= 5, what + ': the legend explains ' + m.legend + ' markers');
       await page.screenshot({ path: path.join(shots, 'board-' + id + '-' + device + '.png'), fullPage: true });
     }
