@@ -240,6 +240,22 @@ fn play_api_answers_with_the_engine() {
         v["error"].as_str().unwrap().contains("move 2 \"A1\""),
         "{v}"
     );
+    // The same, asked by the page replaying its moves after a save (a refusal expected): 200
+    // with only the error, so the browser logs no failed request.
+    let (code, body) = request(
+        port,
+        "POST",
+        "/api/six-pit-sowing/play",
+        Some(&host),
+        r#"{"moves": ["A1", "A1"], "refusal_ok": true}"#,
+    );
+    assert_eq!(code, 200);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(
+        v["error"].as_str().unwrap().contains("move 2 \"A1\""),
+        "{v}"
+    );
+    assert!(v.get("replay").is_none(), "{v}");
     assert_eq!(
         request(
             port,

@@ -15,12 +15,14 @@
     return e;
   }
 
-  function ask(moves) {
+  // refusalOk: the moves may no longer replay (after a save), an answer expected: the server
+  // says so with 200 and an error, not a 422 the browser logs as a console error.
+  function ask(moves, refusalOk) {
     return fetch('/api/' + encodeURIComponent(id) + '/play', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ from: game.from, moves: moves })
-    }).then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); });
+      body: JSON.stringify({ from: game.from, moves: moves, refusal_ok: !!refusalOk })
+    }).then(function (r) { return r.json().then(function (j) { return { ok: r.ok && !j.error, body: j }; }); });
   }
 
   function showError(msg) {
@@ -52,7 +54,7 @@
   }
 
   function refresh() {
-    return ask(game.moves).then(function (a) {
+    return ask(game.moves, true).then(function (a) {
       if (!a.ok) { stale(a.body.error); return; }
       showError(null);
       last = a.body;
