@@ -658,6 +658,9 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         refused: bool,
         /// The last rebuild's diagnostics, if it failed.
         problem: Option<&'a str>,
+        /// A file was saved since the server started (else the rules and any problem are
+        /// the first build's: nothing was saved or rebuilt yet).
+        rebuilt: bool,
         /// The start of each other starting count the ruleset offers
         /// (`board.seeds_per_pit_options`): (seeds a pit, position).
         option_starts: Vec<(u16, String)>,
@@ -674,6 +677,7 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         saved,
         refused,
         problem: st.error.as_deref(),
+        rebuilt: st.generation > 1,
         option_starts: rs
             .board
             .seeds_per_pit_options
@@ -712,6 +716,11 @@ struct PlayRequest {
     /// Moves so far, notation form.
     #[serde(default)]
     moves: Vec<String>,
+    /// A refusal is an expected answer, 200 with `{"error"}` rather than 422: the play-test
+    /// page replaying its moves after a save that may make them illegal (a 422 would be a
+    /// console error in the browser each time).
+    #[serde(default)]
+    refusal_ok: bool,
 }
 
 /// The answer of `POST /api/ID/play`: the replay (JSON shape version 1) and the TOML of a
@@ -724,7 +733,7 @@ struct PlayResponse {
 
 /// Plays `from` + `moves` (the request body's JSON) under `ruleset`'s rules with the engine; returns the
 /// HTTP status and JSON body (400 for a body that is not the JSON, 422 for a move or start
-/// the rules refuse).
+/// the rules refuse, or 200 with only `{"error"}` when the request says `refusal_ok`).
 pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static str, String) {
     let err = |status, msg: String| (status, serde_json::json!({ "error": msg }).to_string());
     let req: PlayRequest = match serde_json::from_slice(body) {
@@ -740,20 +749,25 @@ pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static st
         return err("400 Bad Request", "more than 10 000 moves".to_string());
     }
     // A start with the seeds of another starting count the ruleset offers plays under it.
+    let refused = if req.refusal_ok {
+        "200 OK"
+    } else {
+        "422 Unprocessable Entity"
+    };
     let other = crate::replay::for_start(ruleset, req.from.as_deref());
     let ruleset = other.as_ref().unwrap_or(ruleset);
     let rules = match Rules::try_new(ruleset) {
         Ok(r) => r,
-        Err(e) => return err("422 Unprocessable Entity", e),
+        Err(e) => return err(refused, e),
     };
     // A start with closed pits (x) is replayed on the board its next round shortens.
     let short = match crate::replay::board_for(&rules, req.from.as_deref()) {
         Ok(s) => s,
-        Err(e) => return err("422 Unprocessable Entity", e.message),
+        Err(e) => return err(refused, e.message),
     };
     let rules = short.as_ref().unwrap_or(&rules);
     match crate::replay::run(rules, req.from.as_deref(), &req.moves) {
-        Err(e) => err("422 Unprocessable Entity", e.message),
+        Err(e) => err(refused, e.message),
         Ok(r) => {
             // A worked example starts with the ruleset's own seeds a pit, not an option's.
             let example = if other.is_some() {

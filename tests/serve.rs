@@ -240,6 +240,22 @@ fn play_api_answers_with_the_engine() {
         v["error"].as_str().unwrap().contains("move 2 \"A1\""),
         "{v}"
     );
+    // The same, asked by the page replaying its moves after a save (a refusal expected): 200
+    // with only the error, so the browser logs no failed request.
+    let (code, body) = request(
+        port,
+        "POST",
+        "/api/six-pit-sowing/play",
+        Some(&host),
+        r#"{"moves": ["A1", "A1"], "refusal_ok": true}"#,
+    );
+    assert_eq!(code, 200);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(
+        v["error"].as_str().unwrap().contains("move 2 \"A1\""),
+        "{v}"
+    );
+    assert!(v.get("replay").is_none(), "{v}");
     assert_eq!(
         request(
             port,
@@ -674,6 +690,8 @@ fn serve_plays_the_saved_rules_while_check_refuses_them() {
     let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(info["saved"], true);
     assert_eq!(info["refused"], true);
+    // The first build: the page says the file's check failed, not a rebuild's.
+    assert_eq!(info["rebuilt"], false);
     assert!(info["problem"].as_str().unwrap().contains("example[1]"));
     // Worked by hand: A1's 5 seeds go to A2, A3, store A, B1, B2: A 0 6 6 (1) / B 6 6 5 (0),
     // B to move.
@@ -706,8 +724,12 @@ fn serve_plays_the_saved_rules_while_check_refuses_them() {
     let (_, body) = request(port, "GET", "/api/six-pit-sowing/info", Some(&host), "");
     let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(
-        (&info["saved"], &info["refused"]),
-        (&serde_json::json!(true), &serde_json::json!(false))
+        (&info["saved"], &info["refused"], &info["rebuilt"]),
+        (
+            &serde_json::json!(true),
+            &serde_json::json!(false),
+            &serde_json::json!(true)
+        )
     );
 }
 

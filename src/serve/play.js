@@ -15,12 +15,14 @@
     return e;
   }
 
-  function ask(moves) {
+  // refusalOk: the moves may no longer replay (after a save), an answer expected: the server
+  // says so with 200 and an error, not a 422 the browser logs as a console error.
+  function ask(moves, refusalOk) {
     return fetch('/api/' + encodeURIComponent(id) + '/play', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ from: game.from, moves: moves })
-    }).then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); });
+      body: JSON.stringify({ from: game.from, moves: moves, refusal_ok: !!refusalOk })
+    }).then(function (r) { return r.json().then(function (j) { return { ok: r.ok && !j.error, body: j }; }); });
   }
 
   function showError(msg) {
@@ -52,7 +54,7 @@
   }
 
   function refresh() {
-    return ask(game.moves).then(function (a) {
+    return ask(game.moves, true).then(function (a) {
       if (!a.ok) { stale(a.body.error); return; }
       showError(null);
       last = a.body;
@@ -69,6 +71,87 @@
       render(a.body);
     });
   }
+
+  // A hole's label. A pit's is a head and a tail (its number, e.g. "Northerner" and "6"):
+  // clipped, the head ends in an ellipsis and the tail stays, so pits still differ
+  // ("North…6"). A store's may have spaces: each word is a box of its own, so a line breaks
+  // only between words and a word too long even at the least size is clipped whole.
+  function labelOf(text, isStore) {
+    var l = el('span', 'label');
+    if (!isStore) {
+      var digits = /\d{1,4}$/.exec(text);
+      var k = digits && digits.index > 0 ? digits[0].length : (text.length > 6 ? 3 : 0);
+      l.appendChild(el('span', 'head', text.slice(0, text.length - k)));
+      if (k) l.appendChild(el('span', 'tail', text.slice(text.length - k)));
+      return l;
+    }
+    text.split(' ').forEach(function (w, i) {
+      if (i) l.appendChild(document.createTextNode(' '));
+      l.appendChild(el('span', 'w', w));
+    });
+    return l;
+  }
+
+  // Every label inside its hole: the font shrinks (from the style sheet's size down to
+  // LABEL_MIN px) until the label's widest line (a pit's label, a store's longest word) fits
+  // the hole's width at the label's height (a round pit is narrower above its centre);
+  // what is still too wide at LABEL_MIN is clipped with an ellipsis, the label whole in its
+  // title. Measured, so it holds for any label, font and pit size; again on a resize.
+  var LABEL_MIN = 8;
+  function fitLabels() {
+    var labels = Array.prototype.slice.call($('board').querySelectorAll('.hole .label'));
+    labels.forEach(function (l) { l.style.fontSize = ''; l.style.maxWidth = ''; l.removeAttribute('title'); });
+    var fit = labels.map(function () { return { room: 0, need: 0, size: 0 }; });
+    // Three rounds: a smaller label sits lower in its pit, where the pit is wider.
+    for (var round = 0; round < 3; round++) {
+      labels.forEach(function (l, i) { // read
+        var f = fit[i];
+        f.size = parseFloat(getComputedStyle(l).fontSize);
+        f.room = roomFor(l, f.size);
+        f.need = 0;
+        var parts = l.parentElement.classList.contains('store') ? l.querySelectorAll('.w') : [l];
+        Array.prototype.forEach.call(parts, function (p) { f.need = Math.max(f.need, textWidth(p)); });
+      });
+      var changed = false;
+      labels.forEach(function (l, i) { // write
+        var f = fit[i];
+        if (f.need <= f.room + 0.01 || f.size <= LABEL_MIN) return;
+        var size = Math.max(LABEL_MIN, Math.floor(f.size * f.room / f.need * 4) / 4);
+        if (size < f.size) { l.style.fontSize = size + 'px'; changed = true; }
+      });
+      if (!changed) break;
+    }
+    labels.forEach(function (l, i) {
+      var f = fit[i];
+      l.style.maxWidth = Math.floor(f.room) + 'px';
+      if (f.need > f.room + 0.01) l.title = l.textContent;
+    });
+  }
+
+  // The width of an element's text as laid out in one line (not clipped).
+  function textWidth(e) {
+    var r = document.createRange();
+    r.selectNodeContents(e);
+    return r.getBoundingClientRect().width;
+  }
+
+  // The width inside a hole (its border excluded, 2 px of air each side) at the middle of the
+  // label's first and last lines: a pit is a circle, a store two half circles joined by
+  // straight sides.
+  function roomFor(l, size) { // size: the label's font size, px
+    var h = l.parentElement, hr = h.getBoundingClientRect(), lr = l.getBoundingClientRect();
+    var w = h.clientWidth, ht = h.clientHeight, r = Math.min(w, ht) / 2;
+    var top = hr.top + h.clientTop, c1 = top + r, c2 = top + ht - r;
+    var line = parseFloat(getComputedStyle(l).lineHeight) || size;
+    var dy = function (y) { return y < c1 ? c1 - y : (y > c2 ? y - c2 : 0); };
+    var d = Math.max(dy(lr.top + line / 2), dy(lr.bottom - line / 2));
+    var half = Math.sqrt(Math.max(0, r * r - d * d)) + (w / 2 - r);
+    return Math.max(w * 0.5, 2 * half - 4);
+  }
+  var fitting = 0;
+  window.addEventListener('resize', function () {
+    if (!fitting) fitting = requestAnimationFrame(function () { fitting = 0; fitLabels(); });
+  });
 
   function render(ans) {
     var r = ans.replay;
@@ -92,7 +175,7 @@
       var h = el(single ? 'button' : 'div', 'hole' + (isStore ? ' store' : ''));
       h.dataset.label = label;
       h.dataset.count = count;
-      h.appendChild(el('span', 'label', label));
+      h.appendChild(labelOf(label, isStore));
       h.appendChild(el('span', 'count', String(count)));
       if (order[label]) {
         // The sowing order: a badge of its own in the row outside the pit (placed below); a
@@ -160,6 +243,7 @@
     for (var i = n - 1; i >= 0; i--) put(hole(r.pit_labels[1][i], st.pits[1][i], false), 2 + (n - 1 - i), rowTop, 0, 'top', -1);
     for (var j = 0; j < n; j++) put(hole(r.pit_labels[0][j], st.pits[0][j], false), 2 + j, rowBottom, 0, 'bottom', 1);
     put(hole(r.store_labels[0], st.stores[0], true), n + 2, rowTop, 2, 'south', 1);
+    fitLabels();
 
     var hap = $('happened');
     hap.textContent = '';
@@ -201,6 +285,9 @@
       notice.textContent = '';
       if (!info.saved) {
         notice.appendChild(el('span', null, 'The last save cannot be played: playing the rules of the last good kit.'));
+      } else if (info.refused && !info.rebuilt) {
+        // The first build: nothing was saved or rebuilt yet.
+        notice.appendChild(el('span', null, 'Playing the rules in the file; the check failed (below), so no kit was built.'));
       } else if (info.refused) {
         notice.appendChild(el('span', null, 'Playing the rules as last saved; the last rebuild failed its check (below), so the kit was not rebuilt.'));
       }

@@ -54,6 +54,8 @@ try {
   ok(await rawGet('attacker.example:' + new URL(base).port) === 421, 'a foreign Host header is refused (DNS rebinding)');
 
   const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   await page.goto(base);
   await page.screenshot({ path: path.join(shots, '01-index.png'), fullPage: true });
   await page.goto(base + 'kit/kalah-6x4/');
@@ -148,6 +150,7 @@ try {
   const outlined = await page.$$eval('#board .hole', (hs) => hs.filter((h) => h.matches('.legal, .legal-either') || getComputedStyle(h).boxShadow !== 'none').length);
   ok(outlined === 0, 'and no pit of the stale board is outlined as legal');
   ok((await page.textContent('#error')).includes('no longer replay'), 'the page says the moves no longer replay');
+  ok(consoleErrors.length === 0, 'the moves refused after the save leave no console error (the page expects the refusal)' + (consoleErrors.length ? ': ' + consoleErrors.join('; ') : ''));
   await page.waitForSelector('#notice:not([hidden])');
   ok((await page.textContent('#notice')).includes('failed its check'), 'the page says it plays the saved rules, whose rebuild failed its check: ' + (await page.textContent('#notice')).slice(0, 90));
   await page.screenshot({ path: path.join(shots, '07-stale-board.png'), fullPage: true });
