@@ -867,6 +867,19 @@ fn solve_node_and_memory_limits_refuse_zero() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A budget of N positions visits at most N (it said it had searched N + 1): six-pit
+    // sowing takes 2 063 positions to solve (README "Solving"), so each of these runs out.
+    for n in [1u64, 2, 100, 1000] {
+        let o = bin()
+            .args(["solve", "--format", "json"])
+            .arg(format!("--nodes={n}"))
+            .arg(&f)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("\"value\":null"), "{n}: {out}");
+        assert!(out.contains(&format!("\"nodes\":{n},")), "{n}: {out}");
+    }
 }
 
 /// `solve --budget` 0, `nan` and `inf` exited 1 and `-1` exited 2: each is a bad argument,

@@ -600,13 +600,15 @@ impl<'r> Solver<'r> {
         ((h[n] as u32) << 16) | h[n + 1] as u32
     }
 
+    /// Counts one more position visited, or stops the search when the node budget is spent
+    /// (before counting: a budget of N visits at most N positions, and the report says so).
     fn tick(&mut self) -> Result<(), Abort> {
-        self.nodes += 1;
         if let Some(n) = self.limits.nodes {
-            if self.nodes > n {
+            if self.nodes >= n {
                 return Err(Abort::Budget(Stop::Nodes));
             }
         }
+        self.nodes += 1;
         if self.nodes & 0xFFF == 0 {
             if let Some(s) = self.limits.seconds {
                 if self.start.elapsed().as_secs_f64() > s {
