@@ -224,6 +224,8 @@
     var n = st.pits[0].length;
     board.style.setProperty('--n', n);
     var dc = !!r.direction_choice;
+    // The legend speaks of direction buttons only for rules that have them.
+    $('legend-either').hidden = !dc;
     var rowTop = dc ? 3 : 2, rowBottom = rowTop + 1;
     board.style.gridTemplateRows = (dc ? 'auto ' : '') + 'minmax(var(--badge), auto) auto auto minmax(var(--badge), auto)' + (dc ? ' auto' : '');
     function place(e, col, row, rows) {

@@ -162,6 +162,7 @@ function measure() {
     clipped,
     labelSizes: [Math.min(...fonts), Math.max(...fonts)],
     legend: [...document.querySelectorAll('.legend li')].filter((li) => li.getBoundingClientRect().height > 0).length,
+    legendDirections: document.querySelector('.legend li').innerText.includes('direction'),
     legalOnStale: board.classList.contains('stale') ? board.querySelectorAll('.legal, .legal-either').length : 0,
   };
 }
@@ -237,6 +238,8 @@ try {
       // Its kit does not lay out: on first load nothing was saved or rebuilt yet.
       if (id === 'long-labels') ok((await page.textContent('#notice')).startsWith('Playing the rules in the file; the check failed'), what + ': the first load says the file\'s check failed: ' + (await page.textContent('#notice')).slice(0, 60));
       ok(m.legend >= 5, what + ': the legend explains ' + m.legend + ' markers');
+      // Direction buttons are explained only where the mover chooses the direction (Giuthi).
+      ok(m.legendDirections === (m.dirs.length > 0 || id === 'giuthi'), what + ': the legend speaks of direction buttons only where there are some (' + m.legendDirections + ')');
       await page.screenshot({ path: path.join(shots, 'board-' + id + '-' + device + '.png'), fullPage: true });
     }
     ok(failed.length === 0, device + ': no failed request or console error' + (failed.length ? ': ' + failed.join('; ') : ''));
