@@ -138,14 +138,7 @@ pub fn add_extra_files(
         return Ok(());
     }
     let (_, ph) = opts.localise(rs)?;
-    let mut lines = ph.get("manifest.extra_files") + "\n";
-    for f in &more {
-        lines.push_str(&ph.fmt(
-            "manifest.file",
-            &[("name", &f.name), ("bytes", &f.bytes.len().to_string())],
-        ));
-        lines.push('\n');
-    }
+    let lines = ph.get("manifest.extra_files") + "\n" + &crate::kit::manifest_files(&ph, &more);
     ph.check()?;
     if let Some(m) = kit.files.iter_mut().find(|f| f.name == "manifest.txt") {
         m.bytes.extend_from_slice(lines.as_bytes());

@@ -157,13 +157,7 @@ pub fn make_with(rs: &Ruleset, opts: &KitOptions, hints: bool) -> Result<Kit, St
         ph.get("manifest.files"),
     ];
     let mut manifest = lines.join("\n") + "\n";
-    for f in &files {
-        manifest.push_str(&ph.fmt(
-            "manifest.file",
-            &[("name", &f.name), ("bytes", &f.bytes.len().to_string())],
-        ));
-        manifest.push('\n');
-    }
+    manifest.push_str(&manifest_files(&ph, &files));
     ph.check()?;
     files.push(File {
         name: "manifest.txt".to_string(),
@@ -396,4 +390,18 @@ fn lower_first(s: &str) -> String {
         Some(f) => f.to_lowercase().chain(c).collect(),
         None => String::new(),
     }
+}
+
+/// The manifest's line for each of `files`, in order: its name and size in bytes, worded by
+/// the catalogue's `manifest.file` in the kit's language, each ending in a line break.
+pub(crate) fn manifest_files(ph: &layout::phrases::Phrases, files: &[File]) -> String {
+    let mut out = String::new();
+    for f in files {
+        out.push_str(&ph.fmt(
+            "manifest.file",
+            &[("name", &f.name), ("bytes", &f.bytes.len().to_string())],
+        ));
+        out.push('\n');
+    }
+    out
 }
