@@ -804,14 +804,8 @@ fn main() -> ExitCode {
             emit_example,
             title,
         } => {
-            let files: Vec<PathBuf> = ruleset.into_iter().collect();
-            let ids: Vec<String> = bundled.into_iter().collect();
-            let input = match cli::inputs(files, &ids) {
-                Ok(mut v) if v.len() == 1 => v.remove(0),
-                Ok(_) => {
-                    eprintln!("error: give one ruleset file, or --bundled ID");
-                    return ExitCode::from(1);
-                }
+            let input = match cli::one_input(ruleset, bundled) {
+                Ok(i) => i,
                 Err(e) => {
                     eprintln!("{e}");
                     return ExitCode::from(1);
@@ -899,13 +893,8 @@ fn main() -> ExitCode {
         } => {
             // A file, `-` (standard input) or `--bundled ID`, read as for check, build and
             // replay.
-            let ids: Vec<String> = bundled.into_iter().collect();
-            let input = match cli::inputs(file.into_iter().collect(), &ids) {
-                Ok(mut v) if v.len() == 1 => v.remove(0),
-                Ok(_) => {
-                    eprintln!("error: give one ruleset file, or --bundled ID");
-                    return ExitCode::from(2);
-                }
+            let input = match cli::one_input(file, bundled) {
+                Ok(i) => i,
                 Err(e) => {
                     eprintln!("{e}");
                     return ExitCode::from(1);

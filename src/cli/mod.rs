@@ -91,6 +91,19 @@ pub fn bundled_hint(path: &Path, command: &str) -> Option<String> {
     })
 }
 
+/// The one ruleset `replay` and `solve` take: a file, `-` (standard input) or `--bundled ID`
+/// (clap makes sure exactly one is given). Errors: an unknown bundled id (the message lists
+/// the ids), or, never through clap, none or both.
+pub fn one_input(file: Option<PathBuf>, bundled: Option<String>) -> Result<Input, String> {
+    let ids: Vec<String> = bundled.into_iter().collect();
+    let mut v = inputs(file.into_iter().collect(), &ids)?;
+    if v.len() == 1 {
+        Ok(v.remove(0))
+    } else {
+        Err("error: give one ruleset file, or --bundled ID".to_string())
+    }
+}
+
 /// The inputs named by ruleset paths (`-` is standard input) and `--bundled` ids.
 /// Errors: an unknown bundled id (the message lists the ids).
 pub fn inputs(files: Vec<PathBuf>, bundled_ids: &[String]) -> Result<Vec<Input>, String> {
