@@ -334,9 +334,7 @@ fn a_translated_name_copied_from_a_bundled_ruleset_is_warned_about() {
 
 #[test]
 fn check_and_build_print_the_same_warnings() {
-    let dir = std::env::temp_dir().join(format!("sowkit-diagnose-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("diagnose");
     let file = dir.join("tiny.toml");
     let src = BASE.replace("\n[[example]]", &format!("{ES}\n[[example]]"));
     std::fs::write(&file, src).unwrap();
@@ -363,16 +361,8 @@ fn check_and_build_print_the_same_warnings() {
 
 #[test]
 fn new_from_marks_what_to_update_and_check_warns_until_it_is() {
-    let dir = std::env::temp_dir().join(format!("sowkit-diagnose-new-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let sowkit = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_sowkit"))
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .unwrap()
-    };
+    let dir = scratch("diagnose-new");
+    let sowkit = |args: &[&str]| sowkit_in(&dir, args);
     assert!(sowkit(&["new", "My Game", "--from", "kalah-6x4"])
         .status
         .success());
@@ -398,16 +388,8 @@ fn new_from_marks_what_to_update_and_check_warns_until_it_is() {
 /// game); its translations carry the new game's name.
 #[test]
 fn new_from_every_bundled_ruleset_checks_with_no_warning() {
-    let dir = std::env::temp_dir().join(format!("sowkit-diagnose-new-all-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let sowkit = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_sowkit"))
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .unwrap()
-    };
+    let dir = scratch("diagnose-new-all");
+    let sowkit = |args: &[&str]| sowkit_in(&dir, args);
     for b in sowkit::bundled::ALL {
         let file = format!("from-{}.toml", b.id);
         let o = sowkit(&["new", &file, "--from", b.id]);
@@ -843,9 +825,7 @@ fn a_top_level_rule_slip_says_the_examples_wait_for_it() {
 /// (`min_seed = 2`) is refused with the same words as `check`'s.
 #[test]
 fn replay_follows_check_on_an_unknown_top_level_key() {
-    let dir = std::env::temp_dir().join(format!("sowkit-slip-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("slip");
     let run = |key: &str| {
         let f = dir.join("t.toml");
         std::fs::write(&f, format!("{key}\n{BASE}")).unwrap();
@@ -1217,4 +1197,22 @@ fn rules_that_never_apply_are_warned_about() {
         "{:?}",
         short(&c.warnings)
     );
+}
+
+/// A fresh, empty folder under the system's temporary folder for one test (`name` and this
+/// process's id), removed first if a killed run left it.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sowkit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the `sowkit` binary with `args` in `dir` and returns what it did.
+fn sowkit_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
 }
