@@ -773,7 +773,10 @@ pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static st
             let example = if other.is_some() {
                 None
             } else {
-                r.example_toml("Play-test").ok()
+                let title = crate::replay::example_title(&ruleset.lang, &req.moves);
+                r.example_toml(&title)
+                    .ok()
+                    .map(|t| t + &crate::replay::example_translations(ruleset, &req.moves, None))
             };
             let resp = PlayResponse {
                 replay: r.json(),

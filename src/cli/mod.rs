@@ -311,6 +311,7 @@ pub fn replay(
     };
     if emit_example {
         use sowkit::ruleset::load::{MAX_EXAMPLES, MAX_TITLE_CHARS, MAX_TOTAL_MOVES};
+        let title_given = title;
         let title = match title {
             Some(t) if t.trim().is_empty() => {
                 eprintln!("error: --title is empty: give the example a short title");
@@ -330,14 +331,7 @@ pub fn replay(
                 }
                 None => t.to_string(),
             },
-            None => {
-                let all = format!("Replay of {}", moves.join(" "));
-                if all.chars().count() <= MAX_TITLE_CHARS {
-                    all
-                } else {
-                    format!("Replay of {} moves", moves.len())
-                }
-            }
+            None => sowkit::replay::example_title(&rs.lang, &moves),
         };
         match rep.example_toml_noted(&title) {
             Ok((t, notes)) => {
@@ -355,7 +349,10 @@ pub fn replay(
                 } else if have_moves + adds > MAX_TOTAL_MOVES {
                     eprintln!("warning: {} already has {have_moves} moves in its worked examples and this one adds {adds}: check refuses more than {MAX_TOTAL_MOVES} in all; shorten or replace an example", input.display());
                 }
-                print!("{t}");
+                print!(
+                    "{t}{}",
+                    sowkit::replay::example_translations(&rs, &moves, title_given)
+                );
             }
             Err(e) => {
                 eprintln!("error: {e}");
