@@ -615,6 +615,48 @@ fn the_giuthi_3d_kit_has_plugs_for_the_next_round() {
     assert!(!k.iter().any(|f| f.name.starts_with("plug")));
 }
 
+/// `3d.txt` says where each board part goes. Kalah 6×4 on the default bed is three parts;
+/// South sits at the front (its row of pits nearer, as on the paper board) and sows
+/// counter-clockwise, so S1 is at South's left: the part said to be the left end holds S1.
+#[test]
+fn the_3d_notes_say_where_each_part_goes() {
+    let rs = load("kalah-6x4");
+    let files = sowkit::mesh::kit_files(&rs, false, Bed::DEFAULT).unwrap();
+    let notes = String::from_utf8_lossy(&files.iter().find(|f| f.name == "3d.txt").unwrap().bytes)
+        .into_owned();
+    let line = |n: usize| {
+        notes
+            .lines()
+            .find(|l| l.starts_with(&format!("board-{n}.stl ")))
+            .unwrap_or_else(|| panic!("{notes}"))
+            .to_string()
+    };
+    assert!(
+        line(1).ends_with("; the left end, seen from South's side"),
+        "{notes}"
+    );
+    assert!(
+        line(2).ends_with("; between board-1.stl and board-3.stl"),
+        "{notes}"
+    );
+    assert!(line(3).ends_with("; the right end"), "{notes}");
+    assert!(!notes.contains("board-4.stl"), "{notes}");
+    let d = Design::new(&rs, false).unwrap();
+    let parts = sowkit::mesh::board::parts(&d, Bed::DEFAULT).unwrap();
+    let s1 = d.pits[0];
+    assert!(s1.1 < d.pits[d.n].1, "South's row is the nearer one");
+    assert!(parts[0].x_range.0 <= s1.0 && s1.0 <= parts[0].x_range.1);
+    // One part: nothing to place.
+    let one = sowkit::mesh::kit_files(&rs, false, Bed::parse("600x400").unwrap()).unwrap();
+    let one = String::from_utf8_lossy(&one.iter().find(|f| f.name == "3d.txt").unwrap().bytes)
+        .into_owned();
+    assert!(
+        one.contains("board-1.stl ") && !one.contains("board-2.stl"),
+        "{one}"
+    );
+    assert!(!one.contains("left end"), "{one}");
+}
+
 /// The relay ruleset of `tools/bench-hostile.sh` (16 pits a side of 50 seeds, play sizes),
 /// with `layout` appended (a `[layout]` table or nothing).
 fn relay_16x50(layout: &str) -> Ruleset {

@@ -521,6 +521,15 @@ pub fn kit_files_in(
             Ok((st, stl, png))
         })
         .collect();
+    // The side whose row is nearer the front (lower y): the one the parts are seen from.
+    let n = design.n;
+    let mean_y = |side: usize| {
+        design.pits[side * n..(side + 1) * n]
+            .iter()
+            .map(|p| p.1)
+            .sum::<f64>()
+    };
+    let near_side = &lrs.board.players[if mean_y(0) <= mean_y(1) { 0 } else { 1 }];
     for (i, (p, d)) in parts.iter().zip(done).enumerate() {
         let (st, stl, png) = d?;
         let (lo, hi) = p.mesh.bbox();
@@ -536,6 +545,20 @@ pub fn kit_files_in(
         ));
         if p.turned {
             notes.push_str(&ph.get("three_d.turned"));
+        }
+        // Where the part goes: parts are in order of x, left to right as seen from the side
+        // whose row of pits is nearer (lower y in the board's coordinates).
+        if parts.len() > 1 {
+            if i == 0 {
+                notes.push_str(&ph.fmt("three_d.place_left", &[("a", near_side)]));
+            } else if i + 1 == parts.len() {
+                notes.push_str(&ph.get("three_d.place_right"));
+            } else {
+                notes.push_str(&ph.fmt(
+                    "three_d.place_between",
+                    &[("p", &i.to_string()), ("q", &(i + 2).to_string())],
+                ));
+            }
         }
         notes.push('\n');
         files.push(File {
