@@ -216,7 +216,19 @@ fn generate(
                     .iter()
                     .any(|(_, _, _, q)| lifted(q) == lifted(&r))
                 || avoid.iter().any(|(q, m)| *q == pos && *m == mtext);
-            if dup || found[idx(k)].len() >= PER_KIND {
+            // Both players get positions: a position for the player who already has more is
+            // passed over (the same game's next ply is the other's). Taking each game's first
+            // position after two plies gave the first player almost every exercise.
+            let mover = pos.to_move;
+            let has = |side| {
+                found
+                    .iter()
+                    .flatten()
+                    .filter(|(q, _, _, _)| q.to_move == side)
+                    .count()
+            };
+            let more = has(mover) > has(1 - mover);
+            if dup || more || found[idx(k)].len() >= PER_KIND {
                 continue;
             }
             found[idx(k)].push((pos, mv, k, r));
