@@ -686,6 +686,25 @@ fn no_exercise_starts_where_another_ends() {
     }
 }
 
+/// Both players get practice positions: among the generated ones (not the ruleset's own, not
+/// "find the best move"), the two sides' counts differ by at most one. Before, Giuthi's were
+/// 4 for A to 1 for B.
+#[test]
+fn practice_positions_are_shared_between_the_players() {
+    for rs in repo_rulesets() {
+        let list = practice::exercises(&rs).unwrap();
+        let mut count = [0usize; 2];
+        for e in list
+            .iter()
+            .filter(|e| !e.from_ruleset && e.kind != Some(practice::Kind::BestMove))
+        {
+            count[e.start.to_move as usize] += 1;
+        }
+        assert!(count[0] + count[1] >= 4, "{}: {count:?}", rs.id);
+        assert!(count[0].abs_diff(count[1]) <= 1, "{}: {count:?}", rs.id);
+    }
+}
+
 /// The practice page says where its exercises come from: the rule sheets' exercises when the
 /// ruleset has some, then positions from sowkit's games, and under a repetition end the
 /// "find the best move" ones are endgames sowkit set up (few seeds placed at random, README
