@@ -770,6 +770,7 @@ fn two_files_with_one_id_are_said_even_when_one_is_refused() {
     let r = sowkit::live::build_sources(
         &[("a.toml".into(), src.clone()), ("b.toml".into(), wrong)],
         None,
+        None,
     );
     let e = r.kits.expect_err("two rulesets with one id");
     assert!(
