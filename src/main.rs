@@ -88,7 +88,7 @@ enum Command {
         /// Also write a 3D-printable board (STL parts, joiners, seeds, previews) into each kit
         #[arg(long = "3d")]
         three_d: bool,
-        /// Printer bed for --3d, WIDTHxDEPTH in millimetres, plain digits (e.g. 250x210, 220.5x220mm)
+        /// Printer bed for --3d, WIDTHxDEPTH in millimetres or inches, plain digits (e.g. 250x210, 220.5x220mm, 9x9in)
         #[arg(long, default_value = "200x200", requires = "three_d")]
         bed: String,
     },

@@ -393,6 +393,62 @@ impl<'r> Replay<'r> {
     }
 }
 
+/// The title of a worked example written from `moves` (`replay --emit-example`, the play-test
+/// page's "copy as worked example") when the user gives none, in `lang`: "Replay of S3 N3"
+/// (catalogue `example.replay_title`), or "Replay of 120 moves" (`example.replay_title_many`)
+/// when that is longer than [`MAX_TITLE_CHARS`](crate::ruleset::load::MAX_TITLE_CHARS). A
+/// language with no catalogue gets the English words.
+pub fn example_title(lang: &str, moves: &[String]) -> String {
+    use crate::layout::phrases::Phrases;
+    let ph = Phrases::load(lang).or_else(|_| Phrases::load("en"));
+    let (all, many) = match &ph {
+        Ok(ph) => (
+            ph.fmt("example.replay_title", &[("moves", &moves.join(" "))]),
+            ph.fmt(
+                "example.replay_title_many",
+                &[("n", &moves.len().to_string())],
+            ),
+        ),
+        Err(_) => (
+            format!("Replay of {}", moves.join(" ")),
+            format!("Replay of {} moves", moves.len()),
+        ),
+    };
+    if all.chars().count() <= crate::ruleset::load::MAX_TITLE_CHARS {
+        all
+    } else {
+        many
+    }
+}
+
+/// The `[example.text.<lang>]` tables a worked example from `moves` needs in `rs` (one for
+/// each of its translations, `rs.texts`), to append after the example's `[example.expect]`:
+/// without them `check` warns and `build --lang <lang>` refuses the ruleset. Each holds the
+/// default title in that language ([`example_title`]), or, when the user gave `title` (in the
+/// ruleset's own language), that title under a comment asking for its translation. Empty for a
+/// ruleset with no translations.
+pub fn example_translations(
+    rs: &crate::ruleset::Ruleset,
+    moves: &[String],
+    title: Option<&str>,
+) -> String {
+    let mut t = String::new();
+    for lang in rs.texts.keys() {
+        t.push_str(&format!("[example.text.{lang}]\n"));
+        match title {
+            Some(given) => t.push_str(&format!(
+                "# UPDATE: translate this title into \"{lang}\"\ntitle = {}\n",
+                toml_string(given)
+            )),
+            None => t.push_str(&format!(
+                "title = {}\n",
+                toml_string(&example_title(lang, moves))
+            )),
+        }
+    }
+    t
+}
+
 /// What an example checks of a game's final state: the position and next player, and the
 /// ending (or "not over") in words.
 fn outcome(r: &Rules, g: &Game) -> (String, String) {

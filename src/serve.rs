@@ -923,24 +923,26 @@ pub fn play_json_in(own: &Ruleset, lang: &str, body: &[u8]) -> (&'static str, St
         Err(e) => err(refused, e.message),
         Ok(r) => {
             // A worked example starts with the ruleset's own seeds a pit, not an option's, and
-            // is written in the file's names (the same moves replayed under them).
-            let title = phrases(&own.lang).get("play.example_title");
+            // is written in the file's names and language (the same moves replayed under
+            // them), with an [example.text.<lang>] for each of its translations.
             let renamed = local.board.players != own.board.players
                 || local.board.stores != own.board.stores
                 || local.board.pit_labels != own.board.pit_labels;
+            let moves: Vec<String> = req
+                .moves
+                .iter()
+                .map(|m| own.own_notation(&local, m))
+                .collect();
+            let title = crate::replay::example_title(&own.lang, &moves);
             let example = if other.is_some() || r.plies.is_empty() {
                 None
             } else if renamed {
                 let from = req.from.as_deref().map(|f| own.own_notation(&local, f));
-                let moves: Vec<String> = req
-                    .moves
-                    .iter()
-                    .map(|m| own.own_notation(&local, m))
-                    .collect();
                 example_of(own, from.as_deref(), &moves, &title)
             } else {
                 r.example_toml(&title).ok()
-            };
+            }
+            .map(|t| t + &crate::replay::example_translations(own, &moves, None));
             let report = r.plies.last().map_or_else(Vec::new, |(_, rep, _)| {
                 crate::layout::diagram::describe_parts(rules.ruleset(), rules, rep, &ph)
                     .into_iter()

@@ -404,6 +404,76 @@ fn new_from_every_bundled_ruleset_checks_with_no_warning() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A variant's rule sheet never says that the copied game's source describes the variant's
+/// rules: `new` rewrites every citation (the ruleset's `source`, each rule table's, and those of
+/// each translation) to say it is the copied game's, in that citation's language, and the
+/// original citation follows word for word.
+#[test]
+fn new_rewrites_every_citation_as_the_copied_games() {
+    let dir = scratch("diagnose-new-cite");
+    let sowkit = |args: &[&str]| sowkit_in(&dir, args);
+    let mut rewritten = 0;
+    for b in sowkit::bundled::ALL {
+        let file = format!("cite-{}.toml", b.id);
+        assert!(sowkit(&["new", &file, "--from", b.id]).status.success());
+        let orig = sowkit::ruleset::load::load_str(b.file, b.source).unwrap();
+        let path = dir.join(&file);
+        let new = sowkit::ruleset::load::load_file(&path).unwrap();
+        // The phrases, written here by hand in each language.
+        let whole = |lang: &str| -> (&'static str, &'static str) {
+            match lang {
+                "en" => ("house rules changed from {g}, which follows ", "in {g}, "),
+                "es" => (
+                    "unas reglas de la casa cambiadas a partir del juego {g}, que sigue ",
+                    "en el juego {g}, ",
+                ),
+                other => panic!("no phrase written for {other}"),
+            }
+        };
+        let mut langs = vec![(
+            orig.lang.clone(),
+            orig.name.clone(),
+            orig.source.clone(),
+            orig.rule_sources.clone(),
+            new.source.clone(),
+            new.rule_sources.clone(),
+        )];
+        for (lang, t) in &orig.texts {
+            let n = &new.texts[lang];
+            langs.push((
+                lang.clone(),
+                t.name.clone(),
+                t.source.clone(),
+                t.rule_sources.clone(),
+                n.source.clone(),
+                n.rule_sources.clone(),
+            ));
+        }
+        for (lang, game, src, rules, new_src, new_rules) in langs {
+            let (w, c) = whole(&lang);
+            assert_eq!(
+                new_src,
+                format!("{}{src}", w.replace("{g}", &game)),
+                "{} {lang}",
+                b.id
+            );
+            assert_eq!(new_rules.len(), rules.len(), "{} {lang}", b.id);
+            for (topic, cited) in &rules {
+                assert_eq!(
+                    new_rules[topic],
+                    format!("{}{cited}", c.replace("{g}", &game)),
+                    "{} {lang} {topic}",
+                    b.id
+                );
+                rewritten += 1;
+            }
+        }
+    }
+    // Giuthi alone cites eight rule tables in each of its two languages.
+    assert!(rewritten >= 16, "{rewritten}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A limit is said in the game's terms: with the board in error (no seeds a pit) there is
 /// no total to bound `min_seeds` by, and "1 to 65535" named only the integer type's limit.
 #[test]

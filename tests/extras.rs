@@ -706,10 +706,10 @@ fn practice_intro_says_where_the_exercises_come_from() {
             .collect::<Vec<_>>()
             .join(" ");
         let want = match (own, set_up) {
-            (true, false) => "The exercises from the rule sheets come first; the rest are positions from games sowkit played. A host",
-            (true, true) => "The exercises from the rule sheets come first, then positions from games sowkit played, and last a few endgames it set up.",
-            (false, false) => "The positions are from games sowkit played. A host",
-            (false, true) => "The positions are from games sowkit played, and the last few are endgames it set up.",
+            (true, false) => "The exercises from the rule sheets come first; the rest are positions from sample games. A host",
+            (true, true) => "The exercises from the rule sheets come first, then positions from sample games, and last a few endgames set up for practice.",
+            (false, false) => "The positions are from sample games. A host",
+            (false, true) => "The positions are from sample games, and the last few are endgames set up for practice.",
         };
         assert!(
             words.contains(want),
@@ -734,7 +734,7 @@ fn practice_intro_says_where_the_exercises_come_from() {
         .join(" ");
     assert!(
         words.contains(
-            "The positions are from games sowkit played, and the last few are endgames it set up."
+            "The positions are from sample games, and the last few are endgames set up for practice."
         ),
         "{words}"
     );

@@ -494,9 +494,17 @@ fn emitted_example_round_trips_through_check() {
             ex.starts_with("\n[[example]]\ntitle = \"Round trip\"\n"),
             "{ex}"
         );
+        // The ruleset has a Spanish translation: the example gets its [example.text.es], the
+        // title given asked to be translated (without it, check warned and `build --lang es`
+        // refused the ruleset).
+        assert!(
+            ex.ends_with("[example.text.es]\n# UPDATE: translate this title into \"es\"\ntitle = \"Round trip\"\n"),
+            "{ex}"
+        );
         let o = check_with("roundtrip", &ex);
         assert!(o.status.success(), "{ex}\n{:?}", text(&o));
         assert!(text(&o).1.contains("9 worked examples agree"));
+        assert!(!text(&o).1.contains("warning"), "{:?}", text(&o));
         // A wrong expectation in the same example is caught.
         let wrong = ex.replacen("extra_turn = ", "extra_turn = !", 1);
         let wrong = wrong
@@ -504,6 +512,43 @@ fn emitted_example_round_trips_through_check() {
             .replace("extra_turn = !false", "extra_turn = true");
         let o = check_with("roundtrip-wrong", &wrong);
         assert_eq!(o.status.code(), Some(1), "{wrong}");
+    }
+}
+
+/// Without --title, the example is titled in the ruleset's language and each translation in
+/// its own: six-pit sowing is English with a Spanish translation, Kalah 6×3 Spanish with an
+/// English one (titles from the catalogues' `example.replay_title`, written here by hand).
+#[test]
+fn emitted_example_titles_follow_each_language() {
+    for (id, moves, own, other) in [
+        (
+            "six-pit-sowing",
+            "A1 A2",
+            "title = \"Replay of A1 A2\"\n",
+            "[example.text.es]\ntitle = \"Jugadas A1 A2\"\n",
+        ),
+        (
+            "kalah-6x3",
+            "S1",
+            "title = \"Jugadas S1\"\n",
+            "[example.text.en]\ntitle = \"Replay of S1\"\n",
+        ),
+    ] {
+        let o = sowkit()
+            .args([
+                "replay",
+                "--bundled",
+                id,
+                "--emit-example",
+                "--moves",
+                moves,
+            ])
+            .output()
+            .unwrap();
+        let (ex, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(ex.starts_with(&format!("\n[[example]]\n{own}")), "{ex}");
+        assert!(ex.ends_with(other), "{ex}");
     }
 }
 

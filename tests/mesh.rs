@@ -93,6 +93,18 @@ fn bed_sizes_parse_and_bad_ones_are_explained() {
         Bed::parse("220.5x220mm").unwrap(),
         Bed { w: 220.5, h: 220.0 }
     );
+    // Inches, as --paper takes them: 9 × 25.4 = 228.6 mm, 8.5 × 25.4 = 215.9 mm. "9x9in" was
+    // read as a 9 mm side ("9 mm is outside 60 to 2000 mm").
+    assert_eq!(Bed::parse("9x9in").unwrap(), Bed { w: 228.6, h: 228.6 });
+    assert_eq!(Bed::parse("8.5x10IN").unwrap(), Bed { w: 215.9, h: 254.0 });
+    let e = Bed::parse("250x250in").unwrap_err();
+    assert!(
+        e.contains("250 in (6350 mm) is outside 60 to 2000 mm"),
+        "{e}"
+    );
+    // Another unit is named as one sowkit does not take, not read as millimetres.
+    let e = Bed::parse("20x20cm").unwrap_err();
+    assert!(e.contains("cm is not a unit sowkit takes"), "{e}");
     // Plain digits, as a --paper size: no exponent, sign or bare point.
     for bad in [
         "200",

@@ -226,6 +226,13 @@ fn play_api_answers_with_the_engine() {
         ex.contains("position = \"A 1 0 5 (2) / B 0 5 4 (1)\"\n"),
         "{ex}"
     );
+    // Titled by its moves (it was "Play-test"), with the title of the ruleset's Spanish
+    // translation, so pasted in it neither warns nor stops `build --lang es`.
+    assert!(ex.contains("title = \"Replay of A1 A2 B1\"\n"), "{ex}");
+    assert!(
+        ex.ends_with("[example.text.es]\ntitle = \"Jugadas A1 A2 B1\"\n"),
+        "{ex}"
+    );
     // An illegal move is refused with the engine's reason; nothing else changes.
     let (code, body) = request(
         port,
@@ -1090,7 +1097,7 @@ fn the_play_page_speaks_the_rulesets_language() {
     assert!(v["example"]
         .as_str()
         .unwrap()
-        .contains("title = \"Partida de prueba\""));
+        .contains("title = \"Jugadas S4 S1\""));
     // The game's last move, worked by hand: S3's one seed falls in the empty S4 and takes
     // N3's 3 (Sur 15 + 4 = 19); Norte's row is empty, so the game ends and Sur's S5 (2)
     // goes to Sur: 21 to 15.

@@ -311,6 +311,7 @@ pub fn replay(
     };
     if emit_example {
         use sowkit::ruleset::load::{MAX_EXAMPLES, MAX_TITLE_CHARS, MAX_TOTAL_MOVES};
+        let title_given = title;
         let title = match title {
             Some(t) if t.trim().is_empty() => {
                 eprintln!("error: --title is empty: give the example a short title");
@@ -330,14 +331,7 @@ pub fn replay(
                 }
                 None => t.to_string(),
             },
-            None => {
-                let all = format!("Replay of {}", moves.join(" "));
-                if all.chars().count() <= MAX_TITLE_CHARS {
-                    all
-                } else {
-                    format!("Replay of {} moves", moves.len())
-                }
-            }
+            None => sowkit::replay::example_title(&rs.lang, &moves),
         };
         match rep.example_toml_noted(&title) {
             Ok((t, notes)) => {
@@ -355,7 +349,10 @@ pub fn replay(
                 } else if have_moves + adds > MAX_TOTAL_MOVES {
                     eprintln!("warning: {} already has {have_moves} moves in its worked examples and this one adds {adds}: check refuses more than {MAX_TOTAL_MOVES} in all; shorten or replace an example", input.display());
                 }
-                print!("{t}");
+                print!(
+                    "{t}{}",
+                    sowkit::replay::example_translations(&rs, &moves, title_given)
+                );
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -472,10 +469,37 @@ pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
     // that language does not name this game (`check` warns about a copied one), so the new
     // game's own name stands there until it is translated.
     let mut text_name_due = false;
+    let cites = Citations::of(from);
+    // The table the line is in: "" before the first header, else the header's dotted name.
+    let mut table = String::new();
+    let mut commented: Option<String> = None;
     for line in from.source.lines() {
         let t = line.trim_start();
         if t.starts_with('[') {
             text_name_due = t.starts_with("[text.");
+            table = t
+                .trim_start_matches('[')
+                .split(']')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+        }
+        if let Some(cites) = &cites {
+            if let Some(rewritten) = cites.rewrite(&table, line) {
+                // One note for each table's citations (`[text.es.sources]` has eight).
+                if commented.as_deref() != Some(table.as_str()) {
+                    out.push_str(&format!(
+                        "# UPDATE: citation(s) rewritten for a variant of \"{}\": say where your rules come\n\
+                         # from, and change the citation of any rule you change.\n",
+                        from.id
+                    ));
+                }
+                commented = Some(table.clone());
+                out.push_str(&rewritten);
+                out.push('\n');
+                continue;
+            }
         }
         if text_name_due && t.starts_with("name ") | t.starts_with("name=") {
             out.push_str(&format!("name = {}\n", sowkit::replay::toml_string(name)));
@@ -506,6 +530,90 @@ pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
         }
     }
     out
+}
+
+/// The citations of a bundled ruleset as `sowkit new` rewrites them for a variant: its
+/// `source` (and each `[text.<lang>]` table's) says the rules are house rules changed from the
+/// bundled game, which follows its source (`rules.variant_source` in that language's catalogue),
+/// and each per-rule citation says it is the bundled game's (`rules.variant_cite`), so a
+/// variant's rule sheet never says that the copied game's source describes the variant's rules.
+struct Citations {
+    rs: ruleset::Ruleset,
+    phrases: std::collections::BTreeMap<String, sowkit::layout::phrases::Phrases>,
+}
+
+impl Citations {
+    /// `None` when the bundled ruleset does not load (never, `tests/diagnose.rs` loads every one)
+    /// or a language it uses has no catalogue: its citations are then copied as they are.
+    fn of(from: &Bundled) -> Option<Citations> {
+        let rs = ruleset::load::load_str(from.file, from.source).ok()?;
+        let mut phrases = std::collections::BTreeMap::new();
+        for lang in std::iter::once(&rs.lang).chain(rs.texts.keys()) {
+            phrases.insert(
+                lang.clone(),
+                sowkit::layout::phrases::Phrases::load(lang).ok()?,
+            );
+        }
+        Some(Citations { rs, phrases })
+    }
+
+    /// `line`, inside the table `table` ("" for the top level, `sowing`, `text.es`,
+    /// `text.es.sources`, …), rewritten when it is a citation; `None` when it is not one (or is
+    /// not a one-line `key = "value"`, which the bundled rulesets never write otherwise).
+    fn rewrite(&self, table: &str, line: &str) -> Option<String> {
+        let parsed: toml::Table = toml::from_str(line).ok()?;
+        let (key, value) = parsed.iter().next()?;
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let q = sowkit::replay::toml_string;
+        let (lang, text_part) = match table.strip_prefix("text.") {
+            Some(rest) => {
+                let (lang, tail) = rest.split_once('.').unwrap_or((rest, ""));
+                (lang.to_string(), Some(tail.to_string()))
+            }
+            None => (self.rs.lang.clone(), None),
+        };
+        let ph = self.phrases.get(&lang)?;
+        let (game, source, rule_sources) = match &text_part {
+            None => (&self.rs.name, &self.rs.source, &self.rs.rule_sources),
+            Some(_) => {
+                let t = self.rs.texts.get(&lang)?;
+                (&t.name, &t.source, &t.rule_sources)
+            }
+        };
+        let cite = |c: &str| ph.fmt("rules.variant_cite", &[("game", game), ("cite", c)]);
+        match (text_part.as_deref(), key.as_str()) {
+            // The game's own citation: at the top level or in `[text.<lang>]`.
+            (None | Some(""), "source") if table.is_empty() || text_part.is_some() => {
+                value.as_str()?;
+                let s = ph.fmt(
+                    "rules.variant_source",
+                    &[("game", game), ("source", source)],
+                );
+                Some(format!("{indent}source = {}", q(&s)))
+            }
+            // A rule table's own `source` (`[sowing] source = "…"`).
+            (None, "source") => {
+                value.as_str()?;
+                let c = rule_sources.get(table)?;
+                Some(format!("{indent}source = {}", q(&cite(c))))
+            }
+            // `[text.<lang>] sources = { end = "…" }`.
+            (Some(""), "sources") => {
+                let tbl = value.as_table()?;
+                let items: Option<Vec<String>> = tbl
+                    .keys()
+                    .map(|k| Some(format!("{k} = {}", q(&cite(rule_sources.get(k)?)))))
+                    .collect();
+                Some(format!("{indent}sources = {{ {} }}", items?.join(", ")))
+            }
+            // `[text.<lang>.sources]` with one `topic = "…"` line each.
+            (Some("sources"), k) => {
+                value.as_str()?;
+                Some(format!("{indent}{k} = {}", q(&cite(rule_sources.get(k)?))))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// `sowkit new NAME [--from ID]`: writes `<id>.toml` (or NAME itself if it ends in `.toml`)

@@ -379,20 +379,36 @@ impl Bed {
     /// The default bed, 200 × 200 mm.
     pub const DEFAULT: Bed = Bed { w: 200.0, h: 200.0 };
 
-    /// Parses `WxH` in millimetres (`200x200`, `220X220`, `250×210`, `220.5x220mm`), each side
-    /// in plain digits with at most two decimals, as a `--paper` size. Errors: the text is not
-    /// two such numbers of 60 to 2000 mm (an exponent, a sign or a bare point is refused).
+    /// Parses `WxH` in millimetres (`200x200`, `220X220`, `250×210`, `220.5x220mm`) or in
+    /// inches (`9x9in`, `8.5x8.5IN`, as `--paper` takes them; rounded to 0.01 mm), each side in
+    /// plain digits with at most two decimals. Errors: the text is not two such numbers of 60 to
+    /// 2000 mm (an exponent, a sign or a bare point is refused; another unit, such as `cm`, is
+    /// named as one sowkit does not take).
     pub fn parse(s: &str) -> Result<Bed, String> {
         let t = s.trim().replace(['X', '×'], "x");
-        let t = t
-            .strip_suffix("mm")
-            .or_else(|| t.strip_suffix("MM"))
-            .unwrap_or(&t)
-            .trim_end();
+        let lower = t.to_ascii_lowercase();
+        let (t, unit) = if let Some(n) = lower.strip_suffix("mm") {
+            (n.trim_end(), 1.0)
+        } else if let Some(n) = lower.strip_suffix("in") {
+            (n.trim_end(), 25.4)
+        } else {
+            let letters = lower.len()
+                - lower
+                    .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                    .len();
+            let before = &lower[..lower.len() - letters];
+            if letters > 0 && before.trim_end().ends_with(|c: char| c.is_ascii_digit()) {
+                let given = &t[t.len() - letters..];
+                return Err(format!(
+                    "--bed {s:?}: {given} is not a unit sowkit takes; use mm (the default) or in, such as 200x200 or 9x9in"
+                ));
+            }
+            (lower.as_str(), 1.0)
+        };
         let mut it = t.split('x');
         let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
             return Err(format!(
-                "--bed {s:?}: expected the bed size as WIDTHxDEPTH in millimetres, e.g. 200x200"
+                "--bed {s:?}: expected the bed size as WIDTHxDEPTH in millimetres (or inches with in), e.g. 200x200 or 9x9in"
             ));
         };
         let num = |v: &str| -> Result<f64, String> {
@@ -402,15 +418,21 @@ impl Bed {
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| {
                     format!(
-                        "--bed {s:?}: {v:?} is not a number of millimetres in plain digits (e.g. 200x200 or 220.5x220)"
+                        "--bed {s:?}: {v:?} is not a number in plain digits (e.g. 200x200, 220.5x220 or 9x9in)"
                     )
                 })?;
-            if !(60.0..=2000.0).contains(&x) {
+            let mm = (x * unit * 100.0).round() / 100.0;
+            if !(60.0..=2000.0).contains(&mm) {
+                let said = if unit == 1.0 {
+                    format!("{x} mm")
+                } else {
+                    format!("{x} in ({mm} mm)")
+                };
                 return Err(format!(
-                    "--bed {s:?}: {x} mm is outside 60 to 2000 mm, the beds sowkit plans for"
+                    "--bed {s:?}: {said} is outside 60 to 2000 mm, the beds sowkit plans for"
                 ));
             }
-            Ok(x)
+            Ok(mm)
         };
         Ok(Bed {
             w: num(a)?,
