@@ -57,10 +57,15 @@ impl Rebuild {
 }
 
 /// Loads, checks (worked examples and sanity playouts) and lays out every ruleset text
-/// `(display name, text)`; `paper` overrides each ruleset's `layout.paper` (default A4).
-/// The kits are all or nothing (see [`Rebuild::kits`]); the warnings and the playable rules
-/// are those of every ruleset, whether or not the kits built.
-pub fn build_sources(sources: &[(String, String)], paper: Option<Paper>) -> Rebuild {
+/// `(display name, text)`; `paper` overrides each ruleset's `layout.paper` (default A4), and
+/// `lang` each ruleset's `lang` (as `build --lang`: the kit of a ruleset with no text in it is
+/// refused). The kits are all or nothing (see [`Rebuild::kits`]); the warnings and the
+/// playable rules are those of every ruleset, whether or not the kits built.
+pub fn build_sources(
+    sources: &[(String, String)],
+    paper: Option<Paper>,
+    lang: Option<&str>,
+) -> Rebuild {
     let mut out: Vec<Built> = Vec::new();
     let mut problems: Vec<String> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
@@ -91,7 +96,10 @@ pub fn build_sources(sources: &[(String, String)], paper: Option<Paper>) -> Rebu
             problems.push(same_id(&other.ruleset.path, name, &rs.id));
             continue;
         }
-        let opts = KitOptions::new(paper.or(rs.layout.paper).unwrap_or(A4));
+        let opts = KitOptions {
+            lang: lang.map(str::to_string),
+            ..KitOptions::new(paper.or(rs.layout.paper).unwrap_or(A4))
+        };
         match kit::make(&rs, &opts) {
             Ok(k) => out.push(Built {
                 ruleset: rs,

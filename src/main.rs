@@ -166,6 +166,11 @@ enum Command {
         /// Paper (as for build) [default: the ruleset's layout.paper, else a4]
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,
+        /// Language of every printed word: en or es (a catalogue in templates/)
+        /// [default: each ruleset's own `lang`]; the play-test page and the pages around the
+        /// kit speak it too
+        #[arg(long)]
+        lang: Option<String>,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
@@ -262,6 +267,26 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
             "{s:?} is not a number: give seconds above 0, such as 2.5"
         )),
     }
+}
+
+/// `--lang` of `build` and `serve`: a language with a message catalogue (an error naming the
+/// languages there are, for exit 2, otherwise).
+fn check_lang(lang: Option<&str>) -> Result<(), String> {
+    let Some(l) = lang else { return Ok(()) };
+    let have = sowkit::layout::phrases::languages();
+    if l.trim().is_empty() {
+        return Err(format!(
+            "error: --lang is empty: give one of {}",
+            have.join(", ")
+        ));
+    }
+    if !have.contains(&l) {
+        return Err(format!(
+            "error: --lang {l}: there is no message catalogue for {l:?}: {}",
+            sowkit::layout::phrases::no_catalogue_advice()
+        ));
+    }
+    Ok(())
 }
 
 /// Expands folders into their `*.toml` files, sorted; keeps files as given. `command` (`build`,
@@ -872,15 +897,23 @@ fn main() -> ExitCode {
             bundled,
             port,
             paper,
-        } => cli::live::serve(
-            cli::live::Given {
-                paths: rulesets,
-                bundled,
-                command: "serve",
-            },
-            port,
-            paper,
-        ),
+            lang,
+        } => {
+            if let Err(e) = check_lang(lang.as_deref()) {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+            cli::live::serve(
+                cli::live::Given {
+                    paths: rulesets,
+                    bundled,
+                    command: "serve",
+                },
+                port,
+                paper,
+                lang,
+            )
+        }
         Command::Solve {
             file,
             bundled,
@@ -1089,19 +1122,9 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            if let Some(l) = &lang {
-                let have = sowkit::layout::phrases::languages();
-                if l.trim().is_empty() {
-                    eprintln!("error: --lang is empty: give one of {}", have.join(", "));
-                    return ExitCode::from(2);
-                }
-                if !have.contains(&l.as_str()) {
-                    eprintln!(
-                        "error: --lang {l}: there is no message catalogue for {l:?}: {}",
-                        sowkit::layout::phrases::no_catalogue_advice()
-                    );
-                    return ExitCode::from(2);
-                }
+            if let Err(e) = check_lang(lang.as_deref()) {
+                eprintln!("{e}");
+                return ExitCode::from(2);
             }
             let Some(all) = load_and_check(&files, !check) else {
                 return ExitCode::from(1);

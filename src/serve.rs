@@ -19,7 +19,9 @@
 //! [`crate::replay`] JSON document), `/events` (server-sent events: the kit generation).
 
 use crate::engine::Rules;
+use crate::layout::phrases::Phrases;
 use crate::live::{Built, Playable, Rebuild};
+use crate::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -76,6 +78,8 @@ pub struct State {
     /// [`crate::live::Playable`]): the play-test page plays these, falling back to the last
     /// good kit's rules for a ruleset whose last save cannot be played.
     pub rules: Vec<Playable>,
+    /// The language of every page (`serve --lang`); `None`: each ruleset's own `lang`.
+    pub lang: Option<String>,
 }
 
 impl State {
@@ -93,13 +97,50 @@ impl State {
 
     /// The rules the play-test page of `id` plays: the last save's when they can be played,
     /// else the last good kit's; and whether they are the last save's.
-    fn rules_of(&self, id: &str) -> Option<(&crate::ruleset::Ruleset, bool)> {
+    fn rules_of(&self, id: &str) -> Option<(&Ruleset, bool)> {
         if let Some(p) = self.rules.iter().find(|p| p.ruleset.id == id) {
             return Some((&p.ruleset, true));
         }
         let b = self.kits.iter().find(|b| b.kit.id == id)?;
         Some((&b.ruleset, false))
     }
+
+    /// The language of `rs`'s pages: `serve --lang`, else the ruleset's own `lang`.
+    fn lang_of<'a>(&'a self, rs: &'a Ruleset) -> &'a str {
+        self.lang.as_deref().unwrap_or(&rs.lang)
+    }
+
+    /// The language of the list of kits: `serve --lang`, else the language every ruleset
+    /// served has, else English.
+    fn index_lang(&self) -> &str {
+        if let Some(l) = &self.lang {
+            return l;
+        }
+        let mut langs = self
+            .kits
+            .iter()
+            .map(|b| b.ruleset.lang.as_str())
+            .chain(self.rules.iter().map(|p| p.ruleset.lang.as_str()));
+        match langs.next() {
+            Some(first) if langs.all(|l| l == first) => first,
+            _ => "en",
+        }
+    }
+}
+
+/// The catalogue of `lang`, or the English one (the language was checked when the ruleset was
+/// loaded, or by `serve --lang`; a catalogue that fails to load is a build defect).
+fn phrases(lang: &str) -> Phrases {
+    Phrases::load(lang)
+        .or_else(|_| Phrases::load("en"))
+        .unwrap_or_else(|e| panic!("the bundled English catalogue does not load: {e}"))
+}
+
+/// `rs` with its names in `lang` ([`Ruleset::in_lang`]), as the kit in that language prints
+/// them; the ruleset as it is when it has no text in `lang` (its kit is then refused, and
+/// the play-test page still plays it, with the names it has).
+fn in_lang(rs: &Ruleset, lang: &str) -> Ruleset {
+    rs.in_lang(lang).unwrap_or_else(|_| rs.clone())
 }
 
 /// The shared state plus a condition variable that wakes event streams on a rebuild.
@@ -110,12 +151,14 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// A new shared state holding the first build (generation 1).
-    pub fn new(first: Rebuild) -> Arc<Shared> {
+    /// A new shared state holding the first build (generation 1); `lang` is `serve --lang`,
+    /// the language of every page (`None`: each ruleset's own).
+    pub fn new(first: Rebuild, lang: Option<String>) -> Arc<Shared> {
         let s = Arc::new(Shared::default());
         {
             let mut st = s.lock();
             st.generation = 1;
+            st.lang = lang;
             st.record(first);
         }
         s
@@ -424,14 +467,10 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
                 }
             }
         }
-        ("GET", ["play", id]) => {
-            let known = shared.lock().rules_of(id).is_some();
-            if known {
-                respond(&out, "200 OK", html, play_page(id).as_bytes())
-            } else {
-                not_found(&out)
-            }
-        }
+        ("GET", ["play", id]) => match play_page(shared, id) {
+            Some(p) => respond(&out, "200 OK", html, p.as_bytes()),
+            None => not_found(&out),
+        },
         ("GET", ["api", id, "info"]) => match info(shared, id) {
             Some(j) => respond(&out, "200 OK", "application/json", j.as_bytes()),
             None => not_found(&out),
@@ -553,29 +592,46 @@ fn esc(s: &str) -> String {
 
 /// The head of every page: an empty inline icon, so a browser does not ask for
 /// `/favicon.ico` (not a file of this server: 404, a console error on every page).
-fn head(title: &str) -> String {
+fn head(title: &str, lang: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/assets/style.css\">\n<script src=\"/assets/live.js\" defer></script>\n</head>\n<body>\n",
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"/assets/style.css\">\n<script src=\"/assets/live.js\" defer></script>\n</head>\n<body>\n",
+        esc(lang),
         esc(title)
     )
 }
 
-fn error_banner(st: &State) -> String {
+/// The message `key` of `ph`, escaped for HTML, with each `{name}` of `code` set as code
+/// (`{check}`: `sowkit check`).
+fn said(ph: &Phrases, key: &str, code: &[(&str, &str)]) -> String {
+    let mut h = esc(&ph.get(key));
+    for (name, c) in code {
+        h = h.replace(&format!("{{{name}}}"), &format!("<code>{}</code>", esc(c)));
+    }
+    h
+}
+
+/// The located diagnostic of a failed rebuild and the warnings, headed in `ph`'s language
+/// (the diagnostics themselves are `check`'s, in English).
+fn error_banner(st: &State, ph: &Phrases) -> String {
     let mut h = match &st.error {
         None => String::new(),
         Some(e) => format!(
-            "<section id=\"diagnostic\" class=\"error\"><h2>The last save did not pass <code>check</code>; {}</h2>\n<pre>{}</pre></section>\n",
-            if st.kits.is_empty() {
-                "no kit has built yet"
-            } else {
-                "showing the last good kit"
-            },
+            "<section id=\"diagnostic\" class=\"error\"><h2>{}</h2>\n<pre>{}</pre></section>\n",
+            said(ph, "serve.failed", &[("check", "check")]).replace(
+                "{then}",
+                &esc(&ph.get(if st.kits.is_empty() {
+                    "serve.failed_none"
+                } else {
+                    "serve.failed_last"
+                }))
+            ),
             esc(e)
         ),
     };
     if !st.warnings.is_empty() {
         h.push_str(&format!(
-            "<section id=\"warnings\" class=\"warning\"><h2>Warnings (the kit still builds)</h2>\n<pre>{}</pre></section>\n",
+            "<section id=\"warnings\" class=\"warning\"><h2>{}</h2>\n<pre>{}</pre></section>\n",
+            esc(&ph.get("serve.warnings")),
             esc(&st.warnings.join("\n\n"))
         ));
     }
@@ -584,15 +640,23 @@ fn error_banner(st: &State) -> String {
 
 fn index_page(shared: &Shared) -> String {
     let st = shared.lock();
-    let mut h = head("sowkit serve");
+    let lang = st.index_lang();
+    let ph = phrases(lang);
+    let mut h = head("sowkit serve", ph.lang());
     h.push_str("<h1>sowkit serve</h1>\n");
-    h.push_str(&error_banner(&st));
-    h.push_str("<p>This page follows your ruleset files: save one and it rebuilds.</p>\n<ul id=\"kits\">\n");
+    h.push_str(&error_banner(&st, &ph));
+    h.push_str(&format!(
+        "<p>{}</p>\n<ul id=\"kits\">\n",
+        esc(&ph.get("serve.intro"))
+    ));
+    let (sheets, play) = (esc(&ph.get("serve.sheets")), esc(&ph.get("serve.play")));
+    // Each game by its name in the list's language (its name as it is without text in it).
+    let name = |rs: &Ruleset| esc(&in_lang(rs, lang).name);
     for b in &st.kits {
         let id = esc(&b.kit.id);
         h.push_str(&format!(
-            "<li><strong>{}</strong> — <a href=\"/kit/{id}/\">sheets</a> · <a href=\"/play/{id}\">play-test</a> · <a href=\"/kit/{id}/kit.pdf\">kit.pdf</a></li>\n",
-            esc(&b.ruleset.name)
+            "<li><strong>{}</strong> — <a href=\"/kit/{id}/\">{sheets}</a> · <a href=\"/play/{id}\">{play}</a> · <a href=\"/kit/{id}/kit.pdf\">kit.pdf</a></li>\n",
+            name(&b.ruleset)
         ));
     }
     // Rulesets with no kit yet whose rules can still be played (a worked example disagrees).
@@ -603,8 +667,9 @@ fn index_page(shared: &Shared) -> String {
     {
         let id = esc(&p.ruleset.id);
         h.push_str(&format!(
-            "<li><strong>{}</strong> — no kit yet (see above) · <a href=\"/play/{id}\">play-test</a></li>\n",
-            esc(&p.ruleset.name)
+            "<li><strong>{}</strong> — {} · <a href=\"/play/{id}\">{play}</a></li>\n",
+            name(&p.ruleset),
+            esc(&ph.get("serve.no_kit"))
         ));
     }
     h.push_str("</ul>\n</body>\n</html>\n");
@@ -614,14 +679,21 @@ fn index_page(shared: &Shared) -> String {
 fn sheets_page(shared: &Shared, id: &str) -> Option<String> {
     let st = shared.lock();
     let b = st.kits.iter().find(|b| b.kit.id == id)?;
-    let mut h = head(&format!("{}: sheets", b.ruleset.name));
+    let ph = phrases(st.lang_of(&b.ruleset));
+    let name = in_lang(&b.ruleset, ph.lang()).name;
+    let mut h = head(&ph.fmt("serve.sheets_title", &[("name", &name)]), ph.lang());
     h.push_str(&format!(
-        "<nav><a href=\"/\">all kits</a> · <a href=\"/play/{0}\">play-test</a> · <a href=\"/kit/{0}/kit.pdf\">kit.pdf</a></nav>\n<h1>{1}</h1>\n",
+        "<nav><a href=\"/\">{2}</a> · <a href=\"/play/{0}\">{3}</a> · <a href=\"/kit/{0}/kit.pdf\">kit.pdf</a></nav>\n<h1>{1}</h1>\n",
         esc(id),
-        esc(&b.ruleset.name)
+        esc(&name),
+        esc(&ph.get("serve.all_kits")),
+        esc(&ph.get("serve.play"))
     ));
-    h.push_str(&error_banner(&st));
-    h.push_str("<p>Each sheet below is shown at its true size (CSS millimetres; a screen's idea of a millimetre may differ from a ruler's). Print <code>kit.pdf</code> at 100%.</p>\n");
+    h.push_str(&error_banner(&st, &ph));
+    h.push_str(&format!(
+        "<p>{}</p>\n",
+        said(&ph, "serve.sheets_intro", &[("pdf", "kit.pdf")])
+    ));
     for f in b.kit.files.iter().filter(|f| f.name.ends_with(".svg")) {
         let n = esc(&f.name);
         h.push_str(&format!(
@@ -634,13 +706,51 @@ fn sheets_page(shared: &Shared, id: &str) -> Option<String> {
     Some(h)
 }
 
-fn play_page(id: &str) -> String {
-    PLAY_HTML.replace("{{ID}}", &esc(id))
+/// The play-test page of `id` in its language: each `{{table.key}}` of `play.html` is that
+/// message of the catalogue, escaped (`{check}` in it set as code); `{{ID}}` the ruleset's
+/// id, `{{LANG}}` the language code, and `{{WORDS}}` the `play` messages play.js fills in,
+/// as JSON. `None`: no such ruleset.
+fn play_page(shared: &Shared, id: &str) -> Option<String> {
+    let st = shared.lock();
+    let (rs, _) = st.rules_of(id)?;
+    let ph = phrases(st.lang_of(rs));
+    Some(fill_page(PLAY_HTML, id, &ph))
 }
 
-/// `/api/ID/info`: the name of the ruleset played, whether its rules are the last save's,
-/// whether `check` refuses that save, the last rebuild's diagnostics, and the worked examples'
-/// starts.
+/// [`play_page`]'s filling of `template`.
+fn fill_page(template: &str, id: &str, ph: &Phrases) -> String {
+    let words: serde_json::Map<String, serde_json::Value> = ph
+        .entries()
+        .filter_map(|(k, v)| Some((k.strip_prefix("play.")?.to_string(), v.into())))
+        .collect();
+    // Inside <script>, `</` would end the element: every `<` is written as its JSON escape.
+    let words = serde_json::Value::Object(words)
+        .to_string()
+        .replace('<', "\\u003c");
+    let mut out = String::with_capacity(template.len() + words.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            rest = &rest[open..];
+            break;
+        };
+        match &after[..close] {
+            "ID" => out.push_str(&esc(id)),
+            "LANG" => out.push_str(&esc(ph.lang())),
+            "WORDS" => out.push_str(&words),
+            key => out.push_str(&said(ph, key, &[("check", "sowkit check")])),
+        }
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `/api/ID/info`: the name of the ruleset played, the page's language, whether its rules are
+/// the last save's, whether `check` refuses that save, the last rebuild's diagnostics, and the
+/// worked examples' starts; names, titles and positions in the page's language.
 fn info(shared: &Shared, id: &str) -> Option<String> {
     #[derive(Serialize)]
     struct Ex<'a> {
@@ -651,6 +761,8 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
     struct Info<'a> {
         id: &'a str,
         name: &'a str,
+        /// The page's language (a save that changes it reloads the page).
+        lang: &'a str,
         /// The rules played are the last save's (else the last good kit's).
         saved: bool,
         /// The last rebuild failed its check (this ruleset's save, or another's: they are
@@ -664,34 +776,44 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         /// The start of each other starting count the ruleset offers
         /// (`board.seeds_per_pit_options`): (seeds a pit, position).
         option_starts: Vec<(u16, String)>,
+        /// What the page calls each of `option_starts`, in its language.
+        option_titles: Vec<String>,
         examples: Vec<Ex<'a>>,
     }
     let st = shared.lock();
     let (rs, saved) = st.rules_of(id)?;
+    let ph = phrases(st.lang_of(rs));
+    let rs = &in_lang(rs, ph.lang());
     // Refused: this ruleset's save, or the rebuild as a whole (the rulesets are built
     // together), failed its check.
     let refused = st.error.is_some() || st.rules.iter().any(|p| p.ruleset.id == id && p.refused);
+    let option_starts: Vec<(u16, String)> = rs
+        .board
+        .seeds_per_pit_options
+        .iter()
+        .filter_map(|&o| {
+            let mut other = rs.clone();
+            other.board.seeds_per_pit = o;
+            let rules = Rules::try_new(&other).ok()?;
+            Some((
+                o,
+                crate::notation::format_position(&rules, &rules.initial()),
+            ))
+        })
+        .collect();
     let info = Info {
         id,
         name: &rs.name,
+        lang: ph.lang(),
         saved,
         refused,
         problem: st.error.as_deref(),
         rebuilt: st.generation > 1,
-        option_starts: rs
-            .board
-            .seeds_per_pit_options
+        option_titles: option_starts
             .iter()
-            .filter_map(|&o| {
-                let mut other = rs.clone();
-                other.board.seeds_per_pit = o;
-                let rules = Rules::try_new(&other).ok()?;
-                Some((
-                    o,
-                    crate::notation::format_position(&rules, &rules.initial()),
-                ))
-            })
+            .map(|(n, _)| ph.count("play.start_option", u64::from(*n), &[]))
             .collect(),
+        option_starts,
         examples: rs
             .examples
             .iter()
@@ -723,18 +845,49 @@ struct PlayRequest {
     refusal_ok: bool,
 }
 
-/// The answer of `POST /api/ID/play`: the replay (JSON shape version 1) and the TOML of a
-/// worked example of these moves (`null` before the first move).
+/// The answer of `POST /api/ID/play`: the replay (JSON shape version 1), the TOML of a
+/// worked example of these moves (`null` before the first move), and in the page's language
+/// what the last move did and how the game ended.
 #[derive(Serialize)]
 struct PlayResponse {
     replay: crate::replay::ReplayJson,
     example: Option<String>,
+    /// What the last move did, a sentence each, told as the rule sheets tell a worked example
+    /// ([`crate::layout::diagram::describe_parts`]) but for who moves next, the end and the
+    /// score (in [`PlayResponse::result`]); empty before the first move.
+    report: Vec<Said>,
+    /// The end and the final score in one sentence, once the game is over.
+    result: Option<String>,
 }
 
-/// Plays `from` + `moves` (the request body's JSON) under `ruleset`'s rules with the engine; returns the
-/// HTTP status and JSON body (400 for a body that is not the JSON, 422 for a move or start
-/// the rules refuse, or 200 with only `{"error"}` when the request says `refusal_ok`).
-pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static str, String) {
+/// One sentence of a move's report.
+#[derive(Serialize)]
+struct Said {
+    /// What it tells: `sowed`, `relay`, `last`, `capture`, `no-capture`, `grand-slam`,
+    /// `extra-turn`, `pass` or `sweep` (who moves next, the end and the score are the
+    /// status and result lines').
+    kind: &'static str,
+    /// The sentence.
+    text: String,
+}
+
+/// Plays `from` + `moves` (the request body's JSON) under `ruleset`'s rules with the engine,
+/// in the ruleset's own language ([`play_json_in`]).
+pub fn play_json(ruleset: &Ruleset, body: &[u8]) -> (&'static str, String) {
+    play_json_in(ruleset, &ruleset.lang, body)
+}
+
+/// Plays `from` + `moves` (the request body's JSON) under `own`'s rules with the engine, with
+/// the names and words of `lang`: the players, pits and stores as the kit in that language
+/// prints them ([`Ruleset::in_lang`]; as they are when the ruleset has no text in it), and the
+/// move's report and the result from its catalogue. The worked example is in the ruleset's
+/// own names and language, ready to paste into its file. Returns the HTTP status and JSON body
+/// (400 for a body that is not the JSON, 422 for a move or start the rules refuse, or 200
+/// with only `{"error"}` when the request says `refusal_ok`).
+pub fn play_json_in(own: &Ruleset, lang: &str, body: &[u8]) -> (&'static str, String) {
+    let ph = phrases(lang);
+    let local = in_lang(own, ph.lang());
+    let ruleset = &local;
     let err = |status, msg: String| (status, serde_json::json!({ "error": msg }).to_string());
     let req: PlayRequest = match serde_json::from_slice(body) {
         Ok(r) => r,
@@ -769,18 +922,60 @@ pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static st
     match crate::replay::run(rules, req.from.as_deref(), &req.moves) {
         Err(e) => err(refused, e.message),
         Ok(r) => {
-            // A worked example starts with the ruleset's own seeds a pit, not an option's.
-            let example = if other.is_some() {
+            // A worked example starts with the ruleset's own seeds a pit, not an option's, and
+            // is written in the file's names and language (the same moves replayed under
+            // them), with an [example.text.<lang>] for each of its translations.
+            let renamed = local.board.players != own.board.players
+                || local.board.stores != own.board.stores
+                || local.board.pit_labels != own.board.pit_labels;
+            let moves: Vec<String> = req
+                .moves
+                .iter()
+                .map(|m| own.own_notation(&local, m))
+                .collect();
+            let title = crate::replay::example_title(&own.lang, &moves);
+            let example = if other.is_some() || r.plies.is_empty() {
                 None
+            } else if renamed {
+                let from = req.from.as_deref().map(|f| own.own_notation(&local, f));
+                example_of(own, from.as_deref(), &moves, &title)
             } else {
-                let title = crate::replay::example_title(&ruleset.lang, &req.moves);
-                r.example_toml(&title)
-                    .ok()
-                    .map(|t| t + &crate::replay::example_translations(ruleset, &req.moves, None))
-            };
+                r.example_toml(&title).ok()
+            }
+            .map(|t| t + &crate::replay::example_translations(own, &moves, None));
+            let report = r.plies.last().map_or_else(Vec::new, |(_, rep, _)| {
+                crate::layout::diagram::describe_parts(rules.ruleset(), rules, rep, &ph)
+                    .into_iter()
+                    // Who moves next is the page's status line, and the end and the score
+                    // its result line.
+                    .filter(|(kind, _)| !matches!(*kind, "next" | "end" | "scores"))
+                    .map(|(kind, text)| Said { kind, text })
+                    .collect()
+            });
+            let result = r.last_game().ending().map(|e| {
+                let p = |i: u8| rules.player_name(i);
+                let verdict = match e.scores[0].cmp(&e.scores[1]) {
+                    std::cmp::Ordering::Greater => ph.fmt("play.wins", &[("player", p(0))]),
+                    std::cmp::Ordering::Less => ph.fmt("play.wins", &[("player", p(1))]),
+                    std::cmp::Ordering::Equal => ph.get("play.draw"),
+                };
+                ph.fmt(
+                    "play.result",
+                    &[
+                        ("why", &crate::layout::diagram::end_words(e.reason, &ph)),
+                        ("a", p(0)),
+                        ("na", &e.scores[0].to_string()),
+                        ("b", p(1)),
+                        ("nb", &e.scores[1].to_string()),
+                        ("verdict", &verdict),
+                    ],
+                )
+            });
             let resp = PlayResponse {
                 replay: r.json(),
                 example,
+                report,
+                result,
             };
             match serde_json::to_string(&resp) {
                 Ok(s) => ("200 OK", s),
@@ -790,15 +985,31 @@ pub fn play_json(ruleset: &crate::ruleset::Ruleset, body: &[u8]) -> (&'static st
     }
 }
 
+/// The worked example of `moves` from `from` under `rs`'s rules, titled `title`; `None` when
+/// they do not replay (they did under the same rules with other names: only a defect).
+fn example_of(rs: &Ruleset, from: Option<&str>, moves: &[String], title: &str) -> Option<String> {
+    let rules = Rules::try_new(rs).ok()?;
+    let short = crate::replay::board_for(&rules, from).ok()?;
+    let rules = short.as_ref().unwrap_or(&rules);
+    crate::replay::run(rules, from, moves)
+        .ok()?
+        .example_toml(title)
+        .ok()
+}
+
 fn play(shared: &Shared, id: &str, body: &[u8]) -> (&'static str, String) {
     // One replay at a time: each may list up to `replay::REPLAY_SOWN` sown holes (tens of MB
     // as JSON), and 64 connections at once would hold 64 of them.
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    let rules = shared.lock().rules_of(id).map(|(rs, _)| rs.clone());
+    let rules = {
+        let st = shared.lock();
+        st.rules_of(id)
+            .map(|(rs, _)| (rs.clone(), st.lang_of(rs).to_string()))
+    };
     match rules {
-        Some(rs) => {
+        Some((rs, lang)) => {
             let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-            play_json(&rs, body)
+            play_json_in(&rs, &lang, body)
         }
         None => (
             "404 Not Found",

@@ -777,6 +777,7 @@ fn two_files_with_one_id_are_said_even_when_one_is_refused() {
     let r = sowkit::live::build_sources(
         &[("a.toml".into(), src.clone()), ("b.toml".into(), wrong)],
         None,
+        None,
     );
     let e = r.kits.expect_err("two rulesets with one id");
     assert!(
@@ -890,4 +891,321 @@ fn quiet_watch_and_serve_print_errors_only() {
             .all(|l| !l.contains("warning") && !l.contains("rebuilt")),
         "{said:#?}"
     );
+}
+
+/// The words of `s` (runs of letters, lower case), `{placeholders}` left out.
+fn words_of(s: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in s.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// What a reader of a served page sees: its text without tags, and the messages play.js
+/// fills in (the values of the `words` script; its keys are no text).
+fn page_words(page: &str) -> Vec<String> {
+    let (mut html, mut json) = (page.to_string(), String::new());
+    if let (Some(a), Some(b)) = (page.find("<script id=\"words\""), page.find("</script>")) {
+        let open = a + page[a..].find('>').unwrap() + 1;
+        json = page[open..b].to_string();
+        html = format!("{}{}", &page[..a], &page[b..]);
+    }
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    // File names (`01-board.svg`, `kit.pdf`) are the same in every language.
+    let text: Vec<&str> = text
+        .split_whitespace()
+        .filter(|t| !(t.ends_with(".svg") || t.ends_with(".pdf")))
+        .collect();
+    let mut w = words_of(&text.join(" "));
+    if !json.is_empty() {
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for m in v.as_object().unwrap().values() {
+            w.extend(words_of(m.as_str().unwrap()));
+        }
+    }
+    w
+}
+
+/// The English words of the play-test page and the pages around the kit: every word of four
+/// letters or more of the English catalogue's `play` and `serve` messages, and of the strings
+/// the page had before it spoke other languages.
+fn english_page_words() -> std::collections::BTreeSet<String> {
+    let en = sowkit::layout::phrases::Phrases::load("en").unwrap();
+    let mut set: std::collections::BTreeSet<String> = en
+        .entries()
+        .filter(|(k, _)| k.starts_with("play.") || k.starts_with("serve."))
+        .flat_map(|(_, m)| words_of(m))
+        .chain(
+            [
+                "Play-test",
+                "New game",
+                "Undo",
+                "to move",
+                "played",
+                "sowed",
+                "last seed in",
+                "Relay sowing",
+                "handfuls",
+                "Grand slam",
+                "moves again",
+                "extra turn",
+                "passes",
+                "Sweep",
+                "Game over",
+                "wins",
+                "a draw",
+                "The game is over",
+                "none yet",
+            ]
+            .iter()
+            .flat_map(|s| words_of(s)),
+        )
+        .filter(|w| w.chars().count() >= 4)
+        .collect();
+    // Words that are the same in the Spanish page: the program and its command.
+    for same in ["sowkit", "check"] {
+        set.remove(same);
+    }
+    set
+}
+
+/// A served page or answer in `lang`: English words found in it.
+fn english_in(page_or_text: &str) -> Vec<String> {
+    let english = english_page_words();
+    page_words(page_or_text)
+        .into_iter()
+        .filter(|w| english.contains(w))
+        .collect()
+}
+
+fn post_play(port: u16, id: &str, body: &str) -> serde_json::Value {
+    let host = format!("127.0.0.1:{port}");
+    let (code, resp) = request(port, "POST", &format!("/api/{id}/play"), Some(&host), body);
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&resp));
+    serde_json::from_slice(&resp).unwrap()
+}
+
+/// The report lines of a play answer: (kind, sentence).
+fn report(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["report"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["kind"].as_str().unwrap().to_string(),
+                s["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A Spanish ruleset (kalah-6x3: `lang = "es"`) gets a Spanish play-test page, index and
+/// sheets page: its words, its `<html lang>`, the move report and the result from the Spanish
+/// catalogue, with no word of the English page left.
+#[test]
+fn the_play_page_speaks_the_rulesets_language() {
+    let (_server, port, _err) = serve_in(&scratch("es-page"), &["--bundled", "kalah-6x3"]);
+    let host = format!("127.0.0.1:{port}");
+    let get = |p: &str| {
+        let (code, body) = request(port, "GET", p, Some(&host), "");
+        assert_eq!(code, 200, "{p}");
+        String::from_utf8(body).unwrap()
+    };
+    let page = get("/play/kalah-6x3");
+    assert!(page.contains("<html lang=\"es\">"), "{page}");
+    for es in [
+        "<button id=\"restart\">Nueva partida</button>",
+        "<button id=\"undo\">Deshacer</button>",
+        "<button id=\"copy\">Copiar como ejemplo resuelto</button>",
+        "aria-label=\"Qué significan las marcas del tablero\"",
+        "se puede jugar",
+        "aquí cayó la última semilla",
+        "<code>sowkit check</code>",
+        "\"to_move\":\"Le toca a {player}.\"",
+    ] {
+        assert!(page.contains(es), "{es} not in {page}");
+    }
+    // Every placeholder filled with a message there is.
+    assert!(
+        !page.contains("{{") && !page.contains("&lt;play."),
+        "{page}"
+    );
+    let found = english_in(&page);
+    assert!(found.is_empty(), "English on the Spanish page: {found:?}");
+    for p in ["/", "/kit/kalah-6x3/"] {
+        let other = get(p);
+        assert!(other.contains("<html lang=\"es\">"), "{p}: {other}");
+        let found = english_in(&other);
+        assert!(found.is_empty(), "{p}: English: {found:?}\n{other}");
+    }
+    assert!(get("/").contains("partida de prueba</a>"));
+    let info: serde_json::Value =
+        serde_json::from_slice(&request(port, "GET", "/api/kalah-6x3/info", Some(&host), "").1)
+            .unwrap();
+    assert_eq!(info["lang"], "es");
+    assert_eq!(info["name"], "Kalah (seis casas, tres semillas)");
+    // Worked by hand (opposite pits S4/N3): S4's 3 seeds go to S5, S6 and Sur's store, an
+    // extra turn; S1's 3 go to S2, S3 and the emptied S4, which takes itself and N3's 3.
+    let v = post_play(port, "kalah-6x3", r#"{"moves": ["S4"]}"#);
+    assert_eq!(
+        report(&v),
+        [
+            ("sowed", "Sur vacía S4 (3 semillas) y siembra en sentido antihorario en S5, S6 y el almacén Sur."),
+            ("last", "La última semilla cae en el almacén Sur."),
+            ("extra-turn", "Es su propio almacén, así que Sur vuelve a jugar."),
+        ]
+        .map(|(k, t)| (k.to_string(), t.to_string()))
+    );
+    let v = post_play(port, "kalah-6x3", r#"{"moves": ["S4", "S1"]}"#);
+    assert_eq!(
+        report(&v),
+        [
+            (
+                "sowed",
+                "Sur vacía S1 (3 semillas) y siembra en sentido antihorario en S2, S3 y S4."
+            ),
+            ("last", "La última semilla cae en S4."),
+            ("capture", "Sur captura 4 semillas: 3 de N3 y 1 de S4."),
+        ]
+        .map(|(k, t)| (k.to_string(), t.to_string()))
+    );
+    assert_eq!(v["result"], serde_json::Value::Null);
+    assert!(v["example"]
+        .as_str()
+        .unwrap()
+        .contains("title = \"Jugadas S4 S1\""));
+    // The game's last move, worked by hand: S3's one seed falls in the empty S4 and takes
+    // N3's 3 (Sur 15 + 4 = 19); Norte's row is empty, so the game ends and Sur's S5 (2)
+    // goes to Sur: 21 to 15.
+    let v = post_play(
+        port,
+        "kalah-6x3",
+        r#"{"from": "Sur 0 0 1 0 2 0 (15) / Norte 0 0 3 0 0 0 (15); Sur", "moves": ["S3"]}"#,
+    );
+    assert_eq!(
+        v["result"],
+        "Fin de la partida (una fila está vacía): Sur 21, Norte 15; gana Sur."
+    );
+    let said: Vec<(String, String)> = report(&v);
+    assert!(
+        said.contains(&(
+            "sweep".to_string(),
+            "Las semillas que quedan en las casas son para sus dueños (Sur 2, Norte 0)."
+                .to_string()
+        )),
+        "{said:?}"
+    );
+    let all: String = said.iter().map(|(_, t)| format!("{t} ")).collect();
+    let found = english_in(&format!("<p>{all} {}</p>", v["result"].as_str().unwrap()));
+    assert!(found.is_empty(), "English in the report: {found:?}");
+}
+
+/// `serve --lang en` on the Spanish ruleset: the pages and the report in English, with the
+/// names of its `[text.en]` table (as `build --lang en` prints them); the worked example to
+/// copy stays in the file's own names and language, so `check` takes it.
+#[test]
+fn serve_lang_en_gives_the_spanish_ruleset_an_english_page() {
+    let (_server, port, _err) = serve_in(
+        &scratch("en-page"),
+        &["--bundled", "kalah-6x3", "--lang", "en"],
+    );
+    let host = format!("127.0.0.1:{port}");
+    let (_, page) = request(port, "GET", "/play/kalah-6x3", Some(&host), "");
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains("<html lang=\"en\">"), "{page}");
+    assert!(
+        page.contains("<button id=\"restart\">New game</button>"),
+        "{page}"
+    );
+    assert!(!page.contains("Nueva partida"), "{page}");
+    let (_, index) = request(port, "GET", "/", Some(&host), "");
+    let index = String::from_utf8(index).unwrap();
+    assert!(index.contains("<html lang=\"en\">"), "{index}");
+    assert!(index.contains("Kalah (six pits, three seeds)"), "{index}");
+    let v = post_play(port, "kalah-6x3", r#"{"moves": ["S4"]}"#);
+    assert_eq!(
+        report(&v),
+        [
+            (
+                "sowed",
+                "South lifts 3 from S4 and sows counter-clockwise into S5, S6 and South store."
+            ),
+            ("last", "The last seed lands in South store."),
+            (
+                "extra-turn",
+                "That is South's own store, so South moves again."
+            ),
+        ]
+        .map(|(k, t)| (k.to_string(), t.to_string()))
+    );
+    assert_eq!(v["replay"]["final"]["next"], "South");
+    let ex = v["example"].as_str().unwrap();
+    assert!(
+        ex.contains("next = \"Sur\"") && ex.contains("last = \"almacén Sur\""),
+        "{ex}"
+    );
+    // The example passes `check` appended to the file.
+    let d = scratch("en-page-check");
+    let src = sowkit::bundled::ALL
+        .iter()
+        .find(|b| b.id == "kalah-6x3")
+        .unwrap()
+        .source;
+    std::fs::write(d.join("k.toml"), format!("{src}\n{ex}")).unwrap();
+    let o = sowkit()
+        .args(["check", "k.toml"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The same option text and checks as `build --lang`.
+    let o = sowkit()
+        .args(["serve", "--bundled", "kalah-6x3", "--lang", "fr"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--lang fr: there is no message catalogue for \"fr\""),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The messages play.js fills in take `{name}` placeholders only (it has no plural rules);
+/// the one with a plural is made on the server.
+#[test]
+fn the_play_pages_script_messages_have_no_selectors() {
+    for lang in sowkit::layout::phrases::languages() {
+        let ph = sowkit::layout::phrases::Phrases::load(lang).unwrap();
+        for (k, m) in ph.entries().filter(|(k, _)| k.starts_with("play.")) {
+            if k != "play.start_option" {
+                assert!(!m.contains('|'), "{lang}: {k} = {m:?}");
+            }
+        }
+    }
 }

@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 /// Quiet time that ends a burst of file events (one save).
 const DEBOUNCE: Duration = Duration::from_millis(25);
 
-/// Reads every input afresh (files change; bundled rulesets do not) and builds them.
-fn rebuild(inputs: &[Input], paper: Option<Paper>) -> Rebuild {
+/// Reads every input afresh (files change; bundled rulesets do not) and builds them, in `lang`
+/// if given (`serve --lang`).
+fn rebuild(inputs: &[Input], paper: Option<Paper>, lang: Option<&str>) -> Rebuild {
     let mut sources = Vec::new();
     let mut problems = Vec::new();
     for i in inputs {
@@ -26,7 +27,7 @@ fn rebuild(inputs: &[Input], paper: Option<Paper>) -> Rebuild {
     if !problems.is_empty() {
         return Rebuild::failed(problems.join("\n\n"));
     }
-    live::build_sources(&sources, paper)
+    live::build_sources(&sources, paper, lang)
 }
 
 /// Prints a rebuild's warnings to stderr, as `check` does; the same warnings as the last
@@ -147,7 +148,7 @@ fn watch_once(
     warned: &mut Vec<String>,
 ) -> bool {
     let t = Instant::now();
-    let r = rebuild(inputs, paper);
+    let r = rebuild(inputs, paper, None);
     tell_warnings(&r.warnings, warned);
     match r.kits {
         Err(e) => {
@@ -245,8 +246,9 @@ pub fn watch(given: Given, out: &Path, paper: Option<Paper>) -> ExitCode {
 /// `sowkit serve FILES [--port N]`: serves the kits and the play-test page on 127.0.0.1,
 /// rebuilding on every save. Runs until interrupted; exit 1 if the port cannot be bound.
 /// With `-q`, standard error has errors only (no warnings, no "rebuilt" lines); the pages
-/// still show the warnings.
-pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
+/// still show the warnings. `lang` (`--lang`) is the language of every kit and page, as
+/// `build --lang` (`None`: each ruleset's own).
+pub fn serve(given: Given, port: u16, paper: Option<Paper>, lang: Option<String>) -> ExitCode {
     let inputs = match given.inputs() {
         Ok(i) => i,
         Err(e) => {
@@ -261,13 +263,13 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let first = rebuild(&inputs, paper);
+    let first = rebuild(&inputs, paper, lang.as_deref());
     let mut warned = Vec::new();
     tell_warnings(&first.warnings, &mut warned);
     if let Err(e) = &first.kits {
         eprintln!("{e}\n\nerror: the check failed; the page shows this until a save fixes it");
     }
-    let shared = sowkit::serve::Shared::new(first);
+    let shared = sowkit::serve::Shared::new(first, lang.clone());
     let addr = match listener.local_addr() {
         Ok(a) => a,
         Err(e) => {
@@ -296,7 +298,7 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>) -> ExitCode {
                                 super::diag::info(&l);
                             }
                             names = now.iter().map(Input::display).collect();
-                            rebuild(&now, paper)
+                            rebuild(&now, paper, lang.as_deref())
                         }
                         Err(e) => Rebuild::failed(e),
                     };

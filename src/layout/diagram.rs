@@ -207,11 +207,29 @@ pub fn passed_over(rules: &Rules, lap: &crate::engine::Lap) -> Vec<u8> {
     out
 }
 
-/// What one move did, in words from the catalogue.
+/// What one move did, in words from the catalogue: the sentences of [`describe_parts`].
 pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String {
+    describe_parts(rs, rules, r, ph)
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What one move did, one sentence of the catalogue at a time, each with what it tells:
+/// `sowed` (the first handful), `relay` (each further handful), `last`, `capture`,
+/// `no-capture`, `grand-slam`, `extra-turn`, `pass`, `end`, `sweep`, `scores` or `next`.
+/// The rule sheets join them ([`describe`]); the play-test page of `sowkit serve` shows them
+/// one a line.
+pub fn describe_parts(
+    rs: &Ruleset,
+    rules: &Rules,
+    r: &Report,
+    ph: &Phrases,
+) -> Vec<(&'static str, String)> {
     let who = rules.player_name(r.player).to_string();
     let label = |h: u8| rules.label(h).to_string();
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts: Vec<(&'static str, String)> = Vec::new();
     for (i, lap) in r.laps.iter().enumerate() {
         let holes: Vec<String> = lap.sown.iter().map(|&h| label(h)).collect();
         let way = match lap.dir {
@@ -245,9 +263,9 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
                 sentence = format!("{stripped} {skip}.");
             }
         }
-        parts.push(sentence);
+        parts.push((if i == 0 { "sowed" } else { "relay" }, sentence));
     }
-    parts.push(ph.fmt("example.last", &[("hole", &label(r.last))]));
+    parts.push(("last", ph.fmt("example.last", &[("hole", &label(r.last))])));
     if r.captured > 0 {
         let from: Vec<String> = r
             .captures
@@ -256,34 +274,43 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
             .collect();
         match r.captures.as_slice() {
             // One pit captured from: "South captures all 3 seeds from N1", not "…: 3 from N1".
-            [(h, n)] if *n == r.captured => parts.push(ph.fmt(
-                "example.captured_all",
-                &[
-                    ("player", &who),
-                    ("n", &n.to_string()),
-                    ("from", &ph.fmt("example.from", &[("hole", &label(*h))])),
-                ],
+            [(h, n)] if *n == r.captured => parts.push((
+                "capture",
+                ph.fmt(
+                    "example.captured_all",
+                    &[
+                        ("player", &who),
+                        ("n", &n.to_string()),
+                        ("from", &ph.fmt("example.from", &[("hole", &label(*h))])),
+                    ],
+                ),
             )),
-            _ => parts.push(ph.fmt(
-                "example.captured",
-                &[
-                    ("player", &who),
-                    ("n", &r.captured.to_string()),
-                    ("from", &join_and(ph, &from)),
-                ],
+            _ => parts.push((
+                "capture",
+                ph.fmt(
+                    "example.captured",
+                    &[
+                        ("player", &who),
+                        ("n", &r.captured.to_string()),
+                        ("from", &join_and(ph, &from)),
+                    ],
+                ),
             )),
         }
     } else if rs.capture.kind != crate::ruleset::CaptureKind::None
         && !r.grand_slam
         && !rules.is_store(r.last)
     {
-        parts.push(ph.get("example.no_capture"));
+        parts.push(("no-capture", ph.get("example.no_capture")));
     }
     if r.grand_slam {
-        parts.push(match rs.grand_slam {
-            GrandSlam::NoCapture => ph.get("example.grand_slam.no_capture"),
-            _ => ph.get("example.grand_slam.capture"),
-        });
+        parts.push((
+            "grand-slam",
+            match rs.grand_slam {
+                GrandSlam::NoCapture => ph.get("example.grand_slam.no_capture"),
+                _ => ph.get("example.grand_slam.capture"),
+            },
+        ));
     }
     if r.extra_turn && r.ending.is_none() {
         // Say why: a store landing explains itself less often than one thinks, and the
@@ -294,44 +321,61 @@ pub fn describe(rs: &Ruleset, rules: &Rules, r: &Report, ph: &Phrases) -> String
             "example.extra_turn_before_crossing"
         };
         let other = rules.player_name(1 - r.player.min(1)).to_string();
-        parts.push(ph.fmt(key, &[("player", &who), ("other", &other)]));
+        parts.push((
+            "extra-turn",
+            ph.fmt(key, &[("player", &who), ("other", &other)]),
+        ));
     }
     for s in &r.passed {
-        parts.push(ph.fmt("example.passed", &[("player", rules.player_name(*s))]));
+        parts.push((
+            "pass",
+            ph.fmt("example.passed", &[("player", rules.player_name(*s))]),
+        ));
     }
     if let Some(e) = &r.ending {
-        let why = match e.reason {
-            EndReason::SideEmpty => ph.get("example.end.side_empty"),
-            EndReason::Threshold => ph.get("example.end.threshold"),
-            EndReason::Repetition => ph.get("example.end.repetition"),
-            EndReason::NoLegalMove => ph.get("example.end.no_legal_move"),
-            EndReason::NoMovesForBoth => ph.get("example.end.no_moves_for_both"),
-        };
-        parts.push(ph.fmt("example.game_over", &[("why", &why)]));
+        let why = end_words(e.reason, ph);
+        parts.push(("end", ph.fmt("example.game_over", &[("why", &why)])));
         if e.swept.iter().any(|&s| s > 0) {
-            parts.push(ph.fmt(
-                "example.swept",
-                &[
-                    ("a", rules.player_name(0)),
-                    ("na", &e.swept[0].to_string()),
-                    ("b", rules.player_name(1)),
-                    ("nb", &e.swept[1].to_string()),
-                ],
+            parts.push((
+                "sweep",
+                ph.fmt(
+                    "example.swept",
+                    &[
+                        ("a", rules.player_name(0)),
+                        ("na", &e.swept[0].to_string()),
+                        ("b", rules.player_name(1)),
+                        ("nb", &e.swept[1].to_string()),
+                    ],
+                ),
             ));
         }
-        parts.push(ph.fmt(
-            "example.scores",
-            &[
-                ("a", rules.player_name(0)),
-                ("na", &e.scores[0].to_string()),
-                ("b", rules.player_name(1)),
-                ("nb", &e.scores[1].to_string()),
-            ],
+        parts.push((
+            "scores",
+            ph.fmt(
+                "example.scores",
+                &[
+                    ("a", rules.player_name(0)),
+                    ("na", &e.scores[0].to_string()),
+                    ("b", rules.player_name(1)),
+                    ("nb", &e.scores[1].to_string()),
+                ],
+            ),
         ));
     } else {
-        parts.extend(next_sentence(rules, r, ph));
+        parts.extend(next_sentence(rules, r, ph).map(|s| ("next", s)));
     }
-    parts.join(" ")
+    parts
+}
+
+/// Why a game ended, in words from the catalogue ("a row is empty").
+pub fn end_words(reason: EndReason, ph: &Phrases) -> String {
+    ph.get(match reason {
+        EndReason::SideEmpty => "example.end.side_empty",
+        EndReason::Threshold => "example.end.threshold",
+        EndReason::Repetition => "example.end.repetition",
+        EndReason::NoLegalMove => "example.end.no_legal_move",
+        EndReason::NoMovesForBoth => "example.end.no_moves_for_both",
+    })
 }
 
 /// "South plays next." after move `r`, or `None` when the game is over or the mover plays

@@ -495,6 +495,33 @@ impl Ruleset {
     }
 }
 
+impl Ruleset {
+    /// `text`, a move (`S1`, `S1<`) or a position, written with the names of `local` (this
+    /// ruleset in another language, from [`Ruleset::in_lang`]), rewritten with this ruleset's
+    /// own players, pit and store labels: the inverse of the renaming `in_lang` does, so a
+    /// game played in a kit's language can be written as a worked example of the file.
+    /// A word that is no name of `local` stays as it is.
+    pub fn own_notation(&self, local: &Ruleset, text: &str) -> String {
+        let mut map: BTreeMap<&str, &str> = BTreeMap::new();
+        for side in 0..2 {
+            map.insert(&local.board.players[side], &self.board.players[side]);
+            map.insert(&local.board.stores[side], &self.board.stores[side]);
+            for (a, b) in local.board.pit_labels[side]
+                .iter()
+                .zip(&self.board.pit_labels[side])
+            {
+                map.insert(a, b);
+            }
+        }
+        let word = |w: &str| {
+            let core = w.trim_end_matches(['<', '>']);
+            let own = map.get(core).copied().unwrap_or(core);
+            format!("{own}{}", &w[core.len()..])
+        };
+        rename_position(text, &word)
+    }
+}
+
 /// Renames the player names in a position (`A 0 4 4 (1) / B 3 3 3 (0); A`): every run of
 /// characters between spaces, `/`, `;`, `(` and `)` is passed through `word`.
 fn rename_position(p: &str, word: &dyn Fn(&str) -> String) -> String {

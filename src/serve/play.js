@@ -7,6 +7,14 @@
   var game = { from: null, moves: [] };
   var last = null; // the last good answer
   var $ = function (s) { return document.getElementById(s); };
+  // The page's words, in its language: the catalogue's `play` messages, which the server puts
+  // in the page. `{name}` placeholders only; sentences that need a plural come from the server.
+  var words = JSON.parse($('words').textContent);
+  function say(key, args) {
+    return (words[key] || key).replace(/\{([a-z_]+)\}/g, function (m, k) {
+      return args && args[k] !== undefined ? String(args[k]) : m;
+    });
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -34,8 +42,7 @@
   // position that did, greyed, with no move to click and nothing to copy, until a move is
   // undone or a new game starts.
   function stale(msg) {
-    showError((msg || 'the server refused the moves') +
-      ' \u2014 the moves so far no longer replay under the saved rules. The board below is from before the save: undo moves or start a new game.');
+    showError(say('stale', { problem: msg || say('refused') }));
     last = null;
     var board = $('board');
     board.classList.add('stale');
@@ -155,8 +162,8 @@
 
   function render(ans) {
     var r = ans.replay;
-    $('title').textContent = 'Play-test: ' + r.ruleset.name;
-    document.title = 'Play-test: ' + r.ruleset.name;
+    $('title').textContent = say('title_of', { name: r.ruleset.name });
+    document.title = say('title_of', { name: r.ruleset.name });
     var st = r.final;
     var ply = r.plies.length ? r.plies[r.plies.length - 1] : null;
     var order = {}, captured = {};
@@ -185,15 +192,15 @@
         var shown = o.length > 8 ? o.slice(0, 6).concat(['\u2026', o[o.length - 1]]) : o;
         h.badge = el('span', 'order', shown.join(',\u200b'));
         h.badge.dataset.label = label;
-        h.badge.title = label + ' sown ' + (o.length > 1 ? o.length + ' times: seeds ' : 'with seed ') + o.join(', ');
+        h.badge.title = o.length > 1 ? say('sown_times', { hole: label, n: o.length, seeds: o.join(', ') }) : say('sown_once', { hole: label, seed: o[0] });
       }
       if (ply && ply.last === label) h.classList.add('last');
       if (ply && ply.laps.some(function (l) { return l.from === label; })) h.classList.add('from');
-      if (captured[label] !== undefined) { h.classList.add('captured'); h.title = 'captured ' + captured[label]; }
+      if (captured[label] !== undefined) { h.classList.add('captured'); h.title = say('captured', { n: captured[label] }); }
       if (single) {
         h.classList.add('legal');
         h.dataset.move = moves[0];
-        h.title = 'play ' + moves[0];
+        h.title = say('play_move', { move: moves[0] });
         h.onclick = function () { play(moves[0]); };
       } else if (moves) {
         // The mover chooses the direction: two buttons of their own, in a row of the grid
@@ -205,7 +212,7 @@
           var cw = /<$/.test(m);
           var b = el('button', 'dir', cw ? '\u21bb' : '\u21ba');
           b.dataset.move = m;
-          b.title = 'play ' + m + (cw ? ' (clockwise)' : ' (counter-clockwise)');
+          b.title = say(cw ? 'play_cw' : 'play_ccw', { move: m });
           b.setAttribute('aria-label', b.title);
           b.onclick = function () { play(m); };
           d.appendChild(b);
@@ -247,33 +254,24 @@
     put(hole(r.store_labels[0], st.stores[0], true), n + 2, rowTop, 2, 'south', 1);
     fitLabels();
 
+    // What the last move did, a sentence a line, told by the server in the page's language
+    // as the rule sheets tell a worked example (each line's class says what it tells).
     var hap = $('happened');
     hap.textContent = '';
-    function say(t, cls) { var li = el('li', cls, t); hap.appendChild(li); }
-    if (ply) {
-      say(ply.player + ' played ' + ply.move + ': sowed ' + ply.sown.join(', ') + '; last seed in ' + ply.last + '.', 'sowed');
-      if (ply.laps.length > 1) say('Relay sowing: ' + ply.laps.length + ' handfuls.', 'relay');
-      if (ply.captured) say(ply.player + ' captured ' + ply.captured + ' (' + ply.captures.map(function (c) { return c.seeds + ' from ' + c.hole; }).join(', ') + ').', 'capture');
-      if (ply.grand_slam) say('Grand slam.', 'grand-slam');
-      if (ply.extra_turn && !st.game_over) say(ply.player + ' moves again (extra turn).', 'extra-turn');
-      ply.passed.forEach(function (p) { say(p + ' cannot move and passes.', 'pass'); });
-    }
+    (ans.report || []).forEach(function (s) { hap.appendChild(el('li', s.kind, s.text)); });
     var res = $('result');
     if (st.game_over) {
-      var e = st.end, p = r.players;
-      if (e.swept[0] || e.swept[1]) say('Sweep: ' + e.swept[0] + ' to ' + p[0] + ', ' + e.swept[1] + ' to ' + p[1] + '.', 'sweep');
-      var verdict = e.scores[0] === e.scores[1] ? 'a draw' : (e.scores[0] > e.scores[1] ? p[0] : p[1]) + ' wins';
-      res.textContent = 'Game over (' + e.reason.replace(/-/g, ' ') + '): ' + p[0] + ' ' + e.scores[0] + ', ' + p[1] + ' ' + e.scores[1] + ': ' + verdict + '.';
-      res.dataset.scores = e.scores.join(',');
+      res.textContent = ans.result || '';
+      res.dataset.scores = st.end.scores.join(',');
       res.hidden = false;
-      $('status').textContent = 'The game is over.';
+      $('status').textContent = say('over');
     } else {
       res.hidden = true;
       delete res.dataset.scores;
-      $('status').textContent = st.next + ' to move.';
+      $('status').textContent = say('to_move', { player: st.next });
     }
     $('status').dataset.next = st.next || '';
-    $('moves').textContent = game.moves.join(' ') || '(none yet)';
+    $('moves').textContent = game.moves.join(' ') || say('moves_none');
     $('undo').disabled = game.moves.length === 0;
     $('copy').disabled = !ans.example;
     $('example-box').hidden = true;
@@ -281,30 +279,33 @@
 
   function loadInfo() {
     return fetch('/api/' + encodeURIComponent(id) + '/info').then(function (r) { return r.json(); }).then(function (info) {
+      // A save changed the ruleset's language: the page's own words are the server's, so
+      // it is loaded again in the new one.
+      if (info.lang && info.lang !== document.documentElement.lang) { location.reload(); return; }
       // Which rules are played: the last save's, even while check refuses it for a worked
       // example (the kit then lags behind), or the last good kit's.
       var notice = $('notice');
       notice.textContent = '';
       if (!info.saved) {
-        notice.appendChild(el('span', null, 'The last save cannot be played: playing the rules of the last good kit.'));
+        notice.appendChild(el('span', null, say('last_good')));
       } else if (info.refused && !info.rebuilt) {
         // The first build: nothing was saved or rebuilt yet.
-        notice.appendChild(el('span', null, 'Playing the rules in the file; the check failed (below), so no kit was built.'));
+        notice.appendChild(el('span', null, say('file_refused')));
       } else if (info.refused) {
-        notice.appendChild(el('span', null, 'Playing the rules as last saved; the last rebuild failed its check (below), so the kit was not rebuilt.'));
+        notice.appendChild(el('span', null, say('save_refused')));
       }
       if (info.problem && (!info.saved || info.refused)) notice.appendChild(el('pre', null, info.problem));
       notice.hidden = info.saved && !info.refused;
       var sel = $('start');
       while (sel.options.length > 1) sel.remove(1);
-      (info.option_starts || []).forEach(function (o) {
-        var opt = el('option', null, 'the start with ' + o[0] + ' seeds a pit (no worked example from it)');
+      (info.option_starts || []).forEach(function (o, i) {
+        var opt = el('option', null, info.option_titles[i]);
         opt.value = o[1];
         sel.appendChild(opt);
       });
       info.examples.forEach(function (ex) {
         if (!ex.start) return;
-        var o = el('option', null, 'worked example: ' + ex.title);
+        var o = el('option', null, say('start_example', { title: ex.title }));
         o.value = ex.start;
         sel.appendChild(o);
       });

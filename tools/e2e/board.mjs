@@ -1,7 +1,8 @@
 // The play-test board's layout in headless Chromium, on a phone (390x844, touch, the page's
 // viewport meta honoured as a phone browser does) and on a desktop (1280x800): for Kalah,
-// Giuthi (direction buttons), Oware, a six-pit relay-sowing Kalah and a 16-pit relay board,
-// after a few moves. Measured with getBoundingClientRect:
+// Giuthi (direction buttons), Oware, a six-pit relay-sowing Kalah, a 16-pit relay board and
+// the Spanish Kalah (kalah-6x3, `lang = "es"`: its page, labels and legend in Spanish), after
+// a few moves. Measured with getBoundingClientRect:
 // * opposite pits' centres line up (within 1 px) and every pit, button or not, has one size;
 // * the pits of a six-pit board are at least 44 CSS px on the phone, with no sideways scroll
 //   of the page (a long board scrolls inside its own box);
@@ -15,9 +16,12 @@
 //   (players' names of ten letters as the default labels, "Northerner6", "store Southerner")
 //   and tests/fixtures/long-labels.toml (12-character pit labels, 24-character store labels,
 //   16 pits; its kit does not lay out, so the page says the rules' check failed).
+// The Spanish page also: <html lang="es">, its status line, move report, buttons and legend in
+// Spanish, with no string of the English page left.
 // Screenshots go to $SHOTS (default /tmp/sowkit-e2e): board-<id>-<phone|desktop>.png.
 // With $PAGE_FROM (e.g. src/serve), the page's HTML, script and style sheet are read from that
-// folder instead of the server's embedded copies: work on the page without a rebuild.
+// folder instead of the server's embedded copies: work on the page without a rebuild (its
+// words, `{{play.key}}`, are filled in from the words of the page the server sends).
 //
 // Usage: node board.mjs PATH/TO/sowkit
 import { chromium } from 'playwright-core';
@@ -70,7 +74,7 @@ function serve(args) {
   });
 }
 const [base, longBase] = await Promise.all([
-  serve(['relay-kalah.toml', 'long-board.toml', '--bundled', 'kalah-6x4', '--bundled', 'giuthi', '--bundled', 'oware-abapa']),
+  serve(['relay-kalah.toml', 'long-board.toml', '--bundled', 'kalah-6x4', '--bundled', 'giuthi', '--bundled', 'oware-abapa', '--bundled', 'kalah-6x3']),
   serve(['long-names.toml', 'long-labels.toml']),
 ]);
 console.log('servers at ' + base + ' and ' + longBase);
@@ -162,7 +166,7 @@ function measure() {
     clipped,
     labelSizes: [Math.min(...fonts), Math.max(...fonts)],
     legend: [...document.querySelectorAll('.legend li')].filter((li) => li.getBoundingClientRect().height > 0).length,
-    legendDirections: document.querySelector('.legend li').innerText.includes('direction'),
+    legendDirections: document.getElementById('legend-either').getBoundingClientRect().width > 0,
     legalOnStale: board.classList.contains('stale') ? board.querySelectorAll('.legal, .legal-either').length : 0,
   };
 }
@@ -171,12 +175,25 @@ async function fromDisk(context) {
   const dir = process.env.PAGE_FROM;
   if (!dir) return;
   const types = { html: 'text/html; charset=utf-8', js: 'text/javascript', css: 'text/css' };
-  await context.route(/\/(assets\/[a-z]+\.(js|css)|play\/[^/?]+)$/, (route) => {
+  await context.route(/\/(assets\/[a-z]+\.(js|css)|play\/[^/?]+)$/, async (route) => {
     const u = new URL(route.request().url());
     const play = u.pathname.match(/^\/play\/(.+)$/);
     const file = play ? 'play.html' : path.basename(u.pathname);
     let body = fs.readFileSync(path.join(dir, file), 'utf8');
-    if (play) body = body.replace(/\{\{ID\}\}/g, play[1]);
+    if (play) {
+      // The words and language of the page as the server sends it.
+      const served = await (await route.fetch()).text();
+      const json = served.match(/<script id="words" type="application\/json">([\s\S]*?)<\/script>/)[1];
+      const words = JSON.parse(json);
+      const lang = served.match(/<html lang="([^"]*)">/)[1];
+      const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+      body = body.replace(/\{\{([A-Za-z_.]+)\}\}/g, (m, k) => {
+        if (k === 'ID') return play[1];
+        if (k === 'LANG') return lang;
+        if (k === 'WORDS') return json;
+        return esc(words[k.replace(/^play\./, '')] ?? m).replace('{check}', '<code>sowkit check</code>');
+      });
+    }
     route.fulfill({ status: 200, contentType: types[file.split('.').pop()], body });
   });
 }
@@ -205,7 +222,12 @@ const devices = {
 };
 // id, moves to play before measuring.
 const games = [['kalah-6x4', 5], ['giuthi', 3], ['oware-abapa', 6], ['relay-kalah', 4], ['long-board', 3],
-  ['long-names', 4, longBase], ['long-labels', 3, longBase]];
+  ['long-names', 4, longBase], ['long-labels', 3, longBase], ['kalah-6x3', 3]];
+// Strings of the English page (buttons, legend, status, report, result) none of which a
+// Spanish page may show.
+const englishStrings = ['Play-test', 'New game', 'Undo', 'Copy as worked example', 'Start from', 'can be played',
+  'sown by the last move', 'last seed', 'a handful was lifted', 'captured', 'to move', 'played', 'sows', 'lands in',
+  'moves again', 'Moves:', 'none yet', 'all kits', 'sheets', 'game over', 'wins'];
 try {
   for (const [device, opts] of Object.entries(devices)) {
     const context = await browser.newContext(opts);
@@ -238,6 +260,24 @@ try {
       // Its kit does not lay out: on first load nothing was saved or rebuilt yet.
       if (id === 'long-labels') ok((await page.textContent('#notice')).startsWith('Playing the rules in the file; the check failed'), what + ': the first load says the file\'s check failed: ' + (await page.textContent('#notice')).slice(0, 60));
       ok(m.legend >= 5, what + ': the legend explains ' + m.legend + ' markers');
+      if (id === 'kalah-6x3') {
+        // The Spanish page, after its moves: what a reader sees is Spanish.
+        const seen = await page.evaluate(() => ({
+          lang: document.documentElement.lang,
+          text: document.body.innerText,
+          status: document.getElementById('status').textContent,
+          report: [...document.querySelectorAll('#happened li')].map((li) => li.textContent),
+          buttons: [...document.querySelectorAll('.controls button')].map((b) => b.textContent),
+          titles: [...document.querySelectorAll('#board [title]')].map((e) => e.title),
+        }));
+        ok(seen.lang === 'es', what + ': <html lang="es">');
+        ok(/^Le toca a (Sur|Norte)\.$/.test(seen.status), what + ': the status line is Spanish: ' + seen.status);
+        ok(seen.report.length >= 2 && /^(Sur|Norte) (vacía|toma) /.test(seen.report[0]) &&
+          seen.report.some((l) => l.startsWith('La última semilla cae en')), what + ': the move report is Spanish: ' + seen.report.join(' '));
+        ok(JSON.stringify(seen.buttons) === JSON.stringify(['Nueva partida', 'Deshacer', 'Copiar como ejemplo resuelto']), what + ': the buttons are Spanish: ' + seen.buttons.join(', '));
+        const left = englishStrings.filter((e) => (seen.text + ' ' + seen.titles.join(' ')).toLowerCase().includes(e.toLowerCase()));
+        ok(left.length === 0, what + ': no English string of the page is shown' + (left.length ? ': ' + left.join(', ') : ''));
+      }
       // Direction buttons are explained only where the mover chooses the direction (Giuthi).
       ok(m.legendDirections === (m.dirs.length > 0 || id === 'giuthi'), what + ': the legend speaks of direction buttons only where there are some (' + m.legendDirections + ')');
       await page.screenshot({ path: path.join(shots, 'board-' + id + '-' + device + '.png'), fullPage: true });
