@@ -1216,3 +1216,33 @@ fn sowkit_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// Checks that depend on a value in error are skipped: Giuthi's `min_pits = 3` was refused as
+/// "from 1 to 1" when the board size was in error, and as needing a `shorten_below` when that
+/// was in error; a `[text.en]` table repeated the ruleset's own language when `lang` was in
+/// error ("en" stood in for it), and every example's `[example.text.en]` then had no table.
+#[test]
+fn a_value_in_error_makes_up_no_error_elsewhere() {
+    let giuthi = std::fs::read_to_string("rulesets/giuthi.toml").unwrap();
+    let kalah = std::fs::read_to_string("rulesets/kalah-6x3.toml").unwrap();
+    for (src, from, to, field) in [
+        (
+            &giuthi,
+            "pits_per_side = 6",
+            "pits_per_side = 0",
+            "board.pits_per_side",
+        ),
+        (
+            &giuthi,
+            "shorten_below = 50",
+            "shorten_below = 500",
+            "next_round.shorten_below",
+        ),
+        (&kalah, "lang = \"es\"", "lang = \"fr\"", "lang"),
+    ] {
+        assert!(src.contains(from), "{from}");
+        let c = check(&src.replacen(from, to, 1));
+        let e: Vec<&str> = c.errors.iter().map(|d| d.field.as_str()).collect();
+        assert_eq!(e, [field], "{to}: {:#?}", short(&c.errors));
+    }
+}

@@ -1422,6 +1422,11 @@ impl Validator<'_> {
         self.texts = texts;
     }
 
+    /// How many errors were found so far, reported or not.
+    fn errors_so_far(&self) -> usize {
+        self.errs.len() + self.more
+    }
+
     fn warn(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
         if self.warns.len() < MAX_DIAGNOSTICS {
             let d = Diagnostic::warning_at(self.path, self.src, span, field, &msg.into());
@@ -1800,6 +1805,7 @@ impl Validator<'_> {
             );
         }
         let have = crate::layout::phrases::languages();
+        let errs_before_lang = self.errors_so_far();
         let lang = match &raw.lang {
             None => "en".to_string(),
             Some(l) => {
@@ -1819,6 +1825,9 @@ impl Validator<'_> {
                 }
             }
         };
+        // With `lang` in error "en" stands in for it: a [text.en] table is then no repeat of
+        // the ruleset's own language, and is read like any other.
+        let lang_ok = self.errors_so_far() == errs_before_lang;
         if let Some(p) = &raw.players {
             if *p.get_ref() != 2 {
                 self.err(
@@ -1841,7 +1850,7 @@ impl Validator<'_> {
                 self.text("board.source", s, MAX_SOURCE_CHARS),
             );
         }
-        let errs_before_board = self.errs.len();
+        let errs_before_board = self.errors_so_far();
         let n = self.int_in(
             &b.pits_per_side,
             "board.pits_per_side",
@@ -1856,7 +1865,7 @@ impl Validator<'_> {
         ) as u16;
         // When the board size itself is wrong, checks that depend on it would only repeat the
         // error with a made-up number: skip them.
-        let board_ok = self.errs.len() == errs_before_board;
+        let board_ok = self.errors_so_far() == errs_before_board;
         let mut options = Vec::new();
         if let Some(o) = &b.seeds_per_pit_options {
             self.list_len(o.span(), "board.seeds_per_pit_options", o.get_ref().len());
@@ -2471,7 +2480,7 @@ impl Validator<'_> {
             let line = line_col(self.src, span.start).0;
             let t = t.into_inner();
             let table = format!("text.{code}");
-            if code == lang {
+            if code == lang && lang_ok {
                 self.err(span.clone(), &table, format!("the ruleset's own text is already in {code:?} (its `lang`): remove this table, or change `lang`"));
                 continue;
             }
@@ -2664,7 +2673,7 @@ impl Validator<'_> {
             let x = ex.expect.into_inner();
             // "States nothing" only when no expectation was given at all, not when the only
             // ones given were wrong (each already has its own error).
-            let errs_before = self.errs.len() + self.more;
+            let errs_before = self.errors_so_far();
             let mut expect = Expect::default();
             // Fields taken as written: remember each one's line for diagnostics.
             macro_rules! take {
@@ -2704,7 +2713,7 @@ impl Validator<'_> {
                     expect.scores = Some([sc[0] as u16, sc[1] as u16]);
                 }
             }
-            if expect == Expect::default() && self.errs.len() + self.more == errs_before {
+            if expect == Expect::default() && self.errors_so_far() == errs_before {
                 self.err(span.clone(), &format!("{tag}.expect"), "expect states nothing: give at least one of position, next, extra_turn, captured, game_over, scores, last, sown, legal, grand_slam, passed");
             }
             self.lines = lines;
@@ -2802,28 +2811,37 @@ impl Validator<'_> {
             );
         }
         let n = if board_ok { board.pits_per_side } else { 1 };
+        // With the board in error its size is not known: any row length the format allows.
+        let most_pits = if board_ok {
+            board.pits_per_side
+        } else {
+            MAX_PITS_PER_SIDE
+        };
+        let errs_before = self.errors_so_far();
         let shorten_below = match &r.shorten_below {
             None => 0,
             Some(v) => self.int_in(v, "next_round.shorten_below", 0, 100) as u8,
         };
+        // 0 read in place of a shorten_below in error says nothing of the board's shortening.
+        let never_shortened = shorten_below == 0 && self.errors_so_far() == errs_before;
         let min_pits = match &r.min_pits {
             None => n,
             Some(v) => {
-                if shorten_below == 0 {
+                if never_shortened {
                     self.err(
                         v.span(),
                         "next_round.min_pits",
                         "min_pits is the shortest a shortened row may be, but shorten_below is 0 (the board is never shortened): set shorten_below (a percentage, e.g. 50) or remove min_pits",
                     );
                 }
-                self.int_in(v, "next_round.min_pits", 1, n as i64) as usize
+                self.int_in(v, "next_round.min_pits", 1, most_pits as i64) as usize
             }
         };
         if shorten_below > 0 && r.min_pits.is_none() {
             self.err(
                 span.clone(),
                 "next_round.min_pits",
-                format!("the board may be shortened (shorten_below = {shorten_below}): give the fewest pits a row may keep, min_pits = 1 to {n}"),
+                format!("the board may be shortened (shorten_below = {shorten_below}): give the fewest pits a row may keep, min_pits = 1 to {most_pits}"),
             );
         }
         let opposite = match r.opposite {
@@ -2844,7 +2862,7 @@ impl Validator<'_> {
                 OtherReading::DoubleWhenShort if opposite == Opposite::Double => {
                     Some("\"double-when-short\" is already the rule here (opposite = \"double\"): list only readings the ruleset does not follow")
                 }
-                OtherReading::DoubleWhenShort if shorten_below == 0 => {
+                OtherReading::DoubleWhenShort if never_shortened => {
                     Some("\"double-when-short\" doubles when the one laying out holds less than shorten_below percent, but shorten_below is 0: set it")
                 }
                 _ => None,
