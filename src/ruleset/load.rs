@@ -851,17 +851,17 @@ pub struct Partial {
 /// How many problems `diags` stand for: one each, except the closing "N more problem(s) not
 /// shown" note, which stands for N (300 unknown keys were summed up as "51 problem(s)").
 pub fn count_problems(diags: &[Diagnostic]) -> usize {
-    diags
-        .iter()
-        .map(|d| {
-            d.message
-                .strip_suffix(&format!(
-                    " more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"
-                ))
-                .and_then(|n| n.parse::<usize>().ok())
-                .unwrap_or(1)
-        })
-        .sum()
+    diags.iter().map(|d| more_not_shown(d).unwrap_or(1)).sum()
+}
+
+/// N, when `d` is the closing "N more problem(s) not shown" note.
+fn more_not_shown(d: &Diagnostic) -> Option<usize> {
+    d.message
+        .strip_suffix(&format!(
+            " more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"
+        ))
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|_| d.line == 0)
 }
 
 /// Sorts diagnostics by place in the file (line, then column); those with no place (the whole
@@ -1010,7 +1010,39 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
             "the file is empty: a ruleset needs at least id, name, source, [board], [sowing] and [end] (see rulesets/six-pit-sowing.toml)",
         )]);
     }
-    let parsed: Result<RawRuleset, _> = toml::from_str(src);
+    // serde stops at its first wrong type: every one is found from the format's schema and
+    // replaced by a stand-in the checks below refuse (see `locate::wrong_types_in`), and the
+    // text is read again, so one run of `check` names every problem, not the first wrong type.
+    let mut wrong: Vec<super::locate::WrongType> = Vec::new();
+    let parsed: Result<RawRuleset, _> = toml::from_str(src).or_else(|e| {
+        let Ok(mut doc) = toml::de::DeTable::parse(src) else {
+            return Err(e);
+        };
+        wrong = super::locate::wrong_types_in(doc.get_mut(), schema_once());
+        if wrong.is_empty() {
+            return Err(e);
+        }
+        RawRuleset::deserialize(toml::de::Deserializer::from(doc))
+    });
+    // Each wrong type, explained; the fields whose stand-in is read on (their own checks are
+    // left out: the wrong type says what is wrong with them).
+    let wrong_diags: Vec<(Diagnostic, bool)> = wrong
+        .iter()
+        .take(MAX_DIAGNOSTICS)
+        .map(|w| {
+            let msg = explain_value_error(src, w.span.clone(), &w.field, &w.message);
+            (
+                Diagnostic::at(path, src, w.span.clone(), &w.field, &msg),
+                w.replaced,
+            )
+        })
+        .collect();
+    let wrong_more = wrong.len() - wrong_diags.len();
+    let stand_ins: std::collections::BTreeSet<String> = wrong
+        .iter()
+        .filter(|w| w.replaced)
+        .map(|w| w.field.clone())
+        .collect();
     let raw = parsed.map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         // A list or inline table left open: the parser stops where the text stops making sense
@@ -1056,30 +1088,7 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
                 None => missing.to_string(),
             };
         }
-        let mut msg = explain_toml_error(e.message());
-        let written = src.get(clamp_span(src, span.clone())).unwrap_or("");
-        if msg.contains("invalid type: a table") && looks_like_datetime(written) {
-            msg = msg.replace("a table", "a date or time")
-                + " (TOML reads an unquoted date or time as one; put text in quotes)";
-        }
-        // A number past 64 bits reaches serde as an i128 ("invalid type: integer `…` as
-        // i128"): said in the author's words, with the field's range.
-        if msg.contains("invalid type: integer") && msg.contains(" as i128") {
-            let number = msg
-                .split('`')
-                .nth(1)
-                .filter(|n| n.len() <= 40)
-                .unwrap_or("this number")
-                .to_string();
-            let range = whole_number_range(&field);
-            let advice = range
-                .strip_prefix("the number is far too large; ")
-                .unwrap_or(&range);
-            msg = format!("{number} is far too large; {advice}");
-        } else if msg.contains("invalid value: integer") {
-            msg = format!("{msg}: {}", whole_number_range(&field));
-        }
-        msg = with_did_you_mean(e.message(), msg);
+        let msg = explain_value_error(src, span.clone(), &field, e.message());
         let first = Diagnostic::at(path, src, span.clone(), &field, &msg);
         // serde stops at its first problem: every unknown key or choice, and every table
         // written as a list of tables or the other way round, is found from the format's
@@ -1121,14 +1130,48 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
     });
     let raw = match raw {
         Ok(raw) => raw,
-        Err((diags, entries)) => return read_past_unknown_keys(path, src, diags, entries),
+        Err((diags, entries)) => {
+            // Every wrong type, said as the schema walk says it (serde's first problem may be
+            // one of them, said less well: "wanted string or table" for a choice).
+            let placed = |d: &Diagnostic| (d.line, d.column);
+            let wrong: Vec<Diagnostic> = wrong_diags.into_iter().map(|(d, _)| d).collect();
+            let diags: Vec<Diagnostic> = diags
+                .into_iter()
+                .filter(|d| !wrong.iter().any(|w| placed(w) == placed(d)))
+                .collect();
+            if wrong.is_empty() && wrong_more == 0 {
+                return read_past_unknown_keys(path, src, diags, entries);
+            }
+            // Read on past the unknown keys (that reading finds the wrong types again), or
+            // say every problem found so far.
+            return read_past_unknown_keys(path, src, diags, entries).map_err(|diags| {
+                let total = count_problems(&diags) + wrong.len() + wrong_more;
+                let mut all: Vec<Diagnostic> = diags
+                    .into_iter()
+                    .chain(wrong)
+                    .filter(|d| more_not_shown(d).is_none())
+                    .collect();
+                sort_by_place(&mut all);
+                all.truncate(MAX_DIAGNOSTICS);
+                let more = total - all.len();
+                if more > 0 {
+                    all.push(Diagnostic::whole_file(
+                        path,
+                        &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
+                    ));
+                }
+                all
+            });
+        }
     };
     let mut v = Validator {
         path,
         src,
         lines: LineIndex::new(src),
-        errs: Vec::new(),
-        more: 0,
+        errs: wrong_diags.into_iter().map(|(d, _)| d).collect(),
+        more: wrong_more,
+        stand_ins,
+        left_out: 0,
         texts: Vec::new(),
         warns: Vec::new(),
     };
@@ -1200,6 +1243,36 @@ fn read_past_unknown_keys(
         }
         Err(_) => Err(diags),
     }
+}
+
+/// serde's message `raw` about the value at byte range `span` of `src` (in `field`), in the
+/// ruleset author's words: an unquoted date read as one, a number past 64 bits with the
+/// field's range, the likely slip for an unknown name.
+fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) -> String {
+    let mut msg = explain_toml_error(raw);
+    let written = src.get(clamp_span(src, span)).unwrap_or("");
+    if msg.contains("invalid type: a table") && looks_like_datetime(written) {
+        msg = msg.replace("a table", "a date or time")
+            + " (TOML reads an unquoted date or time as one; put text in quotes)";
+    }
+    // A number past 64 bits reaches serde as an i128 ("invalid type: integer `…` as
+    // i128"): said in the author's words, with the field's range.
+    if msg.contains("invalid type: integer") && msg.contains(" as i128") {
+        let number = msg
+            .split('`')
+            .nth(1)
+            .filter(|n| n.len() <= 40)
+            .unwrap_or("this number")
+            .to_string();
+        let range = whole_number_range(field);
+        let advice = range
+            .strip_prefix("the number is far too large; ")
+            .unwrap_or(&range);
+        msg = format!("{number} is far too large; {advice}");
+    } else if msg.contains("invalid value: integer") {
+        msg = format!("{msg}: {}", whole_number_range(field));
+    }
+    with_did_you_mean(raw, msg)
 }
 
 /// Edit distance between `a` and `b` (Levenshtein, with a swap of two neighbours counting
@@ -1321,7 +1394,8 @@ fn explain_toml_error(msg: &str) -> String {
         .replace("expected f64", "expected a number")
         .replace("expected a sequence", "expected a list [ … ]")
         .replace("invalid type: sequence", "invalid type: a list")
-        .replace("invalid type: map", "invalid type: a table");
+        .replace("invalid type: map", "invalid type: a table")
+        .replace("expected a map", "expected a table");
     // serde names the loader's own types ("expected struct RawExtraTurn"): a table to the
     // ruleset author.
     let msg = match msg.find("expected struct Raw") {
@@ -1377,6 +1451,13 @@ struct Validator<'a> {
     errs: Vec<Diagnostic>,
     /// Problems found beyond [`MAX_DIAGNOSTICS`].
     more: usize,
+    /// Fields whose value had the wrong type and was read as a stand-in the checks refuse
+    /// (`locate::wrong_types_in`): their wrong type is reported, so what the checks say of
+    /// the stand-in is left out.
+    stand_ins: std::collections::BTreeSet<String>,
+    /// Errors left out because they were about a stand-in: counted, so that checks which
+    /// depend on a field in error (the board's size) are skipped as for any other error.
+    left_out: usize,
     /// Every printed text read so far: field, byte range of its value, value.
     texts: Vec<(String, Range<usize>, String)>,
     /// Warnings: the ruleset still builds.
@@ -1422,12 +1503,20 @@ impl Validator<'_> {
         self.texts = texts;
     }
 
+    /// Whether `field` is read as a stand-in for a value of the wrong type.
+    fn stand_in(&self, field: &str) -> bool {
+        self.stand_ins.contains(field)
+    }
+
     /// How many errors were found so far, reported or not.
     fn errors_so_far(&self) -> usize {
-        self.errs.len() + self.more
+        self.errs.len() + self.more + self.left_out
     }
 
     fn warn(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
+        if self.stand_in(field) {
+            return;
+        }
         if self.warns.len() < MAX_DIAGNOSTICS {
             let d = Diagnostic::warning_at(self.path, self.src, span, field, &msg.into());
             self.warns.push(d);
@@ -1435,6 +1524,10 @@ impl Validator<'_> {
     }
 
     fn err(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
+        if self.stand_in(field) {
+            self.left_out += 1;
+            return;
+        }
         // Rendering a snippet costs time in the file's size: bound the work on hostile files.
         if self.errs.len() >= MAX_DIAGNOSTICS {
             self.more += 1;
