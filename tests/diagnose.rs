@@ -1290,7 +1290,7 @@ fn every_wrong_type_shows_with_the_other_errors() {
             1,
         );
     let want = [
-        "t.toml:6:17: board.pits_per_side: invalid type: string \"3\", expected a whole number",
+        "t.toml:6:17: board.pits_per_side: invalid type: string \"3\", expected a whole number; write the number without quotes: 3",
         "t.toml:7:17: board.seeds_per_pit: 99 is out of range: use a whole number from 1 to 50",
         "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number",
     ];
@@ -1328,6 +1328,21 @@ fn every_wrong_type_shows_with_the_other_errors() {
     );
     assert!(lines.iter().all(|j| j["severity"] == "error"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A number in quotes is text to TOML: the error says how to write it, and only when what is
+/// in the quotes is a number of the kind the key takes.
+#[test]
+fn a_number_in_quotes_is_shown_without_them() {
+    for (from, to, want) in [
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2\", expected a whole number; write the number without quotes: 2"),
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2.5\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2.5\", expected a whole number"),
+        ("seeds_per_pit = 2", "seeds_per_pit = \"two\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"two\", expected a whole number"),
+        ("[[example]]", "[layout]\npit_diameter = ' 40.5 '\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \" 40.5 \", expected a number; write the number without quotes: 40.5"),
+        ("[[example]]", "[layout]\npit_diameter = \"inf\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"inf\", expected a number"),
+    ] {
+        assert_eq!(short(&check(&with(from, to)).errors), [want]);
+    }
 }
 
 /// A wrong type in a worked example is located at that example (`example[2]`, a list's item

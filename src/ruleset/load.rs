@@ -1272,6 +1272,17 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
     } else if msg.contains("invalid value: integer") {
         msg = format!("{msg}: {}", whole_number_range(field));
     }
+    // A number in quotes (`pits_per_side = "5"`) is text to TOML: say how to write it.
+    if msg.starts_with("invalid type: string") {
+        let inner = written.trim().trim_matches(['"', '\'']).trim();
+        let whole = msg.ends_with("expected a whole number") && inner.parse::<i64>().is_ok();
+        let number = msg.ends_with("expected a number")
+            && inner.parse::<f64>().is_ok_and(f64::is_finite)
+            && !inner.chars().any(char::is_alphabetic);
+        if whole || number {
+            msg = format!("{msg}; write the number without quotes: {inner}");
+        }
+    }
     with_did_you_mean(raw, msg)
 }
 
