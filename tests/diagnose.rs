@@ -1286,3 +1286,196 @@ fn sowkit_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// Every scalar value of every bundled ruleset (one at a time) given a value of another type:
+/// the check reports that one wrong type, at the value, and nothing made up from it (only the
+/// note that worked examples naming the board's players could not be read while the names are
+/// in error, as for any other error in them). serde stopped at the first wrong type, and a
+/// stand-in that a check did not refuse would have been played as a rule.
+#[test]
+fn one_wrong_type_anywhere_is_the_one_error() {
+    use toml::de::{DeTable, DeValue};
+    fn leaves(v: &toml::Spanned<DeValue<'_>>, out: &mut Vec<(std::ops::Range<usize>, bool)>) {
+        match v.get_ref() {
+            DeValue::Table(t) => t.iter().for_each(|(_, v)| leaves(v, out)),
+            DeValue::Array(a) => a.iter().for_each(|v| leaves(v, out)),
+            DeValue::String(_) => out.push((v.span(), true)),
+            _ => out.push((v.span(), false)),
+        }
+    }
+    let mut tried = 0;
+    let mut failed = Vec::new();
+    for entry in std::fs::read_dir("rulesets").unwrap() {
+        let file = entry.unwrap().path();
+        if file.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&file).unwrap();
+        let good = check(&src);
+        assert_eq!(short(&good.errors), Vec::<String>::new(), "{file:?}");
+        let doc = DeTable::parse(&src).unwrap();
+        let mut spans = Vec::new();
+        doc.get_ref()
+            .iter()
+            .for_each(|(_, v)| leaves(v, &mut spans));
+        for (span, is_text) in spans {
+            // A text becomes a whole number, anything else a text.
+            let wrong = if is_text { "7" } else { "\"7\"" };
+            let bad = format!("{}{wrong}{}", &src[..span.start], &src[span.end..]);
+            let c = check(&bad);
+            let e: Vec<String> = short(&c.errors)
+                .into_iter()
+                .filter(|m| !m.contains("worked example(s) not checked"))
+                .collect();
+            let (line, col) = sowkit::ruleset::load::line_col(&bad, span.start);
+            let at = format!("t.toml:{line}:{col}: ");
+            if e.len() != 1 || !e[0].starts_with(&at) || !e[0].contains("invalid type") {
+                failed.push(format!("{file:?} {line}:{col} = {wrong}: {e:?}"));
+            }
+            // No warning made up from the stand-in either.
+            for w in short(&c.warnings) {
+                if !short(&good.warnings).contains(&w) {
+                    failed.push(format!("{file:?} {line}:{col} = {wrong}: warning {w}"));
+                }
+            }
+            tried += 1;
+        }
+    }
+    assert_eq!(failed, Vec::<String>::new());
+    assert!(tried > 500, "{tried} values tried");
+}
+
+/// Two values of the wrong type in two tables and a value out of range: all three in one run,
+/// each at its value, in line order (serde stopped at the first wrong type and hid the rest).
+/// Hand positions: `pits_per_side = "3"` is line 6, its value at column 17; `seeds_per_pit =
+/// 99` line 7, column 17 (range 1–50); `[layout]` goes in above `[[example]]` (line 24), so
+/// `pit_diameter = "40 mm"` is line 25, its value at column 16.
+#[test]
+fn every_wrong_type_shows_with_the_other_errors() {
+    let src = with("pits_per_side = 3", "pits_per_side = \"3\"")
+        .replacen("seeds_per_pit = 2", "seeds_per_pit = 99", 1)
+        .replacen(
+            "[[example]]",
+            "[layout]\npit_diameter = \"40 mm\"\n\n[[example]]",
+            1,
+        );
+    let want = [
+        "t.toml:6:17: board.pits_per_side: invalid type: string \"3\", expected a whole number; write the number without quotes: 3",
+        "t.toml:7:17: board.seeds_per_pit: 99 is out of range: use a whole number from 1 to 50",
+        "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number",
+    ];
+    assert_eq!(short(&check(&src).errors), want);
+
+    // `check --format json` carries the same three, one object a line (on stderr, where
+    // every diagnostic goes), in the same order.
+    let dir = scratch("wrong-types");
+    std::fs::write(dir.join("t.toml"), &src).unwrap();
+    let o = sowkit_in(&dir, &["check", "--format", "json", "t.toml"]);
+    assert!(!o.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<(u64, u64, &str)> = lines
+        .iter()
+        .map(|j| {
+            (
+                j["line"].as_u64().unwrap(),
+                j["column"].as_u64().unwrap(),
+                j["field"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (6, 17, "board.pits_per_side"),
+            (7, 17, "board.seeds_per_pit"),
+            (25, 16, "layout.pit_diameter")
+        ]
+    );
+    assert!(lines.iter().all(|j| j["severity"] == "error"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A number in quotes is text to TOML: the error says how to write it, and only when what is
+/// in the quotes is a number of the kind the key takes.
+#[test]
+fn a_number_in_quotes_is_shown_without_them() {
+    for (from, to, want) in [
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2\", expected a whole number; write the number without quotes: 2"),
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2.5\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2.5\", expected a whole number"),
+        ("seeds_per_pit = 2", "seeds_per_pit = \"two\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"two\", expected a whole number"),
+        ("[[example]]", "[layout]\npit_diameter = ' 40.5 '\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \" 40.5 \", expected a number; write the number without quotes: 40.5"),
+        ("[[example]]", "[layout]\npit_diameter = \"inf\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"inf\", expected a number"),
+    ] {
+        assert_eq!(short(&check(&with(from, to)).errors), [want]);
+    }
+}
+
+/// A wrong type in a worked example is located at that example (`example[2]`, a list's item
+/// by the list's key), and does not keep the other examples from being replayed: example 1's
+/// `next = "B"` is wrong by hand (A2's last seed ends in A's store, so A moves again).
+/// Hand positions: the second example starts on line 33; `moves = ["A1", 2]` is line 36, the
+/// `2` at column 16; `captured = "none"` line 38, its value at column 12.
+#[test]
+fn a_wrong_type_in_an_example_is_located_at_that_example() {
+    let src = format!(
+        "{}\n[[example]]\ntitle = \"A second one\"\nstart = \"initial\"\nmoves = [\"A1\", 2]\n[example.expect]\ncaptured = \"none\"\n",
+        with("next = \"A\"", "next = \"B\"")
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        [
+            "t.toml:30:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
+            "t.toml:36:16: example[2].moves: invalid type: integer `2`, expected a string",
+            "t.toml:38:12: example[2].expect.captured: invalid type: string \"none\", expected a whole number",
+        ]
+    );
+}
+
+/// Checks that depend on a value in error are skipped, whether the value is out of range or of
+/// the wrong type: Giuthi's `min_pits = 3` was refused as "from 1 to 1" when the board size was
+/// in error, and as needing a `shorten_below` when that was in error; a `[text.en]` table
+/// repeated the ruleset's own language when `lang` was in error ("en" stood in for it), and
+/// every example's `[example.text.en]` then had no table.
+#[test]
+fn a_value_in_error_makes_up_no_error_elsewhere() {
+    let giuthi = std::fs::read_to_string("rulesets/giuthi.toml").unwrap();
+    let kalah = std::fs::read_to_string("rulesets/kalah-6x3.toml").unwrap();
+    for (src, from, to, field) in [
+        (
+            &giuthi,
+            "pits_per_side = 6",
+            "pits_per_side = 0",
+            "board.pits_per_side",
+        ),
+        (
+            &giuthi,
+            "pits_per_side = 6",
+            "pits_per_side = \"6\"",
+            "board.pits_per_side",
+        ),
+        (
+            &giuthi,
+            "shorten_below = 50",
+            "shorten_below = 500",
+            "next_round.shorten_below",
+        ),
+        (
+            &giuthi,
+            "shorten_below = 50",
+            "shorten_below = 5.5",
+            "next_round.shorten_below",
+        ),
+        (&kalah, "lang = \"es\"", "lang = \"fr\"", "lang"),
+        (&kalah, "lang = \"es\"", "lang = 7", "lang"),
+    ] {
+        assert!(src.contains(from), "{from}");
+        let c = check(&src.replacen(from, to, 1));
+        let e: Vec<&str> = c.errors.iter().map(|d| d.field.as_str()).collect();
+        assert_eq!(e, [field], "{to}: {:#?}", short(&c.errors));
+    }
+}

@@ -851,17 +851,17 @@ pub struct Partial {
 /// How many problems `diags` stand for: one each, except the closing "N more problem(s) not
 /// shown" note, which stands for N (300 unknown keys were summed up as "51 problem(s)").
 pub fn count_problems(diags: &[Diagnostic]) -> usize {
-    diags
-        .iter()
-        .map(|d| {
-            d.message
-                .strip_suffix(&format!(
-                    " more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"
-                ))
-                .and_then(|n| n.parse::<usize>().ok())
-                .unwrap_or(1)
-        })
-        .sum()
+    diags.iter().map(|d| more_not_shown(d).unwrap_or(1)).sum()
+}
+
+/// N, when `d` is the closing "N more problem(s) not shown" note.
+fn more_not_shown(d: &Diagnostic) -> Option<usize> {
+    d.message
+        .strip_suffix(&format!(
+            " more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"
+        ))
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|_| d.line == 0)
 }
 
 /// Sorts diagnostics by place in the file (line, then column); those with no place (the whole
@@ -1010,7 +1010,39 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
             "the file is empty: a ruleset needs at least id, name, source, [board], [sowing] and [end] (see rulesets/six-pit-sowing.toml)",
         )]);
     }
-    let parsed: Result<RawRuleset, _> = toml::from_str(src);
+    // serde stops at its first wrong type: every one is found from the format's schema and
+    // replaced by a stand-in the checks below refuse (see `locate::wrong_types_in`), and the
+    // text is read again, so one run of `check` names every problem, not the first wrong type.
+    let mut wrong: Vec<super::locate::WrongType> = Vec::new();
+    let parsed: Result<RawRuleset, _> = toml::from_str(src).or_else(|e| {
+        let Ok(mut doc) = toml::de::DeTable::parse(src) else {
+            return Err(e);
+        };
+        wrong = super::locate::wrong_types_in(doc.get_mut(), schema_once());
+        if wrong.is_empty() {
+            return Err(e);
+        }
+        RawRuleset::deserialize(toml::de::Deserializer::from(doc))
+    });
+    // Each wrong type, explained; the fields whose stand-in is read on (their own checks are
+    // left out: the wrong type says what is wrong with them).
+    let wrong_diags: Vec<(Diagnostic, bool)> = wrong
+        .iter()
+        .take(MAX_DIAGNOSTICS)
+        .map(|w| {
+            let msg = explain_value_error(src, w.span.clone(), &w.field, &w.message);
+            (
+                Diagnostic::at(path, src, w.span.clone(), &w.field, &msg),
+                w.replaced,
+            )
+        })
+        .collect();
+    let wrong_more = wrong.len() - wrong_diags.len();
+    let stand_ins: std::collections::BTreeSet<String> = wrong
+        .iter()
+        .filter(|w| w.replaced)
+        .map(|w| w.field.clone())
+        .collect();
     let raw = parsed.map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         // A list or inline table left open: the parser stops where the text stops making sense
@@ -1056,30 +1088,7 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
                 None => missing.to_string(),
             };
         }
-        let mut msg = explain_toml_error(e.message());
-        let written = src.get(clamp_span(src, span.clone())).unwrap_or("");
-        if msg.contains("invalid type: a table") && looks_like_datetime(written) {
-            msg = msg.replace("a table", "a date or time")
-                + " (TOML reads an unquoted date or time as one; put text in quotes)";
-        }
-        // A number past 64 bits reaches serde as an i128 ("invalid type: integer `…` as
-        // i128"): said in the author's words, with the field's range.
-        if msg.contains("invalid type: integer") && msg.contains(" as i128") {
-            let number = msg
-                .split('`')
-                .nth(1)
-                .filter(|n| n.len() <= 40)
-                .unwrap_or("this number")
-                .to_string();
-            let range = whole_number_range(&field);
-            let advice = range
-                .strip_prefix("the number is far too large; ")
-                .unwrap_or(&range);
-            msg = format!("{number} is far too large; {advice}");
-        } else if msg.contains("invalid value: integer") {
-            msg = format!("{msg}: {}", whole_number_range(&field));
-        }
-        msg = with_did_you_mean(e.message(), msg);
+        let msg = explain_value_error(src, span.clone(), &field, e.message());
         let first = Diagnostic::at(path, src, span.clone(), &field, &msg);
         // serde stops at its first problem: every unknown key or choice, and every table
         // written as a list of tables or the other way round, is found from the format's
@@ -1121,14 +1130,48 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
     });
     let raw = match raw {
         Ok(raw) => raw,
-        Err((diags, entries)) => return read_past_unknown_keys(path, src, diags, entries),
+        Err((diags, entries)) => {
+            // Every wrong type, said as the schema walk says it (serde's first problem may be
+            // one of them, said less well: "wanted string or table" for a choice).
+            let placed = |d: &Diagnostic| (d.line, d.column);
+            let wrong: Vec<Diagnostic> = wrong_diags.into_iter().map(|(d, _)| d).collect();
+            let diags: Vec<Diagnostic> = diags
+                .into_iter()
+                .filter(|d| !wrong.iter().any(|w| placed(w) == placed(d)))
+                .collect();
+            if wrong.is_empty() && wrong_more == 0 {
+                return read_past_unknown_keys(path, src, diags, entries);
+            }
+            // Read on past the unknown keys (that reading finds the wrong types again), or
+            // say every problem found so far.
+            return read_past_unknown_keys(path, src, diags, entries).map_err(|diags| {
+                let total = count_problems(&diags) + wrong.len() + wrong_more;
+                let mut all: Vec<Diagnostic> = diags
+                    .into_iter()
+                    .chain(wrong)
+                    .filter(|d| more_not_shown(d).is_none())
+                    .collect();
+                sort_by_place(&mut all);
+                all.truncate(MAX_DIAGNOSTICS);
+                let more = total - all.len();
+                if more > 0 {
+                    all.push(Diagnostic::whole_file(
+                        path,
+                        &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
+                    ));
+                }
+                all
+            });
+        }
     };
     let mut v = Validator {
         path,
         src,
         lines: LineIndex::new(src),
-        errs: Vec::new(),
-        more: 0,
+        errs: wrong_diags.into_iter().map(|(d, _)| d).collect(),
+        more: wrong_more,
+        stand_ins,
+        left_out: 0,
         texts: Vec::new(),
         warns: Vec::new(),
     };
@@ -1200,6 +1243,47 @@ fn read_past_unknown_keys(
         }
         Err(_) => Err(diags),
     }
+}
+
+/// serde's message `raw` about the value at byte range `span` of `src` (in `field`), in the
+/// ruleset author's words: an unquoted date read as one, a number past 64 bits with the
+/// field's range, the likely slip for an unknown name.
+fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) -> String {
+    let mut msg = explain_toml_error(raw);
+    let written = src.get(clamp_span(src, span)).unwrap_or("");
+    if msg.contains("invalid type: a table") && looks_like_datetime(written) {
+        msg = msg.replace("a table", "a date or time")
+            + " (TOML reads an unquoted date or time as one; put text in quotes)";
+    }
+    // A number past 64 bits reaches serde as an i128 ("invalid type: integer `…` as
+    // i128"): said in the author's words, with the field's range.
+    if msg.contains("invalid type: integer") && msg.contains(" as i128") {
+        let number = msg
+            .split('`')
+            .nth(1)
+            .filter(|n| n.len() <= 40)
+            .unwrap_or("this number")
+            .to_string();
+        let range = whole_number_range(field);
+        let advice = range
+            .strip_prefix("the number is far too large; ")
+            .unwrap_or(&range);
+        msg = format!("{number} is far too large; {advice}");
+    } else if msg.contains("invalid value: integer") {
+        msg = format!("{msg}: {}", whole_number_range(field));
+    }
+    // A number in quotes (`pits_per_side = "5"`) is text to TOML: say how to write it.
+    if msg.starts_with("invalid type: string") {
+        let inner = written.trim().trim_matches(['"', '\'']).trim();
+        let whole = msg.ends_with("expected a whole number") && inner.parse::<i64>().is_ok();
+        let number = msg.ends_with("expected a number")
+            && inner.parse::<f64>().is_ok_and(f64::is_finite)
+            && !inner.chars().any(char::is_alphabetic);
+        if whole || number {
+            msg = format!("{msg}; write the number without quotes: {inner}");
+        }
+    }
+    with_did_you_mean(raw, msg)
 }
 
 /// Edit distance between `a` and `b` (Levenshtein, with a swap of two neighbours counting
@@ -1321,7 +1405,8 @@ fn explain_toml_error(msg: &str) -> String {
         .replace("expected f64", "expected a number")
         .replace("expected a sequence", "expected a list [ … ]")
         .replace("invalid type: sequence", "invalid type: a list")
-        .replace("invalid type: map", "invalid type: a table");
+        .replace("invalid type: map", "invalid type: a table")
+        .replace("expected a map", "expected a table");
     // serde names the loader's own types ("expected struct RawExtraTurn"): a table to the
     // ruleset author.
     let msg = match msg.find("expected struct Raw") {
@@ -1377,6 +1462,13 @@ struct Validator<'a> {
     errs: Vec<Diagnostic>,
     /// Problems found beyond [`MAX_DIAGNOSTICS`].
     more: usize,
+    /// Fields whose value had the wrong type and was read as a stand-in the checks refuse
+    /// (`locate::wrong_types_in`): their wrong type is reported, so what the checks say of
+    /// the stand-in is left out.
+    stand_ins: std::collections::BTreeSet<String>,
+    /// Errors left out because they were about a stand-in: counted, so that checks which
+    /// depend on a field in error (the board's size) are skipped as for any other error.
+    left_out: usize,
     /// Every printed text read so far: field, byte range of its value, value.
     texts: Vec<(String, Range<usize>, String)>,
     /// Warnings: the ruleset still builds.
@@ -1422,7 +1514,20 @@ impl Validator<'_> {
         self.texts = texts;
     }
 
+    /// Whether `field` is read as a stand-in for a value of the wrong type.
+    fn stand_in(&self, field: &str) -> bool {
+        self.stand_ins.contains(field)
+    }
+
+    /// How many errors were found so far, reported or not.
+    fn errors_so_far(&self) -> usize {
+        self.errs.len() + self.more + self.left_out
+    }
+
     fn warn(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
+        if self.stand_in(field) {
+            return;
+        }
         if self.warns.len() < MAX_DIAGNOSTICS {
             let d = Diagnostic::warning_at(self.path, self.src, span, field, &msg.into());
             self.warns.push(d);
@@ -1430,6 +1535,10 @@ impl Validator<'_> {
     }
 
     fn err(&mut self, span: Range<usize>, field: &str, msg: impl Into<String>) {
+        if self.stand_in(field) {
+            self.left_out += 1;
+            return;
+        }
         // Rendering a snippet costs time in the file's size: bound the work on hostile files.
         if self.errs.len() >= MAX_DIAGNOSTICS {
             self.more += 1;
@@ -1800,6 +1909,7 @@ impl Validator<'_> {
             );
         }
         let have = crate::layout::phrases::languages();
+        let errs_before_lang = self.errors_so_far();
         let lang = match &raw.lang {
             None => "en".to_string(),
             Some(l) => {
@@ -1819,6 +1929,9 @@ impl Validator<'_> {
                 }
             }
         };
+        // With `lang` in error "en" stands in for it: a [text.en] table is then no repeat of
+        // the ruleset's own language, and is read like any other.
+        let lang_ok = self.errors_so_far() == errs_before_lang;
         if let Some(p) = &raw.players {
             if *p.get_ref() != 2 {
                 self.err(
@@ -1841,7 +1954,7 @@ impl Validator<'_> {
                 self.text("board.source", s, MAX_SOURCE_CHARS),
             );
         }
-        let errs_before_board = self.errs.len();
+        let errs_before_board = self.errors_so_far();
         let n = self.int_in(
             &b.pits_per_side,
             "board.pits_per_side",
@@ -1856,7 +1969,7 @@ impl Validator<'_> {
         ) as u16;
         // When the board size itself is wrong, checks that depend on it would only repeat the
         // error with a made-up number: skip them.
-        let board_ok = self.errs.len() == errs_before_board;
+        let board_ok = self.errors_so_far() == errs_before_board;
         let mut options = Vec::new();
         if let Some(o) = &b.seeds_per_pit_options {
             self.list_len(o.span(), "board.seeds_per_pit_options", o.get_ref().len());
@@ -2471,7 +2584,7 @@ impl Validator<'_> {
             let line = line_col(self.src, span.start).0;
             let t = t.into_inner();
             let table = format!("text.{code}");
-            if code == lang {
+            if code == lang && lang_ok {
                 self.err(span.clone(), &table, format!("the ruleset's own text is already in {code:?} (its `lang`): remove this table, or change `lang`"));
                 continue;
             }
@@ -2664,7 +2777,7 @@ impl Validator<'_> {
             let x = ex.expect.into_inner();
             // "States nothing" only when no expectation was given at all, not when the only
             // ones given were wrong (each already has its own error).
-            let errs_before = self.errs.len() + self.more;
+            let errs_before = self.errors_so_far();
             let mut expect = Expect::default();
             // Fields taken as written: remember each one's line for diagnostics.
             macro_rules! take {
@@ -2704,7 +2817,7 @@ impl Validator<'_> {
                     expect.scores = Some([sc[0] as u16, sc[1] as u16]);
                 }
             }
-            if expect == Expect::default() && self.errs.len() + self.more == errs_before {
+            if expect == Expect::default() && self.errors_so_far() == errs_before {
                 self.err(span.clone(), &format!("{tag}.expect"), "expect states nothing: give at least one of position, next, extra_turn, captured, game_over, scores, last, sown, legal, grand_slam, passed");
             }
             self.lines = lines;
@@ -2802,28 +2915,37 @@ impl Validator<'_> {
             );
         }
         let n = if board_ok { board.pits_per_side } else { 1 };
+        // With the board in error its size is not known: any row length the format allows.
+        let most_pits = if board_ok {
+            board.pits_per_side
+        } else {
+            MAX_PITS_PER_SIDE
+        };
+        let errs_before = self.errors_so_far();
         let shorten_below = match &r.shorten_below {
             None => 0,
             Some(v) => self.int_in(v, "next_round.shorten_below", 0, 100) as u8,
         };
+        // 0 read in place of a shorten_below in error says nothing of the board's shortening.
+        let never_shortened = shorten_below == 0 && self.errors_so_far() == errs_before;
         let min_pits = match &r.min_pits {
             None => n,
             Some(v) => {
-                if shorten_below == 0 {
+                if never_shortened {
                     self.err(
                         v.span(),
                         "next_round.min_pits",
                         "min_pits is the shortest a shortened row may be, but shorten_below is 0 (the board is never shortened): set shorten_below (a percentage, e.g. 50) or remove min_pits",
                     );
                 }
-                self.int_in(v, "next_round.min_pits", 1, n as i64) as usize
+                self.int_in(v, "next_round.min_pits", 1, most_pits as i64) as usize
             }
         };
         if shorten_below > 0 && r.min_pits.is_none() {
             self.err(
                 span.clone(),
                 "next_round.min_pits",
-                format!("the board may be shortened (shorten_below = {shorten_below}): give the fewest pits a row may keep, min_pits = 1 to {n}"),
+                format!("the board may be shortened (shorten_below = {shorten_below}): give the fewest pits a row may keep, min_pits = 1 to {most_pits}"),
             );
         }
         let opposite = match r.opposite {
@@ -2844,7 +2966,7 @@ impl Validator<'_> {
                 OtherReading::DoubleWhenShort if opposite == Opposite::Double => {
                     Some("\"double-when-short\" is already the rule here (opposite = \"double\"): list only readings the ruleset does not follow")
                 }
-                OtherReading::DoubleWhenShort if shorten_below == 0 => {
+                OtherReading::DoubleWhenShort if never_shortened => {
                     Some("\"double-when-short\" doubles when the one laying out holds less than shorten_below percent, but shorten_below is 0: set it")
                 }
                 _ => None,

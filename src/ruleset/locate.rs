@@ -183,6 +183,152 @@ mod tests {
     }
 }
 
+/// A value whose TOML type is not the one the ruleset format has for its key (`pits_per_side =
+/// "5"`, `pit_diameter = "40 mm"`, `extra_turn = 5`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrongType {
+    /// Byte span of the value in the text.
+    pub span: std::ops::Range<usize>,
+    /// Dotted name of the field (as [`field_at`] names it: a value inside a list by the
+    /// list's key, a table of a list of tables by its 1-based index, `example[2].title`).
+    pub field: String,
+    /// What serde says of it ("invalid type: string \"5\", expected i64"); the loader
+    /// explains it in the ruleset author's words.
+    pub message: String,
+    /// Whether the value was replaced, in the document walked, by a stand-in of the right
+    /// type that the loader's own checks refuse (a whole number, a number or a free text: see
+    /// [`wrong_types_in`]), so the rest of the file can be read and checked. `false` for a
+    /// choice, a yes/no, a list or a table, whose stand-in would be a made-up rule.
+    pub replaced: bool,
+}
+
+/// Every value of `doc` whose type is not the one `schema` (the JSON Schema of the format,
+/// [`super::load::json_schema`]) gives its key, in file order: serde stops at the first, so a
+/// file with a string for a number hid every other problem until that one was mended.
+///
+/// Each wrong whole number, number or free text (not a choice) is replaced in `doc`, keeping
+/// its span, by a stand-in the loader's own checks refuse: the smallest 64-bit whole number
+/// (below every range), NaN, or the empty text (`id`, `name`, labels and the like refuse it;
+/// any other check on it is of the same field, whose error the loader leaves out as the wrong
+/// type says it already). `doc` then reads with serde when nothing else is wrong, and the
+/// rest of the file is checked. Keys the schema does not have, and tables written as lists
+/// of tables or the other way round, are left to [`unknown_in`].
+pub fn wrong_types_in(doc: &mut DeTable<'_>, schema: &serde_json::Value) -> Vec<WrongType> {
+    let mut out = Vec::new();
+    types_in_table(doc, schema, "", &mut out);
+    out.sort_by_key(|w| w.span.start);
+    out
+}
+
+fn types_in_table(
+    table: &mut DeTable<'_>,
+    schema: &serde_json::Value,
+    prefix: &str,
+    out: &mut Vec<WrongType>,
+) {
+    let props = schema.get("properties").and_then(|p| p.as_object());
+    let extra = schema.get("additionalProperties").filter(|e| e.is_object());
+    for (k, v) in table.iter_mut() {
+        let path = join(prefix, k.get_ref());
+        if let Some(sub) = props.and_then(|p| p.get(k.get_ref().as_ref())).or(extra) {
+            types_in_value(v, sub, &path, out);
+        }
+    }
+}
+
+fn types_in_value(
+    v: &mut toml::Spanned<DeValue<'_>>,
+    schema: &serde_json::Value,
+    path: &str,
+    out: &mut Vec<WrongType>,
+) {
+    use serde::de::{Deserialize, IgnoredAny};
+    use std::collections::BTreeMap;
+    let Some(kind) = schema.get("type").and_then(|t| t.as_str()) else {
+        return;
+    };
+    let item_kind = schema
+        .get("items")
+        .and_then(|i| i.get("type"))
+        .and_then(|t| t.as_str());
+    let probe = |v: &toml::Spanned<DeValue<'_>>| -> Option<String> {
+        let de = toml::de::ValueDeserializer::from(v.clone());
+        let r = match kind {
+            "integer" => i64::deserialize(de).map(|_| ()),
+            "number" => f64::deserialize(de).map(|_| ()),
+            "string" => String::deserialize(de).map(|_| ()),
+            "boolean" => bool::deserialize(de).map(|_| ()),
+            "array" => Vec::<IgnoredAny>::deserialize(de).map(|_| ()),
+            "object" => BTreeMap::<String, IgnoredAny>::deserialize(de).map(|_| ()),
+            _ => Ok(()),
+        };
+        r.err().map(|e| e.message().to_string())
+    };
+    let span = v.span();
+    match (kind, v.get_mut()) {
+        ("object", DeValue::Table(t)) => types_in_table(t, schema, path, out),
+        // `[[board]]` for `[board]`: a shape `unknown_in` names at the header.
+        ("object", DeValue::Array(items))
+            if !items.is_empty()
+                && items
+                    .iter()
+                    .all(|i| matches!(i.get_ref(), DeValue::Table(_))) => {}
+        // `[example]` for `[[example]]`: the same.
+        ("array", DeValue::Table(_)) if item_kind == Some("object") => {}
+        ("array", DeValue::Array(items)) => {
+            let Some(item_schema) = schema.get("items") else {
+                return;
+            };
+            for (n, item) in items.iter_mut().enumerate() {
+                // An array of tables is named by index, as `field_at` names it.
+                let p = match item.get_ref() {
+                    DeValue::Table(_) => format!("{path}[{}]", n + 1),
+                    _ => path.to_string(),
+                };
+                types_in_value(item, item_schema, &p, out);
+            }
+        }
+        _ => {
+            let Some(mut message) = probe(v) else {
+                return;
+            };
+            // A choice: say which words it may be.
+            if let Some(words) = schema.get("enum").and_then(|e| e.as_array()) {
+                let words: Vec<String> = words
+                    .iter()
+                    .filter_map(|w| w.as_str().map(|w| format!("{w:?}")))
+                    .collect();
+                if let Some(head) = message.strip_suffix("expected a string") {
+                    message = format!(
+                        "{head}expected one of {} (a word in quotes)",
+                        words.join(", ")
+                    );
+                }
+            }
+            let stand_in = match kind {
+                _ if schema.get("enum").is_some() => None,
+                "integer" => Some("-9223372036854775808"),
+                "number" => Some("nan"),
+                "string" => Some("\"\""),
+                _ => None,
+            };
+            let replaced = match stand_in.map(DeValue::parse) {
+                Some(Ok(s)) => {
+                    *v.get_mut() = s.into_inner();
+                    true
+                }
+                _ => false,
+            };
+            out.push(WrongType {
+                span,
+                field: path.to_string(),
+                message,
+                replaced,
+            });
+        }
+    }
+}
+
 /// A key, or a word of a choice, that the ruleset format does not have.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unknown {
