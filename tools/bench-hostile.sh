@@ -30,6 +30,23 @@ cap=$((1 << 20))
   printf '"\nstart = "initial"\nmoves = ["A1"]\n[example.expect]\nnext = "A"\n'
 } > "$work/big-note.toml"
 
+# 2b. Values of the wrong type, which are all reported (issue 8, check past a type error): a
+#     worked example each with a quoted number, to the cap; and one line holding a list of
+#     about 200,000 quoted items where numbers belong.
+{
+  head_of "$six"
+  ex=$'[[example]]\ntitle = "t"\nstart = "initial"\nmoves = ["A1"]\n[example.expect]\ncaptured = "2"\n'
+  n=$(( (cap - $(head_of "$six" | wc -c)) / ${#ex} ))
+  for ((i = 0; i < n; i++)); do printf '%s' "$ex"; done
+} > "$work/wrong-types.toml"
+{
+  head_of "$six" | sed '/^\[capture\]/a counts = [PLACEHOLDER]' > "$work/wrong-list.head"
+  items=$(( (cap - $(wc -c < "$work/wrong-list.head")) / 4 - 16 ))
+  head -c "$items" /dev/zero | tr '\0' 'a' | sed 's/a/"a",/g; s/,$//' > "$work/wrong-list.items"
+  # One ~800 KB line: too long for a command-line argument, so awk reads it from its file.
+  awk -v f="$work/wrong-list.items" 'BEGIN { getline l < f } { sub(/PLACEHOLDER/, l); print }' "$work/wrong-list.head"
+} > "$work/wrong-list.toml"
+
 # 3. The heaviest valid ruleset: 12 pits of 50 seeds (16 do not fit Letter), 40 examples with 100-character titles
 #    and 600-character notes (every limit at its value).
 {
@@ -240,6 +257,8 @@ measure() { # name, then the command
   echo "$kb" > "$work/last-kb"
 }
 
+measure "check wrong-types" "$bin" check "$work/wrong-types.toml"
+measure "check wrong-list" "$bin" check "$work/wrong-list.toml"
 for f in many-examples big-note heaviest-valid; do
   measure "check $f" "$bin" check "$work/$f.toml"
   rm -rf "$work/out"
