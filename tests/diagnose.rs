@@ -474,6 +474,35 @@ fn new_rewrites_every_citation_as_the_copied_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A rule in error stops every worked example from being replayed, and the check says so, so
+/// that the examples' own errors after the rule is mended are no surprise: Oware's 8 examples
+/// (counted in the file) with its threshold out of range (60 > its 48 seeds). Said once: an
+/// unknown key that may be a rule already says the examples wait.
+#[test]
+fn a_rule_in_error_says_the_worked_examples_wait() {
+    let oware = include_str!("../rulesets/oware-abapa.toml");
+    let src = oware.replacen("threshold = 25", "threshold = 60", 1);
+    let e = short(&check(&src).errors);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(e[0].contains("end.threshold: 60 is out of range"), "{e:?}");
+    assert_eq!(
+        e[1],
+        "t.toml: 8 worked example(s) not checked: they are replayed once the rules in error above are mended"
+    );
+    // An unknown key close to a rule key already says it.
+    let slip = oware.replacen("[board]", "min_seed = 2\n[board]", 1);
+    let e = short(&check(&slip).errors);
+    assert_eq!(
+        e.iter()
+            .filter(|l| l.contains("not replayed") || l.contains("not checked"))
+            .count(),
+        1,
+        "{e:?}"
+    );
+    // The whole file passes: no such note.
+    assert!(check(oware).errors.is_empty());
+}
+
 /// A limit is said in the game's terms: with the board in error (no seeds a pit) there is
 /// no total to bound `min_seeds` by, and "1 to 65535" named only the integer type's limit.
 #[test]

@@ -98,6 +98,30 @@ pub fn check_source(path: &str, src: &str) -> Checked {
             warnings.extend(crate::examples::endless(rs, src));
         }
     }
+    let replayed = p
+        .ruleset
+        .as_ref()
+        .is_some_and(|rs| crate::engine::Rules::try_new(rs).is_ok());
+    if !replayed && !errors.is_empty() {
+        // A rule in error: no example can be replayed. Said, so that fixing the rule and seeing
+        // new errors from the examples is no surprise (a threshold out of range hid two wrong
+        // examples without a word). Not said again where an error already says it.
+        let examples = toml::from_str::<toml::Table>(src)
+            .ok()
+            .and_then(|t| t.get("example").and_then(|e| e.as_array()).map(Vec::len))
+            .unwrap_or(0);
+        let said = errors
+            .iter()
+            .any(|d| d.message.contains("worked examples are not replayed"));
+        if examples > 0 && !said {
+            errors.push(Diagnostic::whole_file(
+                path,
+                &format!(
+                    "{examples} worked example(s) not checked: they are replayed once the rules in error above are mended"
+                ),
+            ));
+        }
+    }
     load::sort_by_place(&mut errors);
     load::sort_by_place(&mut warnings);
     let playable = p
