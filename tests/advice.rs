@@ -978,3 +978,91 @@ fn check_says_ok_only_for_a_file_whose_kit_lays_out() {
     assert!(!err.contains("ok: "), "{err}");
     assert!(err.contains("2 of 2 ruleset(s) failed"), "{err}");
 }
+
+/// `build` says `ok: FILE` only once that file's kit is laid out and written, as `check` does:
+/// a 12-pit board of 12 mm pits that loads (its worked example agrees) but does not lay out on
+/// A4 was told "ok: … (1 worked example agrees …)" and then its layout error. A good file
+/// beside it is still `ok:` (its kit was made, though nothing was written); beside a file that
+/// does not load, the small board is still laid out and its failure counted; and when the kits
+/// cannot be written, no file is called ok.
+#[test]
+fn build_says_ok_only_for_a_file_whose_kit_lays_out_and_is_written() {
+    let d = scratch("build-ok-after-layout");
+    let src = include_str!("fixtures/small-pits-advice.toml");
+    let src = src.split("[text.es]").next().unwrap().to_string()
+        // S1's three seeds go to S2, S3 and S4; the opponent moves next.
+        + "\n[[example]]\ntitle = \"Three seeds along\"\nstart = \"initial\"\nmoves = [\"S1\"]\n[example.expect]\nposition = \"Southerner 0 4 4 4 3 3 3 3 3 3 3 3 (0) / Northerner 3 3 3 3 3 3 3 3 3 3 3 3 (0)\"\nnext = \"Northerner\"\n";
+    let small = d.join("small.toml");
+    std::fs::write(&small, &src).unwrap();
+    let big = d.join("big.toml");
+    std::fs::write(
+        &big,
+        src.replace("pit_diameter = 12", "pit_diameter = 30")
+            .replace("id = \"r33\"", "id = \"r33-big\""),
+    )
+    .unwrap();
+    let build = |files: &[&Path], out: &Path| {
+        sowkit()
+            .args(["build", "--paper", "a4", "-o"])
+            .arg(out)
+            .args(files)
+            .output()
+            .unwrap()
+    };
+    let out = d.join("kits");
+    let o = build(&[&small], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot lay out the kit on A4 paper"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    assert!(!out.join("r33").exists());
+    // Beside it, the big board is ok: its kit was made, though neither was written.
+    let o = build(&[&big, &small], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "ok: {} (1 worked example agrees with the engine)",
+            big.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(&format!("ok: {}", small.display())), "{err}");
+    assert!(!out.join("r33-big").exists());
+    // Beside a file that does not load, the small board is still laid out, not called ok.
+    let broken = d.join("broken.toml");
+    std::fs::write(&broken, "id = \"x\"\n").unwrap();
+    let o = build(&[&broken, &small], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot lay out the kit on A4 paper"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    assert!(
+        err.contains("2 of 2 ruleset(s) failed; nothing was written"),
+        "{err}"
+    );
+    // ... and the big board beside it is ok.
+    let o = build(&[&broken, &big], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("ok: {}", big.display())), "{err}");
+    assert!(
+        err.contains("1 of 2 ruleset(s) failed; nothing was written"),
+        "{err}"
+    );
+    // The output folder is a file: nothing can be written, so nothing is ok.
+    let not_a_folder = d.join("plain-file");
+    std::fs::write(&not_a_folder, "x").unwrap();
+    let o = build(&[&big], &not_a_folder);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write the kits"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    // And when all is well, the ok line comes with the kit written.
+    let o = build(&[&big], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("ok: {}", big.display())), "{err}");
+    assert!(out.join("r33-big").join("manifest.txt").exists());
+}
