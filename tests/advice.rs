@@ -921,6 +921,57 @@ fn advice_for_a_bundled_ruleset_can_be_followed_without_its_file() {
     );
 }
 
+/// The size advice for a bundled ruleset names a copy `sowkit new` can write: with
+/// `my-giuthi.toml` already in the folder (it may hold other sizes, and `new` never
+/// overwrites), the copy is `my-giuthi-2.toml`, and following the advice builds.
+#[test]
+fn advice_for_a_bundled_ruleset_names_a_free_copy() {
+    let d = scratch("bundled-taken");
+    std::fs::write(d.join("my-giuthi.toml"), "# an earlier copy\n").unwrap();
+    let args = [
+        "build", "--fit", "--style", "large", "--paper", "letter", "-o", "kits",
+    ];
+    let o = sowkit()
+        .args(args)
+        .args(["--bundled", "giuthi"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("first write your own copy with `sowkit new my-giuthi-2.toml --from giuthi`, then change it there and build my-giuthi-2.toml"),
+        "{err}"
+    );
+    assert!(!err.contains("in my-giuthi.toml:"), "{err}");
+    let size = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("help: in my-giuthi-2.toml: layout."))
+        .unwrap_or_else(|| panic!("no size advised: {err}"));
+    let (from, rest) = size.split_once(" → layout.").unwrap();
+    let to = rest.split(" (").next().unwrap();
+    let o = sowkit()
+        .args(["new", "my-giuthi-2.toml", "--from", "giuthi"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = d.join("my-giuthi-2.toml");
+    let src = std::fs::read_to_string(&f).unwrap();
+    let at = src
+        .lines()
+        .find(|l| l.starts_with(from))
+        .unwrap_or_else(|| panic!("{from:?} is not in the copy"));
+    std::fs::write(&f, src.replacen(at, to, 1)).unwrap();
+    let o = sowkit()
+        .args(args)
+        .arg("my-giuthi-2.toml")
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{from} → {to}: {}", stderr(&o));
+}
+
 /// `check` says `ok: FILE` only when everything it checks of that file passed: a 12-pit board
 /// of 12 mm pits whose worked example agrees with the engine but whose kit does not lay out
 /// on A4 gets its layout error and no `ok:` line (it was told "ok: … (1 worked example
