@@ -307,7 +307,9 @@ pub fn layout_advice_on(
     let bundled = crate::bundled::ALL
         .iter()
         .find(|b| crate::bundled::display_path(b) == rs.path);
-    let copy = bundled.map(|b| format!("my-{}.toml", b.id));
+    // A name `new` can write in the current folder (it never overwrites, and a file there
+    // with the first name may have other sizes than those advised).
+    let copy = bundled.map(|b| crate::bundled::free_copy_name(b, std::path::Path::new(".")));
     if let Some(src) = &src {
         for size in &SIZES {
             let now = (size.now)(rs);

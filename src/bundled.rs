@@ -46,3 +46,19 @@ pub fn ids() -> String {
 pub fn display_path(b: &Bundled) -> String {
     format!("<bundled>/{}", b.file)
 }
+
+/// The name of a copy of `b` that `sowkit new NAME --from ID` can write in `folder`:
+/// `my-ID.toml`, or, when something already has that name there (`new` never overwrites),
+/// the first free one of `my-ID-2.toml`, `my-ID-3.toml`, … Advice that names the command uses
+/// it, so the command it gives works.
+pub fn free_copy_name(b: &Bundled, folder: &std::path::Path) -> String {
+    let taken = |name: &str| folder.join(name).symlink_metadata().is_ok();
+    let first = format!("my-{}.toml", b.id);
+    if !taken(&first) {
+        return first;
+    }
+    (2u64..)
+        .map(|n| format!("my-{}-{n}.toml", b.id))
+        .find(|name| !taken(name))
+        .expect("a folder holds finitely many files")
+}

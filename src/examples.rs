@@ -272,13 +272,32 @@ fn side_range(labels: &[String]) -> String {
     }
 }
 
-/// `"S4"` or `"S4", "S5"`: the labels as written, quoted.
+/// The most names one message lists; the others are counted ("and 3 more").
+const MAX_NAMED: usize = 8;
+/// The most characters of one name a message quotes; a longer one is cut with "…".
+const MAX_NAME_CHARS: usize = 40;
+
+/// `"S4"` or `"S4", "S5"`: the labels as written, quoted, at most [`MAX_NAMED`] of them (the
+/// rest counted: `"X1", …, "X8" and 22 more`) and each cut at [`MAX_NAME_CHARS`] characters,
+/// so a file naming many or long things that do not exist gets a message of a few lines.
 fn quoted(items: &[&String]) -> String {
-    items
+    let mut s = items
         .iter()
-        .map(|s| format!("{s:?}"))
+        .take(MAX_NAMED)
+        .map(|s| {
+            if s.chars().count() > MAX_NAME_CHARS {
+                let cut: String = s.chars().take(MAX_NAME_CHARS).collect();
+                format!("{:?}", cut + "…")
+            } else {
+                format!("{s:?}")
+            }
+        })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if items.len() > MAX_NAMED {
+        s.push_str(&format!(" and {} more", items.len() - MAX_NAMED));
+    }
+    s
 }
 
 /// Expectations that name something the ruleset does not have: (field, message), one per

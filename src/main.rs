@@ -389,26 +389,10 @@ fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-/// Loads and checks every ruleset; prints every problem; returns the rulesets if all passed.
-/// `writes` says whether the command would have written output (for the closing message).
-fn load_and_check(files: &[cli::Input], writes: bool) -> Option<Vec<Ruleset>> {
-    let (ok, failed) = load_each(files, None);
-    if failed > 0 {
-        cli::diag::summary(&format!(
-            "{failed} of {} ruleset(s) failed{}",
-            files.len(),
-            if writes { "; nothing was written" } else { "" }
-        ));
-        None
-    } else {
-        Some(ok)
-    }
-}
-
 /// Loads and checks every ruleset and prints every problem; returns the rulesets that passed
 /// and how many failed. Each passing file's `ok: FILE (N worked examples agree …)` line is
 /// printed at once, or, given `oks`, kept there (one for each ruleset returned, in order) for
-/// a caller with more to check first (`check` lays the kits out).
+/// a caller with more to check first (`check` and `build` lay the kits out).
 fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ruleset>, usize) {
     let mut ok = Vec::new();
     let mut failed = 0usize;
@@ -1126,8 +1110,16 @@ fn main() -> ExitCode {
                 eprintln!("{e}");
                 return ExitCode::from(2);
             }
-            let Some(all) = load_and_check(&files, !check) else {
-                return ExitCode::from(1);
+            // A file is `ok:` only once its kit is laid out (and, for `build`, written): the
+            // lines wait for that.
+            let mut oks = Vec::new();
+            let (all, load_failed) = load_each(&files, Some(&mut oks));
+            let say_ok = |made: &dyn Fn(&Ruleset) -> bool| {
+                for (rs, line) in all.iter().zip(&oks) {
+                    if made(rs) {
+                        cli::diag::info(line);
+                    }
+                }
             };
             let opts_for = |rs: &Ruleset| KitOptions {
                 paper: paper.or(rs.layout.paper).unwrap_or(A4),
@@ -1147,11 +1139,18 @@ fn main() -> ExitCode {
                     Ok(Vec::new())
                 }
             };
-            if check {
+            if check || load_failed > 0 {
                 // Regenerate in memory and compare with OUT; write nothing. Every ruleset that
-                // cannot be laid out is reported.
+                // cannot be laid out is reported. Beside a file that does not load, the others
+                // are laid out the same way (nothing is written), so each is `ok:` or not.
+                let closing = if load_failed > 0 {
+                    "" // The summary below says so once.
+                } else {
+                    "nothing was written"
+                };
                 let mut kits = Vec::new();
-                let mut failed = 0;
+                let mut laid_out = Vec::new();
+                let mut problems = Vec::new();
                 for rs in &all {
                     let mut opts = opts_for(rs);
                     // The 3D files first: the how-to sheet names them.
@@ -1162,18 +1161,30 @@ fn main() -> ExitCode {
                         Ok(k)
                     });
                     match made {
-                        Ok(k) => kits.push(k),
+                        Ok(k) => {
+                            kits.push(k);
+                            laid_out.push(rs.path.clone());
+                        }
                         Err(e) => {
-                            failed += 1;
-                            report_layout(
-                                &rs.path,
-                                &layout_problem(&e, Some(rs), &opts, &[], &[]),
-                                "nothing was written",
-                            );
+                            let text = layout_problem(&e, Some(rs), &opts, &[], &[]);
+                            problems.push((rs.path.clone(), text));
                         }
                     }
                 }
-                if failed > 0 {
+                say_ok(&|rs| laid_out.contains(&rs.path));
+                for (path, text) in &problems {
+                    report_layout(path, text, closing);
+                }
+                if load_failed > 0 {
+                    cli::diag::summary(&format!(
+                        "{} of {} ruleset(s) failed{}",
+                        load_failed + problems.len(),
+                        files.len(),
+                        if check { "" } else { "; nothing was written" }
+                    ));
+                    return ExitCode::from(1);
+                }
+                if !problems.is_empty() {
                     return ExitCode::from(1);
                 }
                 return cli::check_out(&kits, &out);
@@ -1181,6 +1192,7 @@ fn main() -> ExitCode {
             // Each kit is staged as soon as it is rendered; none is switched in unless all are.
             match sowkit::build::build_all_with(&all, opts_for, extra, &out) {
                 Ok(built) => {
+                    say_ok(&|_| true);
                     let plural = |n: usize| if n == 1 { "" } else { "s" };
                     for b in built.iter().filter(|_| !cli::diag::quiet()) {
                         println!(
@@ -1204,6 +1216,14 @@ fn main() -> ExitCode {
                         sowkit::build::BuildError::Several(v) => v,
                         one => vec![one],
                     };
+                    // The files whose kits were made are ok, though none was written.
+                    say_ok(&|rs| {
+                        !failed.iter().any(|f| match f {
+                            sowkit::build::BuildError::Layout { path, .. }
+                            | sowkit::build::BuildError::Extra { path, .. } => *path == rs.path,
+                            _ => false,
+                        })
+                    });
                     let n = failed.len();
                     for (i, f) in failed.into_iter().enumerate() {
                         // "nothing was written" once, after the last.

@@ -921,6 +921,57 @@ fn advice_for_a_bundled_ruleset_can_be_followed_without_its_file() {
     );
 }
 
+/// The size advice for a bundled ruleset names a copy `sowkit new` can write: with
+/// `my-giuthi.toml` already in the folder (it may hold other sizes, and `new` never
+/// overwrites), the copy is `my-giuthi-2.toml`, and following the advice builds.
+#[test]
+fn advice_for_a_bundled_ruleset_names_a_free_copy() {
+    let d = scratch("bundled-taken");
+    std::fs::write(d.join("my-giuthi.toml"), "# an earlier copy\n").unwrap();
+    let args = [
+        "build", "--fit", "--style", "large", "--paper", "letter", "-o", "kits",
+    ];
+    let o = sowkit()
+        .args(args)
+        .args(["--bundled", "giuthi"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("first write your own copy with `sowkit new my-giuthi-2.toml --from giuthi`, then change it there and build my-giuthi-2.toml"),
+        "{err}"
+    );
+    assert!(!err.contains("in my-giuthi.toml:"), "{err}");
+    let size = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("help: in my-giuthi-2.toml: layout."))
+        .unwrap_or_else(|| panic!("no size advised: {err}"));
+    let (from, rest) = size.split_once(" → layout.").unwrap();
+    let to = rest.split(" (").next().unwrap();
+    let o = sowkit()
+        .args(["new", "my-giuthi-2.toml", "--from", "giuthi"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = d.join("my-giuthi-2.toml");
+    let src = std::fs::read_to_string(&f).unwrap();
+    let at = src
+        .lines()
+        .find(|l| l.starts_with(from))
+        .unwrap_or_else(|| panic!("{from:?} is not in the copy"));
+    std::fs::write(&f, src.replacen(at, to, 1)).unwrap();
+    let o = sowkit()
+        .args(args)
+        .arg("my-giuthi-2.toml")
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{from} → {to}: {}", stderr(&o));
+}
+
 /// `check` says `ok: FILE` only when everything it checks of that file passed: a 12-pit board
 /// of 12 mm pits whose worked example agrees with the engine but whose kit does not lay out
 /// on A4 gets its layout error and no `ok:` line (it was told "ok: … (1 worked example
@@ -977,4 +1028,92 @@ fn check_says_ok_only_for_a_file_whose_kit_lays_out() {
     assert!(err.contains("cannot lay out the kit on A4 paper"), "{err}");
     assert!(!err.contains("ok: "), "{err}");
     assert!(err.contains("2 of 2 ruleset(s) failed"), "{err}");
+}
+
+/// `build` says `ok: FILE` only once that file's kit is laid out and written, as `check` does:
+/// a 12-pit board of 12 mm pits that loads (its worked example agrees) but does not lay out on
+/// A4 was told "ok: … (1 worked example agrees …)" and then its layout error. A good file
+/// beside it is still `ok:` (its kit was made, though nothing was written); beside a file that
+/// does not load, the small board is still laid out and its failure counted; and when the kits
+/// cannot be written, no file is called ok.
+#[test]
+fn build_says_ok_only_for_a_file_whose_kit_lays_out_and_is_written() {
+    let d = scratch("build-ok-after-layout");
+    let src = include_str!("fixtures/small-pits-advice.toml");
+    let src = src.split("[text.es]").next().unwrap().to_string()
+        // S1's three seeds go to S2, S3 and S4; the opponent moves next.
+        + "\n[[example]]\ntitle = \"Three seeds along\"\nstart = \"initial\"\nmoves = [\"S1\"]\n[example.expect]\nposition = \"Southerner 0 4 4 4 3 3 3 3 3 3 3 3 (0) / Northerner 3 3 3 3 3 3 3 3 3 3 3 3 (0)\"\nnext = \"Northerner\"\n";
+    let small = d.join("small.toml");
+    std::fs::write(&small, &src).unwrap();
+    let big = d.join("big.toml");
+    std::fs::write(
+        &big,
+        src.replace("pit_diameter = 12", "pit_diameter = 30")
+            .replace("id = \"r33\"", "id = \"r33-big\""),
+    )
+    .unwrap();
+    let build = |files: &[&Path], out: &Path| {
+        sowkit()
+            .args(["build", "--paper", "a4", "-o"])
+            .arg(out)
+            .args(files)
+            .output()
+            .unwrap()
+    };
+    let out = d.join("kits");
+    let o = build(&[&small], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot lay out the kit on A4 paper"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    assert!(!out.join("r33").exists());
+    // Beside it, the big board is ok: its kit was made, though neither was written.
+    let o = build(&[&big, &small], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "ok: {} (1 worked example agrees with the engine)",
+            big.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(&format!("ok: {}", small.display())), "{err}");
+    assert!(!out.join("r33-big").exists());
+    // Beside a file that does not load, the small board is still laid out, not called ok.
+    let broken = d.join("broken.toml");
+    std::fs::write(&broken, "id = \"x\"\n").unwrap();
+    let o = build(&[&broken, &small], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot lay out the kit on A4 paper"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    assert!(
+        err.contains("2 of 2 ruleset(s) failed; nothing was written"),
+        "{err}"
+    );
+    // ... and the big board beside it is ok.
+    let o = build(&[&broken, &big], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("ok: {}", big.display())), "{err}");
+    assert!(
+        err.contains("1 of 2 ruleset(s) failed; nothing was written"),
+        "{err}"
+    );
+    // The output folder is a file: nothing can be written, so nothing is ok.
+    let not_a_folder = d.join("plain-file");
+    std::fs::write(&not_a_folder, "x").unwrap();
+    let o = build(&[&big], &not_a_folder);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write the kits"), "{err}");
+    assert!(!err.contains("ok: "), "{err}");
+    // And when all is well, the ok line comes with the kit written.
+    let o = build(&[&big], &out);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("ok: {}", big.display())), "{err}");
+    assert!(out.join("r33-big").join("manifest.txt").exists());
 }

@@ -143,6 +143,76 @@ fn unknown_labels_in_a_list_are_one_error_per_field() {
     );
 }
 
+/// A file naming many pits that do not exist gets a message of a few lines: the first 8 names
+/// and a count of the rest ("and 22 more"), each name cut at 40 characters; the list named
+/// all 30 (a hostile file, each name long, made one message of kilobytes). `sown`, `legal` and
+/// `passed` are all capped; 8 names or fewer are all named.
+#[test]
+fn a_long_list_of_unknown_names_is_capped() {
+    let names: Vec<String> = (1..=30).map(|i| format!("Z{i}")).collect();
+    let list = |v: &[String]| {
+        v.iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let first8 = list(&names[..8]);
+    let src = with(
+        "last = \"store A\"",
+        &format!(
+            "last = \"store A\"\nsown = [{}]\nlegal = [{}]\npassed = [{}]",
+            list(&names),
+            list(&names),
+            list(&names)
+        ),
+    );
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [
+            format!("t.toml:32:1: example[1].expect.sown: example 1 \"Two seeds to the store\": {first8} and 22 more are not pit or store labels of this 3-pit board: the pits are A1–A3 and B1–B3, the stores store A and store B"),
+            format!("t.toml:33:1: example[1].expect.legal: example 1 \"Two seeds to the store\": {first8} and 22 more are not moves: they are not pits of this 3-pit board (A1–A3 and B1–B3)"),
+            format!("t.toml:34:1: example[1].expect.passed: example 1 \"Two seeds to the store\": {first8} and 22 more are not players: write A or B"),
+        ]
+    );
+    // Exactly 8: all named, no count.
+    let src = with(
+        "last = \"store A\"",
+        &format!("last = \"store A\"\nsown = [{first8}]"),
+    );
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [format!("t.toml:32:1: example[1].expect.sown: example 1 \"Two seeds to the store\": {first8} are not pit or store labels of this 3-pit board: the pits are A1–A3 and B1–B3, the stores store A and store B")]
+    );
+    // Long names: each cut at 40 characters, so 30 names of 1000 characters stay short.
+    let long: Vec<String> = (1..=30)
+        .map(|i| format!("{i:02}{}", "x".repeat(998)))
+        .collect();
+    let src = with(
+        "last = \"store A\"",
+        &format!("last = \"store A\"\nsown = [{}]", list(&long)),
+    );
+    let c = check(&src);
+    let m = &c.errors[0].message;
+    assert!(
+        m.contains(&format!(
+            ": \"01{}…\", \"02{}…\"",
+            "x".repeat(38),
+            "x".repeat(38)
+        )),
+        "{m}"
+    );
+    assert!(m.contains("…\" and 22 more are not pit"), "{m}");
+    // 8 names of 41 characters and their quotes (about 360), the example, the count and the
+    // board's words (about 160); the 30 names whole were over 30 000.
+    assert!(
+        m.chars().count() < 600,
+        "{} characters: {m}",
+        m.chars().count()
+    );
+}
+
 #[test]
 fn a_loader_error_does_not_stop_the_examples_from_being_checked() {
     // Four labels for three pits, a pit gap out of range, and a wrong `next`: all in one run.

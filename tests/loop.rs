@@ -1399,3 +1399,55 @@ fn bundled_ids_are_taken_by_solve_and_suggested_for_missing_paths() {
         .unwrap();
     assert!(!text(&o).1.contains("--bundled"), "{}", text(&o).1);
 }
+
+/// `watch kalah-6x4` where `my-kalah-6x4.toml` is already in the folder: the advice said
+/// `sowkit new my-kalah-6x4.toml --from kalah-6x4`, which `new` refuses (it never
+/// overwrites). Now it names the file that is there, to watch, and a free name for a fresh
+/// copy, and the `new` command it gives works; a folder with that name is not called a file
+/// to watch.
+#[test]
+fn watch_advice_for_a_bundled_id_works_when_its_copy_exists() {
+    let d = scratch("bundled-hint-taken");
+    std::fs::write(d.join("my-kalah-6x4.toml"), "# an earlier copy\n").unwrap();
+    let o = sowkit()
+        .args(["watch", "kalah-6x4"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("my-kalah-6x4.toml is already in this folder"),
+        "{err}"
+    );
+    assert!(err.contains("`sowkit watch my-kalah-6x4.toml`"), "{err}");
+    assert!(!err.contains("`sowkit new my-kalah-6x4.toml "), "{err}");
+    let new = "sowkit new my-kalah-6x4-2.toml --from kalah-6x4";
+    assert!(err.contains(&format!("`{new}`")), "{err}");
+    let o = sowkit()
+        .args(new.split(' ').skip(1))
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(d.join("my-kalah-6x4-2.toml").is_file());
+    // Both names taken now, the second a folder: the next free name, and no watch of a folder.
+    std::fs::remove_file(d.join("my-kalah-6x4.toml")).unwrap();
+    std::fs::create_dir(d.join("my-kalah-6x4.toml")).unwrap();
+    let o = sowkit()
+        .args(["watch", "kalah-6x4"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("sowkit watch"), "{err}");
+    let new = "sowkit new my-kalah-6x4-3.toml --from kalah-6x4";
+    assert!(err.contains(&format!("`{new}` writes a copy")), "{err}");
+    let o = sowkit()
+        .args(new.split(' ').skip(1))
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o).1);
+}

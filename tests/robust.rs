@@ -632,10 +632,73 @@ fn a_label_with_a_comma_is_refused() {
     let d = one_error(&src);
     assert_eq!(d.field, "board.pit_labels");
     assert!(
-        d.message.contains("\"A,1\" is not usable") && d.message.contains(", and quotes"),
+        d.message.contains("\"A,1\" is not usable") && d.message.contains(", and double quotes"),
         "{}",
         d.message
     );
+}
+
+/// The label error names exactly the characters the rule refuses: every ASCII mark in a pit
+/// label (`B?2`, the ruleset's examples naming it the same) and in a store label (`store?B`)
+/// is refused if and only if the message names it. The message said "no … or quotes" while
+/// `S'2` passed; an apostrophe (a prime, `A'`) is a natural label and is taken, and the
+/// message says double quotes.
+#[test]
+fn the_label_message_names_exactly_the_refused_characters() {
+    // The label as a TOML basic string.
+    let toml = |l: &str| format!("\"{}\"", l.replace('\\', "\\\\").replace('"', "\\\""));
+    for (old, label_of, field) in [
+        (
+            "B2",
+            (|c: char| format!("B{c}2")) as fn(char) -> String,
+            "board.pit_labels",
+        ),
+        ("store B", |c: char| format!("store{c}B"), "board.stores"),
+    ] {
+        let refusal = |label: &str| -> Option<String> {
+            let src = GOOD.replace(&format!("\"{old}\""), &toml(label));
+            match load::load_str("x.toml", &src) {
+                Ok(_) => None,
+                Err(e) => {
+                    let d = e
+                        .iter()
+                        .find(|d| d.field == field && d.message.contains("is not usable"))
+                        .unwrap_or_else(|| {
+                            panic!(
+                                "{label:?}: {:?}",
+                                e.iter().map(|d| d.short()).collect::<Vec<_>>()
+                            )
+                        });
+                    Some(d.message.clone())
+                }
+            }
+        };
+        let message = refusal(&label_of('"')).expect("a double quote is refused");
+        assert!(message.contains("double quotes (\")"), "{message}");
+        assert!(!message.contains(" or quotes"), "{message}");
+        // A mark is named when it stands alone between spaces (the list), or is the quote.
+        let named = |c: char| c == '"' || message.split_whitespace().any(|t| t == c.to_string());
+        let mut refused = Vec::new();
+        for c in ('!'..='~').filter(|c| !c.is_ascii_alphanumeric()) {
+            let label = label_of(c);
+            let r = refusal(&label);
+            assert_eq!(
+                r.is_some(),
+                named(c),
+                "{label:?}: refused {}, named in the message {}: {message}",
+                r.is_some(),
+                named(c)
+            );
+            if r.is_some() {
+                refused.push(c);
+            }
+        }
+        assert_eq!(refused.iter().collect::<String>(), "\"(),/;<>[]", "{field}");
+        assert!(
+            refusal(&label_of('\'')).is_none(),
+            "{field}: an apostrophe is a label's"
+        );
+    }
 }
 
 /// A size just past its range is quoted as written, not rounded into the range ("80 mm is out

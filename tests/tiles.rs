@@ -1180,15 +1180,13 @@ fn assembly_map_numbers_stand_apart_or_the_error_says_why() {
         let Some(p) = normal.pages.iter().find(|p| p.name == name) else {
             continue;
         };
-        let c = number_circles(p, 5.0);
+        // Each number inside its tile (or its circle reaching into a thin one) on its own
+        // circle, no two circles overlapping: the 10 mm circles where they fit, smaller on the
+        // board's thin first row of tiles.
+        let maps = map_numbers_in_tiles(p, "long board on Letter");
         if name == "board-map" {
-            assert_eq!(c.len(), count, "{name}");
-        }
-        for (i, a) in c.iter().enumerate() {
-            for b in &c[i + 1..] {
-                let d = (a.0 - b.0).hypot(a.1 - b.1);
-                assert!(d >= 10.5, "{name}: circles {a:?} {b:?} {d} mm apart");
-            }
+            assert_eq!(maps, 1, "{name}");
+            assert_eq!(number_circles(p, 5.0).len(), count / 2, "{name}");
         }
     }
     let large = KitOptions {
@@ -1280,4 +1278,160 @@ fn tall_stores_lay_out_on_a_large_sheet() {
         ..KitOptions::new(A3)
     };
     kit(&rs, &a3);
+}
+
+/// The tile numbers of every assembly map (the board-map sheet's and the how-to sheet's copy)
+/// over every bundled ruleset, papers from 140 mm wide to A3, both languages, normal and large
+/// print: each number's ink (its glyph outlines, boxed) lies inside the outline of its own tile
+/// on the map and on its own white circle, no two numbers' ink boxes meet and no two circles
+/// overlap (a later circle hides part of an earlier number). On paper 190 mm wide in Spanish large print
+/// Kalah's map was drawn about 25 mm wide with its numbers over each other. A kit that does not
+/// lay out must say that its map is too small for its numbers (or fail for another reason
+/// that names no map).
+#[test]
+fn assembly_map_numbers_lie_apart_inside_their_tiles() {
+    let papers = [
+        A4,
+        LETTER,
+        A3,
+        Paper::parse("190x280mm").unwrap(),
+        Paper::parse("140x216mm").unwrap(),
+        Paper::parse("170x240mm").unwrap(),
+        Paper::parse("297x210mm").unwrap(),
+    ];
+    let mut maps = 0;
+    for rs in common::bundled() {
+        for paper in papers {
+            for lang in ["en", "es"] {
+                for large in [false, true] {
+                    let opts = KitOptions {
+                        lang: Some(lang.to_string()),
+                        large,
+                        ..KitOptions::new(paper)
+                    };
+                    let at = format!("{} on {} in {lang}, large {large}", rs.id, paper.name);
+                    let doc = match layout::kit(&rs, &opts) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            assert!(
+                                !e.contains("assembly map") || e.contains("tile numbers"),
+                                "{at}: {e}"
+                            );
+                            eprintln!("{at}: {e}");
+                            continue;
+                        }
+                    };
+                    for p in &doc.pages {
+                        maps += map_numbers_in_tiles(p, &at);
+                    }
+                }
+            }
+        }
+    }
+    // Every bundled board is tiled on most of these papers.
+    assert!(maps > 100, "only {maps} maps checked");
+}
+
+/// Checks one page's assembly map, if it has one; returns 1 if it had. A map draws each
+/// tile's outline (an unfilled rectangle stroked 0.6 mm black), then, tile by tile in the same
+/// order, a white number circle and its number.
+fn map_numbers_in_tiles(p: &Page, at: &str) -> usize {
+    if p.name != "board-map" && !p.name.starts_with("howto") {
+        return 0;
+    }
+    let items: Vec<&Item> = leaves(&p.items);
+    let mut outlines = Vec::new();
+    let mut numbers = Vec::new();
+    let mut circles = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        let Item::Shape(s) = it else { continue };
+        let outline = s.fill.is_none()
+            && s.stroke.as_ref().is_some_and(|st| {
+                st.width == 0.6 && st.color == Color::BLACK && st.dash.is_empty()
+            })
+            && s.segs.len() == 5;
+        if outline {
+            outlines.push(bounds(&s.segs).unwrap());
+            continue;
+        }
+        let Some(Item::Text(t)) = items.get(i + 1).copied() else {
+            continue;
+        };
+        if s.fill == Some(Color::WHITE) && t.text.parse::<usize>().is_ok() && !outlines.is_empty() {
+            numbers.push((bounds(&text::outline(t)).unwrap(), t.text.clone()));
+            circles.push(bounds(&s.segs).unwrap());
+        }
+    }
+    let found: Vec<_> = outlines
+        .iter()
+        .zip(&numbers)
+        .map(|(o, (ink, text))| (*o, *ink, text.clone()))
+        .collect();
+    if !found.is_empty() {
+        assert_eq!(
+            outlines.len(),
+            numbers.len(),
+            "{at}: {}: a number a tile",
+            p.name
+        );
+    }
+    if found.is_empty() {
+        return 0;
+    }
+    let name = &p.name;
+    for (n, ((tile, ink, text), circle)) in found.iter().zip(&circles).enumerate() {
+        assert_eq!(*text, (n + 1).to_string(), "{at}: {name}: numbers in order");
+        let (cx, cy, r) = (
+            (circle.0 + circle.2) / 2.0,
+            (circle.1 + circle.3) / 2.0,
+            (circle.2 - circle.0) / 2.0,
+        );
+        // Along each axis the number's ink lies inside its tile's outline, or, across a tile
+        // thinner than the digits (a board's thin strip), its circle reaches into the tile.
+        for (lo, hi, a, b, c) in [
+            (tile.0, tile.2, ink.0, ink.2, cx),
+            (tile.1, tile.3, ink.1, ink.3, cy),
+        ] {
+            if b - a <= hi - lo {
+                assert!(
+                    a >= lo - 1e-6 && b <= hi + 1e-6,
+                    "{at}: {name}: number {text} ({ink:?}) is not inside its tile ({tile:?})"
+                );
+            } else {
+                assert!(
+                    (c - (lo + hi) / 2.0).abs() < r + (hi - lo) / 2.0,
+                    "{at}: {name}: number {text}'s circle ({circle:?}) misses its thin tile ({tile:?})"
+                );
+            }
+        }
+        // On its own white circle, clear of the circle's 0.5 mm line (which the number's
+        // digits, their outlines boxed, must not touch).
+        let reach = (ink.0 - cx)
+            .abs()
+            .max((ink.2 - cx).abs())
+            .hypot((ink.1 - cy).abs().max((ink.3 - cy).abs()));
+        assert!(
+            reach <= r - 0.25,
+            "{at}: {name}: number {text} ({ink:?}) reaches past its circle ({circle:?})"
+        );
+    }
+    for (i, (_, a, ta)) in found.iter().enumerate() {
+        for (_, b, tb) in &found[i + 1..] {
+            let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
+            assert!(
+                apart,
+                "{at}: {name}: numbers {ta} {a:?} and {tb} {b:?} meet"
+            );
+        }
+    }
+    // A white circle drawn over another covers part of its number: they may only touch.
+    for (i, a) in circles.iter().enumerate() {
+        for b in &circles[i + 1..] {
+            let (ra, rb) = ((a.2 - a.0) / 2.0, (b.2 - b.0) / 2.0);
+            let gap =
+                ((a.0 + a.2 - b.0 - b.2) / 2.0).hypot((a.1 + a.3 - b.1 - b.3) / 2.0) - ra - rb;
+            assert!(gap > -0.01, "{at}: {name}: circles {a:?} and {b:?} overlap");
+        }
+    }
+    1
 }

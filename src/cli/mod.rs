@@ -67,8 +67,9 @@ impl Input {
 /// For a ruleset path that does not exist but whose name is a bundled ruleset's id
 /// (`sowkit build kalah-6x4`, or `kalah-6x4.toml` outside the repository): "did you mean
 /// `--bundled kalah-6x4`?" for a `command` that takes `--bundled`; for `watch` (a bundled
-/// ruleset never changes), the `sowkit new` command that writes a copy to edit and watch.
-/// `None` for any other path.
+/// ruleset never changes), the `sowkit new` command that writes a copy to edit and watch, under
+/// a name free in the current folder (and, if `my-ID.toml` is already there, `sowkit watch` of
+/// it). `None` for any other path.
 pub fn bundled_hint(path: &Path, command: &str) -> Option<String> {
     if path.as_os_str() == "-" || path.symlink_metadata().is_ok() {
         return None;
@@ -79,10 +80,22 @@ pub fn bundled_hint(path: &Path, command: &str) -> Option<String> {
         .is_none_or(|e| e.eq_ignore_ascii_case("toml"));
     let b = bundled::get(stem).filter(|_| with_ext)?;
     Some(if command == "watch" {
-        format!(
-            "{} is a bundled ruleset (compiled into sowkit, never saved): `sowkit new my-{}.toml --from {}` writes a copy you can edit and watch",
-            b.id, b.id, b.id
-        )
+        // `new` writes in the current folder and never overwrites: a copy written there
+        // earlier is named, to watch, and the fresh copy gets a free name.
+        let here = Path::new(".");
+        let earlier = format!("my-{}.toml", b.id);
+        let free = bundled::free_copy_name(b, here);
+        if here.join(&earlier).is_file() {
+            format!(
+                "{} is a bundled ruleset (compiled into sowkit, never saved): {earlier} is already in this folder (a copy written earlier?): `sowkit watch {earlier}` watches it, or `sowkit new {free} --from {}` writes a fresh copy you can edit and watch",
+                b.id, b.id
+            )
+        } else {
+            format!(
+                "{} is a bundled ruleset (compiled into sowkit, never saved): `sowkit new {free} --from {}` writes a copy you can edit and watch",
+                b.id, b.id
+            )
+        }
     } else {
         format!(
             "did you mean `--bundled {}`? (a bundled ruleset, compiled into sowkit: `sowkit list`)",

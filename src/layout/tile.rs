@@ -799,35 +799,61 @@ pub fn draw_map(
             pg.shape(segs, fill, stroke);
         }
     }
-    let (pt, cr) = sz.map_number;
+    let pt = sz.map_number.0;
     let places = number_places(d, plan, sz, x, y, w, max_h);
-    for row in 0..plan.rows() {
-        for col in 0..plan.cols() {
-            let (x0, y0, x1, y1) = plan.region(d, col, row);
-            let a = tr(&p(x0, y0));
-            let b = tr(&p(x1, y1));
-            // Inset alternate tiles a little so overlapping outlines stay apart.
-            let ins = if (col + row) % 2 == 0 { 0.4 } else { 1.2 };
-            pg.shape(
-                rect(
-                    a.x + ins,
-                    a.y + ins,
-                    b.x - a.x - 2.0 * ins,
-                    b.y - a.y - 2.0 * ins,
-                ),
-                None,
-                Some(Stroke::solid(0.6, Color::BLACK)),
-            );
-            let (c, n) = places[row * plan.cols() + col];
-            pg.shape(
-                circle(c, cr),
-                Some(Color::WHITE),
-                Some(Stroke::solid(0.5, Color::BLACK)),
-            );
-            super::centred_mid(pg, c.x, c.y, pt, Weight::Bold, &n.to_string());
-        }
+    // Every outline first, then the numbers: a later tile's outline drew across an earlier
+    // number where tiles overlap (a thin strip's numbers on a long board).
+    for q in &places {
+        let (ox0, oy0, ox1, oy1) = q.outline;
+        pg.shape(
+            rect(ox0, oy0, ox1 - ox0, oy1 - oy0),
+            None,
+            Some(Stroke::solid(MAP_OUTLINE, Color::BLACK)),
+        );
+    }
+    for q in places {
+        pg.shape(
+            circle(q.c, q.r),
+            Some(Color::WHITE),
+            Some(Stroke::solid(MAP_CIRCLE_LINE, Color::BLACK)),
+        );
+        super::centred_mid(pg, q.c.x, q.c.y, pt, Weight::Bold, &q.n.to_string());
     }
     d.h * k
+}
+
+/// The line width of a tile's outline on an assembly map, mm.
+const MAP_OUTLINE: f64 = 0.6;
+/// How far a tile number's circle may reach above or below its assembly map, mm (the sheets
+/// keep [`super::howto::MAP_CLEAR`], 3 mm, clear around the map; 1 mm of it stays clear).
+const MAP_SPILL: f64 = 2.0;
+/// The line width of a tile number's white circle on an assembly map, mm.
+const MAP_CIRCLE_LINE: f64 = 0.5;
+
+/// The outline [`draw_map`] draws for tile (`col`, `row`) of a map at scale `k` with its
+/// top-left at (`x`, `y`): (left, top, right, bottom) of the line's centre, mm. Alternate
+/// tiles are inset a little more, so overlapping outlines stay apart.
+fn tile_outline(
+    d: &Drawing,
+    plan: &Plan,
+    k: f64,
+    x: f64,
+    y: f64,
+    col: usize,
+    row: usize,
+) -> (f64, f64, f64, f64) {
+    let (x0, y0, x1, y1) = plan.region(d, col, row);
+    let ins = if (col + row).is_multiple_of(2) {
+        0.4
+    } else {
+        1.2
+    };
+    (
+        x + x0 * k + ins,
+        y + y0 * k + ins,
+        x + x1 * k - ins,
+        y + y1 * k - ins,
+    )
 }
 
 /// The scale of an assembly map of `d` drawn at most `w` × `max_h` mm (never enlarged).
@@ -835,11 +861,32 @@ fn map_scale(d: &Drawing, w: f64, max_h: f64) -> f64 {
     (w / d.w).min(max_h / d.h).min(1.0)
 }
 
-/// Where [`draw_map`] (with the same arguments) puts each tile's number: (the centre of its
-/// circle of radius `sz.map_number.1` mm, the tile's number), in reading order. At the tile's
-/// centre on the map, moved in where that lies so near the map's edge that the circle would
-/// stick out past it (a narrow page's small map: a circle crossed the left margin on 140 mm
-/// wide paper in large print).
+/// One tile's number on an assembly map: where [`draw_map`] puts it and how large its circle is.
+#[derive(Clone, Copy, Debug)]
+struct NumberPlace {
+    /// The circle's centre, mm on the page.
+    c: Pt,
+    /// The tile's number (1 = top-left, in reading order).
+    n: usize,
+    /// The white circle's radius, mm: `sz.map_number.1`, or less where the next number or the
+    /// map's edge is nearer (a narrow tile drawn small).
+    r: f64,
+    /// The box of the number's ink (left, top, right, bottom), mm: its bold digits at
+    /// `sz.map_number.0` pt centred on `c`, as the page check measures it.
+    ink: (f64, f64, f64, f64),
+    /// The tile's outline on the map (left, top, right, bottom of the line's centre), mm.
+    outline: (f64, f64, f64, f64),
+}
+
+/// Where [`draw_map`] (with the same arguments) puts each tile's number, in reading order. At
+/// the tile's centre on the map, moved in where that lies so near the map's edge that the
+/// circle would stick out past it (a narrow page's small map: a circle crossed the left margin
+/// on 140 mm wide paper in large print), unless that would take the number out of a tile that
+/// can hold it.
+/// Each circle's radius is `sz.map_number.1`, or less where the map's edge or the next number
+/// is nearer (at most half the way to the next number's centre): no white circle is drawn
+/// over another number (a 30 mm map of three tiles had circle 2 over the 1).
+/// [`map_numbers_apart`] says whether each number still fits its circle.
 fn number_places(
     d: &Drawing,
     plan: &Plan,
@@ -848,10 +895,13 @@ fn number_places(
     y: f64,
     w: f64,
     max_h: f64,
-) -> Vec<(Pt, usize)> {
+) -> Vec<NumberPlace> {
     let k = map_scale(d, w, max_h);
-    let tr = |q: &Pt| p(x + q.x * k, y + q.y * k);
-    let cr = sz.map_number.1;
+    let (pt, cr) = sz.map_number;
+    // Digits sit on the baseline, which `centred_mid` puts this far below the centre; their
+    // ink is this tall (the page check's measure).
+    let below = (text::ascent_mm(pt) - text::descent_mm(pt)) / 2.0;
+    let digit_h = pt * 25.4 / 72.0 * 1493.0 / 2048.0;
     let edge = cr + 0.25;
     let (mx0, my0, mx1, my1) = (x, y, x + d.w * k, y + d.h * k);
     let inside = |v: f64, lo: f64, hi: f64| {
@@ -861,40 +911,106 @@ fn number_places(
             (lo + hi) / 2.0
         }
     };
+    let ink_at = |c: Pt, n: usize| {
+        let nw = text::width_mm(&n.to_string(), pt, Weight::Bold);
+        (
+            c.x - nw / 2.0,
+            c.y + below - digit_h,
+            c.x + nw / 2.0,
+            c.y + below,
+        )
+    };
     let mut out = Vec::new();
     for row in 0..plan.rows() {
         for col in 0..plan.cols() {
-            let (x0, y0, x1, y1) = plan.region(d, col, row);
-            let a = tr(&p(x0, y0));
-            let b = tr(&p(x1, y1));
+            let outline = tile_outline(d, plan, k, x, y, col, row);
+            let n = number(plan, col, row);
+            let mid = p((outline.0 + outline.2) / 2.0, (outline.1 + outline.3) / 2.0);
+            // Moved in from the map's edge while its digits stay inside the tile; across a
+            // tile narrower than its digits (a thin strip at the map's side), moved in all
+            // the same (its circle still reaches into the tile), and on one lower than its
+            // digits (a thin strip along the top or bottom), centred on it.
+            let moved = p(inside(mid.x, mx0, mx1), inside(mid.y, my0, my1));
+            let ink_mid = ink_at(mid, n);
+            let ink_moved = ink_at(moved, n);
             let c = p(
-                inside((a.x + b.x) / 2.0, mx0, mx1),
-                inside((a.y + b.y) / 2.0, my0, my1),
+                if ink_mid.2 - ink_mid.0 > outline.2 - outline.0
+                    || (ink_moved.0 >= outline.0 && ink_moved.2 <= outline.2)
+                {
+                    moved.x
+                } else {
+                    mid.x
+                },
+                if ink_mid.3 - ink_mid.1 <= outline.3 - outline.1
+                    && ink_moved.1 >= outline.1
+                    && ink_moved.3 <= outline.3
+                {
+                    moved.y
+                } else {
+                    mid.y
+                },
             );
-            out.push((c, number(plan, col, row)));
+            // Never past the map's sides (the page's margin is there); above or below it by
+            // at most [`MAP_SPILL`] (the sheets keep 3 mm clear around the map), where a thin
+            // strip of tiles along its edge leaves no more room.
+            let to_side = (c.x - mx0).min(mx1 - c.x) - 0.25;
+            let to_end = (c.y - my0).min(my1 - c.y) - 0.25 + MAP_SPILL;
+            out.push(NumberPlace {
+                c,
+                n,
+                r: cr.min(to_side).min(to_end),
+                ink: ink_at(c, n),
+                outline,
+            });
+        }
+    }
+    let centres: Vec<Pt> = out.iter().map(|q| q.c).collect();
+    for (i, q) in out.iter_mut().enumerate() {
+        for (j, o) in centres.iter().enumerate() {
+            if i != j {
+                q.r = q.r.min((q.c.x - o.x).hypot(q.c.y - o.y) / 2.0);
+            }
         }
     }
     out
 }
 
-/// Whether the tile numbers of a map drawn by [`draw_map`] at most `w` × `max_h` mm stand
-/// apart: no two numbers' ink boxes (digits at `sz.map_number.0` pt, bold, centred on their
-/// circles) overlap, the test [`super::fit::problem`] applies to every page's texts. Their
-/// circles may touch. A board of many small tiles drawn small (large print's 13 mm circles on
-/// a narrow page's map) fails: the board-map sheet then says so, and the how-to sheet leaves
-/// its map out (the board's first page carries it).
+/// How far from `c` the farthest corner of box `ink` lies, mm.
+fn ink_reach(c: Pt, ink: (f64, f64, f64, f64)) -> f64 {
+    (ink.0 - c.x)
+        .abs()
+        .max((ink.2 - c.x).abs())
+        .hypot((ink.1 - c.y).abs().max((ink.3 - c.y).abs()))
+}
+
+/// Whether the tile numbers of a map drawn by [`draw_map`] at most `w` × `max_h` mm can be
+/// read, each telling its own tile: every number's ink box (digits at `sz.map_number.0` pt,
+/// bold; the box the page check [`super::fit::problem`] measures) lies inside its own tile's
+/// outline (across a tile thinner than the digits, a board's thin strip, its circle reaches
+/// into the tile), and inside its own white circle, clear of the circle's line; no two circles overlap, so
+/// none hides another's number. A board of many small tiles drawn small (large print's 18 pt
+/// numbers on a narrow page's map, or in the how-to sheet's short room under its steps) fails:
+/// the board-map sheet then says so, and the how-to sheet leaves its map out (the board-map
+/// sheet carries it).
 pub fn map_numbers_apart(d: &Drawing, plan: &Plan, sz: &Sizes, w: f64, max_h: f64) -> bool {
-    let pt = sz.map_number.0;
-    let places: Vec<(Pt, f64)> = number_places(d, plan, sz, 0.0, 0.0, w, max_h)
-        .into_iter()
-        .map(|(c, n)| (c, text::width_mm(&n.to_string(), pt, Weight::Bold)))
-        .collect();
-    // The height of a digit's ink, as the page check measures it.
-    let digit_h = pt * 25.4 / 72.0 * 1493.0 / 2048.0;
-    places.iter().enumerate().all(|(i, (a, wa))| {
-        places[i + 1..]
-            .iter()
-            .all(|(b, wb)| (a.x - b.x).abs() >= (wa + wb) / 2.0 || (a.y - b.y).abs() >= digit_h)
+    let places = number_places(d, plan, sz, 0.0, 0.0, w, max_h);
+    places.iter().enumerate().all(|(i, q)| {
+        let (o, ink) = (q.outline, q.ink);
+        // Along each axis: inside the outline, or, where the tile is thinner than the digits,
+        // with the circle reaching into the tile.
+        let along = |lo: f64, hi: f64, a: f64, b: f64, c: f64| {
+            if b - a <= hi - lo {
+                a >= lo && b <= hi
+            } else {
+                (c - (lo + hi) / 2.0).abs() < q.r + (hi - lo) / 2.0
+            }
+        };
+        along(o.0, o.2, ink.0, ink.2, q.c.x)
+            && along(o.1, o.3, ink.1, ink.3, q.c.y)
+            && ink_reach(q.c, ink) <= q.r - MAP_CIRCLE_LINE / 2.0 + 1e-9
+            && places.iter().enumerate().all(|(j, other)| {
+                i == j || (q.c.x - other.c.x).hypot(q.c.y - other.c.y) >= q.r + other.r - 1e-9
+            })
     })
 }
 

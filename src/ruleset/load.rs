@@ -34,6 +34,11 @@ pub const MAX_DURATION_CHARS: usize = 40;
 pub const MAX_LIST_ITEMS: usize = 64;
 /// Most problems reported for one file; the rest are counted, not rendered.
 pub const MAX_DIAGNOSTICS: usize = 50;
+/// Characters no pit or store label may hold: the move and position notation uses them
+/// (`( )` around a store's count, `/` between the sides, `;` before the player to move, `< >`
+/// after a move for its direction, `[ ]` and `,` in lists of moves, `"` around a position or a
+/// move). An apostrophe is allowed: a prime (`A'`) is a natural label.
+pub const LABEL_NOTATION_CHARS: &str = "()/;<>[],\"";
 
 /// A problem in an input file, with where it is. `line`/`column` are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1662,6 +1667,8 @@ impl Validator<'_> {
         }
     }
 
+    /// Whether `label` is a usable pit label (`allow_space` false, at most 12 characters) or
+    /// store label (at most 24), recording an error naming the rule if not.
     fn label_ok(
         &mut self,
         label: &str,
@@ -1680,14 +1687,23 @@ impl Validator<'_> {
             || label.trim() != label
             || label.chars().count() > max
             || label.chars().any(|c| {
-                // `,` separates moves in `replay --moves` and the play page.
-                c.is_control() || "()/;<>\"[],".contains(c) || (!allow_space && c.is_whitespace())
+                c.is_control()
+                    || LABEL_NOTATION_CHARS.contains(c)
+                    || (!allow_space && c.is_whitespace())
             });
         if bad {
+            // The characters named from the same list the rule uses, so the two agree; an
+            // apostrophe (a prime, as in A') is allowed.
+            let marks = LABEL_NOTATION_CHARS
+                .chars()
+                .filter(|c| *c != '"')
+                .map(String::from)
+                .collect::<Vec<_>>()
+                .join(" ");
             let what = if allow_space {
-                "1 to 24 characters, no ( ) / ; < > [ ] , or quotes, no leading or trailing spaces"
+                format!("1 to 24 characters, no {marks} or double quotes (\"), no leading or trailing spaces")
             } else {
-                "1 to 12 characters (it is printed inside the pit) without spaces or ( ) / ; < > [ ] , and quotes, e.g. \"A1\""
+                format!("1 to 12 characters (it is printed inside the pit) without spaces or {marks} and double quotes (\"), e.g. \"A1\" or \"A1'\"")
             };
             self.err(
                 span,
