@@ -113,11 +113,30 @@ pub fn check_source(path: &str, src: &str) -> Checked {
         let said = errors
             .iter()
             .any(|d| d.message.contains("worked examples are not replayed"));
-        if examples > 0 && !said {
-            errors.push(Diagnostic::whole_file(
+        // At the first `[[example]]` header, so it follows the rule's error and points to the
+        // examples.
+        let header = src.lines().scan(0usize, |at, l| {
+            let start = *at;
+            *at += l.len() + 1;
+            Some((start, l))
+        });
+        let first = header
+            .filter(|(_, l)| l.trim_start().starts_with("[[example]]"))
+            .map(|(start, l)| {
+                let s = start + (l.len() - l.trim_start().len());
+                s..s + "[[example]]".len()
+            })
+            .next();
+        if let (true, false, Some(span)) = (examples > 0, said, first) {
+            // A warning, not a problem of its own: the file's problem count stays that of
+            // the errors.
+            warnings.push(Diagnostic::warning_at(
                 path,
+                src,
+                span,
+                "example",
                 &format!(
-                    "{examples} worked example(s) not checked: they are replayed once the rules in error above are mended"
+                    "{examples} worked example(s) not checked: they are replayed once the rules in error are mended"
                 ),
             ));
         }
