@@ -235,8 +235,8 @@ fn plurals_follow_the_language() {
         |ph: &Phrases, per: &str| ph.fmt("rules.setup_seeds", &[("per", per), ("total", "12")]);
     assert!(put(&en, "1").starts_with("Put 1 seed in every pit"));
     assert!(put(&en, "2").starts_with("Put 2 seeds in every pit"));
-    assert!(put(&es, "1").starts_with("Ponga 1 semilla en cada casa"));
-    assert!(put(&es, "2").starts_with("Ponga 2 semillas en cada casa"));
+    assert!(put(&es, "1").starts_with("Pon 1 semilla en cada casa"));
+    assert!(put(&es, "2").starts_with("Pon 2 semillas en cada casa"));
     let pass = |ph: &Phrases, min: &str| ph.fmt("rules.end_pass", &[("min", min)]);
     assert!(pass(&en, "1").contains("holds 1 seed or more"));
     assert!(pass(&en, "2").contains("holds 2 seeds or more"));
@@ -265,7 +265,7 @@ fn a_ruleset_with_one_seed_a_pit_says_seed() {
     rs.examples.clear();
     for (lang, want) in [
         ("en", "Put 1 seed in every pit"),
-        ("es", "Ponga 1 semilla en cada casa"),
+        ("es", "Pon 1 semilla en cada casa"),
     ] {
         let opts = KitOptions {
             lang: Some(lang.into()),
@@ -801,7 +801,7 @@ fn a_host_key_answer_whose_note_names_the_next_player_does_not_name_it_again() {
 fn long_sheet_titles_break_between_their_parts_not_inside_a_name() {
     // "Kalah (seis casas, cuatro semillas)" is long enough that the host key's and the
     // counters sheet's titles take two lines on A4. The break falls between the ruleset's name
-    // and the sheet's ("…semillas):" / "hoja de soluciones — guárdela aparte"), or before
+    // and the sheet's ("…semillas):" / "hoja de soluciones — guárdala aparte"), or before
     // the sheet's parenthesis, never inside "hoja de soluciones" or "(48 para jugar y 5 de
     // repuesto)", and never next to the dash (it broke "…: fichas —" / "53 para recortar").
     let rs = common::load_path(&common::bundled_path("kalah-6x4"));
@@ -823,7 +823,7 @@ fn long_sheet_titles_break_between_their_parts_not_inside_a_name() {
         title(&key.pages[0]),
         [
             "Kalah (seis casas, cuatro semillas):",
-            "hoja de soluciones — guárdela aparte"
+            "hoja de soluciones — guárdala aparte"
         ]
     );
     let kit = layout::kit(&rs, &opts).unwrap();
@@ -1195,7 +1195,7 @@ fn a_child_safe_kit_speaks_of_its_counters() {
         (
             "es",
             "48 de las fichas de papel del juego, de 32\u{a0}mm de diámetro",
-            "Pegue las hojas de fichas sobre cartulina",
+            "Pega las hojas de fichas sobre cartulina",
             "48 semillas, alubias o fichas",
         ),
     ] {
@@ -1298,8 +1298,8 @@ fn large_print_footers_keep_the_print_check_whole() {
 }
 
 /// Large print in Spanish on portrait paper 200 mm wide or narrower: where the long print
-/// check could only be broken between words, the footer broke it ("… · Imprima al" / "100 %
-/// (tamaño real) y compruebe…") rather than try the short form of the check, which fits whole.
+/// check could only be broken between words, the footer broke it ("… · Imprime al" / "100 %
+/// (tamaño real) y comprueba…") rather than try the short form of the check, which fits whole.
 /// Every page's footer now has a line that is a whole print check (long or short), alone or
 /// after the kit's name and " · ".
 #[test]
