@@ -87,6 +87,204 @@ fn without_file_names(line: &str) -> String {
         .join(" ")
 }
 
+/// Words that are usted forms wherever they stand in the Spanish text: the polite imperatives
+/// (with their pronouns) that the Spanish sheets used before they spoke to players with tú,
+/// and `usted` itself. A form that is also a third-person subjunctive the text needs ("como
+/// haga falta", "salvo que la hoja pida más", "que le deje una semilla", "borde doble") is
+/// not here: it is in [`USTED_PHRASES`] with the words that made it an order.
+const USTED_WORDS: &[&str] = &[
+    "usted",
+    "ustedes",
+    "imprima",
+    "imprímala",
+    "imprímalo",
+    "compruebe",
+    "recorte",
+    "recórtelas",
+    "recórtelos",
+    "siga",
+    "empiece",
+    "anote",
+    "anótela",
+    "escriba",
+    "sume",
+    "cuente",
+    "cuéntelas",
+    "tache",
+    "numere",
+    "encontrará",
+    "mueva",
+    "calcule",
+    "procure",
+    "mantenga",
+    "manténgalas",
+    "juegue",
+    "ponga",
+    "elija",
+    "tómelas",
+    "siembre",
+    "sáltela",
+    "tome",
+    "mire",
+    "llévese",
+    "pare",
+    "vuelva",
+    "prepare",
+    "diga",
+    "guárdela",
+    "guárdelas",
+    "enseñe",
+    "pegue",
+    "vigile",
+    "coloque",
+    "colóquelos",
+    "téngalo",
+    "utilice",
+    "monte",
+    "lea",
+    "pruebe",
+    "vea",
+    "tape",
+    "deshaga",
+    "encaje",
+    "apriete",
+    "encuentre",
+    "mida",
+];
+
+/// Usted phrases whose words alone can be third person: lower-case words, one space apart,
+/// matched as whole words with punctuation (but `¿`) ignored.
+const USTED_PHRASES: &[&str] = &[
+    "le toca a usted",
+    "haga la jugada",
+    "haga las jugadas",
+    "doble la esquina",
+    "corte la hoja",
+    "pida la versión",
+    "si quiere",
+    "si juega con",
+    "¿juega con",
+    "deje vacíos",
+    "deje una semilla",
+    "en su turno elija",
+];
+
+/// Every usted form in `text` (a catalogue value, a ruleset's note, a page's text), each as
+/// "`form` in `text`"; empty when `text` speaks with tú or in the third person.
+pub(crate) fn usted_forms(text: &str) -> Vec<String> {
+    let spaced: String = text
+        .to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_alphabetic() || c == '¿' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let flat = format!(
+        " {} ",
+        spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    let mut found: Vec<String> = words(text)
+        .into_iter()
+        .filter(|w| USTED_WORDS.contains(&w.as_str()))
+        .collect();
+    found.extend(
+        USTED_PHRASES
+            .iter()
+            .filter(|p| flat.contains(&format!(" {p} ")))
+            .map(|p| p.to_string()),
+    );
+    found
+        .into_iter()
+        .map(|f| format!("{f:?} in {text:?}"))
+        .collect()
+}
+
+/// The Spanish sheets speak to players with tú, as children's and family games in Spain do:
+/// no usted form in any value of the Spanish catalogue (every sheet, the host key, the
+/// manifest, 3d.txt, index.html and the `play`/`serve` pages of `sowkit serve`), nor in any
+/// Spanish word of a bundled ruleset (name, duration, sources, players, labels, example
+/// titles and notes). The Spanish kits' pages are scanned in `spanish_kits_have_no_english_word`
+/// and the served play page in `serve::the_play_page_speaks_the_rulesets_language`.
+#[test]
+fn spanish_speaks_to_players_with_tu() {
+    let es = Phrases::load("es").unwrap();
+    let mut found = Vec::new();
+    let mut scanned = 0;
+    for (key, msg) in es.entries() {
+        scanned += 1;
+        found.extend(
+            usted_forms(msg)
+                .into_iter()
+                .map(|f| format!("templates/es.toml {key}: {f}")),
+        );
+    }
+    for rs in common::bundled() {
+        let t = rs.in_lang("es").unwrap_or_else(|e| panic!("{e}"));
+        let mut texts = vec![t.name.clone(), t.source.clone()];
+        texts.extend(t.duration.clone());
+        texts.extend(t.rule_sources.values().cloned());
+        texts.extend(t.board.players.iter().cloned());
+        texts.extend(t.board.stores.iter().cloned());
+        for ex in &t.examples {
+            texts.push(ex.title.clone());
+            texts.extend(ex.note.clone());
+        }
+        for s in &texts {
+            scanned += 1;
+            found.extend(
+                usted_forms(s)
+                    .into_iter()
+                    .map(|f| format!("{}: {f}", rs.path)),
+            );
+        }
+    }
+    assert!(scanned > 400, "only {scanned} Spanish strings scanned");
+    assert!(
+        found.is_empty(),
+        "usted forms in the Spanish text:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The check above can fail: it finds the usted forms the Spanish sheets used to print, and
+/// passes their tú wording and the third-person sentences that keep "su", "sus" and a
+/// subjunctive.
+#[test]
+fn the_usted_check_catches_usted() {
+    for usted in [
+        "Ahora le toca a usted",
+        "Prepare cada posición en el tablero, haga la jugada y anote dónde cae la última semilla.",
+        "En su turno, elija una de sus casas que tenga semillas, tómelas todas y siembre.",
+        "Entre casas y almacenes siempre hay 36 semillas; si la cuenta no cuadra, vuelva a contar.",
+        "Encuentre la mejor jugada",
+        "Imprima al 100\u{a0}%: la barra mide 100\u{a0}mm",
+        "al final de una fila, doble la esquina directamente hacia la otra fila",
+        "La hoja de anotación y un lápiz, si quiere apuntar la partida.",
+    ] {
+        assert!(!usted_forms(usted).is_empty(), "not caught: {usted}");
+    }
+    for tu in [
+        "Ahora te toca a ti",
+        "Prepara cada posición en el tablero, haz la jugada y anota dónde cae la última semilla.",
+        "En tu turno, elige una de tus casas que tenga semillas, tómalas todas y siembra.",
+        "Entre casas y almacenes siempre hay 36 semillas; si la cuenta no cuadra, vuelve a contar.",
+        "Encuentra la mejor jugada",
+        "Cada jugador siembra desde una de sus casas.",
+        "Le toca a Sur. Juega S4: ¿dónde cae la última semilla?",
+        "Imprime esta hoja tantas veces como haga falta.",
+        "fichas, 1 copia por mesa, salvo que la hoja pida más.",
+        "debes hacer una jugada que le deje al menos una semilla en ella",
+        "las de Norte y el almacén Norte, borde doble.",
+        "La hoja de anotación y un lápiz, si quieres apuntar la partida.",
+    ] {
+        assert_eq!(usted_forms(tu), Vec::<String>::new(), "{tu}");
+    }
+}
+
 fn es() -> KitOptions {
     KitOptions {
         lang: Some("es".into()),
@@ -126,10 +324,12 @@ fn spanish_kits_have_no_english_word() {
                     found.push(format!("{w:?} in {l:?}"));
                 }
             }
+            // The pages speak with tú, as the catalogue does (its words, as laid out).
+            found.extend(usted_forms(l));
         }
         assert!(
             found.is_empty(),
-            "{} (large print: {large}): English words in the Spanish kit:\n{}",
+            "{} (large print: {large}): English words or usted forms in the Spanish kit:\n{}",
             rs.id,
             found.join("\n")
         );
@@ -235,8 +435,8 @@ fn plurals_follow_the_language() {
         |ph: &Phrases, per: &str| ph.fmt("rules.setup_seeds", &[("per", per), ("total", "12")]);
     assert!(put(&en, "1").starts_with("Put 1 seed in every pit"));
     assert!(put(&en, "2").starts_with("Put 2 seeds in every pit"));
-    assert!(put(&es, "1").starts_with("Ponga 1 semilla en cada casa"));
-    assert!(put(&es, "2").starts_with("Ponga 2 semillas en cada casa"));
+    assert!(put(&es, "1").starts_with("Pon 1 semilla en cada casa"));
+    assert!(put(&es, "2").starts_with("Pon 2 semillas en cada casa"));
     let pass = |ph: &Phrases, min: &str| ph.fmt("rules.end_pass", &[("min", min)]);
     assert!(pass(&en, "1").contains("holds 1 seed or more"));
     assert!(pass(&en, "2").contains("holds 2 seeds or more"));
@@ -265,7 +465,7 @@ fn a_ruleset_with_one_seed_a_pit_says_seed() {
     rs.examples.clear();
     for (lang, want) in [
         ("en", "Put 1 seed in every pit"),
-        ("es", "Ponga 1 semilla en cada casa"),
+        ("es", "Pon 1 semilla en cada casa"),
     ] {
         let opts = KitOptions {
             lang: Some(lang.into()),
@@ -801,7 +1001,7 @@ fn a_host_key_answer_whose_note_names_the_next_player_does_not_name_it_again() {
 fn long_sheet_titles_break_between_their_parts_not_inside_a_name() {
     // "Kalah (seis casas, cuatro semillas)" is long enough that the host key's and the
     // counters sheet's titles take two lines on A4. The break falls between the ruleset's name
-    // and the sheet's ("…semillas):" / "hoja de soluciones — guárdela aparte"), or before
+    // and the sheet's ("…semillas):" / "hoja de soluciones — guárdala aparte"), or before
     // the sheet's parenthesis, never inside "hoja de soluciones" or "(48 para jugar y 5 de
     // repuesto)", and never next to the dash (it broke "…: fichas —" / "53 para recortar").
     let rs = common::load_path(&common::bundled_path("kalah-6x4"));
@@ -823,7 +1023,7 @@ fn long_sheet_titles_break_between_their_parts_not_inside_a_name() {
         title(&key.pages[0]),
         [
             "Kalah (seis casas, cuatro semillas):",
-            "hoja de soluciones — guárdela aparte"
+            "hoja de soluciones — guárdala aparte"
         ]
     );
     let kit = layout::kit(&rs, &opts).unwrap();
@@ -1195,7 +1395,7 @@ fn a_child_safe_kit_speaks_of_its_counters() {
         (
             "es",
             "48 de las fichas de papel del juego, de 32\u{a0}mm de diámetro",
-            "Pegue las hojas de fichas sobre cartulina",
+            "Pega las hojas de fichas sobre cartulina",
             "48 semillas, alubias o fichas",
         ),
     ] {
@@ -1298,8 +1498,8 @@ fn large_print_footers_keep_the_print_check_whole() {
 }
 
 /// Large print in Spanish on portrait paper 200 mm wide or narrower: where the long print
-/// check could only be broken between words, the footer broke it ("… · Imprima al" / "100 %
-/// (tamaño real) y compruebe…") rather than try the short form of the check, which fits whole.
+/// check could only be broken between words, the footer broke it ("… · Imprime al" / "100 %
+/// (tamaño real) y comprueba…") rather than try the short form of the check, which fits whole.
 /// Every page's footer now has a line that is a whole print check (long or short), alone or
 /// after the kit's name and " · ".
 #[test]

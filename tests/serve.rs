@@ -1056,11 +1056,16 @@ fn the_play_page_speaks_the_rulesets_language() {
     );
     let found = english_in(&page);
     assert!(found.is_empty(), "English on the Spanish page: {found:?}");
+    // It speaks to the players with tú, as the Spanish sheets do.
+    let usted = crate::lang::usted_forms(&page);
+    assert!(usted.is_empty(), "usted on the Spanish page: {usted:?}");
     for p in ["/", "/kit/kalah-6x3/"] {
         let other = get(p);
         assert!(other.contains("<html lang=\"es\">"), "{p}: {other}");
         let found = english_in(&other);
         assert!(found.is_empty(), "{p}: English: {found:?}\n{other}");
+        let usted = crate::lang::usted_forms(&other);
+        assert!(usted.is_empty(), "{p}: usted: {usted:?}");
     }
     assert!(get("/").contains("partida de prueba</a>"));
     let info: serde_json::Value =
