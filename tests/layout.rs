@@ -1680,30 +1680,47 @@ fn diagram_store_names_are_never_broken_inside_a_word() {
 
 /// A board that misses one sheet only by the lines of a long name's title is printed on one
 /// sheet, its title cut to one line with "…", not split into "1 tiles" with an assembly map
-/// (a break-it pass: an 80-character name on the six-pit board, which fits A4 otherwise).
+/// (a break-it pass: an 80-character name on the six-pit board, which fits A4 otherwise). In
+/// large print on A4 the 22 pt title must be cut; in normal print the size note keeps only
+/// its one line, which leaves room for the whole two-line title.
 #[test]
 fn a_long_name_does_not_split_a_one_sheet_board() {
     let mut rs = six_pit();
     rs.name = "The Grand Traditional Six Pit Sowing Game of the Northern Highland Villages, Two"
         .to_string();
     assert_eq!(rs.name.chars().count(), 80);
-    let kit = layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap();
-    let boards: Vec<&str> = kit
-        .pages
-        .iter()
-        .map(|p| p.name.as_str())
-        .filter(|n| n.starts_with("board"))
-        .collect();
-    assert_eq!(boards, ["board"], "{boards:?}");
-    let board = kit.pages.iter().find(|p| p.name == "board").unwrap();
-    let title = texts(board)
-        .map(|t| t.text.as_str())
-        .find(|t| t.starts_with("The Grand"))
-        .unwrap();
-    assert!(
-        title.contains("…") && !title.contains("Villages, Two"),
-        "{title}"
-    );
+    for large in [false, true] {
+        let opts = layout::KitOptions {
+            large,
+            ..layout::KitOptions::new(A4)
+        };
+        let kit = layout::kit(&rs, &opts).unwrap();
+        let boards: Vec<&str> = kit
+            .pages
+            .iter()
+            .map(|p| p.name.as_str())
+            .filter(|n| n.starts_with("board") && *n != "board-legend")
+            .collect();
+        assert_eq!(boards, ["board"], "large {large}: {boards:?}");
+        let board = kit.pages.iter().find(|p| p.name == "board").unwrap();
+        let title: Vec<&str> = texts(board)
+            .map(|t| t.text.as_str())
+            .skip_while(|t| !t.starts_with("The Grand"))
+            .take(2)
+            .collect();
+        let title = title.join(" ");
+        if large {
+            assert!(
+                title.contains("…") && !title.contains("Villages, Two"),
+                "{title}"
+            );
+        } else {
+            assert!(
+                title.contains("Villages, Two") && !title.contains("…"),
+                "{title}"
+            );
+        }
+    }
 }
 
 /// The rule sheets' "Try it yourself" heading (and its introduction) is never left at the foot
