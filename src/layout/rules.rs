@@ -706,6 +706,9 @@ pub(crate) struct Flow {
     split_next: bool,
     /// How far down each finished page was set: `y` when the next page was opened, mm.
     ends: Vec<f64>,
+    /// A heading set at the top of every page opened while it is set: bold lines at a size,
+    /// pt (the host key's "Exercise 1 (continued)" over an answer that runs on).
+    pub(crate) running_head: Option<(Vec<String>, f64)>,
 }
 
 /// Where [`Flow::place`] puts an item (see there).
@@ -741,6 +744,7 @@ impl Flow {
             y: 0.0,
             split_next: false,
             ends: Vec::new(),
+            running_head: None,
         };
         f.new_page();
         f
@@ -752,6 +756,15 @@ impl Flow {
         let name = format!("{}-{}", self.prefix, self.pages.len() + 1);
         self.pages.push(page::portrait(&name, self.paper));
         self.y = MARGIN;
+        if let Some((lines, size)) = self.running_head.clone() {
+            let lh = text::line_height_mm(size);
+            for l in &lines {
+                let base = self.y + text::ascent_mm(size);
+                self.page().text(MARGIN, base, size, Weight::Bold, l);
+                self.y += lh;
+            }
+            self.y += 1.0;
+        }
     }
     fn bottom(&self) -> f64 {
         page::content_bottom(self.paper.width, self.paper.height, &self.sz)
