@@ -1238,3 +1238,30 @@ fn example_dims(
 /// Lines of a worked example's caption, at most, that stay on the page of its boards when
 /// the example runs on over a page break (see [`example_dims`]).
 const CAPTION_LEAD: usize = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A paragraph run over a page break while [`Flow::running_head`] is set: the new page
+    /// begins with the head, bold at its size, and the paragraph's next line comes under it
+    /// (one head line of 18 pt is 7.62 mm, plus 1 mm, below the top margin).
+    #[test]
+    fn a_page_opened_under_a_running_head_begins_with_it() {
+        let sz = Sizes::LARGE;
+        let mut f = Flow::new(super::super::A4, &sz, "answers");
+        let lines: Vec<String> = (0..60).map(|i| format!("line {i}")).collect();
+        f.running_head = Some((vec!["Exercise 1 (continued)".into()], 18.0));
+        f.lines(MARGIN, &lines, 14.0, Weight::Regular);
+        assert!(f.pages.len() >= 2);
+        let first: Vec<&crate::doc::Text> = f.pages[0].texts().collect();
+        assert_eq!(first[0].text, "line 0");
+        let second: Vec<&crate::doc::Text> = f.pages[1].texts().collect();
+        assert_eq!(second[0].text, "Exercise 1 (continued)");
+        assert_eq!(second[0].weight, Weight::Bold);
+        assert!((second[0].y - (MARGIN + text::ascent_mm(18.0))).abs() < 1e-9);
+        let head_h = 18.0 * 25.4 / 72.0 * 1.2 + 1.0;
+        assert!((second[1].y - (MARGIN + head_h + text::ascent_mm(14.0))).abs() < 1e-9);
+        assert!(second[1].text.starts_with("line "));
+    }
+}
