@@ -488,6 +488,91 @@ fn tile_counts_per_board_and_paper() {
     }
 }
 
+/// Tiles along one axis of a drawing `len` mm long when a tile may be at most `span` mm and
+/// neighbours overlap by `overlap`: n tiles cover n·span − (n − 1)·overlap, so the fewest is
+/// ⌈(len − overlap) / (span − overlap)⌉ (one when it fits whole). `None`: not even a tile a
+/// seam's overlap wide fits.
+fn fewest_along(len: f64, span: f64, overlap: f64) -> Option<usize> {
+    if len <= span + 1e-9 {
+        Some(1)
+    } else if span <= overlap {
+        None
+    } else {
+        Some(((len - overlap) / (span - overlap) - 1e-9).ceil() as usize)
+    }
+}
+
+/// Every bundled board, in normal and large print, on A4 and Letter, in English and Spanish,
+/// takes the fewest sheets its size allows: one when the board's cut-out part fits the
+/// paper's printable area (inside the margins, above the calibration bar's band) in either
+/// orientation, else the fewest tiles of the board drawn with its registration-mark bands,
+/// each tile at most the printable area less a one-line tile heading, neighbours overlapping
+/// by the glue strip (worked per axis by [`fewest_along`]). Large print may set its row
+/// captions on one line instead of two, so its lower bound is the least over both drawings.
+#[test]
+fn boards_take_the_fewest_sheets_their_size_allows() {
+    use sowkit::layout::page::{self, MARGIN};
+    use sowkit::layout::phrases::Phrases;
+    use sowkit::layout::style::Sizes;
+    for base in common::bundled() {
+        for lang in ["en", "es"] {
+            let rs = base.in_lang(lang).unwrap();
+            let ph = Phrases::load(lang).unwrap();
+            for large in [false, true] {
+                for paper in [A4, LETTER] {
+                    let opts = KitOptions {
+                        lang: Some(lang.into()),
+                        large,
+                        ..KitOptions::new(paper)
+                    };
+                    let sz = opts.sizes();
+                    let sheets = board::pages(&rs, &opts, &ph)
+                        .unwrap()
+                        .iter()
+                        .filter(|p| {
+                            p.name == "board"
+                                || p.name
+                                    .strip_prefix("board-")
+                                    .is_some_and(|n| n.parse::<usize>().is_ok())
+                        })
+                        .count();
+                    let mut forms = vec![sz];
+                    if large {
+                        forms.push(Sizes {
+                            wrap_row_captions: false,
+                            ..sz
+                        });
+                    }
+                    let head = text::line_height_mm(sz.tile_head) + 2.0;
+                    let mut fewest = usize::MAX;
+                    for form in &forms {
+                        let (d, _) = board::drawing_sized(&rs, &ph, form, &[]).unwrap();
+                        let (_, _, part_w, part_h) = d.part;
+                        for (w, h) in [(paper.width, paper.height), (paper.height, paper.width)] {
+                            let across = w - 2.0 * MARGIN;
+                            let down = page::content_bottom(w, h, &sz) - MARGIN;
+                            if part_w <= across && part_h <= down {
+                                fewest = 1;
+                            }
+                            if let (Some(c), Some(r)) = (
+                                fewest_along(d.w, across, tile::OVERLAP),
+                                fewest_along(d.h, down - head, tile::OVERLAP),
+                            ) {
+                                fewest = fewest.min(c * r);
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        sheets, fewest,
+                        "{} ({lang}, large {large}) on {}: {sheets} board sheets, {fewest} would do",
+                        rs.id, paper.name
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Each tile page names itself, shows the join arrows and the glue strip, and carries the
 /// calibration bar.
 #[test]

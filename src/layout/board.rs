@@ -167,11 +167,27 @@ pub fn pages_scaled(
     // A board that fits the sheet only without its legend under it: the board on one sheet
     // and the legend on a sheet of its own, rather than one tile and an assembly map (a
     // break-it pass got "the board in 1 tiles" and "cut tiles 2 to 1" for a 2-pit board).
-    if best.is_none() && !opts.fit {
+    // Failing that, with the title cut to one line as well (Spanish large print's six-pit
+    // board on landscape A4: its two-line title left the board 4 mm short).
+    for one_line_title in [false, true] {
+        if best.is_some() || opts.fit {
+            break;
+        }
         for landscape in [true, false] {
-            if let Some((slack, _, pg)) =
-                single(rs, opts, sz, ph, landscape, widen, true, false, &mut 0.0)?
-            {
+            if one_line_title && !title_wraps(landscape) {
+                continue;
+            }
+            if let Some((slack, _, pg)) = single(
+                rs,
+                opts,
+                sz,
+                ph,
+                landscape,
+                widen,
+                true,
+                one_line_title,
+                &mut 0.0,
+            )? {
                 if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                     best = Some((slack, pg));
                 }
@@ -286,24 +302,30 @@ pub fn plan(
 }
 
 /// [`plan`] in the type sizes `sz` (large print: [`drawing_sized`], larger tile headings).
-/// When large print's wrapped row captions make the board too tall for any tiling (a
-/// child-safe board's 73 mm pits with its 18 pt two-line captions and headings on Letter),
-/// the captions go on one line instead, over the pit columns, and the seams keep out of them.
+/// Large print's row captions wrap over the store and the first pit column (two lines above
+/// the board and two below); when they make the board too tall for any tiling (a child-safe
+/// board's 73 mm pits with its 18 pt two-line captions and headings on Letter), or when one
+/// line each, over the pit columns with the seams kept out of them, needs fewer tiles (Kalah
+/// 6×3 on landscape Letter: 15 mm lower, 2 tiles instead of 3), the captions go on one line.
 pub fn plan_sized(
     rs: &Ruleset,
     paper: Paper,
     sz: &Sizes,
     ph: &Phrases,
 ) -> Result<(tile::Drawing, tile::Plan), String> {
+    if !sz.wrap_row_captions {
+        return plan_once(rs, paper, sz, ph);
+    }
+    let one_line = Sizes {
+        wrap_row_captions: false,
+        ..*sz
+    };
     match plan_once(rs, paper, sz, ph) {
-        Err(e) if sz.wrap_row_captions => {
-            let one_line = Sizes {
-                wrap_row_captions: false,
-                ..*sz
-            };
-            plan_once(rs, paper, &one_line, ph).map_err(|_| e)
-        }
-        r => r,
+        Err(e) => plan_once(rs, paper, &one_line, ph).map_err(|_| e),
+        Ok(wrapped) => match plan_once(rs, paper, &one_line, ph) {
+            Ok(flat) if flat.1.count() < wrapped.1.count() => Ok(flat),
+            _ => Ok(wrapped),
+        },
     }
 }
 
@@ -394,11 +416,20 @@ pub fn tile_title(rs: &Ruleset, ph: &Phrases, plan: &tile::Plan, sz: &Sizes) -> 
 }
 
 /// The phrase `key` with the ruleset's name, the name cut (ending in "…") as little as lets
-/// `fits` accept the title; the full title if nothing does.
+/// `fits` accept the title: after whole words where that is enough ("Siembra en seis…", not
+/// "Siembra en seis c…"), else after any letter; the full title if nothing does.
 fn title_that_fits(rs: &Ruleset, ph: &Phrases, key: &str, fits: impl Fn(&str) -> bool) -> String {
     let full = ph.fmt(key, &[("name", &rs.name)]);
     if fits(&full) {
         return full;
+    }
+    let words: Vec<&str> = rs.name.split_whitespace().collect();
+    for k in (1..words.len()).rev() {
+        let name = words[..k].join(" ") + "…";
+        let t = ph.fmt(key, &[("name", &name)]);
+        if fits(&t) {
+            return t;
+        }
     }
     let chars: Vec<char> = rs.name.chars().collect();
     for k in (1..chars.len()).rev() {
@@ -554,12 +585,13 @@ fn single(
 ) -> Result<Option<(f64, f64, Vec<Page>)>, String> {
     let paper = opts.paper;
     let shrink = widen == Widen::Shrink;
-    // One sheet has no tile seam: large print's row captions may run across the board.
-    let wide_sz = Sizes {
+    // One sheet has no tile seam: large print's row captions may run across the board, at
+    // true size as when shrunk (kept over the store and first column, they took a line more
+    // above and below and pushed large print's six-pit board off one landscape A4 sheet).
+    let sz = &Sizes {
         captions_board_wide: true,
         ..*sz
     };
-    let sz = if shrink { &wide_sz } else { sz };
     // A shrunk board (or any with --fit) keeps its stores wide enough for their labels' words.
     let store_w = if widen != Widen::No {
         store_width_for_words(rs, ph, sz)
@@ -625,9 +657,11 @@ fn single(
     } else {
         ph.fmt("board.actual", &[("d", &ph.mm(rs.layout.pit_diameter))])
     };
+    // Only the lines it takes: two kept for a one-line note pushed large print's six-pit
+    // board (139 mm tall under a 154 mm band on landscape A4) onto two tiles and a map.
     let note_lines = super::wrap(&note_sample, strong_pt, Weight::Bold, content_w)
         .len()
-        .max(2);
+        .max(1);
     let scale_note_h = text::line_height_mm(strong_pt) * note_lines as f64 + 1.0;
     let bottom = page::content_bottom(w, h, sz);
     let avail_h = bottom - y - legend_lines_n as f64 * lh - scale_note_h - 2.0;

@@ -990,17 +990,26 @@ pub(crate) fn key_pages_with(
             .iter()
             .map(|c| lines_h(c, cap_pt, Weight::Regular, w))
             .sum();
-        // The heading and boards stay together; the caption's paragraphs may run on over the
-        // page (see `Flow::place`): large print's first answer used to leave page 1 with only
-        // the title and intro on it.
+        // An exercise stays whole, its answer with its question: one that does not fit the
+        // rest of a page starts the next (large print's exercise 1 left its answer alone at
+        // the top of page 2, under no heading). Only one taller than a page runs on, its
+        // heading and boards together and its caption over the page break, each page it
+        // runs onto headed "Exercise 1 (continued)".
         let head_h = lines_h(&head, sub_head, Weight::Bold, w);
         // Boards taller than a page are split between them (`rules::flow_boards`).
         let board_ink = board_ink.min(super::rules::boards_lead(rs, ph, sz, &prep, paper, head_h));
-        let lead = head_h + board_ink;
-        let placed = f.place(2.0, head_h + board_h + 1.0 + cap_h, lead);
+        let whole = head_h + board_h + 1.0 + cap_h;
+        let lead = if whole <= f.usable() {
+            whole
+        } else {
+            head_h + board_ink
+        };
+        let placed = f.place(2.0, whole, lead);
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
         f.lines(MARGIN, &hl, sub_head, Weight::Bold);
         let split = super::rules::flow_boards(&mut f, rs, ph, &prep, head_h);
+        let number = ph.fmt("key.continued", &[("n", &e.number.to_string())]);
+        f.running_head = Some((super::wrap(&number, sub_head, Weight::Bold, w), sub_head));
         for c in &caption {
             let lines = super::wrap(c, cap_pt, Weight::Regular, w);
             if placed == Placed::Split || split {
@@ -1008,6 +1017,7 @@ pub(crate) fn key_pages_with(
             }
             f.lines(MARGIN, &lines, cap_pt, Weight::Regular);
         }
+        f.running_head = None;
     }
     Ok(f.pages)
 }

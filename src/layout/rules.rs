@@ -706,6 +706,9 @@ pub(crate) struct Flow {
     split_next: bool,
     /// How far down each finished page was set: `y` when the next page was opened, mm.
     ends: Vec<f64>,
+    /// A heading set at the top of every page opened while it is set: bold lines at a size,
+    /// pt (the host key's "Exercise 1 (continued)" over an answer that runs on).
+    pub(crate) running_head: Option<(Vec<String>, f64)>,
 }
 
 /// Where [`Flow::place`] puts an item (see there).
@@ -741,6 +744,7 @@ impl Flow {
             y: 0.0,
             split_next: false,
             ends: Vec::new(),
+            running_head: None,
         };
         f.new_page();
         f
@@ -752,6 +756,15 @@ impl Flow {
         let name = format!("{}-{}", self.prefix, self.pages.len() + 1);
         self.pages.push(page::portrait(&name, self.paper));
         self.y = MARGIN;
+        if let Some((lines, size)) = self.running_head.clone() {
+            let lh = text::line_height_mm(size);
+            for l in &lines {
+                let base = self.y + text::ascent_mm(size);
+                self.page().text(MARGIN, base, size, Weight::Bold, l);
+                self.y += lh;
+            }
+            self.y += 1.0;
+        }
     }
     fn bottom(&self) -> f64 {
         page::content_bottom(self.paper.width, self.paper.height, &self.sz)
@@ -1225,3 +1238,30 @@ fn example_dims(
 /// Lines of a worked example's caption, at most, that stay on the page of its boards when
 /// the example runs on over a page break (see [`example_dims`]).
 const CAPTION_LEAD: usize = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A paragraph run over a page break while [`Flow::running_head`] is set: the new page
+    /// begins with the head, bold at its size, and the paragraph's next line comes under it
+    /// (one head line of 18 pt is 7.62 mm, plus 1 mm, below the top margin).
+    #[test]
+    fn a_page_opened_under_a_running_head_begins_with_it() {
+        let sz = Sizes::LARGE;
+        let mut f = Flow::new(super::super::A4, &sz, "answers");
+        let lines: Vec<String> = (0..60).map(|i| format!("line {i}")).collect();
+        f.running_head = Some((vec!["Exercise 1 (continued)".into()], 18.0));
+        f.lines(MARGIN, &lines, 14.0, Weight::Regular);
+        assert!(f.pages.len() >= 2);
+        let first: Vec<&crate::doc::Text> = f.pages[0].texts().collect();
+        assert_eq!(first[0].text, "line 0");
+        let second: Vec<&crate::doc::Text> = f.pages[1].texts().collect();
+        assert_eq!(second[0].text, "Exercise 1 (continued)");
+        assert_eq!(second[0].weight, Weight::Bold);
+        assert!((second[0].y - (MARGIN + text::ascent_mm(18.0))).abs() < 1e-9);
+        let head_h = 18.0 * 25.4 / 72.0 * 1.2 + 1.0;
+        assert!((second[1].y - (MARGIN + head_h + text::ascent_mm(14.0))).abs() < 1e-9);
+        assert!(second[1].text.starts_with("line "));
+    }
+}
