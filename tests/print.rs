@@ -631,6 +631,76 @@ fn rounded_rects(page: &Page) -> Vec<(f64, f64, f64, f64)> {
         .collect()
 }
 
+/// A store's name in a diagram keeps at least 0.7 mm between its words and the stroke of the
+/// store's inner ring, each side, in English and Spanish, normal and large print: 0.35 mm read
+/// as the word touching the ring ("almacén" in Spanish large print). The inner ring is the
+/// innermost stroked rounded rectangle round the text; a word's box is its advance width.
+#[test]
+fn a_store_name_stands_clear_of_the_inner_ring() {
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for b in sowkit::bundled::ALL {
+        let rs = sowkit::ruleset::load::load_str(b.file, b.source).unwrap();
+        for lang in ["en", "es"] {
+            for large in [false, true] {
+                let opts = layout::KitOptions {
+                    large,
+                    lang: Some(lang.to_string()),
+                    ..layout::KitOptions::new(A4)
+                };
+                let doc = layout::kit(&rs, &opts).unwrap();
+                for (i, page) in doc.pages.iter().enumerate() {
+                    if !page.name.starts_with("rules") {
+                        continue;
+                    }
+                    let rings: Vec<((f64, f64, f64, f64), f64)> = page
+                        .shapes()
+                        .filter(|s| {
+                            s.stroke.is_some()
+                                && !dashed(s)
+                                && as_circle(s).is_none()
+                                && s.segs.iter().any(|g| matches!(g, Seg::CubicTo(..)))
+                        })
+                        .map(|s| (bounds(s), stroke_w(s)))
+                        .filter(|(b, _)| b.2 - b.0 < 20.0 && b.3 - b.1 >= 6.0)
+                        .collect();
+                    for t in page.texts() {
+                        if !t.text.chars().any(char::is_alphabetic) {
+                            continue;
+                        }
+                        let (x0, y0, x1, y1) = digit_box(t);
+                        let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                        let inner = rings
+                            .iter()
+                            .filter(|(b, _)| mx > b.0 && mx < b.2 && my > b.1 && my < b.3)
+                            .min_by(|a, b| (a.0 .2 - a.0 .0).total_cmp(&(b.0 .2 - b.0 .0)));
+                        if let Some(&(b, w)) = inner {
+                            checked += 1;
+                            let clear = (x0 - b.0).min(b.2 - x1) - w / 2.0;
+                            if clear < 0.7 {
+                                bad.push(format!(
+                                    "{} {lang}{} page {}: {:?} is {clear:.2} mm from its inner ring",
+                                    rs.id,
+                                    if large { " large" } else { "" },
+                                    i + 1,
+                                    t.text
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} store names");
+    assert!(
+        bad.is_empty(),
+        "{}: {:#?}",
+        bad.len(),
+        &bad[..bad.len().min(8)]
+    );
+}
+
 #[test]
 fn text_in_a_mini_store_stays_clear_of_its_outline() {
     let mut bad = Vec::new();

@@ -33,8 +33,9 @@ const CAPTURE_RING: f64 = 0.6;
 const INNER_RING: f64 = 0.9;
 /// Gap between a pit and its label outside the row, mm (times [`Sizes::mini_line`]).
 const LABEL_GAP: f64 = 1.3;
-/// Least gap between a text or order box and a ring's stroke inside a mini pit or store, mm.
-const RING_CLEAR: f64 = 0.35;
+/// Least gap between a store's name and its inner ring's stroke, mm: 0.35 mm read as the word
+/// touching the ring ("almacén" in a Spanish large-print diagram).
+const NAME_CLEAR: f64 = 0.8;
 /// The rays round a pit seeds were lifted from ([`lifted_rays`]): where they start beyond the
 /// pit's radius (clear of its heavy ring as the heaviest ink style prints it), how long they
 /// are, and how wide, mm (each times [`Sizes::mini_line`]).
@@ -495,9 +496,9 @@ impl Mini {
 
 /// Side room inside a mini store beside its name (both sides together), mm, for strokes
 /// `line` times the normal width: the inner ring's inset and half its stroke, and
-/// [`RING_CLEAR`], each side.
+/// [`NAME_CLEAR`], each side.
 fn store_name_pad(line: f64) -> f64 {
-    2.0 * (INNER_RING * line + widest_stroke(0.2 * line) / 2.0 + RING_CLEAR)
+    2.0 * (INNER_RING * line + widest_stroke(0.2 * line) / 2.0 + NAME_CLEAR)
 }
 
 /// Gap between stacked boards, mm.
@@ -986,7 +987,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         // The store's name at its top, inside the inner ring (both stores alike, so they
         // match), in type small enough that no word is broken and no line is lost above the
         // count; lower where a line reaches into the rounded corners.
-        let inset = inner_ring + widest_stroke(inner_w) / 2.0 + RING_CLEAR;
+        let inset = inner_ring + widest_stroke(inner_w) / 2.0 + NAME_CLEAR;
         let (ix, iy, iw) = (sx + inset, sy + inset, sw - 2.0 * inset);
         let irad = (rad - inset).max(0.0);
         let name = &rs.board.stores[side];
