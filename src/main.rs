@@ -1171,7 +1171,11 @@ fn main() -> ExitCode {
                         }
                     }
                 }
-                say_ok(&|rs| laid_out.contains(&rs.path));
+                // `build` says `ok:` only for a kit it wrote: beside a file that does not load,
+                // none is written. `build --check` says it for each kit laid out.
+                if check {
+                    say_ok(&|rs| laid_out.contains(&rs.path));
+                }
                 for (path, text) in &problems {
                     report_layout(path, text, closing);
                 }
@@ -1216,14 +1220,7 @@ fn main() -> ExitCode {
                         sowkit::build::BuildError::Several(v) => v,
                         one => vec![one],
                     };
-                    // The files whose kits were made are ok, though none was written.
-                    say_ok(&|rs| {
-                        !failed.iter().any(|f| match f {
-                            sowkit::build::BuildError::Layout { path, .. }
-                            | sowkit::build::BuildError::Extra { path, .. } => *path == rs.path,
-                            _ => false,
-                        })
-                    });
+                    // No file is `ok:`: none was written, those whose kits were made included.
                     let n = failed.len();
                     for (i, f) in failed.into_iter().enumerate() {
                         // "nothing was written" once, after the last.
@@ -1261,7 +1258,7 @@ fn main() -> ExitCode {
                             sowkit::build::BuildError::Several(_) => {}
                         }
                     }
-                    if n > 1 {
+                    if all.len() > 1 {
                         cli::diag::summary(&format!(
                             "{n} of {} ruleset(s) failed; nothing was written",
                             all.len()

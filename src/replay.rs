@@ -424,8 +424,8 @@ pub fn example_title(lang: &str, moves: &[String]) -> String {
 /// The `[example.text.<lang>]` tables a worked example from `moves` needs in `rs` (one for
 /// each of its translations, `rs.texts`), to append after the example's `[example.expect]`:
 /// without them `check` warns and `build --lang <lang>` refuses the ruleset. Each holds the
-/// default title in that language ([`example_title`]), or, when the user gave `title` (in the
-/// ruleset's own language), that title under a comment asking for its translation. Empty for a
+/// default title in that language ([`example_title`]); when the user gave `title` (in the
+/// ruleset's own language), a comment above it asks for that title's translation. Empty for a
 /// ruleset with no translations.
 pub fn example_translations(
     rs: &crate::ruleset::Ruleset,
@@ -435,16 +435,19 @@ pub fn example_translations(
     let mut t = String::new();
     for lang in rs.texts.keys() {
         t.push_str(&format!("[example.text.{lang}]\n"));
-        match title {
-            Some(given) => t.push_str(&format!(
-                "# UPDATE: translate this title into \"{lang}\"\ntitle = {}\n",
-                toml_string(given)
-            )),
-            None => t.push_str(&format!(
-                "title = {}\n",
-                toml_string(&example_title(lang, moves))
-            )),
+        // A title given in one language is not copied into another (pasted in as it was, it
+        // printed an English heading in a Spanish kit): that language's own default stands,
+        // with the given title in a comment to translate.
+        if let Some(given) = title {
+            t.push_str(&format!(
+                "# UPDATE: translate {} into \"{lang}\" here\n",
+                toml_string(given).replace('\n', " ")
+            ));
         }
+        t.push_str(&format!(
+            "title = {}\n",
+            toml_string(&example_title(lang, moves))
+        ));
     }
     t
 }

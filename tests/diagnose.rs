@@ -494,7 +494,7 @@ fn new_rewrites_every_citation_as_the_copied_games() {
             match lang {
                 "en" => ("house rules changed from {g}, which follows ", "in {g}, "),
                 "es" => (
-                    "unas reglas de la casa cambiadas a partir del juego {g}, que sigue ",
+                    "unas reglas propias, cambiadas a partir del juego {g}, que sigue ",
                     "en el juego {g}, ",
                 ),
                 other => panic!("no phrase written for {other}"),
@@ -559,7 +559,7 @@ fn a_rule_in_error_says_the_worked_examples_wait() {
     assert_eq!(
         short(&c.warnings),
         // At the first `[[example]]`, line 69 of the file.
-        ["t.toml:69:1: warning: example: 8 worked example(s) not checked: they are replayed once the rules in error are mended"]
+        ["t.toml:69:1: warning: example: 8 worked example(s) not checked: they are replayed once the errors above are mended"]
     );
     // An unknown key close to a rule key already says it.
     let slip = oware.replacen("[board]", "min_seed = 2\n[board]", 1);

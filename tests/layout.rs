@@ -1752,3 +1752,33 @@ fn host_key_pages_begin_with_an_exercise_heading() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// One seed captured from one pit is "the only seed", not "the 1 seed", in both languages.
+/// Worked by hand, Kalah with the empty capture on 3 pits: from A 1 0 0 (2) / B 0 0 3 (0), A1's one
+/// seed (A holds 2 in store, so all 6 seeds are on the board) lands in the empty A2; its opposite B2 is empty too, so only the capturing seed is
+/// taken.
+#[test]
+fn one_seed_captured_is_the_only_seed() {
+    let rs = common::kalah_empty_capture(3, 1);
+    let rules = sowkit::engine::Rules::try_new(&rs).unwrap();
+    let rep = sowkit::replay::run(
+        &rules,
+        Some("A 1 0 0 (2) / B 0 0 3 (0); A"),
+        &["A1".to_string()],
+    )
+    .unwrap();
+    let r = &rep.plies.last().unwrap().1;
+    assert_eq!(r.captured, 1);
+    for (lang, want) in [
+        ("en", "A captures the only seed from A2."),
+        ("es", "A captura la única semilla de A2."),
+    ] {
+        let ph = sowkit::layout::phrases::Phrases::load(lang).unwrap();
+        let said = sowkit::layout::diagram::describe(&rs, &rules, r, &ph);
+        assert!(said.contains(want), "{lang}: {said}");
+        assert!(
+            !said.contains(" 1 seed") && !said.contains(" 1 semilla"),
+            "{said}"
+        );
+    }
+}

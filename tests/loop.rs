@@ -494,11 +494,12 @@ fn emitted_example_round_trips_through_check() {
             ex.starts_with("\n[[example]]\ntitle = \"Round trip\"\n"),
             "{ex}"
         );
-        // The ruleset has a Spanish translation: the example gets its [example.text.es], the
-        // title given asked to be translated (without it, check warned and `build --lang es`
-        // refused the ruleset).
+        // The ruleset has a Spanish translation: the example gets its [example.text.es], titled
+        // in Spanish, the English title given only in a comment to translate (copied as the
+        // Spanish title, it printed in the Spanish kit; without the table, check warned and
+        // `build --lang es` refused the ruleset).
         assert!(
-            ex.ends_with("[example.text.es]\n# UPDATE: translate this title into \"es\"\ntitle = \"Round trip\"\n"),
+            ex.ends_with(&format!("[example.text.es]\n# UPDATE: translate \"Round trip\" into \"es\" here\ntitle = \"Jugadas {}\"\n", moves.split_whitespace().collect::<Vec<_>>().join(" "))),
             "{ex}"
         );
         let o = check_with("roundtrip", &ex);

@@ -278,7 +278,12 @@ pub fn describe_parts(
             [(h, n)] if *n == r.captured => parts.push((
                 "capture",
                 ph.fmt(
-                    "example.captured_all",
+                    // One seed: "the only seed from N5", not "the 1 seed".
+                    if *n == 1 {
+                        "example.captured_one"
+                    } else {
+                        "example.captured_all"
+                    },
                     &[
                         ("player", &who),
                         ("n", &n.to_string()),
