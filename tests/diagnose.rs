@@ -1521,6 +1521,11 @@ fn a_number_in_quotes_is_shown_without_them() {
         ("seeds_per_pit = 2", "seeds_per_pit = \"two\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"two\", expected a whole number"),
         ("[[example]]", "[layout]\npit_diameter = ' 40.5 '\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \" 40.5 \", expected a number; write the number without quotes: 40.5"),
         ("[[example]]", "[layout]\npit_diameter = \"inf\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"inf\", expected a number"),
+        // As TOML reads a number: "06" was advised as 06, which TOML refuses (a leading zero).
+        ("seeds_per_pit = 2", "seeds_per_pit = \"06\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"06\", expected a whole number; write the number without quotes: 6"),
+        ("[[example]]", "[layout]\npit_diameter = \"040.50\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"040.50\", expected a number; write the number without quotes: 40.5"),
+        // A long text is quoted to 40 characters (a million were quoted whole).
+        ("seeds_per_pit = 2", &format!("seeds_per_pit = \"{}\"", "6".repeat(100_000)), &format!("t.toml:7:17: board.seeds_per_pit: invalid type: string \"{}…\", expected a whole number", "6".repeat(40))),
     ] {
         assert_eq!(short(&check(&with(from, to)).errors), [want]);
     }

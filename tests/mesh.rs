@@ -102,6 +102,15 @@ fn bed_sizes_parse_and_bad_ones_are_explained() {
         e.contains("250 in (6350 mm) is outside 60 to 2000 mm"),
         "{e}"
     );
+    // The inch mark too; and a side that is not a number is named before any side's size is
+    // judged ("9x9in2" was "9 mm is outside 60 to 2000 mm").
+    assert_eq!(Bed::parse("9x9\"").unwrap(), Bed { w: 228.6, h: 228.6 });
+    let e = Bed::parse("9x9in2").unwrap_err();
+    assert!(e.contains("\"9in2\" is not a number"), "{e}");
+    let e = Bed::parse("9inx9in").unwrap_err();
+    assert!(e.contains("write the unit once, at the end"), "{e}");
+    let e = Bed::parse("3.543x3.543in").unwrap_err();
+    assert!(e.contains("at most two decimals"), "{e}");
     // Another unit is named as one sowkit does not take, not read as millimetres.
     let e = Bed::parse("20x20cm").unwrap_err();
     assert!(e.contains("cm is not a unit sowkit takes"), "{e}");

@@ -389,7 +389,7 @@ impl Bed {
         let lower = t.to_ascii_lowercase();
         let (t, unit) = if let Some(n) = lower.strip_suffix("mm") {
             (n.trim_end(), 1.0)
-        } else if let Some(n) = lower.strip_suffix("in") {
+        } else if let Some(n) = lower.strip_suffix("in").or_else(|| lower.strip_suffix('"')) {
             (n.trim_end(), 25.4)
         } else {
             let letters = lower.len()
@@ -411,16 +411,26 @@ impl Bed {
                 "--bed {s:?}: expected the bed size as WIDTHxDEPTH in millimetres (or inches with in), e.g. 200x200 or 9x9in"
             ));
         };
-        let num = |v: &str| -> Result<f64, String> {
+        // Both sides read before either is judged by its size: "9x9in2" was "9 mm is outside".
+        let read = |v: &str| -> Result<f64, String> {
             let v = v.trim();
-            let x: f64 = Some(v)
+            Some(v)
                 .filter(|v| crate::paper::plain_decimal(v))
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| {
-                    format!(
-                        "--bed {s:?}: {v:?} is not a number in plain digits (e.g. 200x200, 220.5x220 or 9x9in)"
-                    )
-                })?;
+                    if v.ends_with(|c: char| c.is_ascii_alphabetic()) {
+                        format!(
+                            "--bed {s:?}: {v:?} is not a number: write the unit once, at the end (e.g. 9x9in or 200x200mm)"
+                        )
+                    } else {
+                        format!(
+                            "--bed {s:?}: {v:?} is not a number in digits with at most two decimals (e.g. 200x200, 220.5x220 or 9x9in)"
+                        )
+                    }
+                })
+        };
+        let (xa, xb) = (read(a)?, read(b)?);
+        let num = |x: f64| -> Result<f64, String> {
             let mm = (x * unit * 100.0).round() / 100.0;
             if !(60.0..=2000.0).contains(&mm) {
                 let said = if unit == 1.0 {
@@ -435,8 +445,8 @@ impl Bed {
             Ok(mm)
         };
         Ok(Bed {
-            w: num(a)?,
-            h: num(b)?,
+            w: num(xa)?,
+            h: num(xb)?,
         })
     }
 

@@ -1277,18 +1277,45 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
     } else if msg.contains("invalid value: integer") {
         msg = format!("{msg}: {}", whole_number_range(field));
     }
-    // A number in quotes (`pits_per_side = "5"`) is text to TOML: say how to write it.
+    // A number in quotes (`pits_per_side = "5"`) is text to TOML: say how to write it, as TOML
+    // reads it ("06" is written 6: TOML refuses a leading zero).
     if msg.starts_with("invalid type: string") {
         let inner = written.trim().trim_matches(['"', '\'']).trim();
-        let whole = msg.ends_with("expected a whole number") && inner.parse::<i64>().is_ok();
-        let number = msg.ends_with("expected a number")
-            && inner.parse::<f64>().is_ok_and(f64::is_finite)
-            && !inner.chars().any(char::is_alphabetic);
-        if whole || number {
-            msg = format!("{msg}; write the number without quotes: {inner}");
+        let plain = !inner.chars().any(char::is_alphabetic);
+        let hint = if msg.ends_with("expected a whole number") {
+            inner.parse::<i64>().ok().map(|n| n.to_string())
+        } else if msg.ends_with("expected a number") && plain {
+            inner
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(|v| v.to_string())
+        } else {
+            None
+        };
+        if let Some(n) = hint {
+            msg = format!("{msg}; write the number without quotes: {n}");
         }
     }
-    with_did_you_mean(raw, msg)
+    with_did_you_mean(raw, cut_quoted(msg))
+}
+
+/// `msg` with the text it quotes from the file (`invalid type: string "…", expected …`) cut to
+/// 40 characters and "…": a value of a million characters was quoted whole.
+fn cut_quoted(msg: String) -> String {
+    const KEEP: usize = 40;
+    let Some(start) = msg.find("string \"").map(|i| i + "string \"".len()) else {
+        return msg;
+    };
+    let Some(len) = msg[start..].rfind("\", expected") else {
+        return msg;
+    };
+    let quoted = &msg[start..start + len];
+    if quoted.chars().count() <= KEEP {
+        return msg;
+    }
+    let cut: String = quoted.chars().take(KEEP).collect();
+    format!("{}{cut}…{}", &msg[..start], &msg[start + len..])
 }
 
 /// Edit distance between `a` and `b` (Levenshtein, with a swap of two neighbours counting
