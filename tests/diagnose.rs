@@ -1595,3 +1595,17 @@ fn a_value_in_error_makes_up_no_error_elsewhere() {
         assert_eq!(e, [field], "{to}: {:#?}", short(&c.errors));
     }
 }
+
+/// `lang` switched to the language of a translation the file keeps: one error at that table,
+/// not one more for each worked example's `[example.text.es]` ("there is no [text.es] table",
+/// with the table right there). Kalah 6×4 has `lang = "en"` and a `[text.es]` at line 50.
+#[test]
+fn switching_lang_to_a_kept_translation_is_one_error() {
+    let src =
+        include_str!("../rulesets/kalah-6x4.toml").replacen("lang = \"en\"", "lang = \"es\"", 1);
+    let e = short(&check(&src).errors);
+    assert_eq!(
+        e,
+        ["t.toml:50:1: text.es: the ruleset's own text is already in \"es\" (its `lang`): remove this table, or change `lang`"]
+    );
+}

@@ -2622,6 +2622,10 @@ impl Validator<'_> {
 
         // the ruleset's words in other languages
         let mut texts = BTreeMap::new();
+        // A `[text.<lang>]` in the ruleset's own language, refused below: the examples'
+        // `[example.text.<lang>]` tables are not then each told that there is no such table
+        // (`lang` switched to "es" with its `[text.es]` kept gave seven errors for one slip).
+        let mut own_text_refused = false;
         for (code, t) in raw.text.into_iter().flatten() {
             let span = t.span();
             let line = line_col(self.src, span.start).0;
@@ -2629,6 +2633,7 @@ impl Validator<'_> {
             let table = format!("text.{code}");
             if code == lang && lang_ok {
                 self.err(span.clone(), &table, format!("the ruleset's own text is already in {code:?} (its `lang`): remove this table, or change `lang`"));
+                own_text_refused = true;
                 continue;
             }
             if !have.contains(&code.as_str()) {
@@ -2874,7 +2879,7 @@ impl Validator<'_> {
                     .note
                     .as_ref()
                     .map(|n| self.text(&format!("{f}.note"), n, MAX_NOTE_CHARS));
-                if !texts.contains_key(&code) {
+                if !texts.contains_key(&code) && !(own_text_refused && code == lang) {
                     self.err(at.clone(), &f, format!("there is no [text.{code}] table: add one with the ruleset's name, source, players and stores in {code:?}"));
                 }
                 if title.trim().is_empty() {
