@@ -2879,7 +2879,7 @@ impl Validator<'_> {
                     .note
                     .as_ref()
                     .map(|n| self.text(&format!("{f}.note"), n, MAX_NOTE_CHARS));
-                if !texts.contains_key(&code) && !(own_text_refused && code == lang) {
+                if !(texts.contains_key(&code) || (own_text_refused && code == lang)) {
                     self.err(at.clone(), &f, format!("there is no [text.{code}] table: add one with the ruleset's name, source, players and stores in {code:?}"));
                 }
                 if title.trim().is_empty() {
