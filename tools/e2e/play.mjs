@@ -154,6 +154,19 @@ try {
   await page.waitForSelector('#notice:not([hidden])');
   ok((await page.textContent('#notice')).includes('failed its check'), 'the page says it plays the saved rules, whose rebuild failed its check: ' + (await page.textContent('#notice')).slice(0, 90));
   await page.screenshot({ path: path.join(shots, '07-stale-board.png'), fullPage: true });
+  // On a phone the notice's diagnostic stays inside the page: a worked example's position line
+  // and the ^^^ under it scroll in their own box (they ran past the screen's edge). The same
+  // save with example 1's expected position wrong too (South 4 4 0 → South 4 4 9).
+  const longer = original.replace('on = ["last-in-own-store"]', 'on = []')
+    .replace('position = "South 4 4 0 5 5 5 (1)', 'position = "South 4 4 9 5 5 5 (1)');
+  fs.writeFileSync(rulesetFile, longer);
+  await page.waitForFunction(() => document.getElementById('notice').textContent.includes('South 4 4 9 5 5 5'), null, { timeout: 10000 });
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const spill = await page.evaluate(() => document.documentElement.scrollWidth);
+  ok(spill <= 390, 'on a phone the diagnostic stays inside the page: page ' + spill + ' px wide at 390');
+  await page.screenshot({ path: path.join(shots, '07-stale-board-phone.png'), fullPage: true });
+  await page.setViewportSize(wide);
   await page.click('#undo');
   await page.waitForFunction(() => !document.getElementById('board').classList.contains('stale'));
   const next = await page.getAttribute('#status', 'data-next');
