@@ -879,33 +879,7 @@ fn advice_for_a_bundled_ruleset_can_be_followed_without_its_file() {
         err.contains("first write your own copy with `sowkit new my-giuthi.toml --from giuthi`"),
         "{err}"
     );
-    let size = err
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("help: in my-giuthi.toml: layout."))
-        .unwrap_or_else(|| panic!("no size advised: {err}"));
-    // "pit_gap = 12 → layout.pit_gap = 8 (…)"
-    let (from, rest) = size.split_once(" → layout.").unwrap();
-    let to = rest.split(" (").next().unwrap();
-    let o = sowkit()
-        .args(["new", "my-giuthi.toml", "--from", "giuthi"])
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let f = d.join("my-giuthi.toml");
-    let src = std::fs::read_to_string(&f).unwrap();
-    let at = src
-        .lines()
-        .find(|l| l.starts_with(from))
-        .unwrap_or_else(|| panic!("{from:?} is not in the copy"));
-    std::fs::write(&f, src.replacen(at, to, 1)).unwrap();
-    let o = sowkit()
-        .args(args)
-        .arg("my-giuthi.toml")
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{from} → {to}: {}", stderr(&o));
+    follow_size_advice(&d, &err, "my-giuthi.toml", &args);
 
     let o = sowkit()
         .args(["build", "--lang", "fr", "--bundled", "giuthi", "-o", "kits"])
@@ -919,6 +893,39 @@ fn advice_for_a_bundled_ruleset_can_be_followed_without_its_file() {
         err.contains("this sowkit has en and es (its catalogues are compiled into it)"),
         "{err}"
     );
+}
+
+/// Follows the size advice in `err` for Giuthi's copy `copy` in folder `d`: writes the copy
+/// with `sowkit new`, changes the one line the advice names as it says, and builds the copy
+/// with `args`, which must then pass.
+fn follow_size_advice(d: &Path, err: &str, copy: &str, args: &[&str]) {
+    let size = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(&format!("help: in {copy}: layout.")))
+        .unwrap_or_else(|| panic!("no size advised: {err}"));
+    // "pit_gap = 12 → layout.pit_gap = 8 (…)"
+    let (from, rest) = size.split_once(" → layout.").unwrap();
+    let to = rest.split(" (").next().unwrap();
+    let o = sowkit()
+        .args(["new", copy, "--from", "giuthi"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = d.join(copy);
+    let src = std::fs::read_to_string(&f).unwrap();
+    let at = src
+        .lines()
+        .find(|l| l.starts_with(from))
+        .unwrap_or_else(|| panic!("{from:?} is not in the copy"));
+    std::fs::write(&f, src.replacen(at, to, 1)).unwrap();
+    let o = sowkit()
+        .args(args)
+        .arg(copy)
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{from} → {to}: {}", stderr(&o));
 }
 
 /// The size advice for a bundled ruleset names a copy `sowkit new` can write: with
@@ -944,32 +951,7 @@ fn advice_for_a_bundled_ruleset_names_a_free_copy() {
         "{err}"
     );
     assert!(!err.contains("in my-giuthi.toml:"), "{err}");
-    let size = err
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("help: in my-giuthi-2.toml: layout."))
-        .unwrap_or_else(|| panic!("no size advised: {err}"));
-    let (from, rest) = size.split_once(" → layout.").unwrap();
-    let to = rest.split(" (").next().unwrap();
-    let o = sowkit()
-        .args(["new", "my-giuthi-2.toml", "--from", "giuthi"])
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let f = d.join("my-giuthi-2.toml");
-    let src = std::fs::read_to_string(&f).unwrap();
-    let at = src
-        .lines()
-        .find(|l| l.starts_with(from))
-        .unwrap_or_else(|| panic!("{from:?} is not in the copy"));
-    std::fs::write(&f, src.replacen(at, to, 1)).unwrap();
-    let o = sowkit()
-        .args(args)
-        .arg("my-giuthi-2.toml")
-        .current_dir(&d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{from} → {to}: {}", stderr(&o));
+    follow_size_advice(&d, &err, "my-giuthi-2.toml", &args);
 }
 
 /// `check` says `ok: FILE` only when everything it checks of that file passed: a 12-pit board
