@@ -631,7 +631,12 @@ fn error_banner(st: &State, ph: &Phrases) -> String {
     if !st.warnings.is_empty() {
         h.push_str(&format!(
             "<section id=\"warnings\" class=\"warning\"><h2>{}</h2>\n<pre>{}</pre></section>\n",
-            esc(&ph.get("serve.warnings")),
+            // "the kit still builds" only when it did: after a failed save, plain "Warnings".
+            esc(&ph.get(if st.error.is_some() {
+                "serve.warnings_failed"
+            } else {
+                "serve.warnings"
+            })),
             esc(&st.warnings.join("\n\n"))
         ));
     }

@@ -1214,3 +1214,34 @@ fn the_play_pages_script_messages_have_no_selectors() {
         }
     }
 }
+
+/// After a save that fails its check, the sheets page heads the warnings plainly: "Warnings
+/// (the kit still builds)" stood under "showing the last good kit", though no kit was built
+/// from that save. Six-pit sowing with 30 mm pits (a warning), then `kind = "opposit"`.
+#[test]
+fn warnings_after_a_failed_save_do_not_say_the_kit_builds() {
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    let small = src.replacen("pit_diameter = 40", "pit_diameter = 30", 1);
+    let broken = small.replacen("kind = \"opposite\"", "kind = \"opposit\"", 1);
+    assert!(small != src && broken != small);
+    let d = scratch("warn-after-fail");
+    let file = d.join("six-pit-sowing.toml");
+    std::fs::write(&file, &small).unwrap();
+    let (_server, port, _err) = serve_in(&d, &["six-pit-sowing.toml"]);
+    let host = format!("127.0.0.1:{port}");
+    let index = || String::from_utf8(request(port, "GET", "/", Some(&host), "").1).unwrap();
+    let good = index();
+    assert!(good.contains("Warnings (the kit still builds)"), "{good}");
+    std::fs::write(&file, &broken).unwrap();
+    let start = std::time::Instant::now();
+    let failed = loop {
+        let page = index();
+        if page.contains("id=\"diagnostic\"") {
+            break page;
+        }
+        assert!(start.elapsed().as_secs() < 20, "no diagnostic: {page}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(failed.contains("<h2>Warnings</h2>"), "{failed}");
+    assert!(!failed.contains("the kit still builds"), "{failed}");
+}
