@@ -650,7 +650,7 @@ fn support_notes_come_from_the_ruleset() {
             "es",
             "Ayudas en la mesa",
             "Una persona de apoyo puede manejar las semillas",
-            "la hoja de rótulos trae un rótulo por cuenco",
+            "la hoja de etiquetas trae una etiqueta por cuenco",
             "que no se puedan tragar",
         ),
     ] {
@@ -1396,7 +1396,7 @@ fn a_child_safe_kit_speaks_of_its_counters() {
             "es",
             "48 de las fichas de papel del juego, de 32\u{a0}mm de diámetro",
             "Pega las hojas de fichas sobre cartulina",
-            "48 semillas, alubias o fichas",
+            "48 semillas, garbanzos o fichas",
         ),
     ] {
         let opts = KitOptions {
