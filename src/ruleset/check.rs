@@ -106,27 +106,22 @@ pub fn check_source(path: &str, src: &str) -> Checked {
         // A rule in error: no example can be replayed. Said, so that fixing the rule and seeing
         // new errors from the examples is no surprise (a threshold out of range hid two wrong
         // examples without a word). Not said again where an error already says it.
-        let examples = toml::from_str::<toml::Table>(src)
+        // The worked examples, counted and the first located in one parse of the file (as
+        // TOML reads it: no header inside a multi-line string, CRLF lines counted right).
+        let (examples, first) = toml::de::DeTable::parse(src)
             .ok()
-            .and_then(|t| t.get("example").and_then(|e| e.as_array()).map(Vec::len))
-            .unwrap_or(0);
+            .and_then(
+                |doc| match doc.get_ref().get("example").map(|e| e.get_ref()) {
+                    Some(toml::de::DeValue::Array(items)) => {
+                        Some((items.len(), items.first().map(|i| i.span())))
+                    }
+                    _ => None,
+                },
+            )
+            .unwrap_or((0, None));
         let said = errors
             .iter()
             .any(|d| d.message.contains("worked examples are not replayed"));
-        // At the first `[[example]]` header, so it follows the rule's error and points to the
-        // examples.
-        let header = src.lines().scan(0usize, |at, l| {
-            let start = *at;
-            *at += l.len() + 1;
-            Some((start, l))
-        });
-        let first = header
-            .filter(|(_, l)| l.trim_start().starts_with("[[example]]"))
-            .map(|(start, l)| {
-                let s = start + (l.len() - l.trim_start().len());
-                s..s + "[[example]]".len()
-            })
-            .next();
         if let (true, false, Some(span)) = (examples > 0, said, first) {
             // A warning, not a problem of its own: the file's problem count stays that of
             // the errors.
