@@ -57,20 +57,7 @@ fn html_text(html: &str) -> String {
         (Some(a), Some(b)) => format!("{}{}", &html[..a], &html[b..]),
         _ => html.to_string(),
     };
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out
+    common::strip_tags(&html)
 }
 
 /// `line` with file names (`kit.pdf`, `host-key.pdf`, `01-board.svg`) and command-line options

@@ -921,19 +921,7 @@ fn page_words(page: &str) -> Vec<String> {
         json = page[open..b].to_string();
         html = format!("{}{}", &page[..a], &page[b..]);
     }
-    let mut text = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                text.push(' ');
-            }
-            _ if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
+    let text = crate::common::strip_tags(&html);
     // File names (`01-board.svg`, `kit.pdf`) are the same in every language.
     let text: Vec<&str> = text
         .split_whitespace()

@@ -308,3 +308,22 @@ pub fn rules_text(rs: &Ruleset) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The text of `html` a reader sees: every tag taken out (each leaves a space, so words on
+/// either side of one stay apart).
+pub fn strip_tags(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
