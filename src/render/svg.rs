@@ -929,19 +929,24 @@ impl Pending {
             .map(|l| b.is_none_or(|b| boxes_meet(l.bbox, b)))
             .collect();
         // Every line joined to a taken one through lines whose boxes meet: each taken line is
-        // compared once with the lines not yet taken.
+        // compared once with the lines not yet taken (`rest`, which only shrinks; when every
+        // line is taken, as for `b = None`, there is nothing to compare).
         let mut todo: Vec<usize> = (0..take.len()).filter(|&i| take[i]).collect();
         if todo.is_empty() {
             return;
         }
-        while let Some(j) = todo.pop() {
+        let mut rest: Vec<usize> = (0..take.len()).filter(|&i| !take[i]).collect();
+        while !rest.is_empty() {
+            let Some(j) = todo.pop() else { break };
             let bj = self.lines[j].bbox;
-            for (i, l) in self.lines.iter().enumerate() {
-                if !take[i] && boxes_meet(l.bbox, bj) {
+            rest.retain(|&i| {
+                let meets = boxes_meet(self.lines[i].bbox, bj);
+                if meets {
                     take[i] = true;
                     todo.push(i);
                 }
-            }
+                !meets
+            });
         }
         let lines = std::mem::take(&mut self.lines);
         let (now, later): (Vec<_>, Vec<_>) = lines.into_iter().zip(take).partition(|(_, t)| *t);
