@@ -7,7 +7,7 @@
 
 use crate::engine::{Game, Report, Rules};
 use crate::notation;
-use crate::ruleset::load::{line_span, Diagnostic};
+use crate::ruleset::load::{line_span, Diagnostic, MAX_LIST_ITEMS};
 use crate::ruleset::{Example, Ruleset, Start};
 
 /// What replaying one example produced: the start, each move's report, and the final game.
@@ -479,14 +479,23 @@ fn yes_no(b: bool) -> String {
     b.to_string()
 }
 
+/// `["S4", "S5"]`: the holes, moves or players of a compared list, quoted, at most
+/// [`MAX_LIST_ITEMS`] of them (the rest counted: `[…] and 936 more`). An expected list has
+/// at most that many items (the loader's limit), but the engine's can be longer: a move of
+/// many seeds sows many holes, and relay sowing thousands.
 fn list(v: &[String]) -> String {
-    format!(
+    let mut s = format!(
         "[{}]",
         v.iter()
+            .take(MAX_LIST_ITEMS)
             .map(|s| format!("{s:?}"))
             .collect::<Vec<_>>()
             .join(", ")
-    )
+    );
+    if v.len() > MAX_LIST_ITEMS {
+        s.push_str(&format!(" and {} more", v.len() - MAX_LIST_ITEMS));
+    }
+    s
 }
 
 /// One side's pit labels in short: `S1–S3` when they are a prefix numbered 1, 2, 3 …,
@@ -626,7 +635,10 @@ fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
                     no_pit.push(m);
                 }
             } else {
-                other.push(format!("{m:?} is not a move: {err}"));
+                let why = format!("{m:?} is not a move: {err}");
+                if !other.contains(&why) {
+                    other.push(why);
+                }
             }
         }
     }
@@ -646,7 +658,17 @@ fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
                 pits()
             )),
         }
-        parts.extend(other);
+        // Each with its reason, at most MAX_NAMED of them (the rest counted): a list of 64
+        // store labels and direction marks made one message of 64 sentences.
+        let more = other.len().saturating_sub(MAX_NAMED);
+        parts.extend(other.into_iter().take(MAX_NAMED));
+        if more > 0 {
+            parts.push(format!(
+                "and {more} more {} not {}",
+                if more == 1 { "is" } else { "are" },
+                if more == 1 { "a move" } else { "moves" }
+            ));
+        }
         bad.push(("legal".to_string(), parts.join("; ")));
     }
     if let Some(p) = &e.position {

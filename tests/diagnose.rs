@@ -1789,3 +1789,71 @@ fn a_move_that_cannot_be_played_says_the_expectations_were_not_compared() {
         ["t.toml:27:1: example[1].moves[1]: example 1 \"Two seeds to the store\": move 1 \"B1\" is not legal: B1 belongs to B; A moves (position before it: A 2 2 2 (0) / B 2 2 2 (0); A); its expectations (position, next, last) were not compared"]
     );
 }
+
+/// Moves that are pits but not moves (here each with a direction mark, which this game does
+/// not take) are each said with their reason, at most 8 of them and the rest counted; the
+/// same reason twice is said once. 11 items, 10 distinct ("A1>" twice): 8 said, 2 counted.
+#[test]
+fn the_reasons_given_with_a_legal_list_are_capped() {
+    let marked = [
+        "A1>", "A2>", "A3>", "B1>", "B2>", "B3>", "A1<", "A2<", "A3<", "A1>", "B2<",
+    ];
+    let list = marked
+        .iter()
+        .map(|m| format!("{m:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let c = check(&with(
+        "last = \"store A\"",
+        &format!("last = \"store A\"\nlegal = [{list}]"),
+    ));
+    let reason = |m: &str| {
+        format!(
+            "{m:?} is not a move: expected no direction after {}: this game sows in one direction only",
+            &m[..2]
+        )
+    };
+    let eight: Vec<String> = marked[..8].iter().map(|m| reason(m)).collect();
+    assert_eq!(
+        short(&c.errors),
+        [format!(
+            "t.toml:32:1: example[1].expect.legal: example 1 \"Two seeds to the store\": {}; and 2 more are not moves",
+            eight.join("; ")
+        )]
+    );
+}
+
+/// The engine's side of a compared list is cut at 64 items (the most an expected list may
+/// have), the rest counted. 20 seeds a pit (120 in all); A1 holds 100 and sows, its own store
+/// sown, B's skipped, the emptied A1 sown on each lap: A2 A3 store-A B1 B2 B3 A1, seven holes
+/// a lap. 64 = 9 laps + A2; 100 − 64 = 36 more. (The `sown` line is 30: one line of
+/// [sowing] was added.)
+#[test]
+fn a_long_sown_list_from_the_engine_is_capped() {
+    let src = with("seeds_per_pit = 2", "seeds_per_pit = 20")
+        .replace(
+            "opponent_store = \"skip\"",
+            "opponent_store = \"skip\"\norigin_on_lap = \"sow\"",
+        )
+        .replace(
+            "start = \"initial\"",
+            "start = \"A 100 0 0 (0) / B 20 0 0 (0); A\"",
+        )
+        .replace("moves = [\"A2\"]", "moves = [\"A1\"]")
+        .replace(
+            "position = \"A 2 0 3 (1) / B 2 2 2 (0)\"\nnext = \"A\"\nlast = \"store A\"",
+            "sown = [\"A2\"]",
+        );
+    let c = check(&src);
+    let lap = ["A2", "A3", "store A", "B1", "B2", "B3", "A1"];
+    let mut shown: Vec<String> = (0..9).flat_map(|_| lap).map(|h| format!("{h:?}")).collect();
+    shown.push("\"A2\"".to_string());
+    assert_eq!(shown.len(), 64);
+    assert_eq!(
+        short(&c.errors),
+        [format!(
+            "t.toml:30:1: example[1].expect.sown: example 1 \"Two seeds to the store\": expected sown = [\"A2\"], but the engine gives [{}] and 36 more",
+            shown.join(", ")
+        )]
+    );
+}
