@@ -7,7 +7,7 @@
 
 use crate::engine::{Game, Report, Rules};
 use crate::notation;
-use crate::ruleset::load::{line_span, Diagnostic};
+use crate::ruleset::load::{line_span, Diagnostic, MAX_LIST_ITEMS};
 use crate::ruleset::{Example, Ruleset, Start};
 
 /// What replaying one example produced: the start, each move's report, and the final game.
@@ -144,6 +144,12 @@ fn reason_words(r: crate::engine::EndReason) -> &'static str {
 
 /// Checks every worked example of `rs`; `src` is the ruleset's text (for snippets).
 /// Returns one diagnostic per disagreement; empty when all examples hold.
+///
+/// An example that cannot agree because the rules it was worked out for changed gets one
+/// diagnostic, not one per expectation that merely follows: its start cannot be read on this
+/// board or lacks seeds, a move cannot be played, or its expected position was written for
+/// another board size or another `seeds_per_pit` (see [`written_for`]). That diagnostic says
+/// which expectations were not compared.
 pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
     let rules = Rules::new(rs);
     let mut out = Vec::new();
@@ -153,34 +159,102 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
             let line = ex.field_lines.get(field).copied().unwrap_or(ex.line);
             line_span(src, line)
         };
+        // The one diagnostic of an example that cannot agree: at `field`, saying which of its
+        // expectations (all, or all but `position`) were not compared.
+        let stop = |field: &str, full_field: String, msg: &str, other: bool| {
+            let fields: Vec<&str> = stated(ex)
+                .into_iter()
+                .filter(|f| !(other && *f == "position"))
+                .collect();
+            let note = if fields.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} expectation{} ({}) {} not compared",
+                    if other { "its other" } else { "its" },
+                    if fields.len() == 1 { "" } else { "s" },
+                    fields.join(", "),
+                    if fields.len() == 1 { "was" } else { "were" },
+                )
+            };
+            Diagnostic::at(
+                &rs.path,
+                src,
+                at(field),
+                &full_field,
+                &format!("{tag}: {msg}{note}"),
+            )
+        };
         // A start with closed pits (x) plays on the shortened board.
         let own = match board_for(&rules, ex) {
             Ok(o) => o,
             Err(msg) => {
-                out.push(Diagnostic::at(
-                    &rs.path,
-                    src,
-                    at("start"),
-                    &format!("example[{}].start", i + 1),
-                    &format!("{tag}: {msg}"),
+                let msg = match start_written_for(&rules, ex) {
+                    Some(w) => format!("{msg}; {w}"),
+                    None => msg,
+                };
+                out.push(stop(
+                    "start",
+                    format!("example[{}].start", i + 1),
+                    &msg,
+                    false,
                 ));
                 continue;
             }
         };
         let rules = own.as_ref().unwrap_or(&rules);
+        // A start that lacks seeds or a move that cannot be played leaves nothing to compare.
+        let (replay, game) = match replay(rules, ex) {
+            Ok(r) => r,
+            Err((field, msg)) => {
+                let msg = match (field.as_str(), start_written_for(rules, ex)) {
+                    ("start", Some(w)) => format!("{msg}; {w}"),
+                    _ => msg,
+                };
+                out.push(stop(
+                    &field,
+                    format!("example[{}].{field}", i + 1),
+                    &msg,
+                    false,
+                ));
+                continue;
+            }
+        };
+        // An expected position written for another board or starting count: every other
+        // expectation differs because of that, not on its own.
+        if let Some(p) = &ex.expect.position {
+            if let Some(w) = written_for(rules, p) {
+                let what = match notation::parse_position(rules, p) {
+                    Err(err) => format!("the expected position {p:?} cannot be read: {err}"),
+                    Ok(_) => format!(
+                        "the seed total is wrong: expected {} seeds ({} pits × 2 × {} seeds; no move adds or removes one), found {}",
+                        rs.total_seeds(),
+                        rs.board.pits_per_side,
+                        rs.board.seeds_per_pit,
+                        notation_total(rules, p).unwrap_or(0)
+                    ),
+                };
+                out.push(stop(
+                    "position",
+                    format!("example[{}].expect.position", i + 1),
+                    &format!("{what}; {w}"),
+                    true,
+                ));
+                continue;
+            }
+        }
         // Every independent problem in one run: a name the ruleset lacks does not stop the
-        // replay (a wrong start or move is reported too), nor the other fields' comparison.
+        // other fields' comparison.
         let unknown = unknown_names(rules, ex);
         let mut unknown_fields: Vec<String> = unknown.iter().map(|(f, _)| f.clone()).collect();
         // Sowing moves seeds and never adds or removes one: an expected position with another
         // total is miscounted, whatever the moves do. Say that, not just "it differs".
-        if let Some(Ok((pos, _))) = ex
+        if let Some(found) = ex
             .expect
             .position
             .as_ref()
-            .map(|p| notation::parse_position(rules, p))
+            .and_then(|p| notation_total(rules, p))
         {
-            let found: u32 = pos.holes.iter().map(|&h| u32::from(h)).sum();
             let want = rs.total_seeds();
             if found != want {
                 out.push(Diagnostic::at(
@@ -205,19 +279,6 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 &format!("{tag}: {msg}"),
             ));
         }
-        let (replay, game) = match replay(rules, ex) {
-            Ok(r) => r,
-            Err((field, msg)) => {
-                out.push(Diagnostic::at(
-                    &rs.path,
-                    src,
-                    at(&field),
-                    &format!("example[{}].{field}", i + 1),
-                    &format!("{tag}: {msg}"),
-                ));
-                continue;
-            }
-        };
         for (field, expected, actual) in compare(rules, ex, &replay, &game)
             .into_iter()
             .filter(|(f, _, _)| !unknown_fields.contains(f))
@@ -236,18 +297,205 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
     out
 }
 
+/// The expectations `ex` states, in the order [`compare`] compares them.
+fn stated(ex: &Example) -> Vec<&'static str> {
+    let e = &ex.expect;
+    [
+        ("position", e.position.is_some()),
+        ("next", e.next.is_some()),
+        ("extra_turn", e.extra_turn.is_some()),
+        ("captured", e.captured.is_some()),
+        ("game_over", e.game_over.is_some()),
+        ("scores", e.scores.is_some()),
+        ("last", e.last.is_some()),
+        ("sown", e.sown.is_some()),
+        ("legal", e.legal.is_some()),
+        ("grand_slam", e.grand_slam.is_some()),
+        ("passed", e.passed.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(f, has)| has.then_some(f))
+    .collect()
+}
+
+/// The seeds position `p` holds, pits and stores together, when it can be read on `rules`.
+fn notation_total(rules: &Rules, p: &str) -> Option<u32> {
+    notation::parse_position(rules, p)
+        .ok()
+        .map(|(pos, _)| pos.holes.iter().map(|&h| u32::from(h)).sum())
+}
+
+/// What a worked example's position was worked out for when it is not this ruleset's game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WrittenFor {
+    /// Another number of pits a side: each side has this many counts.
+    PitsPerSide(usize),
+    /// Another starting count: the position holds 2 × pits × this many seeds.
+    SeedsPerPit(u32),
+}
+
+/// What position `p` (notation form) was worked out for when it is not this ruleset's game:
+/// another number of pits a side, or, on this board, a seed total that is another whole
+/// number of seeds a pit. `None` when it fits this game or is wrong some other way: a
+/// miscount never looks like another starting count unless it is off by a multiple of
+/// 2 × pits seeds.
+pub fn written_for_kind(rules: &Rules, p: &str) -> Option<WrittenFor> {
+    if let Some(k) = notation::other_pits_per_side(rules, p) {
+        return Some(WrittenFor::PitsPerSide(k));
+    }
+    let b = &rules.ruleset().board;
+    let total = notation_total(rules, p)?;
+    let both_rows = 2 * b.pits_per_side as u32;
+    let k = total / both_rows;
+    (total > 0 && total % both_rows == 0 && k != u32::from(b.seeds_per_pit))
+        .then_some(WrittenFor::SeedsPerPit(k))
+}
+
+/// [`written_for_kind`] said in a clause: `it was worked out for pits_per_side = 6, which is
+/// now 5`, or `it was worked out for seeds_per_pit = 4 (48 seeds), which is now 5`.
+pub fn written_for(rules: &Rules, p: &str) -> Option<String> {
+    let b = &rules.ruleset().board;
+    Some(match written_for_kind(rules, p)? {
+        WrittenFor::PitsPerSide(k) => format!(
+            "it was worked out for pits_per_side = {k}, which is now {}",
+            b.pits_per_side
+        ),
+        WrittenFor::SeedsPerPit(k) => format!(
+            "it was worked out for seeds_per_pit = {k} ({} seeds), which is now {}",
+            k * 2 * b.pits_per_side as u32,
+            b.seeds_per_pit
+        ),
+    })
+}
+
+/// The line printed after the errors when several worked examples disagree with the engine:
+/// `disagreeing` are their numbers (1-based) among `rs`' examples. It says how many of how
+/// many disagree, the likely cause when every position worked out for other rules was
+/// worked out for the same other board or starting count (`seeds_per_pit is now 5`), and
+/// the `sowkit replay … --emit-example` command that rewrites an example from the engine:
+/// for the first disagreeing example whose start and moves still play, its own command; else
+/// the command's form. `None` for fewer than two.
+pub fn summary(rs: &Ruleset, disagreeing: &[usize]) -> Option<String> {
+    if disagreeing.len() < 2 {
+        return None;
+    }
+    let rules = Rules::try_new(rs).ok()?;
+    let b = &rs.board;
+    let examples: Vec<(usize, &Example)> = disagreeing
+        .iter()
+        .filter_map(|&n| rs.examples.get(n.checked_sub(1)?).map(|ex| (n, ex)))
+        .collect();
+    // What each example's positions were worked out for, and which examples still play.
+    let mut causes: Vec<WrittenFor> = Vec::new();
+    let mut with_cause = 0;
+    let mut replayable = None;
+    let mut bad_starts = 0;
+    for &(n, ex) in &examples {
+        let own = board_for(&rules, ex);
+        let on = own.as_ref().ok().and_then(|o| o.as_ref()).unwrap_or(&rules);
+        let positions = [
+            match &ex.start {
+                Start::Position(s) => Some(s.as_str()),
+                Start::Initial => None,
+            },
+            ex.expect.position.as_deref(),
+        ];
+        let found: Vec<WrittenFor> = positions
+            .into_iter()
+            .flatten()
+            .filter_map(|p| written_for_kind(on, p))
+            .collect();
+        if !found.is_empty() {
+            with_cause += 1;
+        }
+        causes.extend(found);
+        match own.as_ref().map(|_| replay(on, ex)) {
+            Ok(Ok(_)) => {
+                if replayable.is_none() {
+                    replayable = Some((n, ex));
+                }
+            }
+            Ok(Err((field, _))) if field != "start" => {}
+            _ => bad_starts += 1,
+        }
+    }
+    causes.sort();
+    causes.dedup();
+    let mut line = format!(
+        "{}: {} of {} worked examples disagree with the engine",
+        rs.path,
+        examples.len(),
+        rs.examples.len()
+    );
+    match causes.as_slice() {
+        [WrittenFor::PitsPerSide(k)] => line.push_str(&format!(
+            "; likely cause: the board changed: pits_per_side is now {}, and {with_cause} of them were worked out for {k}",
+            b.pits_per_side
+        )),
+        [WrittenFor::SeedsPerPit(k)] => line.push_str(&format!(
+            "; likely cause: the opening position changed: seeds_per_pit is now {}, and {with_cause} of them were worked out for {k}",
+            b.seeds_per_pit
+        )),
+        _ => {}
+    }
+    match replayable {
+        Some((n, ex)) => {
+            let from = match &ex.start {
+                Start::Position(s) => Some(s.as_str()),
+                Start::Initial => None,
+            };
+            line.push_str(&format!(
+                ". `{}` prints example {n} as the engine plays it, an [[example]] to put in place of the old one",
+                crate::replay::emit_example_command(&rs.path, from, &ex.moves)
+            ));
+            if bad_starts > 0 {
+                line.push_str(&format!(
+                    "; {bad_starts} of them need a new start position (--from) that holds {} seeds",
+                    rs.total_seeds()
+                ));
+            }
+        }
+        None => line.push_str(&format!(
+            ". `{}` prints a worked example as the engine plays it, an [[example]] to put in place of an old one",
+            crate::replay::emit_example_command(
+                &rs.path,
+                Some("POSITION"),
+                &["MOVES".to_string()]
+            )
+        )),
+    }
+    Some(line)
+}
+
+/// [`written_for`] of `ex`'s start position; `None` for the initial position.
+fn start_written_for(rules: &Rules, ex: &Example) -> Option<String> {
+    match &ex.start {
+        Start::Initial => None,
+        Start::Position(s) => written_for(rules, s),
+    }
+}
+
 fn yes_no(b: bool) -> String {
     b.to_string()
 }
 
+/// `["S4", "S5"]`: the holes, moves or players of a compared list, quoted, at most
+/// [`MAX_LIST_ITEMS`] of them (the rest counted: `[…] and 936 more`). An expected list has
+/// at most that many items (the loader's limit), but the engine's can be longer: a move of
+/// many seeds sows many holes, and relay sowing thousands.
 fn list(v: &[String]) -> String {
-    format!(
+    let mut s = format!(
         "[{}]",
         v.iter()
+            .take(MAX_LIST_ITEMS)
             .map(|s| format!("{s:?}"))
             .collect::<Vec<_>>()
             .join(", ")
-    )
+    );
+    if v.len() > MAX_LIST_ITEMS {
+        s.push_str(&format!(" and {} more", v.len() - MAX_LIST_ITEMS));
+    }
+    s
 }
 
 /// One side's pit labels in short: `S1–S3` when they are a prefix numbered 1, 2, 3 …,
@@ -387,7 +635,10 @@ fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
                     no_pit.push(m);
                 }
             } else {
-                other.push(format!("{m:?} is not a move: {err}"));
+                let why = format!("{m:?} is not a move: {err}");
+                if !other.contains(&why) {
+                    other.push(why);
+                }
             }
         }
     }
@@ -407,7 +658,17 @@ fn unknown_names(rules: &Rules, ex: &Example) -> Vec<(String, String)> {
                 pits()
             )),
         }
-        parts.extend(other);
+        // Each with its reason, at most MAX_NAMED of them (the rest counted): a list of 64
+        // store labels and direction marks made one message of 64 sentences.
+        let more = other.len().saturating_sub(MAX_NAMED);
+        parts.extend(other.into_iter().take(MAX_NAMED));
+        if more > 0 {
+            parts.push(format!(
+                "and {more} more {} not {}",
+                if more == 1 { "is" } else { "are" },
+                if more == 1 { "a move" } else { "moves" }
+            ));
+        }
         bad.push(("legal".to_string(), parts.join("; ")));
     }
     if let Some(p) = &e.position {

@@ -88,6 +88,7 @@ pub fn build_sources(
         }
         let Some(rs) = checked.ruleset else {
             problems.extend(checked.errors.into_iter().map(|d| d.rendered));
+            problems.extend(checked.summary);
             continue;
         };
         if let Some(other) = out.iter().find(|b| b.ruleset.id == rs.id) {

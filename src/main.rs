@@ -399,6 +399,7 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
     let mut ids: Vec<(String, String)> = Vec::new();
     for input in files {
         let f = input.display();
+        let mut summary = None;
         let diags: Vec<Diagnostic> = match input.read() {
             Err(d) => vec![d],
             Ok(src) => {
@@ -408,6 +409,7 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
                     cli::diag::warning(w);
                 }
                 let d = checked.errors;
+                summary = checked.summary;
                 if let Some(rs) = checked.ruleset {
                     if let Some((_, other)) = ids.iter().find(|(id, _)| *id == rs.id) {
                         if *other == f {
@@ -453,6 +455,10 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
             failed += 1;
             for d in &diags {
                 cli::diag::error(d);
+            }
+            // After the worked examples' errors: how many disagree, why, and how to rewrite one.
+            if let Some(s) = &summary {
+                cli::diag::info(s);
             }
             cli::diag::info(&format!(
                 "{}: {} problem(s)",

@@ -126,6 +126,29 @@ pub fn closed_pits(rules: &Rules, s: &str) -> Result<Vec<u8>, NotationError> {
     parse_any(rules, s).map(|(_, _, closed)| closed)
 }
 
+/// The number of pit counts each side of position `s` has, when both sides have the same
+/// number and it is not `rules`' `pits_per_side`: a position written for a board of another
+/// size (a ruleset whose `pits_per_side` was changed after its worked examples were written).
+/// `None` when the sides have the board's number of counts, differ from each other, or
+/// cannot be told apart (no `/`, a player name missing, no store in parentheses).
+pub fn other_pits_per_side(rules: &Rules, s: &str) -> Option<usize> {
+    let board = s.split_once(';').map_or(s, |(b, _)| b);
+    let mut sides = board.split('/');
+    let (Some(a), Some(b), None) = (sides.next(), sides.next(), sides.next()) else {
+        return None;
+    };
+    let written = |side: u8, text: &str| -> Option<usize> {
+        let rest = text.trim().strip_prefix(rules.player_name(side))?;
+        let open = rest.find('(')?;
+        let toks: Vec<&str> = rest[..open].split_whitespace().collect();
+        toks.iter()
+            .all(|t| t.eq_ignore_ascii_case("x") || t.bytes().all(|c| c.is_ascii_digit()))
+            .then_some(toks.len())
+    };
+    let (na, nb) = (written(0, a)?, written(1, b)?);
+    (na == nb && na > 0 && na != rules.pits_per_side()).then_some(na)
+}
+
 /// Reads a position, `A 0 4 4 (1) / B 3 3 3 (0); A`: side 0 first, then side 1, each with its
 /// player name, its `n` pit counts in sowing order and its store count in parentheses; then
 /// optionally `;` and the player to move. Whitespace is free; counts are whole numbers up to

@@ -139,29 +139,25 @@ impl Paper {
             return Ok(*p);
         }
         let help = "use a4, letter, a3, tabloid or legal, or a size such as 420x594mm or 11x17in";
-        let (nums, unit) = if let Some(n) = lower.strip_suffix("mm") {
-            (n, 1.0)
-        } else if let Some(n) = lower.strip_suffix("in") {
-            (n, 25.4)
-        } else if lower.contains('x') || lower.contains('×') {
+        let (nums, unit) = match size_unit(&lower, false) {
+            SizeUnit::Given(n, unit) => (n, unit),
+            _ if !(lower.contains('x') || lower.contains('×')) => {
+                return Err(format!("unknown paper {t:?}: {help}"));
+            }
             // Letters after the last number are a unit, one sowkit does not take (`cm`, `m`,
             // `pt`): named as such, not as a size with no unit.
-            let letters = lower.len()
-                - lower
-                    .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                    .len();
-            let (before, given) = t.split_at(t.len() - letters);
-            let side = before.rsplit(['x', 'X', '×']).next().unwrap_or("").trim();
-            if letters > 0 && side.ends_with(|c: char| c.is_ascii_digit()) {
+            SizeUnit::Other(letters) => {
+                let (before, given) = t.split_at(t.len() - letters);
+                let side = before.rsplit(['x', 'X', '×']).next().unwrap_or("").trim();
                 return Err(format!(
                     "paper {t:?}: {side}{given}: {given} is not a unit sowkit takes; use mm or in, such as 210x297mm or 8.5x11in"
                 ));
             }
-            return Err(format!(
-                "paper {t:?} has no unit: end it with mm or in (e.g. 420x594mm, 11x17in)"
-            ));
-        } else {
-            return Err(format!("unknown paper {t:?}: {help}"));
+            SizeUnit::None => {
+                return Err(format!(
+                    "paper {t:?} has no unit: end it with mm or in (e.g. 420x594mm, 11x17in)"
+                ));
+            }
         };
         let parts: Vec<&str> = nums.split(['x', '×']).map(str::trim).collect();
         let num = |p: &str| p.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
@@ -262,6 +258,45 @@ impl Paper {
     }
 }
 
+/// How a written size ends: the unit `--paper` and `--bed` read it in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum SizeUnit<'a> {
+    /// A unit sowkit takes: the text before it (trailing spaces trimmed) and millimetres per
+    /// unit (1 for `mm`, 25.4 for `in`, or `"` where the caller takes it).
+    Given(&'a str, f64),
+    /// Letters after the last digit that are no unit sowkit takes (`cm`, `m`, `pt`): how many
+    /// bytes they are, at the end of the text.
+    Other(usize),
+    /// No letters after the last number: no unit written.
+    None,
+}
+
+/// The unit at the end of `lower` (a size, trimmed and in ASCII lower case): `mm`, `in`, or
+/// `"` for inches when `inch_mark` (`--bed` takes `9x9"`, `--paper` does not). Both
+/// `Paper::parse` and `Bed::parse` read their unit here, so they agree on what is a unit,
+/// what is a unit sowkit does not take, and what has none; each words its own messages.
+pub(crate) fn size_unit(lower: &str, inch_mark: bool) -> SizeUnit<'_> {
+    if let Some(n) = lower.strip_suffix("mm") {
+        return SizeUnit::Given(n.trim_end(), 1.0);
+    }
+    let inches = lower
+        .strip_suffix("in")
+        .or_else(|| lower.strip_suffix('"').filter(|_| inch_mark));
+    if let Some(n) = inches {
+        return SizeUnit::Given(n.trim_end(), 25.4);
+    }
+    let letters = lower.len()
+        - lower
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .len();
+    let before = &lower[..lower.len() - letters];
+    if letters > 0 && before.trim_end().ends_with(|c: char| c.is_ascii_digit()) {
+        SizeUnit::Other(letters)
+    } else {
+        SizeUnit::None
+    }
+}
+
 /// Whether `p` is a size as a person writes one: ASCII digits, then at most a point and one
 /// or two digits (`210`, `8.5`, `215.90`); not `1e3`, `+210`, `210.`, `.5` or `297.125`.
 pub(crate) fn plain_decimal(p: &str) -> bool {
@@ -293,5 +328,38 @@ impl std::str::FromStr for Paper {
     type Err = String;
     fn from_str(s: &str) -> Result<Paper, String> {
         Paper::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{size_unit, Paper, SizeUnit};
+    use crate::mesh::Bed;
+
+    /// The one reading of a size's unit: `mm`, `in`, `"` only where the caller takes it, a unit
+    /// sowkit does not take (letters after a digit), or none.
+    #[test]
+    fn a_sizes_unit_is_read_once_for_paper_and_bed() {
+        assert_eq!(
+            size_unit("420x594mm", false),
+            SizeUnit::Given("420x594", 1.0)
+        );
+        assert_eq!(size_unit("9x9 in", false), SizeUnit::Given("9x9", 25.4));
+        assert_eq!(size_unit("9x9\"", true), SizeUnit::Given("9x9", 25.4));
+        assert_eq!(size_unit("9x9\"", false), SizeUnit::None);
+        assert_eq!(size_unit("21x29.7cm", false), SizeUnit::Other(2));
+        assert_eq!(size_unit("200x200", true), SizeUnit::None);
+        // Letters after no digit are no unit: "x cm" ends a side with nothing in it.
+        assert_eq!(size_unit("210x cm", false), SizeUnit::None);
+        // Both parsers name the same text as a unit sowkit does not take, each in its words.
+        assert!(Paper::parse("21x29.7cm")
+            .unwrap_err()
+            .contains("cm is not a unit sowkit takes"));
+        assert!(Bed::parse("21x29.7cm")
+            .unwrap_err()
+            .contains("cm is not a unit sowkit takes"));
+        // `"` is inches for --bed only, as before.
+        assert_eq!(Bed::parse("9x9\"").unwrap(), Bed { w: 228.6, h: 228.6 });
+        assert!(Paper::parse("11x17\"").unwrap_err().contains("has no unit"));
     }
 }

@@ -393,6 +393,37 @@ impl<'r> Replay<'r> {
     }
 }
 
+/// `s` as one word of a POSIX shell command line: as it is when it holds only letters, digits
+/// and `_ . / - + , = : @ %`, else in single quotes (a `'` in it written `'\''`), so a
+/// command printed for the user to copy works as printed ("Club Oware.toml" was two words).
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-+,=:@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The `sowkit replay` command that prints a worked example of `moves` from `from` (`None`:
+/// the ruleset's start) with every expectation filled in by the engine, for the ruleset file
+/// `path` (`<stdin>` is written `-`): `sowkit replay my.toml --from "…" --moves "S3 N2"
+/// --emit-example`, each value one shell word ([`shell_word`]).
+pub fn emit_example_command(path: &str, from: Option<&str>, moves: &[String]) -> String {
+    let file = if path == "<stdin>" { "-" } else { path };
+    let mut c = format!("sowkit replay {}", shell_word(file));
+    if let Some(f) = from {
+        c.push_str(&format!(" --from {}", shell_word(f)));
+    }
+    c.push_str(&format!(
+        " --moves {} --emit-example",
+        shell_word(&moves.join(" "))
+    ));
+    c
+}
+
 /// The title of a worked example written from `moves` (`replay --emit-example`, the play-test
 /// page's "copy as worked example") when the user gives none, in `lang`: "Replay of S3 N3"
 /// (catalogue `example.replay_title`), or "Replay of 120 moves" (`example.replay_title_many`)

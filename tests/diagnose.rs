@@ -1609,3 +1609,251 @@ fn switching_lang_to_a_kept_translation_is_one_error() {
         ["t.toml:50:1: text.es: the ruleset's own text is already in \"es\" (its `lang`): remove this table, or change `lang`"]
     );
 }
+
+/// The bundled Kalah (6 pits, 4 seeds, 6 worked examples: example 1 from the start, 2 to 6
+/// from positions of 48 seeds) as a designer's copy `k.toml` with `from` changed to `to`.
+fn kalah_changed(from: &str, to: &str) -> String {
+    let src = include_str!("../rulesets/kalah-6x4.toml");
+    assert!(src.contains(from), "{from:?} not in kalah-6x4.toml");
+    src.replacen(from, to, 1)
+}
+
+/// Field and message of each error, for the examples' errors of a changed Kalah.
+fn fields_and_messages(c: &Checked) -> Vec<(String, String)> {
+    c.errors
+        .iter()
+        .map(|d| (d.field.clone(), d.message.clone()))
+        .collect()
+}
+
+/// seeds_per_pit 4 → 5: 60 seeds in play (6 × 2 × 5), but every example's positions hold 48
+/// (6 × 2 × 4). Example 1 starts from the start, so it replays, and only its expected position
+/// (4+4+0+5+5+5+1 + 4×6+0 = 48) is wrong; examples 2 to 6 start from 48-seed positions. One
+/// error each (the check printed 16: an error at each start and each expected position, and
+/// five more for example 1's next, extra_turn, last, sown and legal), then the summary.
+#[test]
+fn a_changed_starting_count_is_one_error_per_example_and_a_summary() {
+    let c = check_source(
+        "k.toml",
+        &kalah_changed("seeds_per_pit = 4", "seeds_per_pit = 5"),
+    );
+    let got = fields_and_messages(&c);
+    let fields: Vec<&str> = got.iter().map(|(f, _)| f.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "example[1].expect.position",
+            "example[2].start",
+            "example[3].start",
+            "example[4].start",
+            "example[5].start",
+            "example[6].start",
+        ]
+    );
+    assert_eq!(
+        got[0].1,
+        "example 1 \"Opening: four seeds to the store\": the seed total is wrong: expected 60 seeds (6 pits × 2 × 5 seeds; no move adds or removes one), found 48; it was worked out for seeds_per_pit = 4 (48 seeds), which is now 5; its other expectations (next, extra_turn, captured, last, sown, legal) were not compared"
+    );
+    assert_eq!(
+        got[1].1,
+        "example 2 \"Capture from the opposite pit\": the start position holds 48 seeds, but this game has 60 (6 pits × 2 × 5 seeds): a worked example's position must hold every seed; it was worked out for seeds_per_pit = 4 (48 seeds), which is now 5; its expectations (position, next, extra_turn, captured, last, sown) were not compared"
+    );
+    // Example 6 states game_over and scores, and no captured or sown.
+    assert!(
+        got[5]
+            .1
+            .ends_with("its expectations (position, next, extra_turn, game_over, scores, last) were not compared"),
+        "{}",
+        got[5].1
+    );
+    assert_eq!(
+        c.summary.as_deref(),
+        Some("k.toml: 6 of 6 worked examples disagree with the engine; likely cause: the opening position changed: seeds_per_pit is now 5, and 6 of them were worked out for 4. `sowkit replay k.toml --moves S3 --emit-example` prints example 1 as the engine plays it, an [[example]] to put in place of the old one; 5 of them need a new start position (--from) that holds 60 seeds")
+    );
+}
+
+/// pits_per_side 6 → 5 (labels S1–S5, N1–N5): every position has 6 counts a side. Example 1's
+/// move S3 still plays, but its expected position cannot be read, and its sown and legal
+/// lists name S6: one error, not one for each of position, next, extra_turn, last, sown and
+/// legal. Examples 2 to 6 cannot start. 5 × 2 × 4 = 40 seeds.
+#[test]
+fn a_changed_board_size_is_one_error_per_example_and_a_summary() {
+    let src = kalah_changed("pits_per_side = 6", "pits_per_side = 5")
+        .replacen("\"S6\"], [", "], [", 1)
+        .replacen(", \"N6\"]]", "]]", 1);
+    let c = check_source("k.toml", &src);
+    let got = fields_and_messages(&c);
+    assert_eq!(got.len(), 6, "{got:#?}");
+    assert_eq!(
+        got[0],
+        (
+            "example[1].expect.position".to_string(),
+            "example 1 \"Opening: four seeds to the store\": the expected position \"South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0)\" cannot be read: expected 5 pit counts for side South, found 6; it was worked out for pits_per_side = 6, which is now 5; its other expectations (next, extra_turn, captured, last, sown, legal) were not compared".to_string()
+        )
+    );
+    assert_eq!(
+        got[3],
+        (
+            "example[4].start".to_string(),
+            "example 4 \"Thirteen seeds: a full lap back to the emptied pit\": the start position \"South 2 1 0 3 0 13 (5) / North 3 2 4 0 1 2 (12); South\" cannot be read: expected 5 pit counts for side South, found 6; it was worked out for pits_per_side = 6, which is now 5; its expectations (position, next, extra_turn, captured, last, sown) were not compared".to_string()
+        )
+    );
+    assert_eq!(
+        c.summary.as_deref(),
+        Some("k.toml: 6 of 6 worked examples disagree with the engine; likely cause: the board changed: pits_per_side is now 5, and 6 of them were worked out for 6. `sowkit replay k.toml --moves S3 --emit-example` prints example 1 as the engine plays it, an [[example]] to put in place of the old one; 5 of them need a new start position (--from) that holds 40 seeds")
+    );
+}
+
+/// Sowing clockwise, worked by hand (South's circuit backwards, North's store skipped): S3
+/// sows S2, S1, N6, N5; S1 sows N6; S5 sows S4; S6 (13) sows S5–S1, N6–N1, South's store,
+/// S6; N6 (9) sows N5–N1, S6–S3; S6 (1) sows S5. Every example disagrees, each expectation on
+/// its own (the positions still hold 48 seeds and the moves play): each is said as before,
+/// and the summary names no cause (none can be told from the file) and gives example 1's
+/// command, whose start and moves play; example 2's start is quoted as one shell word.
+#[test]
+fn a_changed_direction_keeps_each_disagreement_and_sums_them_up() {
+    let c = check_source(
+        "my kalah.toml",
+        &kalah_changed(
+            "direction = \"counterclockwise\"",
+            "direction = \"clockwise\"",
+        ),
+    );
+    let got = fields_and_messages(&c);
+    assert!(
+        got.contains(&(
+            "example[3].expect.last".to_string(),
+            "example 3 \"No capture when the opposite pit is empty\": expected last = S6, but the engine gives S4".to_string()
+        )),
+        "{got:#?}"
+    );
+    assert!(got.iter().all(|(_, m)| !m.contains("not compared")));
+    assert_eq!(
+        c.summary.as_deref(),
+        Some("my kalah.toml: 6 of 6 worked examples disagree with the engine. `sowkit replay 'my kalah.toml' --moves S3 --emit-example` prints example 1 as the engine plays it, an [[example]] to put in place of the old one")
+    );
+}
+
+/// Capture switched off: examples 2, 4 and 5 capture, 1, 3 and 6 do not. The first that
+/// disagrees, example 2, starts from a position: the command gives it with --from.
+#[test]
+fn the_summary_command_starts_from_the_examples_start() {
+    let c = check_source(
+        "k.toml",
+        &kalah_changed("kind = \"opposite\"", "kind = \"none\""),
+    );
+    assert_eq!(
+        c.summary.as_deref(),
+        Some("k.toml: 3 of 6 worked examples disagree with the engine. `sowkit replay k.toml --from 'South 1 0 2 5 1 0 (16) / North 0 4 0 3 6 1 (9); South' --moves S1 --emit-example` prints example 2 as the engine plays it, an [[example]] to put in place of the old one")
+    );
+}
+
+/// A real disagreement stays one error per field, as before, with no summary for one example:
+/// A2 sows A3 and store A only (2 seeds), so a `sown` with B1 is wrong on its own; a position
+/// miscounted by one seed (13 of 12) is a slip, not another starting count, so the other
+/// fields are still compared (next is wrong too: A moves again).
+#[test]
+fn a_single_disagreement_is_said_as_before() {
+    let c = check(&with(
+        "last = \"store A\"",
+        "last = \"store A\"\nsown = [\"A3\", \"store A\", \"B1\"]",
+    ));
+    assert_eq!(
+        short(&c.errors),
+        ["t.toml:32:1: example[1].expect.sown: example 1 \"Two seeds to the store\": expected sown = [\"A3\", \"store A\", \"B1\"], but the engine gives [\"A3\", \"store A\"]"]
+    );
+    assert_eq!(c.summary, None);
+    let c = check(
+        &with("(1) / B 2 2 2 (0)", "(2) / B 2 2 2 (0)").replace("next = \"A\"", "next = \"B\""),
+    );
+    assert_eq!(
+        short(&c.errors),
+        [
+            "t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": the seed total is wrong: expected 12 seeds (3 pits × 2 × 2 seeds; no move adds or removes one), found 13; recount the pits and stores",
+            "t.toml:30:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
+        ]
+    );
+}
+
+/// A move that cannot be played leaves nothing to compare: one error, which says so (B1 is
+/// not A's pit: "B1 belongs to B; A moves", in the engine's words), and no error for the
+/// unknown store named in an expectation of that example.
+#[test]
+fn a_move_that_cannot_be_played_says_the_expectations_were_not_compared() {
+    let c = check(
+        &with("moves = [\"A2\"]", "moves = [\"B1\"]")
+            .replace("last = \"store A\"", "last = \"store C\""),
+    );
+    assert_eq!(
+        short(&c.errors),
+        ["t.toml:27:1: example[1].moves[1]: example 1 \"Two seeds to the store\": move 1 \"B1\" is not legal: B1 belongs to B; A moves (position before it: A 2 2 2 (0) / B 2 2 2 (0); A); its expectations (position, next, last) were not compared"]
+    );
+}
+
+/// Moves that are pits but not moves (here each with a direction mark, which this game does
+/// not take) are each said with their reason, at most 8 of them and the rest counted; the
+/// same reason twice is said once. 11 items, 10 distinct ("A1>" twice): 8 said, 2 counted.
+#[test]
+fn the_reasons_given_with_a_legal_list_are_capped() {
+    let marked = [
+        "A1>", "A2>", "A3>", "B1>", "B2>", "B3>", "A1<", "A2<", "A3<", "A1>", "B2<",
+    ];
+    let list = marked
+        .iter()
+        .map(|m| format!("{m:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let c = check(&with(
+        "last = \"store A\"",
+        &format!("last = \"store A\"\nlegal = [{list}]"),
+    ));
+    let reason = |m: &str| {
+        format!(
+            "{m:?} is not a move: expected no direction after {}: this game sows in one direction only",
+            &m[..2]
+        )
+    };
+    let eight: Vec<String> = marked[..8].iter().map(|m| reason(m)).collect();
+    assert_eq!(
+        short(&c.errors),
+        [format!(
+            "t.toml:32:1: example[1].expect.legal: example 1 \"Two seeds to the store\": {}; and 2 more are not moves",
+            eight.join("; ")
+        )]
+    );
+}
+
+/// The engine's side of a compared list is cut at 64 items (the most an expected list may
+/// have), the rest counted. 20 seeds a pit (120 in all); A1 holds 100 and sows, its own store
+/// sown, B's skipped, the emptied A1 sown on each lap: A2 A3 store-A B1 B2 B3 A1, seven holes
+/// a lap. 64 = 9 laps + A2; 100 − 64 = 36 more. (The `sown` line is 30: one line of
+/// [sowing] was added.)
+#[test]
+fn a_long_sown_list_from_the_engine_is_capped() {
+    let src = with("seeds_per_pit = 2", "seeds_per_pit = 20")
+        .replace(
+            "opponent_store = \"skip\"",
+            "opponent_store = \"skip\"\norigin_on_lap = \"sow\"",
+        )
+        .replace(
+            "start = \"initial\"",
+            "start = \"A 100 0 0 (0) / B 20 0 0 (0); A\"",
+        )
+        .replace("moves = [\"A2\"]", "moves = [\"A1\"]")
+        .replace(
+            "position = \"A 2 0 3 (1) / B 2 2 2 (0)\"\nnext = \"A\"\nlast = \"store A\"",
+            "sown = [\"A2\"]",
+        );
+    let c = check(&src);
+    let lap = ["A2", "A3", "store A", "B1", "B2", "B3", "A1"];
+    let mut shown: Vec<String> = (0..9).flat_map(|_| lap).map(|h| format!("{h:?}")).collect();
+    shown.push("\"A2\"".to_string());
+    assert_eq!(shown.len(), 64);
+    assert_eq!(
+        short(&c.errors),
+        [format!(
+            "t.toml:30:1: example[1].expect.sown: example 1 \"Two seeds to the store\": expected sown = [\"A2\"], but the engine gives [{}] and 36 more",
+            shown.join(", ")
+        )]
+    );
+}

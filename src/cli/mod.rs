@@ -237,6 +237,9 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
                     for d in &checked.errors {
                         eprintln!("{}\n", d.rendered);
                     }
+                    if let Some(s) = &checked.summary {
+                        eprintln!("{s}\n");
+                    }
                     // Said so that it stands on its own (the errors are printed even with
                     // `-q`, but a reader of the last line should not need them).
                     eprintln!(
@@ -446,19 +449,7 @@ pub fn slug(name: &str) -> String {
     s
 }
 
-/// `s` as one word of a POSIX shell command line: as it is when it holds only letters, digits
-/// and `_ . / - + , = : @ %`, else in single quotes (a `'` in it written `'\''`), so a
-/// command printed for the user to copy works as printed ("Club Oware.toml" was two words).
-pub fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./-+,=:@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
+pub use sowkit::replay::shell_word;
 
 /// The text of a new ruleset named `name` (id `id`, written to the file `file`) copied from
 /// bundled `from`: a header comment saying what to do next (its commands name `file`), then

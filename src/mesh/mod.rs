@@ -387,23 +387,16 @@ impl Bed {
     pub fn parse(s: &str) -> Result<Bed, String> {
         let t = s.trim().replace(['X', '×'], "x");
         let lower = t.to_ascii_lowercase();
-        let (t, unit) = if let Some(n) = lower.strip_suffix("mm") {
-            (n.trim_end(), 1.0)
-        } else if let Some(n) = lower.strip_suffix("in").or_else(|| lower.strip_suffix('"')) {
-            (n.trim_end(), 25.4)
-        } else {
-            let letters = lower.len()
-                - lower
-                    .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                    .len();
-            let before = &lower[..lower.len() - letters];
-            if letters > 0 && before.trim_end().ends_with(|c: char| c.is_ascii_digit()) {
+        let (t, unit) = match crate::paper::size_unit(&lower, true) {
+            crate::paper::SizeUnit::Given(n, unit) => (n, unit),
+            crate::paper::SizeUnit::Other(letters) => {
                 let given = &t[t.len() - letters..];
                 return Err(format!(
                     "--bed {s:?}: {given} is not a unit sowkit takes; use mm (the default) or in, such as 200x200 or 9x9in"
                 ));
             }
-            (lower.as_str(), 1.0)
+            // No unit: millimetres.
+            crate::paper::SizeUnit::None => (lower.as_str(), 1.0),
         };
         let mut it = t.split('x');
         let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {

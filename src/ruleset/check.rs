@@ -21,6 +21,11 @@ pub struct Checked {
     /// examples work while they are wrong. `None` when a rule, the board's players, pit
     /// labels or stores, or the text itself is wrong.
     pub playable: Option<Ruleset>,
+    /// When several worked examples disagree with the engine, the line said after the errors:
+    /// how many of how many, the likely cause when it is known, and the `sowkit replay …
+    /// --emit-example` command that rewrites one ([`crate::examples::summary`]). Not a
+    /// problem of its own: the file's problem count is that of [`Checked::errors`].
+    pub summary: Option<String>,
 }
 
 /// The 1-based example number a diagnostic's field names (`example[3].expect.next` → 3).
@@ -49,6 +54,7 @@ pub fn check_source(path: &str, src: &str) -> Checked {
         })
     };
     let labels_kept = !names_in_error(&errors);
+    let mut summary = None;
     if let Some(rs) = &p.ruleset {
         if crate::engine::Rules::try_new(rs).is_ok() {
             // An example with a problem of its own is not replayed: that would only repeat it.
@@ -90,6 +96,13 @@ pub fn check_source(path: &str, src: &str) -> Checked {
                     ));
                 }
             }
+            let disagreeing: Vec<usize> = replayed
+                .iter()
+                .filter_map(|d| example_of(&d.field))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            summary = crate::examples::summary(rs, &disagreeing);
             errors.extend(replayed);
             errors.extend(crate::examples::sanity(rs, src));
         }
@@ -172,6 +185,7 @@ pub fn check_source(path: &str, src: &str) -> Checked {
         errors,
         warnings,
         playable,
+        summary,
     }
 }
 
