@@ -703,3 +703,85 @@ fn a_label_too_long_for_the_largest_pit_gets_advice_that_can_work() {
     layout::board::drawing_sized(&ok, &ph, &Sizes::LARGE, &[])
         .unwrap_or_else(|e| panic!("{k} characters: {e}"));
 }
+
+/// The sowing-order numbers of every worked-example diagram (rule sheets) and host-key
+/// answer, over every bundled ruleset in each of its languages, on A4 and Letter, in normal
+/// and large print: each number's digits are at least as tall as the sheet's caption type
+/// would set them (DejaVu Sans digits are 1493/2048 em: 2.3 mm at normal print's 9 pt
+/// captions, 3.6 mm at large print's 14 pt; the 6 pt numbers were 1.5 mm), and no order box
+/// overlaps another, or any text but the number inside it (a count, a pit label, a store
+/// name, a heading or caption).
+#[test]
+fn sowing_order_numbers_are_caption_sized_and_clear_of_each_other_and_all_text() {
+    let mut bad = Vec::new();
+    let mut numbers = 0;
+    for (rs, lang, paper, sz, kit, key) in layouts() {
+        let least_digit_mm = sz.caption * 25.4 / 72.0 * 1493.0 / 2048.0;
+        for page in kit.pages.iter().chain(&key.pages) {
+            if !(page.name.starts_with("rules") || page.name.starts_with("answers")) {
+                continue;
+            }
+            let at = format!(
+                "{} [{lang}] {} {}{}",
+                rs.id,
+                paper.name,
+                if sz.large { "large " } else { "" },
+                page.name
+            );
+            // Order boxes: small white rounded boxes with an outline, under 6 mm high.
+            let boxes: Vec<(f64, f64, f64, f64)> = leaves(&page.items)
+                .into_iter()
+                .filter_map(|it| match it {
+                    Item::Shape(s) if s.stroke.is_some() && s.fill == Some(Color::WHITE) => {
+                        as_rounded(s).map(|b| (b.0, b.1, b.2, b.3))
+                    }
+                    _ => None,
+                })
+                .filter(|b| b.3 - b.1 < 6.0 && b.2 - b.0 < 6.0 * 3.0)
+                .collect();
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    if rect_gap(*a, *b) <= 0.0 {
+                        bad.push(format!("{at}: order boxes {a:?} and {b:?} overlap"));
+                    }
+                }
+            }
+            for t in page.texts() {
+                let tb = text_box(t);
+                let inside = boxes
+                    .iter()
+                    .position(|b| tb.0 >= b.0 && tb.2 <= b.2 && tb.1 >= b.1 && tb.3 <= b.3);
+                match inside {
+                    Some(_) if t.text.chars().all(|c| c.is_ascii_digit()) => {
+                        numbers += 1;
+                        let digit_mm = t.size_pt * 25.4 / 72.0 * 1493.0 / 2048.0;
+                        if digit_mm < least_digit_mm - 1e-9 {
+                            bad.push(format!(
+                                "{at}: order number {:?} is {digit_mm:.2} mm tall, under the \
+                                 captions' {least_digit_mm:.2} mm",
+                                t.text
+                            ));
+                        }
+                    }
+                    _ => {
+                        for b in &boxes {
+                            if rect_gap(tb, *b) <= 0.0 {
+                                bad.push(format!(
+                                    "{at}: text {:?} overlaps the order box {b:?}",
+                                    t.text
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(numbers > 1000, "too few order numbers found: {numbers}");
+    assert!(
+        bad.is_empty(),
+        "{} problems, e.g.\n{}",
+        bad.len(),
+        bad[..bad.len().min(40)].join("\n")
+    );
+}

@@ -28,6 +28,7 @@ mod mesh_cli;
 mod notation;
 mod overlap;
 mod phase;
+mod practice_fill;
 mod print;
 mod properties;
 mod readme;

@@ -18,8 +18,9 @@ use crate::ruleset::{Example, GrandSlam, Ruleset, Start};
 use crate::text;
 
 // Type and mini-board sizes come from [`Sizes`]: counts [`Sizes::count`], bold and bare,
-// alone inside their pit or store; labels and sowing-order numbers [`Sizes::small`], in normal
-// print 6 pt, the smallest type printed anywhere (smaller is hard to read on paper). The order
+// alone inside their pit or store (normal print 10 pt); labels [`Sizes::mini_label`], in normal
+// print 6 pt, the smallest type printed anywhere (smaller is hard to read on paper); the
+// sowing-order numbers [`Sizes::order`], the captions' 9 pt in normal print. The order
 // numbers are set in regular type, each in its own small box ([`order_marks`]), in a band
 // outside the row between the pit and its label (inside a store, under its count), so "3" and
 // "14" dropped in one pit never read as a count, nor as one number such as 3,14. Mini-board
@@ -413,7 +414,7 @@ struct Mini {
     d: f64,
     /// The scaled board, centred on (0, 0).
     g: BoardGeometry,
-    /// Size of the sowing-order numbers, pt.
+    /// Size of the sowing-order numbers, pt ([`Sizes::order`]).
     small: f64,
     /// Size of the pit labels, pt ([`Sizes::mini_label`]).
     label: f64,
@@ -447,7 +448,7 @@ impl Mini {
             n: g.n,
             d: g.d,
             g,
-            small: sz.small,
+            small: sz.order,
             label: sz.mini_label,
             line: sz.mini_line,
             band: true,
@@ -819,6 +820,7 @@ fn top_inside(x0: f64, y0: f64, w: f64, rad: f64, cx: f64, hw: f64) -> f64 {
 /// Draws one mini board `b` with its top-left at (`x`, `y`).
 fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, b: Board<'_>) {
     let small = sz.small;
+    let order_pt = sz.order;
     // Labels: large print never sets them under its label size; normal print may shrink a
     // long one down to the order numbers' size.
     let label_pt = sz.mini_label;
@@ -954,7 +956,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         // the pit and its label, so they belong to this pit and never to the one across, and
         // never read as part of the count.
         centred_mid(pg, c.x, c.y, count_pt(h, 1.6 * r), Weight::Bold, &count(h));
-        if let Some(marks) = order_marks(sown, h, m.d + m.g.gap - 0.6 * line, small, line) {
+        if let Some(marks) = order_marks(sown, h, m.d + m.g.gap - 0.6 * line, order_pt, line) {
             let top = if h < n {
                 c.y + r + label_gap
             } else {
@@ -1011,7 +1013,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
             // The count (and its order boxes) moves down under the whole name when the store
             // is tall enough (large print's 18 pt names take two lines); else the name is cut.
             let marks_h = if sown.iter().any(|&o| o as usize == h) {
-                0.8 * line + OrderMarks::box_h(small, line)
+                0.8 * line + OrderMarks::box_h(order_pt, line)
             } else {
                 0.0
             };
@@ -1027,7 +1029,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         }
         centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
         super::set_lines_centred(pg, cx, name_top, &lines, name_pt, Weight::Regular);
-        if let Some(marks) = order_marks(sown, h, iw, small, line) {
+        if let Some(marks) = order_marks(sown, h, iw, order_pt, line) {
             marks.draw(
                 pg,
                 cx,

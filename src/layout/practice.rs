@@ -764,14 +764,22 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         let prep = prepared(rs, &rules, e, ph, false)?;
         let head = heading(e, ph, false);
         let q = question(rs, &rules, e, ph);
-        // Only the start board is drawn: in large print (boards stacked) measure that one.
-        let board_h = if sz.large && diagram::stacked(rs, w, sz) {
+        // Only the start board is drawn: measure that one on a scratch page, with the answer
+        // blanks as they follow it, exactly as far as the page advances below (normal print
+        // reserved a stacked example's height, "after" board included, which an exercise
+        // never draws: an exercise that fitted went to a new page, and the last practice page
+        // of Kalah, Oware and Giuthi held one exercise, 24 % full).
+        let board_h = {
             let mut scratch = super::page::portrait("scratch", paper);
-            diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w)
-                + BOARD_TO_BLANKS
-                + blanks_of(e).len() as f64 * (text::line_height_mm(blank_pt) + BLANK_LEAD)
-        } else {
-            diagram::board_height(rs, w, sz)
+            let used = diagram::draw_boards(&mut scratch, rs, ph, sz, &prep, MARGIN, MARGIN, w);
+            if sz.large && diagram::stacked(rs, w, sz) {
+                used + BOARD_TO_BLANKS
+                    + blanks_of(e).len() as f64 * (text::line_height_mm(blank_pt) + BLANK_LEAD)
+            } else if diagram::stacked(rs, w, sz) {
+                used + 4.0 + text::line_height_mm(blank_pt)
+            } else {
+                used
+            }
         };
         // Never split (its blanks belong with its board). In large print the space under the
         // last blank line is not ink, so it may fall past the page's content bottom.

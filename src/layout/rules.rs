@@ -920,19 +920,41 @@ pub type Layout = (Vec<Page>, Vec<f64>);
 /// [`layouts`]).
 pub const MIN_FILL: f64 = 0.30;
 
-/// Lays out the rule sheet pages (portrait `paper`, type sizes `sz`): the first of
-/// [`layouts`] whose pages after the first are each at least [`MIN_FILL`] full, else the
-/// first. Errors when a worked example cannot be replayed by the engine.
+/// Lays out the rule sheet pages (portrait `paper`, type sizes `sz`): of [`layouts`], with
+/// the mini boards' pits as `sz` has them and then at their smallest ([`Sizes::mini_pit`]),
+/// the one with the fewest pages whose pages after the first are each at least [`MIN_FILL`]
+/// full (the first of those in that order), else the first. A worked example a millimetre
+/// too tall to share a page went on alone and left half a page empty, and a layout the
+/// sheet could choose held the same text on a page fewer. Errors when a worked example
+/// cannot be replayed by the engine.
 pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec<Page>, String> {
+    let (least, most) = sz.mini_pit;
+    let smallest = Sizes {
+        mini_pit: (least, least),
+        ..*sz
+    };
     let mut first = None;
-    let found = each_layout(rs, paper, sz, ph, |l| {
-        if l.1.iter().skip(1).all(|&x| x >= MIN_FILL) {
-            return Some(l);
+    let mut best: Option<Layout> = None;
+    let mut take = |l: Layout| {
+        if full_enough(&l) {
+            if best.as_ref().is_none_or(|b| l.0.len() < b.0.len()) {
+                best = Some(l);
+            }
+        } else if first.is_none() {
+            first = Some(l);
         }
-        first.get_or_insert(l);
-        None
-    })?;
-    Ok(found.or(first).map(|l| l.0).unwrap_or_default())
+        None::<()>
+    };
+    each_layout(rs, paper, sz, ph, &mut take)?;
+    if least < most {
+        each_layout(rs, paper, &smallest, ph, &mut take)?;
+    }
+    Ok(best.or(first).map(|l| l.0).unwrap_or_default())
+}
+
+/// Whether every page of `l` after the first is at least [`MIN_FILL`] full.
+fn full_enough(l: &Layout) -> bool {
+    l.1.iter().skip(1).all(|&x| x >= MIN_FILL)
 }
 
 /// The rule sheet layouts [`pages`] chooses from, in order of preference, each with how full

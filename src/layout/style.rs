@@ -154,9 +154,13 @@ pub struct Sizes {
     /// Seed counts in diagram pits (bold, no box), pt; in large print the label size, and never
     /// shrunk below it (a count is the figure a mini board is read for).
     pub count: f64,
-    /// Small diagram text: the sowing-order numbers, set in regular type, each in its own
-    /// small box, so they never read as a count, pt.
+    /// Smallest diagram text, pt: the least size a long mini-board label, a three-digit count
+    /// or a store's name shrinks to in normal print.
     pub small: f64,
+    /// The sowing-order numbers of a mini board, set in regular type, each in its own small
+    /// box, so they never read as a count, pt: never under the sheet's caption size (normal
+    /// print's 6 pt digits were 1.5 mm tall, too small for a child or an older player).
+    pub order: f64,
     /// Labels in mini boards (pit labels and store names, regular), pt: normal print's
     /// [`Sizes::small`], large print's label size (they are labels, not body text).
     pub mini_label: f64,
@@ -235,8 +239,10 @@ impl Sizes {
         cell: 8.0,
         cell_head: 8.0,
         row_h: 6.5,
-        count: 9.0,
+        count: 10.0,
         small: 6.0,
+        // The captions' size: digits 2.3 mm tall (DejaVu Sans digits are 1493/2048 em).
+        order: 9.0,
         mini_label: 6.0,
         pit_label: 10.0,
         pit_label_small: 8.0,
@@ -284,6 +290,7 @@ impl Sizes {
         // boxed and regular.
         count: LARGE_LABEL_MIN,
         small: LARGE_BODY_MIN,
+        order: LARGE_BODY_MIN,
         mini_label: LARGE_LABEL_MIN,
         pit_label: LARGE_LABEL_MIN,
         pit_label_small: LARGE_LABEL_MIN,
