@@ -993,6 +993,12 @@ fn each_layout<T>(
         .iter()
         .map(|ex| diagram::prepare(rs, &rules, ex, ph, false))
         .collect::<Result<_, _>>()?;
+    // Each worked example's height (whole, and what must stay with its title) depends only on
+    // the sizes and the paper, the same for every layout tried here: measured once.
+    let dims: Vec<(f64, f64)> = prepared
+        .iter()
+        .map(|p| example_dims(rs, sz, ph, p, paper))
+        .collect();
     let all = blocks(rs, ph);
     let mut sizes = vec![sz.body];
     if !sz.large {
@@ -1001,7 +1007,7 @@ fn each_layout<T>(
     let moved = sources_before_examples(&all, ph);
     for order in std::iter::once(&all).chain(moved.as_ref()) {
         for &size in &sizes {
-            if let Some(v) = take(lay_out(rs, paper, sz, ph, &prepared, order, size)) {
+            if let Some(v) = take(lay_out(rs, paper, sz, ph, &prepared, &dims, order, size)) {
                 return Ok(Some(v));
             }
         }
@@ -1032,13 +1038,16 @@ fn sources_before_examples(blocks: &[Block], ph: &Phrases) -> Option<Vec<Block>>
 }
 
 /// Lays out `blocks` on rule sheet pages (see [`pages`]), the sources' text at `src_size`
-/// pt; with each page's fill ([`Flow::fills`]).
+/// pt; with each page's fill ([`Flow::fills`]). `dims` holds [`example_dims`] of each of
+/// `prepared`, in the same order.
+#[allow(clippy::too_many_arguments)]
 fn lay_out(
     rs: &Ruleset,
     paper: Paper,
     sz: &Sizes,
     ph: &Phrases,
     prepared: &[Prepared],
+    dims: &[(f64, f64)],
     blocks: &[Block],
     src_size: f64,
 ) -> Layout {
@@ -1073,11 +1082,11 @@ fn lay_out(
                 };
                 let next = match (ahead(0), ahead(1)) {
                     (Some(Block::Example(k)), _) => {
-                        let (ew, el) = example_dims(rs, sz, ph, &prepared[*k], paper);
+                        let (ew, el) = dims[*k];
                         (EXAMPLE_GAP + ew, EXAMPLE_GAP + el, EXAMPLE_GAP + el)
                     }
                     (Some(Block::Para(p)), Some(Block::Example(k))) => {
-                        let (ew, el) = example_dims(rs, sz, ph, &prepared[*k], paper);
+                        let (ew, el) = dims[*k];
                         let ph = para_h(p);
                         (ph + EXAMPLE_GAP + ew, ph + EXAMPLE_GAP + el, ph)
                     }
@@ -1121,7 +1130,7 @@ fn lay_out(
             }
             Block::Example(k) => {
                 let prep = &prepared[*k];
-                let (whole, lead) = example_dims(rs, sz, ph, prep, paper);
+                let (whole, lead) = dims[*k];
                 let placed = f.place(EXAMPLE_GAP, whole, lead);
                 // An exercise's own title often gives its answer away: number it instead, the
                 // same number it has on the practice page (the ruleset's exercises come first).
