@@ -24,7 +24,7 @@ fs.writeFileSync(rulesetFile, original);
 function fail(msg) { console.error('FAIL: ' + msg); process.exitCode = 1; throw new Error(msg); }
 function ok(cond, msg) { if (!cond) fail(msg); console.log('ok: ' + msg); }
 
-const server = spawn(sowkit, ['serve', rulesetFile, '--bundled', 'giuthi'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(sowkit, ['serve', rulesetFile, '--bundled', 'giuthi', '--bundled', 'kalah-6x3'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
 let stderr = '';
 server.stderr.on('data', (d) => { stderr += d; });
 const base = await new Promise((resolve, reject) => {
@@ -183,6 +183,26 @@ try {
   await page.click('.dirs button >> nth=1');
   await page.waitForSelector('.hole.sown');
   await page.screenshot({ path: path.join(shots, '08-giuthi.png'), fullPage: true });
+
+  // On a phone (390x844) nothing on the play page is cut short with an ellipsis or clipped
+  // (a pit's or store's label, the status, the report): the last hole's ring was a wider
+  // border, which took the store label's room, and after a move ending in a store the
+  // Spanish Kalah's "almacén Sur" showed "alma…" above an empty gap. S4's 3 seeds go to S5,
+  // S6 and South's store (an extra turn).
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto(base + 'play/kalah-6x3');
+  await phone.click('button.hole.legal[data-move="S4"]');
+  await phone.waitForSelector('.hole.store.last');
+  const clipped = await phone.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((e) => {
+    const cs = getComputedStyle(e);
+    const cuts = cs.textOverflow === 'ellipsis' || cs.overflowX === 'hidden' || cs.overflowX === 'clip';
+    return e.getClientRects().length > 0 && cuts && e.scrollWidth > e.clientWidth;
+  }).map((e) => e.className + ' "' + e.textContent + '" ' + e.scrollWidth + ' px in ' + e.clientWidth));
+  const store = await phone.$eval('.hole.store.last .label', (l) => l.textContent);
+  ok(clipped.length === 0, 'on a phone no text is cut short after a move into a store ("' + store + '" whole)' + (clipped.length ? ': ' + clipped.join('; ') : ''));
+  const phoneWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
+  ok(phoneWidth <= 390, 'the Spanish play page fits the phone: ' + phoneWidth + ' px wide at 390');
+  await phone.screenshot({ path: path.join(shots, '09-phone-es.png'), fullPage: true });
   console.log('screenshots in ' + shots);
 } finally {
   await browser.close();
