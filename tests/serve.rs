@@ -1327,3 +1327,56 @@ fn serve_plays_the_rules_while_a_translation_is_broken() {
     }
     assert!(index.contains("href=\"/kit/oware-abapa/\""), "{index}");
 }
+
+/// A play-test page opened while `check` refused the file (no kit yet) and left open through
+/// a save whose rules cannot be played has nothing to play: its info says so, with the
+/// located problem, rather than answering "not found" (the page showed the old diagnostic,
+/// a script error, and `no kit "six-pit-sowing"` as the reason its moves no longer replay).
+/// A ruleset never served is still not found.
+#[test]
+fn a_page_left_open_is_told_when_nothing_can_be_played() {
+    let d = scratch("nothing");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    // Five seeds a pit: the worked examples disagree (no kit), the rules play.
+    let five = src.replacen("seeds_per_pit = 3", "seeds_per_pit = 5", 1);
+    std::fs::write(d.join("five.toml"), &five).unwrap();
+    let (_server, port, _err) = serve_in(&d, &["five.toml"]);
+    let host = format!("127.0.0.1:{port}");
+    let info = |id: &str| {
+        let (code, body) = request(port, "GET", &format!("/api/{id}/info"), Some(&host), "");
+        (
+            code,
+            serde_json::from_slice::<serde_json::Value>(&body).ok(),
+        )
+    };
+    let (code, first) = info("six-pit-sowing");
+    assert_eq!(code, 200);
+    assert_eq!(first.unwrap()["playable"], true);
+    // Half-typed: the value of seeds_per_pit not written yet.
+    let half = five.replacen("seeds_per_pit = 5", "seeds_per_pit = ", 1);
+    let line = half
+        .lines()
+        .position(|l| l.starts_with("seeds_per_pit"))
+        .unwrap()
+        + 1;
+    std::fs::write(d.join("five.toml"), &half).unwrap();
+    let mut now = serde_json::Value::Null;
+    for _ in 0..600 {
+        let (code, v) = info("six-pit-sowing");
+        assert_eq!(code, 200, "a ruleset served before is not \"not found\"");
+        now = v.unwrap();
+        if now["playable"] == false {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(now["playable"], false, "{now}");
+    assert_eq!(now["lang"], serde_json::Value::Null, "{now}");
+    assert_eq!(now["examples"], serde_json::json!([]), "{now}");
+    let problem = now["problem"].as_str().unwrap();
+    assert!(
+        problem.contains(&format!("five.toml:{line}:")) && problem.contains("seeds_per_pit"),
+        "{problem}"
+    );
+    assert_eq!(info("no-such-game").0, 404);
+}
