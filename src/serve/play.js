@@ -5,6 +5,13 @@
   'use strict';
   var id = document.body.dataset.kit;
   var game = { from: null, moves: [] };
+  // A save that changes the page's language reloads it: the game goes on across the reload.
+  var kept = 'sowkit-game:' + id;
+  try {
+    var k = JSON.parse(sessionStorage.getItem(kept) || 'null');
+    sessionStorage.removeItem(kept);
+    if (k && Array.isArray(k.moves)) game = { from: typeof k.from === 'string' ? k.from : null, moves: k.moves.map(String) };
+  } catch (e) { /* no session storage: a new game */ }
   var last = null; // the last good answer
   // Whether the server has rules to play: not while a save cannot be played and no kit has
   // built yet (the page was opened on an earlier save).
@@ -288,7 +295,11 @@
       playable = info.playable !== false;
       // A save changed the ruleset's language: the page's own words are the server's, so
       // it is loaded again in the new one.
-      if (info.lang && info.lang !== document.documentElement.lang) { location.reload(); return; }
+      if (info.lang && info.lang !== document.documentElement.lang) {
+        try { sessionStorage.setItem(kept, JSON.stringify(game)); } catch (e) { /* a new game */ }
+        location.reload();
+        return;
+      }
       // Which rules are played: the last save's, even while check refuses it for a worked
       // example (the kit then lags behind), or the last good kit's.
       var notice = $('notice');
@@ -318,6 +329,8 @@
         o.value = ex.start;
         sel.appendChild(o);
       });
+      // The start of the game played (kept across a reload), when it is still offered.
+      Array.prototype.forEach.call(sel.options, function (o) { if (o.value === (game.from || '')) o.selected = true; });
     });
   }
 

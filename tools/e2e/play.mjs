@@ -119,6 +119,22 @@ try {
   await page.waitForFunction(() => document.getElementById('title').textContent.includes('Renamed Kalah'), null, { timeout: 10000 });
   ok(true, 'the open play page followed the save in ' + (Date.now() - t0) + ' ms');
 
+  // A save that changes the ruleset's language reloads the page in it, and the game goes on:
+  // S3 (an extra turn) then S1 are still the moves after `lang = "es"` (check refuses that
+  // save: its [text.es] is now its own language, but the rules play) and after it is undone.
+  await page.click('button.hole.legal[data-move="S3"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent.trim() === 'S3');
+  await page.click('button.hole.legal[data-move="S1"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent.trim() === 'S3 S1');
+  fs.writeFileSync(rulesetFile, original.replace(/^lang = "en"/m, 'lang = "es"'));
+  await page.waitForFunction(() => document.documentElement.lang === 'es' && document.getElementById('moves').textContent.trim() !== '', null, { timeout: 10000 });
+  ok((await page.textContent('#moves')).trim() === 'S3 S1', 'a save switching to Spanish reloads the page in Spanish with the game kept: ' + (await page.textContent('#moves')).trim());
+  fs.writeFileSync(rulesetFile, original);
+  await page.waitForFunction(() => document.documentElement.lang === 'en' && document.getElementById('moves').textContent.trim() !== '', null, { timeout: 10000 });
+  ok((await page.textContent('#moves')).trim() === 'S3 S1', 'and back in English, the game still kept');
+  await page.click('#restart');
+  await page.waitForFunction(() => document.getElementById('undo').disabled);
+
   // A failing save: the index page shows the located diagnostic and keeps the last good kit.
   const index = await browser.newPage({ viewport: { width: 1100, height: 700 } });
   await index.goto(base);
