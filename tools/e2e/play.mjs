@@ -2,7 +2,9 @@
 // clicks and checks the score shown against the engine (`sowkit replay --format json` of the
 // same moves); checks live refresh on save, the located diagnostic of a failing save, the
 // direction buttons of an either-direction game, that "copy as worked example" gives a
-// table `sowkit check` accepts, and that a save making the game illegal greys the board. Screenshots go to $SHOTS (default /tmp/sowkit-e2e).
+// table `sowkit check` accepts, that a save switching the language keeps the game, that a
+// save making the game illegal greys the board, and that on a phone (390x844) no text is cut
+// short with an ellipsis. Screenshots go to $SHOTS (default /tmp/sowkit-e2e).
 //
 // Usage: node play.mjs PATH/TO/sowkit
 import { chromium } from 'playwright-core';
