@@ -80,6 +80,10 @@ pub struct State {
     pub rules: Vec<Playable>,
     /// The language of every page (`serve --lang`); `None`: each ruleset's own `lang`.
     pub lang: Option<String>,
+    /// The id of every ruleset served since the server started: a play-test page left open
+    /// on one whose save cannot be played, with no good kit to fall back on, is told so
+    /// rather than "not found".
+    pub ids: Vec<String>,
 }
 
 impl State {
@@ -93,6 +97,17 @@ impl State {
         }
         self.warnings = r.warnings;
         self.rules = r.rules;
+        let ids: Vec<String> = self
+            .kits
+            .iter()
+            .map(|b| b.kit.id.clone())
+            .chain(self.rules.iter().map(|p| p.ruleset.id.clone()))
+            .collect();
+        for id in ids {
+            if !self.ids.contains(&id) {
+                self.ids.push(id);
+            }
+        }
     }
 
     /// The rules the play-test page of `id` plays: the last save's when they can be played,
@@ -766,8 +781,13 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
     struct Info<'a> {
         id: &'a str,
         name: &'a str,
-        /// The page's language (a save that changes it reloads the page).
-        lang: &'a str,
+        /// The page's language (a save that changes it reloads the page); `null` when
+        /// nothing can be played.
+        lang: Option<&'a str>,
+        /// Some rules can be played: the last save's or the last good kit's. When not (a
+        /// save whose rules cannot be played, and no kit built yet), the rest is empty but
+        /// `problem`.
+        playable: bool,
         /// The rules played are the last save's (else the last good kit's).
         saved: bool,
         /// The last rebuild failed its check (this ruleset's save, or another's: they are
@@ -786,7 +806,26 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
         examples: Vec<Ex<'a>>,
     }
     let st = shared.lock();
-    let (rs, saved) = st.rules_of(id)?;
+    let Some((rs, saved)) = st.rules_of(id) else {
+        // A ruleset served before whose save cannot be played, with no good kit.
+        if !st.ids.iter().any(|i| i == id) {
+            return None;
+        }
+        let none = Info {
+            id,
+            name: id,
+            lang: None,
+            playable: false,
+            saved: false,
+            refused: true,
+            problem: st.error.as_deref(),
+            rebuilt: st.generation > 1,
+            option_starts: Vec::new(),
+            option_titles: Vec::new(),
+            examples: Vec::new(),
+        };
+        return serde_json::to_string(&none).ok();
+    };
     let ph = phrases(st.lang_of(rs));
     let rs = &in_lang(rs, ph.lang());
     // Refused: this ruleset's save, or the rebuild as a whole (the rulesets are built
@@ -809,7 +848,8 @@ fn info(shared: &Shared, id: &str) -> Option<String> {
     let info = Info {
         id,
         name: &rs.name,
-        lang: ph.lang(),
+        lang: Some(ph.lang()),
+        playable: true,
         saved,
         refused,
         problem: st.error.as_deref(),

@@ -1857,3 +1857,91 @@ fn a_long_sown_list_from_the_engine_is_capped() {
         )]
     );
 }
+
+/// A translation with a key missing or misspelt (a designer mid-way through translating) is
+/// an error `check` and `build` refuse, located at its table or key; it no longer hides the
+/// rules: they are played (`Checked::playable`, the play-test page of `serve`) in the file's
+/// own language, and the worked examples are replayed in the same run, so one that disagrees
+/// is said at once. Oware abapa: `[text.es]` at line 58, its `players` at line 62, the first
+/// `[example.text.es]` at line 81 with its `title` at line 82, and example 1 (S4's fourteen
+/// seeds) captures N1's 2 seeds.
+#[test]
+fn a_broken_translation_is_refused_but_leaves_the_rules_playable() {
+    let src = std::fs::read_to_string(crate::common::bundled_path("oware-abapa")).unwrap();
+    let lines: Vec<&str> = src.lines().collect();
+    assert_eq!(
+        (lines[57], lines[61], lines[80]),
+        (
+            "[text.es]",
+            "players = [\"Sur\", \"Norte\"]",
+            "[example.text.es]"
+        )
+    );
+    assert!(lines[81].starts_with("title = \"Catorce"));
+    // Example 1 expecting 3 seeds captured where S4's last seed makes N1 2 (captured: 2).
+    let wrong_example = |s: &str| {
+        s.replacen(
+            "captured = 2\nlast = \"N1\"",
+            "captured = 3\nlast = \"N1\"",
+            1,
+        )
+    };
+    let cases = [
+        (
+            "a key missing from [text.es]",
+            src.replacen("players = [\"Sur\", \"Norte\"]\n", "", 1),
+            "t.toml:58:1: text.es.players: missing field `players`",
+        ),
+        (
+            "a key misspelt in an [example.text.es]",
+            src.replacen("title = \"Catorce", "titel = \"Catorce", 1),
+            "t.toml:82:1: example[1].text.es.titel: unknown field `titel`",
+        ),
+    ];
+    for (what, broken, error) in cases {
+        assert_ne!(broken, src, "{what}");
+        let c = check(&broken);
+        let said = short(&c.errors);
+        assert!(
+            said.len() == 1 && said[0].starts_with(error),
+            "{what}: {said:#?}"
+        );
+        assert!(c.ruleset.is_none(), "{what}: check must refuse it");
+        let rs = c
+            .playable
+            .unwrap_or_else(|| panic!("{what}: the rules are not playable"));
+        assert_eq!(rs.board.players, ["South", "North"], "{what}");
+        assert!(sowkit::engine::Rules::try_new(&rs).is_ok(), "{what}");
+        // No "worked examples not checked" warning: they were.
+        assert!(
+            c.warnings
+                .iter()
+                .all(|w| !w.message.contains("not checked")),
+            "{what}: {:#?}",
+            short(&c.warnings)
+        );
+        // An example that disagrees is said beside the translation's error.
+        let c = check(&wrong_example(&broken));
+        let fields: Vec<&str> = c.errors.iter().map(|d| d.field.as_str()).collect();
+        assert!(
+            fields.contains(&"example[1].expect.captured"),
+            "{what}: {fields:?}"
+        );
+        assert!(c.playable.is_some(), "{what}");
+    }
+    // A rule in error as well: nothing is played (the translation is no cover for a rule).
+    let both = src
+        .replacen("players = [\"Sur\", \"Norte\"]\n", "", 1)
+        .replacen("seeds_per_pit = 4", "seeds_per_pit = 0", 1);
+    assert_ne!(
+        both,
+        src.replacen("players = [\"Sur\", \"Norte\"]\n", "", 1)
+    );
+    let c = check(&both);
+    assert!(c.playable.is_none(), "{:#?}", short(&c.errors));
+    assert!(
+        c.errors.iter().any(|d| d.field == "board.seeds_per_pit"),
+        "{:#?}",
+        short(&c.errors)
+    );
+}

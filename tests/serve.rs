@@ -1233,3 +1233,150 @@ fn warnings_after_a_failed_save_do_not_say_the_kit_builds() {
     assert!(failed.contains("<h2>Warnings</h2>"), "{failed}");
     assert!(!failed.contains("the kit still builds"), "{failed}");
 }
+
+/// A designer mid-way through translating still play-tests the rules: with a key missing
+/// from `[text.es]` (Oware abapa's `players`, line 62 of its table at line 58), or one
+/// misspelt in an `[example.text.es]` (`titel`, line 82), `check` refuses the file, the
+/// pages say where, and the game is listed with its play-test page, which plays the rules: in
+/// the file's own language, and with `serve --lang es` in Spanish words with the names the
+/// file gives (its Spanish ones are what is broken). Mended, the kit builds.
+#[test]
+fn serve_plays_the_rules_while_a_translation_is_broken() {
+    let d = scratch("translation");
+    let src = std::fs::read_to_string(repo("rulesets/oware-abapa.toml")).unwrap();
+    let no_players = src.replacen("players = [\"Sur\", \"Norte\"]\n", "", 1);
+    let titel = src.replacen("title = \"Catorce", "titel = \"Catorce", 1);
+    assert!(no_players != src && titel != src);
+    let cases = [
+        (
+            &no_players,
+            &[][..],
+            "en",
+            "text.es.players: missing field `players`",
+            "oware.toml:58:1",
+        ),
+        (
+            &titel,
+            &["--lang", "es"][..],
+            "es",
+            "example[1].text.es.titel: unknown field `titel`",
+            "oware.toml:82:1",
+        ),
+    ];
+    for (broken, extra, lang, error, place) in cases {
+        std::fs::write(d.join("oware.toml"), broken).unwrap();
+        let out = sowkit()
+            .args(["check", "oware.toml"])
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "check must refuse it: {error}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(error) && said.contains(place), "{said}");
+        let mut args = vec!["oware.toml"];
+        args.extend_from_slice(extra);
+        let (_server, port, _err) = serve_in(&d, &args);
+        let host = format!("127.0.0.1:{port}");
+        let (code, body) = request(port, "GET", "/", Some(&host), "");
+        let index = String::from_utf8_lossy(&body).into_owned();
+        assert_eq!(code, 200);
+        assert!(index.contains("id=\"diagnostic\""), "{index}");
+        assert!(index.contains(error) && index.contains(place), "{index}");
+        assert!(index.contains("href=\"/play/oware-abapa\""), "{index}");
+        let (code, body) = request(port, "GET", "/play/oware-abapa", Some(&host), "");
+        let page = String::from_utf8_lossy(&body).into_owned();
+        assert_eq!(code, 200, "{page}");
+        assert!(page.contains(&format!("<html lang=\"{lang}\">")), "{page}");
+        let (code, body) = request(port, "GET", "/api/oware-abapa/info", Some(&host), "");
+        assert_eq!(code, 200);
+        let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            (&info["saved"], &info["refused"]),
+            (&true.into(), &true.into())
+        );
+        let problem = info["problem"].as_str().unwrap();
+        assert!(
+            problem.contains(error) && problem.contains(place),
+            "{problem}"
+        );
+        // Worked by hand: S1's 4 seeds go to S2, S3, S4 and S5; North to move.
+        let v = post_play(port, "oware-abapa", r#"{"moves": ["S1"]}"#);
+        let f = &v["replay"]["final"];
+        assert_eq!(
+            f["pits"],
+            serde_json::json!([[0, 5, 5, 5, 5, 4], [4, 4, 4, 4, 4, 4]])
+        );
+        assert_eq!(f["next"], "North");
+        assert_eq!(
+            v["replay"]["players"],
+            serde_json::json!(["South", "North"])
+        );
+        assert!(v["example"].as_str().unwrap().contains("moves = [\"S1\"]"));
+    }
+    // Mended while serving: the kit builds and the error goes.
+    let (_server, port, _err) = serve_in(&d, &["oware.toml"]);
+    let host = format!("127.0.0.1:{port}");
+    std::fs::write(d.join("oware.toml"), &src).unwrap();
+    let mut index = String::new();
+    for _ in 0..600 {
+        index = String::from_utf8_lossy(&request(port, "GET", "/", Some(&host), "").1).into_owned();
+        if !index.contains("id=\"diagnostic\"") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(index.contains("href=\"/kit/oware-abapa/\""), "{index}");
+}
+
+/// A play-test page opened while `check` refused the file (no kit yet) and left open through
+/// a save whose rules cannot be played has nothing to play: its info says so, with the
+/// located problem, rather than answering "not found" (the page showed the old diagnostic,
+/// a script error, and `no kit "six-pit-sowing"` as the reason its moves no longer replay).
+/// A ruleset never served is still not found.
+#[test]
+fn a_page_left_open_is_told_when_nothing_can_be_played() {
+    let d = scratch("nothing");
+    let src = std::fs::read_to_string(repo("rulesets/six-pit-sowing.toml")).unwrap();
+    // Five seeds a pit: the worked examples disagree (no kit), the rules play.
+    let five = src.replacen("seeds_per_pit = 3", "seeds_per_pit = 5", 1);
+    std::fs::write(d.join("five.toml"), &five).unwrap();
+    let (_server, port, _err) = serve_in(&d, &["five.toml"]);
+    let host = format!("127.0.0.1:{port}");
+    let info = |id: &str| {
+        let (code, body) = request(port, "GET", &format!("/api/{id}/info"), Some(&host), "");
+        (
+            code,
+            serde_json::from_slice::<serde_json::Value>(&body).ok(),
+        )
+    };
+    let (code, first) = info("six-pit-sowing");
+    assert_eq!(code, 200);
+    assert_eq!(first.unwrap()["playable"], true);
+    // Half-typed: the value of seeds_per_pit not written yet.
+    let half = five.replacen("seeds_per_pit = 5", "seeds_per_pit = ", 1);
+    let line = half
+        .lines()
+        .position(|l| l.starts_with("seeds_per_pit"))
+        .unwrap()
+        + 1;
+    std::fs::write(d.join("five.toml"), &half).unwrap();
+    let mut now = serde_json::Value::Null;
+    for _ in 0..600 {
+        let (code, v) = info("six-pit-sowing");
+        assert_eq!(code, 200, "a ruleset served before is not \"not found\"");
+        now = v.unwrap();
+        if now["playable"] == false {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(now["playable"], false, "{now}");
+    assert_eq!(now["lang"], serde_json::Value::Null, "{now}");
+    assert_eq!(now["examples"], serde_json::json!([]), "{now}");
+    let problem = now["problem"].as_str().unwrap();
+    assert!(
+        problem.contains(&format!("five.toml:{line}:")) && problem.contains("seeds_per_pit"),
+        "{problem}"
+    );
+    assert_eq!(info("no-such-game").0, 404);
+}

@@ -966,7 +966,7 @@ fn say_examples_wait(d: &mut Diagnostic, rule: &str) {
 
 /// Parses and validates a ruleset from `src` (see [`Partial`]); `path` is used in messages.
 pub fn load_partial(path: &str, src: &str) -> Partial {
-    let (ruleset, errors, warnings) = match load_unsorted(path, src) {
+    let (ruleset, errors, warnings) = match load_unsorted(path, src, true) {
         Err(e) => (None, e, Vec::new()),
         Ok(x) => x,
     };
@@ -974,6 +974,9 @@ pub fn load_partial(path: &str, src: &str) -> Partial {
     let mut warnings = warnings;
     let mut examples_in_error: Vec<usize> = errors
         .iter()
+        // A worked example's title or note in another language is no problem a replay
+        // would repeat.
+        .filter(|d| translation_lang(&d.field).is_none())
         .filter_map(|d| {
             let rest = d.field.strip_prefix("example[")?;
             rest.split(']').next()?.parse().ok()
@@ -1008,7 +1011,14 @@ pub fn load_partial(path: &str, src: &str) -> Partial {
 
 type Loaded = (Option<Ruleset>, Vec<Diagnostic>, Vec<Diagnostic>);
 
-fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
+/// `past_translations`: when every problem the reading finds is in one language's words (a
+/// `[text.<lang>]` or `[example.text.<lang>]` table missing a key, say), read on without that
+/// language ([`read_past_broken_translations`]).
+fn load_unsorted(
+    path: &str,
+    src: &str,
+    past_translations: bool,
+) -> Result<Loaded, Vec<Diagnostic>> {
     if src.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err(vec![Diagnostic::whole_file(
             path,
@@ -1144,12 +1154,12 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
                 .into_iter()
                 .filter(|d| !wrong.iter().any(|w| placed(w) == placed(d)))
                 .collect();
-            if wrong.is_empty() && wrong_more == 0 {
-                return read_past_unknown_keys(path, src, diags, entries);
-            }
-            // Read on past the unknown keys (that reading finds the wrong types again), or
-            // say every problem found so far.
-            return read_past_unknown_keys(path, src, diags, entries).map_err(|diags| {
+            let read = if wrong.is_empty() && wrong_more == 0 {
+                read_past_unknown_keys(path, src, diags, entries)
+            } else {
+                // Read on past the unknown keys (that reading finds the wrong types again),
+                // or say every problem found so far.
+                read_past_unknown_keys(path, src, diags, entries).map_err(|diags| {
                 let total = count_problems(&diags) + wrong.len() + wrong_more;
                 let mut all: Vec<Diagnostic> = diags
                     .into_iter()
@@ -1166,15 +1176,40 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
                     ));
                 }
                 all
-            });
+            })
+            };
+            return match read {
+                Err(diags) if past_translations => read_past_broken_translations(path, src, diags),
+                read => read,
+            };
         }
     };
+    validate(
+        path,
+        src,
+        raw,
+        wrong_diags.into_iter().map(|(d, _)| d).collect(),
+        wrong_more,
+        stand_ins,
+    )
+}
+
+/// Checks `raw`, read from `src`, and makes the ruleset: `errs` are the problems found so far
+/// (wrong types, `more` more of them not shown), `stand_ins` the fields read as stand-ins.
+fn validate(
+    path: &str,
+    src: &str,
+    raw: RawRuleset,
+    errs: Vec<Diagnostic>,
+    more: usize,
+    stand_ins: std::collections::BTreeSet<String>,
+) -> Result<Loaded, Vec<Diagnostic>> {
     let mut v = Validator {
         path,
         src,
         lines: LineIndex::new(src),
-        errs: wrong_diags.into_iter().map(|(d, _)| d).collect(),
-        more: wrong_more,
+        errs,
+        more,
         stand_ins,
         left_out: 0,
         texts: Vec::new(),
@@ -1194,6 +1229,85 @@ fn load_unsorted(path: &str, src: &str) -> Result<Loaded, Vec<Diagnostic>> {
         ));
     }
     Ok((Some(rs), v.errs, v.warns))
+}
+
+/// The language whose words `field` is in: `es` for `text.es.players`, `example[3].text.es.title`
+/// or `example.text.es`; `None` for any other field.
+fn translation_lang(field: &str) -> Option<&str> {
+    let rest = field.strip_prefix("text.").or_else(|| {
+        let r = field.strip_prefix("example")?;
+        let r = match r.strip_prefix('[') {
+            Some(r) => r.split_once(']')?.1,
+            None => r,
+        };
+        r.strip_prefix(".text.")
+    })?;
+    rest.split(['.', '[']).next().filter(|l| !l.is_empty())
+}
+
+/// A file whose only problems are in the words of other languages (`diags`: every one in a
+/// `[text.<lang>]` or `[example.text.<lang>]` table, see [`translation_lang`]) is read again
+/// without those languages' tables, so its rules and its own language's words are checked and
+/// can be played (a designer mid-way through a translation still play-tests the rules). The
+/// problems stay errors: `check` and `build` refuse the file as before. Anything else (a
+/// problem outside a translation, more problems than are shown, or a second reading that
+/// still fails) leaves `diags` as they are.
+fn read_past_broken_translations(
+    path: &str,
+    src: &str,
+    diags: Vec<Diagnostic>,
+) -> Result<Loaded, Vec<Diagnostic>> {
+    let langs: Option<std::collections::BTreeSet<String>> = diags
+        .iter()
+        .map(|d| translation_lang(&d.field).map(str::to_string))
+        .collect();
+    let Some(langs) = langs.filter(|l| !l.is_empty()) else {
+        return Err(diags);
+    };
+    let Ok(mut doc) = toml::de::DeTable::parse(src) else {
+        return Err(diags);
+    };
+    let drop_langs = |t: &mut toml::de::DeTable<'_>| {
+        if let Some(toml::de::DeValue::Table(text)) = t.get_mut("text").map(|v| v.get_mut()) {
+            let gone: Vec<String> = text
+                .keys()
+                .map(|k| k.get_ref().to_string())
+                .filter(|k| langs.contains(k))
+                .collect();
+            for k in gone {
+                text.remove(k.as_str());
+            }
+        }
+    };
+    drop_langs(doc.get_mut());
+    if let Some(toml::de::DeValue::Array(items)) =
+        doc.get_mut().get_mut("example").map(|v| v.get_mut())
+    {
+        for item in items.iter_mut() {
+            if let toml::de::DeValue::Table(t) = item.get_mut() {
+                drop_langs(t);
+            }
+        }
+    }
+    let Ok(raw) = RawRuleset::deserialize(toml::de::Deserializer::from(doc)) else {
+        return Err(diags);
+    };
+    match validate(path, src, raw, Vec::new(), 0, Default::default()) {
+        Ok((rs, errs, warns)) => {
+            let mut all = diags;
+            all.extend(errs);
+            if all.len() > MAX_DIAGNOSTICS {
+                let more = all.len() - MAX_DIAGNOSTICS;
+                all.truncate(MAX_DIAGNOSTICS);
+                all.push(Diagnostic::whole_file(
+                    path,
+                    &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
+                ));
+            }
+            Ok((rs, all, warns))
+        }
+        Err(_) => Err(diags),
+    }
 }
 
 /// serde stops at the first unknown key, so a file with a misspelt key had nothing else
@@ -1229,7 +1343,9 @@ fn read_past_unknown_keys(
     let Ok(rest) = String::from_utf8(bytes) else {
         return Err(diags);
     };
-    match load_unsorted(path, &rest) {
+    // Not past broken translations: their problems were already said here, and a
+    // translation's misspelt key would be said again as the key it misses.
+    match load_unsorted(path, &rest, false) {
         Ok((mut rs, errs, warns)) => {
             if let Some(rs) = rs.as_mut() {
                 rs.sha256 = sha256_hex(src.as_bytes());

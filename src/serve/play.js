@@ -5,7 +5,17 @@
   'use strict';
   var id = document.body.dataset.kit;
   var game = { from: null, moves: [] };
+  // A save that changes the page's language reloads it: the game goes on across the reload.
+  var kept = 'sowkit-game:' + id;
+  try {
+    var k = JSON.parse(sessionStorage.getItem(kept) || 'null');
+    sessionStorage.removeItem(kept);
+    if (k && Array.isArray(k.moves)) game = { from: typeof k.from === 'string' ? k.from : null, moves: k.moves.map(String) };
+  } catch (e) { /* no session storage: a new game */ }
   var last = null; // the last good answer
+  // Whether the server has rules to play: not while a save cannot be played and no kit has
+  // built yet (the page was opened on an earlier save).
+  var playable = true;
   var $ = function (s) { return document.getElementById(s); };
   // The page's words, in its language: the catalogue's `play` messages, which the server puts
   // in the page. `{name}` placeholders only; sentences that need a plural come from the server.
@@ -41,8 +51,9 @@
   // The moves so far no longer replay (a save changed the rules): the board is the last
   // position that did, greyed, with no move to click and nothing to copy, until a move is
   // undone or a new game starts.
-  function stale(msg) {
-    showError(say('stale', { problem: msg || say('refused') }));
+  // quiet: nothing to say under the notice (no rules to play: the notice says so).
+  function stale(msg, quiet) {
+    showError(quiet ? null : say('stale', { problem: msg || say('refused') }));
     last = null;
     var board = $('board');
     board.classList.add('stale');
@@ -61,6 +72,7 @@
   }
 
   function refresh() {
+    if (!playable) { stale(null, true); return Promise.resolve(); }
     return ask(game.moves, true).then(function (a) {
       if (!a.ok) { stale(a.body.error); return; }
       showError(null);
@@ -278,15 +290,23 @@
   }
 
   function loadInfo() {
-    return fetch('/api/' + encodeURIComponent(id) + '/info').then(function (r) { return r.json(); }).then(function (info) {
+    return fetch('/api/' + encodeURIComponent(id) + '/info').then(function (r) { return r.ok ? r.json() : null; }).then(function (info) {
+      if (!info) return;
+      playable = info.playable !== false;
       // A save changed the ruleset's language: the page's own words are the server's, so
       // it is loaded again in the new one.
-      if (info.lang && info.lang !== document.documentElement.lang) { location.reload(); return; }
+      if (info.lang && info.lang !== document.documentElement.lang) {
+        try { sessionStorage.setItem(kept, JSON.stringify(game)); } catch (e) { /* a new game */ }
+        location.reload();
+        return;
+      }
       // Which rules are played: the last save's, even while check refuses it for a worked
       // example (the kit then lags behind), or the last good kit's.
       var notice = $('notice');
       notice.textContent = '';
-      if (!info.saved) {
+      if (!playable) {
+        notice.appendChild(el('span', null, say('no_rules')));
+      } else if (!info.saved) {
         notice.appendChild(el('span', null, say('last_good')));
       } else if (info.refused && !info.rebuilt) {
         // The first build: nothing was saved or rebuilt yet.
@@ -309,6 +329,8 @@
         o.value = ex.start;
         sel.appendChild(o);
       });
+      // The start of the game played (kept across a reload), when it is still offered.
+      Array.prototype.forEach.call(sel.options, function (o) { if (o.value === (game.from || '')) o.selected = true; });
     });
   }
 
@@ -328,7 +350,9 @@
     if (navigator.clipboard) navigator.clipboard.writeText(last.example).catch(function () {});
   };
   // A saved ruleset was rebuilt: replay the same moves under the new rules.
-  window.sowkitRebuilt = function () { loadInfo(); refresh(); };
+  // The rules' state first: a save that cannot be played, with no kit to fall back on, has
+  // nothing to replay the moves under.
+  window.sowkitRebuilt = function () { loadInfo().then(refresh, refresh); };
   loadInfo();
   refresh();
 })();

@@ -2,7 +2,9 @@
 // clicks and checks the score shown against the engine (`sowkit replay --format json` of the
 // same moves); checks live refresh on save, the located diagnostic of a failing save, the
 // direction buttons of an either-direction game, that "copy as worked example" gives a
-// table `sowkit check` accepts, and that a save making the game illegal greys the board. Screenshots go to $SHOTS (default /tmp/sowkit-e2e).
+// table `sowkit check` accepts, that a save switching the language keeps the game, that a
+// save making the game illegal greys the board, and that on a phone (390x844) no text is cut
+// short with an ellipsis. Screenshots go to $SHOTS (default /tmp/sowkit-e2e).
 //
 // Usage: node play.mjs PATH/TO/sowkit
 import { chromium } from 'playwright-core';
@@ -24,7 +26,7 @@ fs.writeFileSync(rulesetFile, original);
 function fail(msg) { console.error('FAIL: ' + msg); process.exitCode = 1; throw new Error(msg); }
 function ok(cond, msg) { if (!cond) fail(msg); console.log('ok: ' + msg); }
 
-const server = spawn(sowkit, ['serve', rulesetFile, '--bundled', 'giuthi'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(sowkit, ['serve', rulesetFile, '--bundled', 'giuthi', '--bundled', 'kalah-6x3'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
 let stderr = '';
 server.stderr.on('data', (d) => { stderr += d; });
 const base = await new Promise((resolve, reject) => {
@@ -119,6 +121,22 @@ try {
   await page.waitForFunction(() => document.getElementById('title').textContent.includes('Renamed Kalah'), null, { timeout: 10000 });
   ok(true, 'the open play page followed the save in ' + (Date.now() - t0) + ' ms');
 
+  // A save that changes the ruleset's language reloads the page in it, and the game goes on:
+  // S3 (an extra turn) then S1 are still the moves after `lang = "es"` (check refuses that
+  // save: its [text.es] is now its own language, but the rules play) and after it is undone.
+  await page.click('button.hole.legal[data-move="S3"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent.trim() === 'S3');
+  await page.click('button.hole.legal[data-move="S1"]');
+  await page.waitForFunction(() => document.getElementById('moves').textContent.trim() === 'S3 S1');
+  fs.writeFileSync(rulesetFile, original.replace(/^lang = "en"/m, 'lang = "es"'));
+  await page.waitForFunction(() => document.documentElement.lang === 'es' && document.getElementById('moves').textContent.trim() !== '', null, { timeout: 10000 });
+  ok((await page.textContent('#moves')).trim() === 'S3 S1', 'a save switching to Spanish reloads the page in Spanish with the game kept: ' + (await page.textContent('#moves')).trim());
+  fs.writeFileSync(rulesetFile, original);
+  await page.waitForFunction(() => document.documentElement.lang === 'en' && document.getElementById('moves').textContent.trim() !== '', null, { timeout: 10000 });
+  ok((await page.textContent('#moves')).trim() === 'S3 S1', 'and back in English, the game still kept');
+  await page.click('#restart');
+  await page.waitForFunction(() => document.getElementById('undo').disabled);
+
   // A failing save: the index page shows the located diagnostic and keeps the last good kit.
   const index = await browser.newPage({ viewport: { width: 1100, height: 700 } });
   await index.goto(base);
@@ -183,6 +201,26 @@ try {
   await page.click('.dirs button >> nth=1');
   await page.waitForSelector('.hole.sown');
   await page.screenshot({ path: path.join(shots, '08-giuthi.png'), fullPage: true });
+
+  // On a phone (390x844) nothing on the play page is cut short with an ellipsis or clipped
+  // (a pit's or store's label, the status, the report): the last hole's ring was a wider
+  // border, which took the store label's room, and after a move ending in a store the
+  // Spanish Kalah's "almacén Sur" showed "alma…" above an empty gap. S4's 3 seeds go to S5,
+  // S6 and South's store (an extra turn).
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto(base + 'play/kalah-6x3');
+  await phone.click('button.hole.legal[data-move="S4"]');
+  await phone.waitForSelector('.hole.store.last');
+  const clipped = await phone.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((e) => {
+    const cs = getComputedStyle(e);
+    const cuts = cs.textOverflow === 'ellipsis' || cs.overflowX === 'hidden' || cs.overflowX === 'clip';
+    return e.getClientRects().length > 0 && cuts && e.scrollWidth > e.clientWidth;
+  }).map((e) => e.className + ' "' + e.textContent + '" ' + e.scrollWidth + ' px in ' + e.clientWidth));
+  const store = await phone.$eval('.hole.store.last .label', (l) => l.textContent);
+  ok(clipped.length === 0, 'on a phone no text is cut short after a move into a store ("' + store + '" whole)' + (clipped.length ? ': ' + clipped.join('; ') : ''));
+  const phoneWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
+  ok(phoneWidth <= 390, 'the Spanish play page fits the phone: ' + phoneWidth + ' px wide at 390');
+  await phone.screenshot({ path: path.join(shots, '09-phone-es.png'), fullPage: true });
   console.log('screenshots in ' + shots);
 } finally {
   await browser.close();
