@@ -785,3 +785,55 @@ fn sowing_order_numbers_are_caption_sized_and_clear_of_each_other_and_all_text()
         bad[..bad.len().min(40)].join("\n")
     );
 }
+
+/// The pit labels of the small boards on rule sheets, practice pages and host-key answers are
+/// what the practice questions are answered with ("the last seed lands in ___"): in normal print
+/// their digits are at least 1.8 mm tall (7 pt: DejaVu Sans digits are 1493/2048 of the type
+/// size, 7 × 25.4 / 72 × 1493 / 2048 = 1.80 mm), no longer the 6 pt (1.54 mm) of the smallest
+/// notes. Large print's own label size is larger still and checked with it.
+#[test]
+fn mini_board_pit_labels_are_at_least_seven_points() {
+    let mut bad = Vec::new();
+    let mut found = 0;
+    for (rs, lang, paper, sz, kit, key) in layouts() {
+        let labels: std::collections::BTreeSet<&str> = rs
+            .board
+            .pit_labels
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        for page in kit.pages.iter().chain(&key.pages) {
+            if !["rules", "practice", "answers"]
+                .iter()
+                .any(|n| page.name.starts_with(n))
+            {
+                continue;
+            }
+            for t in page.texts() {
+                if !labels.contains(t.text.as_str()) {
+                    continue;
+                }
+                found += 1;
+                let digit_mm = t.size_pt * 25.4 / 72.0 * 1493.0 / 2048.0;
+                if digit_mm < 1.8 - 1e-9 {
+                    bad.push(format!(
+                        "{} [{lang}] {} {}{}: label {:?} is {digit_mm:.2} mm tall",
+                        rs.id,
+                        paper.name,
+                        if sz.large { "large " } else { "" },
+                        page.name,
+                        t.text
+                    ));
+                }
+            }
+        }
+    }
+    assert!(found > 1000, "too few pit labels found: {found}");
+    assert!(
+        bad.is_empty(),
+        "{} labels under 1.8 mm, e.g.\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
+}

@@ -19,7 +19,9 @@ use crate::text;
 
 // Type and mini-board sizes come from [`Sizes`]: counts [`Sizes::count`], bold and bare,
 // alone inside their pit or store (normal print 10 pt); labels [`Sizes::mini_label`], in normal
-// print 6 pt, the smallest type printed anywhere (smaller is hard to read on paper); the
+// print 7 pt (a store's name may shrink to [`Sizes::small`], 6 pt, the smallest type printed
+// anywhere: smaller is hard to read on paper; the pit labels are what the practice questions
+// are answered with, so they are a size larger; 8 pt made practice pages a page longer); the
 // sowing-order numbers [`Sizes::order`], the captions' 9 pt in normal print. The order
 // numbers are set in regular type, each in its own small box ([`order_marks`]), in a band
 // outside the row between the pit and its label (inside a store, under its count), so "3" and

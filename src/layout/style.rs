@@ -161,8 +161,9 @@ pub struct Sizes {
     /// box, so they never read as a count, pt: never under the sheet's caption size (normal
     /// print's 6 pt digits were 1.5 mm tall, too small for a child or an older player).
     pub order: f64,
-    /// Labels in mini boards (pit labels and store names, regular), pt: normal print's
-    /// [`Sizes::small`], large print's label size (they are labels, not body text).
+    /// Labels in mini boards (pit labels and store names, regular), pt: normal print 7 (a
+    /// store's name may shrink to [`Sizes::small`] to fit), large print's label size (they
+    /// are labels, not body text).
     pub mini_label: f64,
     /// Board pit labels on pits of 24 mm or more, and below (bold), pt: the largest size tried.
     pub pit_label: f64,
@@ -243,7 +244,7 @@ impl Sizes {
         small: 6.0,
         // The captions' size: digits 2.3 mm tall (DejaVu Sans digits are 1493/2048 em).
         order: 9.0,
-        mini_label: 6.0,
+        mini_label: 7.0,
         pit_label: 10.0,
         pit_label_small: 8.0,
         pit_label_min: 5.0,
