@@ -446,8 +446,26 @@ pub fn summary(rs: &Ruleset, disagreeing: &[usize]) -> Option<String> {
             };
             line.push_str(&format!(
                 ". `{}` prints example {n} as the engine plays it, an [[example]] to put in place of the old one",
-                crate::replay::emit_example_command(&rs.path, from, &ex.moves)
+                crate::replay::emit_example_command(&rs.path, from, &ex.moves, Some(&ex.title))
             ));
+            // What the emitted example does not carry over from the old one (a break-it pass:
+            // replacing example 3 of Kalah as told dropped an exercise from the practice page).
+            let mut keep = Vec::new();
+            if ex.note.is_some() {
+                keep.push("its note".to_string());
+            }
+            if ex.exercise {
+                keep.push("exercise = true".to_string());
+            }
+            if !ex.texts.is_empty() {
+                keep.push("its translated title and note".to_string());
+            }
+            if !keep.is_empty() {
+                line.push_str(&format!(
+                    " (copy over {} by hand)",
+                    crate::ruleset::load::join_and(&keep)
+                ));
+            }
             if bad_starts > 0 {
                 line.push_str(&format!(
                     "; {bad_starts} of them need a new start position (--from) that holds {} seeds",
@@ -460,7 +478,8 @@ pub fn summary(rs: &Ruleset, disagreeing: &[usize]) -> Option<String> {
             crate::replay::emit_example_command(
                 &rs.path,
                 Some("POSITION"),
-                &["MOVES".to_string()]
+                &["MOVES".to_string()],
+                None
             )
         )),
     }

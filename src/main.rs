@@ -53,7 +53,7 @@ enum Command {
         /// Output folder; each kit goes to OUT/<id>/
         #[arg(short, long, default_value = "out")]
         out: PathBuf,
-        /// Paper: a4, letter, a3, tabloid, legal, or WxHmm / WxHin (e.g. 420x594mm, 11x17in)
+        /// Paper: a4, letter, a3, tabloid, legal, or WxHmm / WxHin / WxH" (e.g. 420x594mm, 11x17in)
         /// [default: the ruleset's layout.paper, else a4]
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,

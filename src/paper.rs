@@ -121,9 +121,9 @@ pub const MAX_SIDE: f64 = 2000.0;
 
 impl Paper {
     /// Parses a paper: a name (`a4`, `letter`, `a3`, `tabloid`, `legal`, any case) or a custom
-    /// size `WxHmm` / `WxHin` (`x` or `×`, e.g. `420x594mm`, `11x17in`, `8.5x14in`), stored
-    /// portrait whichever way round it is written, and named as written in its plainest form
-    /// (`0210.50 × 297MM` is named `210.5x297mm`).
+    /// size `WxHmm` / `WxHin` / `WxH"` (`x` or `×`, e.g. `420x594mm`, `11x17in`, `8.5x14"`),
+    /// stored portrait whichever way round it is written, and named as written in its plainest
+    /// form (`0210.50 × 297MM` is named `210.5x297mm`, `8.5x11"` is `8.5x11in`).
     ///
     /// Errors: an unknown name, a malformed size, a missing unit, a side not written in
     /// digits with at most two decimals (an exponent such as `1e3`, a sign, a bare point), or
@@ -139,7 +139,11 @@ impl Paper {
             return Ok(*p);
         }
         let help = "use a4, letter, a3, tabloid or legal, or a size such as 420x594mm or 11x17in";
-        let (nums, unit) = match size_unit(&lower, false) {
+        if t.is_empty() {
+            return Err(format!("no paper given: {help}"));
+        }
+        // `"` is inches as `in` is (`8.5x11"`, as US users write it; named `8.5x11in`).
+        let (nums, unit) = match size_unit(&lower, true) {
             SizeUnit::Given(n, unit) => (n, unit),
             _ if !(lower.contains('x') || lower.contains('×')) => {
                 return Err(format!("unknown paper {t:?}: {help}"));
@@ -272,7 +276,7 @@ pub(crate) enum SizeUnit<'a> {
 }
 
 /// The unit at the end of `lower` (a size, trimmed and in ASCII lower case): `mm`, `in`, or
-/// `"` for inches when `inch_mark` (`--bed` takes `9x9"`, `--paper` does not). Both
+/// `"` for inches when `inch_mark` (both `--paper` and `--bed` take `9x9"`). Both
 /// `Paper::parse` and `Bed::parse` read their unit here, so they agree on what is a unit,
 /// what is a unit sowkit does not take, and what has none; each words its own messages.
 pub(crate) fn size_unit(lower: &str, inch_mark: bool) -> SizeUnit<'_> {
@@ -358,8 +362,19 @@ mod tests {
         assert!(Bed::parse("21x29.7cm")
             .unwrap_err()
             .contains("cm is not a unit sowkit takes"));
-        // `"` is inches for --bed only, as before.
+        // `"` is inches for both (a break-it pass typed `--paper '8.5x11"'` and was told it
+        // had no unit): 8.5 in = 215.9 mm, 11 in = 279.4 mm, named as `in` is.
         assert_eq!(Bed::parse("9x9\"").unwrap(), Bed { w: 228.6, h: 228.6 });
-        assert!(Paper::parse("11x17\"").unwrap_err().contains("has no unit"));
+        let p = Paper::parse("8.5x11\"").unwrap();
+        assert_eq!((p.width, p.height), (215.9, 279.4));
+        assert_eq!(p.name.as_str(), "8.5x11in");
+        assert_eq!(
+            Paper::parse(" 11 x 17 \" ").unwrap().name.as_str(),
+            "11x17in"
+        );
+        // Nothing given is said as such, not as an unknown paper "".
+        assert!(Paper::parse("  ")
+            .unwrap_err()
+            .starts_with("no paper given: use a4"));
     }
 }

@@ -410,17 +410,24 @@ pub fn shell_word(s: &str) -> String {
 /// The `sowkit replay` command that prints a worked example of `moves` from `from` (`None`:
 /// the ruleset's start) with every expectation filled in by the engine, for the ruleset file
 /// `path` (`<stdin>` is written `-`): `sowkit replay my.toml --from "…" --moves "S3 N2"
-/// --emit-example`, each value one shell word ([`shell_word`]).
-pub fn emit_example_command(path: &str, from: Option<&str>, moves: &[String]) -> String {
+/// --title "…" --emit-example` (`--title` when `title` is given: the old example's, so the
+/// new one keeps it), each value one shell word ([`shell_word`]).
+pub fn emit_example_command(
+    path: &str,
+    from: Option<&str>,
+    moves: &[String],
+    title: Option<&str>,
+) -> String {
     let file = if path == "<stdin>" { "-" } else { path };
     let mut c = format!("sowkit replay {}", shell_word(file));
     if let Some(f) = from {
         c.push_str(&format!(" --from {}", shell_word(f)));
     }
-    c.push_str(&format!(
-        " --moves {} --emit-example",
-        shell_word(&moves.join(" "))
-    ));
+    c.push_str(&format!(" --moves {}", shell_word(&moves.join(" "))));
+    if let Some(t) = title {
+        c.push_str(&format!(" --title {}", shell_word(t)));
+    }
+    c.push_str(" --emit-example");
     c
 }
 

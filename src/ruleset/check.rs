@@ -144,7 +144,7 @@ pub fn check_source(path: &str, src: &str) -> Checked {
                 span,
                 "example",
                 &format!(
-                    "{examples} worked example(s) not checked: they are replayed once the errors above are mended"
+                    "{examples} worked example(s) not checked: they are replayed once the errors in this file are mended"
                 ),
             ));
         }

@@ -1496,7 +1496,7 @@ fn with_did_you_mean(raw: &str, msg: String) -> String {
 }
 
 /// "a", "a and b", "a, b and c" (English, as every loader message is).
-fn join_and(items: &[String]) -> String {
+pub(crate) fn join_and(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [a] => a.clone(),
