@@ -2014,3 +2014,29 @@ fn a_misspelt_translation_key_is_not_said_again_as_the_key_it_misses() {
     );
     assert!(c.ruleset.is_none(), "check must refuse it");
 }
+
+/// A title missing from a worked example's translation names the example, its number and
+/// title, as every other error of a worked example does. Oware abapa: example 2 ("A capture
+/// of 2 or 3", from line 85) has its `[example.text.es]` at line 96, `title` at line 97.
+#[test]
+fn a_title_missing_from_an_example_translation_names_the_example() {
+    let src = std::fs::read_to_string(crate::common::bundled_path("oware-abapa")).unwrap();
+    let lines: Vec<&str> = src.lines().collect();
+    assert_eq!(
+        (lines[84], lines[85], lines[95], lines[96]),
+        (
+            "[[example]]",
+            "title = \"A capture of 2 or 3\"",
+            "[example.text.es]",
+            "title = \"Una captura de 2 o 3\""
+        )
+    );
+    let broken = src.replacen("title = \"Una captura de 2 o 3\"\n", "", 1);
+    let c = check(&broken);
+    assert_eq!(
+        short(&c.errors),
+        ["t.toml:96:1: example[2].text.es.title: example 2 \"A capture of 2 or 3\": missing field `title`"]
+    );
+    assert!(c.ruleset.is_none(), "check must refuse it");
+    assert!(c.playable.is_some(), "the rules are playable");
+}

@@ -3089,7 +3089,8 @@ impl Validator<'_> {
                 let et = et.into_inner();
                 let f = format!("{tag}.text.{code}");
                 for m in self.take_missing(&f) {
-                    self.say_missing(m, "");
+                    let head = format!("example {} \"{}\": ", i + 1, ex.title.get_ref());
+                    self.say_missing(m, &head);
                 }
                 let title = self.line(&format!("{f}.title"), &et.title, MAX_TITLE_CHARS);
                 let note = et
