@@ -1962,3 +1962,98 @@ fn the_summary_command_keeps_the_title_and_names_what_to_copy_over() {
         Some("k.toml: 2 of 6 worked examples disagree with the engine. `sowkit replay k.toml --from 'South 1 0 2 5 1 0 (16) / North 0 4 0 3 6 1 (9); South' --moves S5 --title 'No capture when the opposite pit is empty' --emit-example` prints example 3 as the engine plays it, an [[example]] to put in place of the old one (copy over its note, exercise = true and its translated title and note by hand)")
     );
 }
+
+/// A translation begun with only its name, in a language that has no message catalogue or in
+/// the file's own language, is refused at its header first, whatever keys it lacks: the
+/// designer is not walked through adding source, players and stores only to hear the language
+/// cannot be used. BASE has 31 lines and no `lang` (so its own is "en"); the table appended
+/// after a blank line has its header on line 33. This sowkit has catalogues for en and es.
+#[test]
+fn a_translation_that_cannot_be_used_is_refused_before_its_missing_keys() {
+    let fr = format!("{BASE}\n[text.fr]\nname = \"x\"\n");
+    assert_eq!(
+        short(&check(&fr).errors),
+        ["t.toml:33:1: text.fr: language \"fr\" has no message catalogue: this sowkit has en and es (its catalogues are compiled into it); use one of those, or build sowkit from its source with a new templates/<lang>.toml added (README \"Languages\", \"Adding a language\")"]
+    );
+    let en = format!("{BASE}\n[text.en]\nname = \"x\"\n");
+    assert_eq!(
+        short(&check(&en).errors),
+        ["t.toml:33:1: text.en: the ruleset's own text is already in \"en\" (its `lang`): remove this table, or change `lang`"]
+    );
+    // Said as `lang` gives it too: "es" on line 4, the table on line 34.
+    let es = format!("{BASE}\n[text.es]\nname = \"x\"\n").replacen(
+        "source = \"a test ruleset\"\n",
+        "source = \"a test ruleset\"\nlang = \"es\"\n",
+        1,
+    );
+    assert_eq!(
+        short(&check(&es).errors),
+        ["t.toml:34:1: text.es: the ruleset's own text is already in \"es\" (its `lang`): remove this table, or change `lang`"]
+    );
+    for src in [fr, en, es] {
+        assert!(check(&src).ruleset.is_none(), "check must refuse it");
+    }
+}
+
+/// Every key a translation lacks is named in the same run, each at its table's header (line
+/// 33: BASE has 31 lines, then a blank one): `source` and `players` as serde names any missing
+/// key, `stores` as the loader asks for it. The file is refused, its rules still playable.
+#[test]
+fn every_key_missing_from_a_translation_is_named_in_one_run() {
+    let src = format!("{BASE}\n[text.es]\nname = \"Kalah diminuto\"\n");
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        [
+            "t.toml:33:1: text.es.source: missing field `source`",
+            "t.toml:33:1: text.es.players: missing field `players`",
+            "t.toml:33:1: text.es.stores: give the two store labels in this language, e.g. stores = [\"almacén A\", \"almacén B\"]",
+        ]
+    );
+    assert!(c.ruleset.is_none(), "check must refuse it");
+    let rs = c.playable.expect("the rules are playable");
+    assert_eq!(rs.board.players, ["A", "B"]);
+    // The stand-ins read for the missing keys are not played as Spanish.
+    assert!(!rs.texts.contains_key("es"), "{:?}", rs.texts.keys());
+}
+
+/// A misspelt key in a translation (`storse`, line 37) is one problem: the "give the two store
+/// labels" that its missing `stores` would add follows from the slip and is not said.
+#[test]
+fn a_misspelt_translation_key_is_not_said_again_as_the_key_it_misses() {
+    let src = format!(
+        "{BASE}\n[text.es]\nname = \"Kalah diminuto\"\nsource = \"unas reglas de prueba\"\nplayers = [\"A\", \"B\"]\nstorse = [\"almacén A\", \"almacén B\"]\n"
+    );
+    let c = check(&src);
+    assert_eq!(
+        short(&c.errors),
+        ["t.toml:37:1: text.es.storse: unknown field `storse`; did you mean `stores`? (expected one of `duration`, `name`, `pit_labels`, `players`, `source`, `sources`, `stores`)"]
+    );
+    assert!(c.ruleset.is_none(), "check must refuse it");
+}
+
+/// A title missing from a worked example's translation names the example, its number and
+/// title, as every other error of a worked example does. Oware abapa: example 2 ("A capture
+/// of 2 or 3", from line 85) has its `[example.text.es]` at line 96, `title` at line 97.
+#[test]
+fn a_title_missing_from_an_example_translation_names_the_example() {
+    let src = std::fs::read_to_string(crate::common::bundled_path("oware-abapa")).unwrap();
+    let lines: Vec<&str> = src.lines().collect();
+    assert_eq!(
+        (lines[84], lines[85], lines[95], lines[96]),
+        (
+            "[[example]]",
+            "title = \"A capture of 2 or 3\"",
+            "[example.text.es]",
+            "title = \"Una captura de 2 o 3\""
+        )
+    );
+    let broken = src.replacen("title = \"Una captura de 2 o 3\"\n", "", 1);
+    let c = check(&broken);
+    assert_eq!(
+        short(&c.errors),
+        ["t.toml:96:1: example[2].text.es.title: example 2 \"A capture of 2 or 3\": missing field `title`"]
+    );
+    assert!(c.ruleset.is_none(), "check must refuse it");
+    assert!(c.playable.is_some(), "the rules are playable");
+}

@@ -1028,13 +1028,19 @@ fn load_unsorted(
     // serde stops at its first wrong type: every one is found from the format's schema and
     // replaced by a stand-in the checks below refuse (see `locate::wrong_types_in`), and the
     // text is read again, so one run of `check` names every problem, not the first wrong type.
+    // The same for keys missing from a translation's table: each is found from the schema and
+    // read as a stand-in (see `locate::missing_in`), and the checks say which are missing.
     let mut wrong: Vec<super::locate::WrongType> = Vec::new();
+    let mut missing: Vec<super::locate::Missing> = Vec::new();
     let parsed: Result<RawRuleset, _> = toml::from_str(src).or_else(|e| {
         let Ok(mut doc) = toml::de::DeTable::parse(src) else {
             return Err(e);
         };
         wrong = super::locate::wrong_types_in(doc.get_mut(), schema_once());
-        if wrong.is_empty() {
+        missing = super::locate::missing_in(doc.get_mut(), schema_once(), &|table| {
+            translation_lang(table).is_some_and(|l| table.ends_with(&format!(".{l}")))
+        });
+        if wrong.is_empty() && missing.is_empty() {
             return Err(e);
         }
         RawRuleset::deserialize(toml::de::Deserializer::from(doc))
@@ -1057,6 +1063,7 @@ fn load_unsorted(
         .iter()
         .filter(|w| w.replaced)
         .map(|w| w.field.clone())
+        .chain(missing.iter().map(|m| format!("{}.{}", m.table, m.key)))
         .collect();
     let raw = parsed.map_err(|e| {
         let span = e.span().unwrap_or(0..0);
@@ -1191,11 +1198,13 @@ fn load_unsorted(
         wrong_diags.into_iter().map(|(d, _)| d).collect(),
         wrong_more,
         stand_ins,
+        missing,
     )
 }
 
 /// Checks `raw`, read from `src`, and makes the ruleset: `errs` are the problems found so far
-/// (wrong types, `more` more of them not shown), `stand_ins` the fields read as stand-ins.
+/// (wrong types, `more` more of them not shown), `stand_ins` the fields read as stand-ins,
+/// `missing` the keys missing from translations' tables (read as stand-ins too).
 fn validate(
     path: &str,
     src: &str,
@@ -1203,6 +1212,7 @@ fn validate(
     errs: Vec<Diagnostic>,
     more: usize,
     stand_ins: std::collections::BTreeSet<String>,
+    missing: Vec<super::locate::Missing>,
 ) -> Result<Loaded, Vec<Diagnostic>> {
     let mut v = Validator {
         path,
@@ -1211,12 +1221,26 @@ fn validate(
         errs,
         more,
         stand_ins,
+        missing,
+        broken_langs: Default::default(),
         left_out: 0,
         texts: Vec::new(),
         warns: Vec::new(),
     };
     let mut rs = v.ruleset(raw);
     rs.sha256 = sha256_hex(src.as_bytes());
+    // Any missing key not said where its table was read is said here.
+    for m in std::mem::take(&mut v.missing) {
+        v.say_missing(m, "");
+    }
+    // A language with a key missing is not played with its stand-ins: its words are left out
+    // (the file's own are played), as when the table could not be read at all.
+    for lang in &v.broken_langs {
+        rs.texts.remove(lang);
+        for ex in &mut rs.examples {
+            ex.texts.remove(lang);
+        }
+    }
     v.printable();
     one_line_texts(&mut rs);
     if v.more > 0 {
@@ -1292,7 +1316,15 @@ fn read_past_broken_translations(
     let Ok(raw) = RawRuleset::deserialize(toml::de::Deserializer::from(doc)) else {
         return Err(diags);
     };
-    match validate(path, src, raw, Vec::new(), 0, Default::default()) {
+    match validate(
+        path,
+        src,
+        raw,
+        Vec::new(),
+        0,
+        Default::default(),
+        Vec::new(),
+    ) {
         Ok((rs, errs, warns)) => {
             let mut all = diags;
             all.extend(errs);
@@ -1350,8 +1382,11 @@ fn read_past_unknown_keys(
             if let Some(rs) = rs.as_mut() {
                 rs.sha256 = sha256_hex(src.as_bytes());
             }
+            // A misspelt key (`storse`) leaves its table without the key it meant (`stores`):
+            // that the key is missing follows from the slip already said.
+            let meant: Vec<String> = diags.iter().filter_map(meant_by_slip).collect();
             let mut all = diags;
-            all.extend(errs);
+            all.extend(errs.into_iter().filter(|d| !meant.contains(&d.field)));
             if all.len() > MAX_DIAGNOSTICS {
                 let more = all.len() - MAX_DIAGNOSTICS;
                 all.truncate(MAX_DIAGNOSTICS);
@@ -1364,6 +1399,25 @@ fn read_past_unknown_keys(
         }
         Err(_) => Err(diags),
     }
+}
+
+/// The field an unknown key in `d` is a slip of: `text.es.stores` for
+/// `text.es.storse: unknown field \`storse\`; did you mean \`stores\`? …`; `None` when `d` is
+/// no unknown key or suggests no key.
+fn meant_by_slip(d: &Diagnostic) -> Option<String> {
+    if !d.message.starts_with("unknown field `") {
+        return None;
+    }
+    let key = d
+        .message
+        .split("did you mean `")
+        .nth(1)?
+        .split('`')
+        .next()?;
+    Some(match d.field.rsplit_once('.') {
+        Some((table, _)) => format!("{table}.{key}"),
+        None => key.to_string(),
+    })
 }
 
 /// serde's message `raw` about the value at byte range `span` of `src` (in `field`), in the
@@ -1614,6 +1668,12 @@ struct Validator<'a> {
     /// (`locate::wrong_types_in`): their wrong type is reported, so what the checks say of
     /// the stand-in is left out.
     stand_ins: std::collections::BTreeSet<String>,
+    /// Keys missing from translations' tables, read as stand-ins (`locate::missing_in`):
+    /// each is said where its table is checked, unless the whole table is refused (a
+    /// language with no message catalogue, or the file's own), which says all there is to say.
+    missing: Vec<super::locate::Missing>,
+    /// The languages of the translations said to miss a key: left out of the ruleset.
+    broken_langs: std::collections::BTreeSet<String>,
     /// Errors left out because they were about a stand-in: counted, so that checks which
     /// depend on a field in error (the board's size) are skipped as for any other error.
     left_out: usize,
@@ -1660,6 +1720,39 @@ impl Validator<'_> {
             }
         }
         self.texts = texts;
+    }
+
+    /// The keys missing from the table `table` (`text.es`, `example[2].text.es`), taken out
+    /// of those still to say.
+    fn take_missing(&mut self, table: &str) -> Vec<super::locate::Missing> {
+        let (these, rest) = std::mem::take(&mut self.missing)
+            .into_iter()
+            .partition(|m| m.table == table);
+        self.missing = rest;
+        these
+    }
+
+    /// Says that the key `m` is missing from its table (`head`: what goes before, such as
+    /// `example 2 "Title": `), as serde says it for any other table, and marks its language
+    /// as left out of the ruleset.
+    fn say_missing(&mut self, m: super::locate::Missing, head: &str) {
+        if let Some(lang) = translation_lang(&m.table) {
+            self.broken_langs.insert(lang.to_string());
+        }
+        let field = format!("{}.{}", m.table, m.key);
+        // Said even though the field is a stand-in: this is what is wrong with it.
+        if self.errs.len() >= MAX_DIAGNOSTICS {
+            self.more += 1;
+            return;
+        }
+        let d = Diagnostic::at(
+            self.path,
+            self.src,
+            m.span,
+            &field,
+            &format!("{head}missing field `{}`", m.key),
+        );
+        self.errs.push(d);
     }
 
     /// Whether `field` is read as a stand-in for a value of the wrong type.
@@ -2747,6 +2840,8 @@ impl Validator<'_> {
             let line = line_col(self.src, span.start).0;
             let t = t.into_inner();
             let table = format!("text.{code}");
+            // A table refused whole says nothing of the keys it misses.
+            let missing = self.take_missing(&table);
             if code == lang && lang_ok {
                 self.err(span.clone(), &table, format!("the ruleset's own text is already in {code:?} (its `lang`): remove this table, or change `lang`"));
                 own_text_refused = true;
@@ -2762,6 +2857,9 @@ impl Validator<'_> {
                     ),
                 );
                 continue;
+            }
+            for m in missing {
+                self.say_missing(m, "");
             }
             // Free texts: checked like the ruleset's own, and for the font.
             self.text(&format!("{table}.name"), &t.name, 80);
@@ -2990,6 +3088,10 @@ impl Validator<'_> {
                 let at = et.span();
                 let et = et.into_inner();
                 let f = format!("{tag}.text.{code}");
+                for m in self.take_missing(&f) {
+                    let head = format!("example {} \"{}\": ", i + 1, ex.title.get_ref());
+                    self.say_missing(m, &head);
+                }
                 let title = self.line(&format!("{f}.title"), &et.title, MAX_TITLE_CHARS);
                 let note = et
                     .note

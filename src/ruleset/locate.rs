@@ -496,3 +496,104 @@ fn walk_value(
         _ => {}
     }
 }
+
+/// A key the ruleset format requires that a table of the file lacks (`name` in a
+/// `[text.fr]` holding only `source`), found by [`missing_in`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Missing {
+    /// Byte span of the table that lacks the key (its header, for a `[table]`).
+    pub span: std::ops::Range<usize>,
+    /// Dotted name of that table, as [`field_at`] names it (`text.fr`, `example[2].text.es`).
+    pub table: String,
+    /// The key it lacks (`name`).
+    pub key: String,
+}
+
+/// Every required key (the schema's `required`) that a table of `doc` for which `within`
+/// holds (given the table's dotted name) lacks, in file order: serde stops at the first, so a
+/// translation begun with only its name took one run of `check` per key.
+///
+/// Each missing key whose value is a free text or a list is added to `doc`, at the table's
+/// span, as a stand-in: the empty text or the empty list, so the rest of the file can be read
+/// and checked (the loader reports the missing key and leaves out what its checks say of the
+/// stand-in). A key of any other kind is left missing, and serde says so as before.
+pub fn missing_in(
+    doc: &mut DeTable<'_>,
+    schema: &serde_json::Value,
+    within: &dyn Fn(&str) -> bool,
+) -> Vec<Missing> {
+    let mut out = Vec::new();
+    missing_in_table(doc, None, schema, "", within, &mut out);
+    out.sort_by_key(|m| m.span.start);
+    out
+}
+
+fn missing_in_table(
+    table: &mut DeTable<'_>,
+    span: Option<std::ops::Range<usize>>,
+    schema: &serde_json::Value,
+    prefix: &str,
+    within: &dyn Fn(&str) -> bool,
+    out: &mut Vec<Missing>,
+) {
+    let props = schema.get("properties").and_then(|p| p.as_object());
+    let extra = schema.get("additionalProperties").filter(|e| e.is_object());
+    if let (Some(span), true) = (span, within(prefix)) {
+        let required = schema
+            .get("required")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|k| k.as_str());
+        for key in required {
+            if table.contains_key(key) {
+                continue;
+            }
+            let kind = props
+                .and_then(|p| p.get(key))
+                .and_then(|s| s.get("type"))
+                .and_then(|t| t.as_str());
+            let stand_in = match kind {
+                Some("string") => "\"\"",
+                Some("array") => "[]",
+                _ => continue,
+            };
+            let Ok(v) = DeValue::parse(stand_in) else {
+                continue;
+            };
+            table.insert(
+                toml::Spanned::new(span.clone(), std::borrow::Cow::Owned(key.to_string())),
+                toml::Spanned::new(span.clone(), v.into_inner()),
+            );
+            out.push(Missing {
+                span: span.clone(),
+                table: prefix.to_string(),
+                key: key.to_string(),
+            });
+        }
+    }
+    for (k, v) in table.iter_mut() {
+        let path = join(prefix, k.get_ref());
+        let Some(sub) = props.and_then(|p| p.get(k.get_ref().as_ref())).or(extra) else {
+            continue;
+        };
+        let item_schema = sub.get("items");
+        let span = v.span();
+        match v.get_mut() {
+            DeValue::Table(t) => missing_in_table(t, Some(span), sub, &path, within, out),
+            DeValue::Array(items) => {
+                let Some(item_schema) = item_schema else {
+                    continue;
+                };
+                for (n, item) in items.iter_mut().enumerate() {
+                    let span = item.span();
+                    if let DeValue::Table(t) = item.get_mut() {
+                        let p = format!("{path}[{}]", n + 1);
+                        missing_in_table(t, Some(span), item_schema, &p, within, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
