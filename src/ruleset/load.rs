@@ -859,6 +859,26 @@ pub fn count_problems(diags: &[Diagnostic]) -> usize {
     diags.iter().map(|d| more_not_shown(d).unwrap_or(1)).sum()
 }
 
+/// The closing note for `more` problems left out of a report ([`more_not_shown`] reads it).
+fn more_problems(path: &str, more: usize) -> Diagnostic {
+    Diagnostic::whole_file(
+        path,
+        &format!(
+            "{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"
+        ),
+    )
+}
+
+/// `all` cut to [`MAX_DIAGNOSTICS`], with the closing note counting what was cut.
+fn capped(path: &str, mut all: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if all.len() > MAX_DIAGNOSTICS {
+        let more = all.len() - MAX_DIAGNOSTICS;
+        all.truncate(MAX_DIAGNOSTICS);
+        all.push(more_problems(path, more));
+    }
+    all
+}
+
 /// N, when `d` is the closing "N more problem(s) not shown" note.
 fn more_not_shown(d: &Diagnostic) -> Option<usize> {
     d.message
@@ -1143,10 +1163,7 @@ fn load_unsorted(
         }
         sort_by_place(&mut all);
         if more > 0 {
-            all.push(Diagnostic::whole_file(
-                path,
-                &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
-            ));
+            all.push(more_problems(path, more));
         }
         (all, entries)
     });
@@ -1167,23 +1184,20 @@ fn load_unsorted(
                 // Read on past the unknown keys (that reading finds the wrong types again),
                 // or say every problem found so far.
                 read_past_unknown_keys(path, src, diags, entries).map_err(|diags| {
-                let total = count_problems(&diags) + wrong.len() + wrong_more;
-                let mut all: Vec<Diagnostic> = diags
-                    .into_iter()
-                    .chain(wrong)
-                    .filter(|d| more_not_shown(d).is_none())
-                    .collect();
-                sort_by_place(&mut all);
-                all.truncate(MAX_DIAGNOSTICS);
-                let more = total - all.len();
-                if more > 0 {
-                    all.push(Diagnostic::whole_file(
-                        path,
-                        &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
-                    ));
-                }
-                all
-            })
+                    let total = count_problems(&diags) + wrong.len() + wrong_more;
+                    let mut all: Vec<Diagnostic> = diags
+                        .into_iter()
+                        .chain(wrong)
+                        .filter(|d| more_not_shown(d).is_none())
+                        .collect();
+                    sort_by_place(&mut all);
+                    all.truncate(MAX_DIAGNOSTICS);
+                    let more = total - all.len();
+                    if more > 0 {
+                        all.push(more_problems(path, more));
+                    }
+                    all
+                })
             };
             return match read {
                 Err(diags) if past_translations => read_past_broken_translations(path, src, diags),
@@ -1244,13 +1258,7 @@ fn validate(
     v.printable();
     one_line_texts(&mut rs);
     if v.more > 0 {
-        v.errs.push(Diagnostic::whole_file(
-            path,
-            &format!(
-                "{} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first",
-                v.more
-            ),
-        ));
+        v.errs.push(more_problems(path, v.more));
     }
     Ok((Some(rs), v.errs, v.warns))
 }
@@ -1328,15 +1336,7 @@ fn read_past_broken_translations(
         Ok((rs, errs, warns)) => {
             let mut all = diags;
             all.extend(errs);
-            if all.len() > MAX_DIAGNOSTICS {
-                let more = all.len() - MAX_DIAGNOSTICS;
-                all.truncate(MAX_DIAGNOSTICS);
-                all.push(Diagnostic::whole_file(
-                    path,
-                    &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
-                ));
-            }
-            Ok((rs, all, warns))
+            Ok((rs, capped(path, all), warns))
         }
         Err(_) => Err(diags),
     }
@@ -1387,15 +1387,7 @@ fn read_past_unknown_keys(
             let meant: Vec<String> = diags.iter().filter_map(meant_by_slip).collect();
             let mut all = diags;
             all.extend(errs.into_iter().filter(|d| !meant.contains(&d.field)));
-            if all.len() > MAX_DIAGNOSTICS {
-                let more = all.len() - MAX_DIAGNOSTICS;
-                all.truncate(MAX_DIAGNOSTICS);
-                all.push(Diagnostic::whole_file(
-                    path,
-                    &format!("{more} more problem(s) not shown (at most {MAX_DIAGNOSTICS} are reported): fix these first"),
-                ));
-            }
-            Ok((rs, all, warns))
+            Ok((rs, capped(path, all), warns))
         }
         Err(_) => Err(diags),
     }
