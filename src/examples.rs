@@ -458,7 +458,11 @@ pub fn summary(rs: &Ruleset, disagreeing: &[usize]) -> Option<String> {
                 keep.push("exercise = true".to_string());
             }
             if !ex.texts.is_empty() {
-                keep.push("its translated title and note".to_string());
+                keep.push(if ex.texts.values().any(|t| t.note.is_some()) {
+                    "its translated title and note".to_string()
+                } else {
+                    "its translated title".to_string()
+                });
             }
             if !keep.is_empty() {
                 line.push_str(&format!(

@@ -2057,3 +2057,115 @@ fn a_title_missing_from_an_example_translation_names_the_example() {
     assert!(c.ruleset.is_none(), "check must refuse it");
     assert!(c.playable.is_some(), "the rules are playable");
 }
+
+/// An `[example.text.<lang>]` in a language no translation can be in is refused once, at its
+/// header, and nothing is said of its keys; a break-it pass was told, for `[example.text.en]`
+/// in an English file, to add a `[text.en]` (then refused as the file's own language), and got
+/// three errors for an `[example.text.fr]`. Where the `[text.<lang>]` table itself is refused,
+/// its error says it all. BASE has 31 lines: the appended header is on line 33.
+#[test]
+fn an_example_translation_in_an_unusable_language_is_one_error() {
+    let own = format!("{BASE}\n[example.text.en]\ntitle = \"Two seeds\"\n");
+    assert_eq!(
+        short(&check(&own).errors),
+        ["t.toml:33:1: example[1].text.en: the ruleset's own text is already in \"en\" (its `lang`): the example's own title and note are in it; remove this table, or change `lang`"]
+    );
+    let fr = format!("{BASE}\n[example.text.fr]\ntitle = \"Deux graines\"\n");
+    assert_eq!(
+        short(&check(&fr).errors),
+        ["t.toml:33:1: example[1].text.fr: language \"fr\" has no message catalogue: this sowkit has en and es (its catalogues are compiled into it); use one of those, or build sowkit from its source with a new templates/<lang>.toml added (README \"Languages\", \"Adding a language\")"]
+    );
+    // Upper case is told to write the code in lower case.
+    let upper = format!("{BASE}\n[example.text.ES]\ntitle = \"Dos semillas\"\n");
+    let e = short(&check(&upper).errors);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(
+        e[0].starts_with("t.toml:33:1: example[1].text.ES: language \"ES\" has no message catalogue: language codes are written in lower case: \"es\"; this sowkit has en and es"),
+        "{e:#?}"
+    );
+    // A refused `[text.fr]` (line 33) and its example's table (line 36): one error.
+    let both =
+        format!("{BASE}\n[text.fr]\nname = \"x\"\n\n[example.text.fr]\ntitle = \"Deux graines\"\n");
+    let e = short(&check(&both).errors);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].starts_with("t.toml:33:1: text.fr: language \"fr\" has no message catalogue"));
+    for src in [own, fr, upper, both] {
+        assert!(check(&src).ruleset.is_none(), "check must refuse it");
+    }
+}
+
+/// A translation's hints give examples in the table's language: `[text.en]` in a Spanish
+/// file is offered "store A", not "almacén A" (a break-it pass). BASE with `lang = "es"` on
+/// line 4 has 32 lines; the table's header is on line 34.
+#[test]
+fn a_translation_hint_is_in_the_tables_language() {
+    let src = format!(
+        "{BASE}\n[text.en]\nname = \"Tiny Kalah\"\nsource = \"a test ruleset\"\nplayers = [\"A\", \"B\"]\n"
+    )
+    .replacen(
+        "source = \"a test ruleset\"\n",
+        "source = \"a test ruleset\"\nlang = \"es\"\n",
+        1,
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        ["t.toml:34:1: text.en.stores: give the two store labels in this language, e.g. stores = [\"store A\", \"store B\"]"]
+    );
+}
+
+/// A translation's per-table citations name the key that is missing and the one that cites
+/// nothing (Oware abapa's `[text.es]` cites `end` on line 61, its value at column 11; a
+/// break-it pass wrote `ned` and was shown only the whole list).
+#[test]
+fn a_translations_citations_name_the_wrong_key() {
+    let src = include_str!("../rulesets/oware-abapa.toml").replacen(
+        "sources = { end = ",
+        "sources = { ned = ",
+        1,
+    );
+    assert_eq!(
+        short(&check_source("t.toml", &src).errors),
+        ["t.toml:61:11: text.es.sources: `end` missing; `ned` is not a table that cites a source: give the per-table citations in this language for exactly the tables that cite a source: sources = { end = \"…\" }"]
+    );
+}
+
+/// `[[example.text.es]]` is told the header to write, `[example.text.es]`, not one with the
+/// example's number in it, which is no TOML.
+#[test]
+fn a_doubled_example_table_header_is_told_the_header_to_write() {
+    let src = format!("{BASE}\n[[example.text.es]]\ntitle = \"Dos semillas\"\n");
+    let e = short(&check(&src).errors);
+    assert!(
+        e.iter()
+            .any(|m| m.contains("write its header [example.text.es], not [[example.text.es]]")),
+        "{e:#?}"
+    );
+}
+
+/// The summary names a translated note only when there is one: Kalah's example 3 with its
+/// notes removed (English and Spanish) and a wrong `last`, example 4 with a wrong `last`.
+#[test]
+fn the_summary_names_a_translated_note_only_when_there_is_one() {
+    let src = include_str!("../rulesets/kalah-6x4.toml");
+    let keep: Vec<&str> = src
+        .lines()
+        .filter(|l| {
+            !l.starts_with("note = \"S5's single seed")
+                && !l.starts_with("note = \"La única semilla de S5")
+        })
+        .collect();
+    assert_eq!(
+        keep.len() + 2,
+        src.lines().count(),
+        "both notes of example 3 removed"
+    );
+    let src = (keep.join("\n") + "\n")
+        .replacen("last = \"S6\"", "last = \"S5\"", 1)
+        .replacen("last = \"S6\"", "last = \"S1\"", 1);
+    let c = check_source("k.toml", &src);
+    let s = c.summary.unwrap_or_default();
+    assert!(
+        s.ends_with("prints example 3 as the engine plays it, an [[example]] to put in place of the old one (copy over exercise = true and its translated title by hand)"),
+        "{s}"
+    );
+}

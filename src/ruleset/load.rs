@@ -1541,6 +1541,22 @@ fn with_did_you_mean(raw: &str, msg: String) -> String {
     }
 }
 
+/// The error for a language `code` sowkit has no catalogue for (`lang`, a `[text.<lang>]` or an
+/// `[example.text.<lang>]`): the languages it has, and when `code` is one of them in other
+/// case (`"EN"`), that codes are written in lower case.
+fn no_catalogue(code: &str) -> String {
+    let lower = code.to_ascii_lowercase();
+    let case = if lower != code && crate::layout::phrases::languages().contains(&lower.as_str()) {
+        format!("language codes are written in lower case: {lower:?}; ")
+    } else {
+        String::new()
+    };
+    format!(
+        "language {code:?} has no message catalogue: {case}{}",
+        crate::layout::phrases::no_catalogue_advice()
+    )
+}
+
 /// "a", "a and b", "a, b and c" (English, as every loader message is).
 pub(crate) fn join_and(items: &[String]) -> String {
     match items {
@@ -2158,15 +2174,7 @@ impl Validator<'_> {
             None => "en".to_string(),
             Some(l) => {
                 if !have.contains(&l.get_ref().as_str()) {
-                    self.err(
-                        l.span(),
-                        "lang",
-                        format!(
-                            "language {:?} has no message catalogue: {}",
-                            l.get_ref(),
-                            crate::layout::phrases::no_catalogue_advice()
-                        ),
-                    );
+                    self.err(l.span(), "lang", no_catalogue(l.get_ref()));
                     "en".to_string()
                 } else {
                     l.get_ref().clone()
@@ -2827,7 +2835,10 @@ impl Validator<'_> {
         // `[example.text.<lang>]` tables are not then each told that there is no such table
         // (`lang` switched to "es" with its `[text.es]` kept gave seven errors for one slip).
         let mut own_text_refused = false;
+        // Languages with a `[text.<lang>]` table, whether read or refused.
+        let mut text_tables = std::collections::BTreeSet::new();
         for (code, t) in raw.text.into_iter().flatten() {
+            text_tables.insert(code.clone());
             let span = t.span();
             let line = line_col(self.src, span.start).0;
             let t = t.into_inner();
@@ -2840,14 +2851,7 @@ impl Validator<'_> {
                 continue;
             }
             if !have.contains(&code.as_str()) {
-                self.err(
-                    span.clone(),
-                    &table,
-                    format!(
-                        "language {code:?} has no message catalogue: {}",
-                        crate::layout::phrases::no_catalogue_advice()
-                    ),
-                );
+                self.err(span.clone(), &table, no_catalogue(&code));
                 continue;
             }
             for m in missing {
@@ -2896,7 +2900,12 @@ impl Validator<'_> {
             }
             let duration = match (&raw.duration, &t.duration) {
                 (Some(_), None) => {
-                    self.err(span.clone(), &format!("{table}.duration"), "the ruleset gives a duration: give it in this language too, e.g. duration = \"10–20 minutos\"");
+                    let eg = if code == "es" {
+                        "10–20 minutos"
+                    } else {
+                        "10–20 minutes"
+                    };
+                    self.err(span.clone(), &format!("{table}.duration"), format!("the ruleset gives a duration: give it in this language too, e.g. duration = \"{eg}\""));
                     None
                 }
                 (None, Some(d)) => {
@@ -2914,7 +2923,31 @@ impl Validator<'_> {
             let got: Vec<&String> = sources.keys().collect();
             if want != got {
                 let at = t.sources.as_ref().map_or(span.clone(), |s| s.span());
-                self.err(at, &format!("{table}.sources"), format!("give the per-table citations in this language for exactly the tables that cite a source: sources = {{ {} }}", want.iter().map(|k| format!("{k} = \"…\"")).collect::<Vec<_>>().join(", ")));
+                // Which keys are wrong, not only the whole list (a break-it pass deleted
+                // `sowing` and was shown all eight keys).
+                let lacking: Vec<String> = want
+                    .iter()
+                    .filter(|k| !got.contains(k))
+                    .map(|k| format!("`{k}`"))
+                    .collect();
+                let extra: Vec<String> = got
+                    .iter()
+                    .filter(|k| !want.contains(k))
+                    .map(|k| format!("`{k}`"))
+                    .collect();
+                let mut which = Vec::new();
+                if !lacking.is_empty() {
+                    which.push(format!("{} missing", join_and(&lacking)));
+                }
+                if !extra.is_empty() {
+                    let verb = if extra.len() == 1 {
+                        "is not a table that cites a source"
+                    } else {
+                        "are not tables that cite a source"
+                    };
+                    which.push(format!("{} {verb}", join_and(&extra)));
+                }
+                self.err(at, &format!("{table}.sources"), format!("{}: give the per-table citations in this language for exactly the tables that cite a source: sources = {{ {} }}", which.join("; "), want.iter().map(|k| format!("{k} = \"…\"")).collect::<Vec<_>>().join(", ")));
             }
             let (players, mut pit_labels, stores) = self.names(
                 n,
@@ -2930,7 +2963,10 @@ impl Validator<'_> {
                 pit_labels = board.pit_labels.clone();
             }
             if t.stores.is_none() {
-                self.err(span.clone(), &format!("{table}.stores"), "give the two store labels in this language, e.g. stores = [\"almacén A\", \"almacén B\"]");
+                // The example in the table's own language (a break-it pass read Spanish store
+                // names offered for a `[text.en]`).
+                let eg = if code == "es" { "almacén" } else { "store" };
+                self.err(span.clone(), &format!("{table}.stores"), format!("give the two store labels in this language, e.g. stores = [\"{eg} A\", \"{eg} B\"]"));
             }
             texts.insert(
                 code,
@@ -3080,7 +3116,25 @@ impl Validator<'_> {
                 let at = et.span();
                 let et = et.into_inner();
                 let f = format!("{tag}.text.{code}");
-                for m in self.take_missing(&f) {
+                let missing = self.take_missing(&f);
+                // A table in a language no translation can be in is refused whole, once, and
+                // says nothing of its keys (a break-it pass: `[example.text.en]` in an English
+                // file was told to add a `[text.en]`, which is then refused as the file's own
+                // language; `[example.text.fr]` got three errors). Where the `[text.<lang>]`
+                // table itself was refused for it, that error says it all.
+                if code == lang && lang_ok {
+                    if !own_text_refused {
+                        self.err(at.clone(), &f, format!("the ruleset's own text is already in {code:?} (its `lang`): the example's own title and note are in it; remove this table, or change `lang`"));
+                    }
+                    continue;
+                }
+                if !have.contains(&code.as_str()) {
+                    if !text_tables.contains(&code) {
+                        self.err(at.clone(), &f, no_catalogue(&code));
+                    }
+                    continue;
+                }
+                for m in missing {
                     let head = format!("example {} \"{}\": ", i + 1, ex.title.get_ref());
                     self.say_missing(m, &head);
                 }

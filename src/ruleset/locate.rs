@@ -404,11 +404,14 @@ fn walk_table(
         match (sub, v.get_ref()) {
             // `[[board]]` for `[board]`, and `[example]` for `[[example]]`.
             (Some(_), DeValue::Array(items)) if kind("object") && tables(items) => {
+                // A header names no element: `[example.text.es]` under the example it
+                // follows, not `[example[1].text.es]` (which is not TOML).
+                let header = toml_header(&path);
                 out.push(Unknown {
                     span: k.span(),
                     field: path.clone(),
                     message: format!(
-                        "`{path}` is one table: write its header [{path}], not [[{path}]]"
+                        "`{path}` is one table: write its header [{header}], not [[{header}]]"
                     ),
                     shape: true,
                     entry: None,
@@ -596,4 +599,21 @@ fn missing_in_table(
             _ => {}
         }
     }
+}
+
+/// The TOML header of a table at `path` (`example[1].text.es` → `example.text.es`): the
+/// element indices a field path carries are left out, since a header under `[[example]]` names
+/// the last example.
+fn toml_header(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut skip = false;
+    for c in path.chars() {
+        match c {
+            '[' => skip = true,
+            ']' => skip = false,
+            _ if !skip => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
