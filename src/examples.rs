@@ -226,13 +226,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
             if let Some(w) = written_for(rules, p) {
                 let what = match notation::parse_position(rules, p) {
                     Err(err) => format!("the expected position {p:?} cannot be read: {err}"),
-                    Ok(_) => format!(
-                        "the seed total is wrong: expected {} seeds ({} pits × 2 × {} seeds; no move adds or removes one), found {}",
-                        rs.total_seeds(),
-                        rs.board.pits_per_side,
-                        rs.board.seeds_per_pit,
-                        notation_total(rules, p).unwrap_or(0)
-                    ),
+                    Ok(_) => seed_total_wrong(rs, notation_total(rules, p).unwrap_or(0)),
                 };
                 out.push(stop(
                     "position",
@@ -263,8 +257,8 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                     at("position"),
                     &format!("example[{}].expect.position", i + 1),
                     &format!(
-                        "{tag}: the seed total is wrong: expected {want} seeds ({} pits × 2 × {} seeds; no move adds or removes one), found {found}; recount the pits and stores",
-                        rs.board.pits_per_side, rs.board.seeds_per_pit
+                        "{tag}: {}; recount the pits and stores",
+                        seed_total_wrong(rs, found)
                     ),
                 ));
                 unknown_fields.push("position".to_string());
@@ -295,6 +289,17 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// "the seed total is wrong: expected 48 seeds (6 pits × 2 × 4 seeds; …), found `found`": an
+/// expected position holding `found` seeds where `rs`'s game always has its total.
+fn seed_total_wrong(rs: &Ruleset, found: u32) -> String {
+    format!(
+        "the seed total is wrong: expected {} seeds ({} pits × 2 × {} seeds; no move adds or removes one), found {found}",
+        rs.total_seeds(),
+        rs.board.pits_per_side,
+        rs.board.seeds_per_pit
+    )
 }
 
 /// The expectations `ex` states, in the order [`compare`] compares them.
