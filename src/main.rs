@@ -791,10 +791,6 @@ fn field_line(src: &str, message: &str) -> Option<(usize, String)> {
     header.map(|n| (n, field.to_string()))
 }
 
-/// The binary's allocator (see Cargo.toml): the library leaves the choice to its user.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let format = match &cli.command {
