@@ -945,9 +945,11 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         }
         None::<()>
     };
-    each_layout(rs, paper, sz, ph, &mut take)?;
+    // The worked examples replayed once for both pit sizes (replaying does not depend on them).
+    let prepared = prepare(rs, ph)?;
+    each_layout(rs, paper, sz, ph, &prepared, &mut take);
     if least < most {
-        each_layout(rs, paper, &smallest, ph, &mut take)?;
+        each_layout(rs, paper, &smallest, ph, &prepared, &mut take);
     }
     Ok(best.or(first).map(|l| l.0).unwrap_or_default())
 }
@@ -971,28 +973,34 @@ pub fn layouts(
     ph: &Phrases,
 ) -> Result<Vec<Layout>, String> {
     let mut out = Vec::new();
-    each_layout(rs, paper, sz, ph, |l| {
+    each_layout(rs, paper, sz, ph, &prepare(rs, ph)?, |l| {
         out.push(l);
         None::<()>
-    })?;
+    });
     Ok(out)
 }
 
-/// Lays out each of [`layouts`] in turn and hands it to `take`, stopping at the first for
-/// which `take` returns a value, and returns that value (`None` when none did).
+/// Each worked example of `rs` replayed by the engine for its diagrams
+/// ([`diagram::prepare`]), in order. Errors when one cannot be replayed.
+fn prepare(rs: &Ruleset, ph: &Phrases) -> Result<Vec<Prepared>, String> {
+    let rules = Rules::try_new(rs)?;
+    rs.examples
+        .iter()
+        .map(|ex| diagram::prepare(rs, &rules, ex, ph, false))
+        .collect()
+}
+
+/// Lays out each of [`layouts`] in turn, with the worked examples `prepared` by [`prepare`],
+/// and hands it to `take`, stopping at the first for which `take` returns a value, and
+/// returns that value (`None` when none did).
 fn each_layout<T>(
     rs: &Ruleset,
     paper: Paper,
     sz: &Sizes,
     ph: &Phrases,
+    prepared: &[Prepared],
     mut take: impl FnMut(Layout) -> Option<T>,
-) -> Result<Option<T>, String> {
-    let rules = Rules::try_new(rs)?;
-    let prepared: Vec<Prepared> = rs
-        .examples
-        .iter()
-        .map(|ex| diagram::prepare(rs, &rules, ex, ph, false))
-        .collect::<Result<_, _>>()?;
+) -> Option<T> {
     // Each worked example's height (whole, and what must stay with its title) depends only on
     // the sizes and the paper, the same for every layout tried here: measured once.
     let dims: Vec<(f64, f64)> = prepared
@@ -1007,12 +1015,12 @@ fn each_layout<T>(
     let moved = sources_before_examples(&all, ph);
     for order in std::iter::once(&all).chain(moved.as_ref()) {
         for &size in &sizes {
-            if let Some(v) = take(lay_out(rs, paper, sz, ph, &prepared, &dims, order, size)) {
-                return Ok(Some(v));
+            if let Some(v) = take(lay_out(rs, paper, sz, ph, prepared, &dims, order, size)) {
+                return Some(v);
             }
         }
     }
-    Ok(None)
+    None
 }
 
 /// `blocks` with the sources moved to just before the first worked-example section (worked
