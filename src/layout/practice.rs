@@ -1015,7 +1015,8 @@ pub(crate) fn key_pages_with(
         let placed = f.place(2.0, whole, lead);
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
         f.lines(MARGIN, &hl, sub_head, Weight::Bold);
-        let split = super::rules::flow_boards(&mut f, rs, ph, &prep, head_h);
+        let split = super::rules::splits_boards(rs, ph, sz, &prep, paper, head_h);
+        super::rules::flow_boards(&mut f, rs, ph, &prep, split);
         let number = ph.fmt("key.continued", &[("n", &e.number.to_string())]);
         f.running_head = Some((super::wrap(&number, sub_head, Weight::Bold, w), sub_head));
         for c in &caption {

@@ -620,8 +620,19 @@ pub(crate) fn splits_boards(
     if prep.after.is_none() || !diagram::stacked(rs, w, sz) {
         return false;
     }
+    too_tall(
+        sz,
+        paper,
+        title,
+        boards_height(rs, ph, sz, prep, paper, w).1,
+    )
+}
+
+/// Whether a title `title` mm tall over boards `ink` mm tall down to their lowest ink is
+/// taller than a whole page's content area (the test of [`splits_boards`]).
+fn too_tall(sz: &Sizes, paper: Paper, title: f64, ink: f64) -> bool {
     let usable = page::content_bottom(paper.width, paper.height, sz) - MARGIN;
-    title + boards_height(rs, ph, sz, prep, paper, w).1 > usable + 1e-6
+    title + ink > usable + 1e-6
 }
 
 /// Height that must stay on one page with a title `title` mm tall of the boards of `prep`,
@@ -644,24 +655,17 @@ pub(crate) fn boards_lead(
     part_height(rs, ph, sz, prep, paper, w, part).1
 }
 
-/// Draws the boards of `prep` at `f`'s place, across the page: both together, or split
-/// between them when they are taller than a page ([`splits_boards`]: the first board ends
-/// this page, "After" starts the next), and moves `f` below them. `title` is the height of
-/// the title just set above them, mm. Returns whether they were split.
-pub(crate) fn flow_boards(
-    f: &mut Flow,
-    rs: &Ruleset,
-    ph: &Phrases,
-    prep: &Prepared,
-    title: f64,
-) -> bool {
+/// Draws the boards of `prep` at `f`'s place, across the page: both together, or, when
+/// `split` (they are taller than a page with their title, [`splits_boards`]), split between
+/// them: the first board ends this page, "After" starts the next. Moves `f` below them.
+pub(crate) fn flow_boards(f: &mut Flow, rs: &Ruleset, ph: &Phrases, prep: &Prepared, split: bool) {
     use diagram::Part;
     let (sz, paper, w) = (f.sz, f.paper, f.width());
     let y = f.y;
-    if !splits_boards(rs, ph, &sz, prep, paper, title) {
+    if !split {
         let used = diagram::draw_boards(f.page(), rs, ph, &sz, prep, MARGIN, y, w);
         f.y += used + 1.0;
-        return false;
+        return;
     }
     let used = diagram::draw_part(f.page(), rs, ph, &sz, prep, MARGIN, y, w, Part::Before);
     f.y += used + STACK_GAP;
@@ -670,7 +674,6 @@ pub(crate) fn flow_boards(
     let y = f.y;
     diagram::draw_part(f.page(), rs, ph, &sz, prep, MARGIN, y, w, Part::After);
     f.y += used + 1.0;
-    true
 }
 
 /// The lowest ink of `items`, mm from the page top: shapes with half their stroke, texts to
@@ -1003,7 +1006,7 @@ fn each_layout<T>(
 ) -> Option<T> {
     // Each worked example's height (whole, and what must stay with its title) depends only on
     // the sizes and the paper, the same for every layout tried here: measured once.
-    let dims: Vec<(f64, f64)> = prepared
+    let dims: Vec<Dims> = prepared
         .iter()
         .map(|p| example_dims(rs, sz, ph, p, paper))
         .collect();
@@ -1055,7 +1058,7 @@ fn lay_out(
     sz: &Sizes,
     ph: &Phrases,
     prepared: &[Prepared],
-    dims: &[(f64, f64)],
+    dims: &[Dims],
     blocks: &[Block],
     src_size: f64,
 ) -> Layout {
@@ -1090,11 +1093,11 @@ fn lay_out(
                 };
                 let next = match (ahead(0), ahead(1)) {
                     (Some(Block::Example(k)), _) => {
-                        let (ew, el) = dims[*k];
+                        let (ew, el) = (dims[*k].whole, dims[*k].lead);
                         (EXAMPLE_GAP + ew, EXAMPLE_GAP + el, EXAMPLE_GAP + el)
                     }
                     (Some(Block::Para(p)), Some(Block::Example(k))) => {
-                        let (ew, el) = dims[*k];
+                        let (ew, el) = (dims[*k].whole, dims[*k].lead);
                         let ph = para_h(p);
                         (ph + EXAMPLE_GAP + ew, ph + EXAMPLE_GAP + el, ph)
                     }
@@ -1138,8 +1141,8 @@ fn lay_out(
             }
             Block::Example(k) => {
                 let prep = &prepared[*k];
-                let (whole, lead) = dims[*k];
-                let placed = f.place(EXAMPLE_GAP, whole, lead);
+                let d = dims[*k];
+                let placed = f.place(EXAMPLE_GAP, d.whole, d.lead);
                 // An exercise's own title often gives its answer away: number it instead, the
                 // same number it has on the practice page (the ruleset's exercises come first).
                 let heading = if rs.examples[*k].exercise {
@@ -1151,7 +1154,9 @@ fn lay_out(
                 let title = super::wrap(&heading, ex_title, Weight::Bold, w);
                 f.lines(MARGIN, &title, ex_title, Weight::Bold);
                 let title_h = title.len() as f64 * text::line_height_mm(ex_title);
-                let split = flow_boards(&mut f, rs, ph, prep, title_h);
+                // The test of `splits_boards`, with the boards' ink measured once.
+                let split = d.can_split && too_tall(sz, paper, title_h, d.ink);
+                flow_boards(&mut f, rs, ph, prep, split);
                 for (i, c) in prep.caption[1..].iter().enumerate() {
                     let lines = super::wrap(c, caption, Weight::Regular, w);
                     if i == 0 && placed == Placed::Split && !split {
@@ -1239,22 +1244,31 @@ const EXAMPLE_GAP: f64 = 1.0;
 /// on one page, mm (as between stacked boards).
 const STACK_GAP: f64 = 2.0;
 
-/// A worked example's heights in the sizes `sz`, without the [`EXAMPLE_GAP`] above it, mm:
-/// the whole block (title, boards and caption) and its lead (title and boards down to their
-/// ink, which stay on one page; see [`Flow::place`]).
-fn example_dims(
-    rs: &Ruleset,
-    sz: &Sizes,
-    ph: &Phrases,
-    prep: &Prepared,
-    paper: Paper,
-) -> (f64, f64) {
+/// A worked example's heights on a rule sheet in the sizes `sz` (see [`example_dims`]), mm.
+#[derive(Debug, Clone, Copy)]
+struct Dims {
+    /// The whole block (title, boards and caption), without the [`EXAMPLE_GAP`] above it.
+    whole: f64,
+    /// Its lead: title and boards down to their ink, which stay on one page (see
+    /// [`Flow::place`]).
+    lead: f64,
+    /// Both boards down to their lowest ink ([`boards_height`]).
+    ink: f64,
+    /// Whether it has two boards, stacked: the ones [`splits_boards`] may split.
+    can_split: bool,
+}
+
+/// A worked example's heights in the sizes `sz`, mm (see [`Dims`]), its boards drawn on a
+/// scratch page once (and their first board alone when they are split).
+fn example_dims(rs: &Ruleset, sz: &Sizes, ph: &Phrases, prep: &Prepared, paper: Paper) -> Dims {
     let w = paper.width - 2.0 * MARGIN;
     let title = super::wrap(&prep.caption[0], sz.example_title, Weight::Bold, w).len() as f64
         * text::line_height_mm(sz.example_title);
-    let used = boards_height(rs, ph, sz, prep, paper, w).0;
-    // Split between its boards, only the first must stay with the title.
-    let ink = boards_lead(rs, ph, sz, prep, paper, title);
+    let (used, ink) = boards_height(rs, ph, sz, prep, paper, w);
+    let can_split = prep.after.is_some() && diagram::stacked(rs, w, sz);
+    // [`splits_boards`] and [`boards_lead`], from the one measurement: split between its
+    // boards, only the first must stay with the title.
+    let split = can_split && too_tall(sz, paper, title, ink);
     let paras: Vec<usize> = prep.caption[1..]
         .iter()
         .map(|c| super::wrap(c, sz.caption, Weight::Regular, w).len())
@@ -1263,15 +1277,22 @@ fn example_dims(
     let lh = text::line_height_mm(sz.caption);
     // 1 mm comes between the boards and the caption.
     let whole = title + used + 1.0 + cap as f64 * lh;
-    if splits_boards(rs, ph, sz, prep, paper, title) {
-        return (whole, title + ink);
+    let lead = if split {
+        title + part_height(rs, ph, sz, prep, paper, w, diagram::Part::Before).1
+    } else {
+        // The caption's first lines (up to CAPTION_LEAD) stay with the boards: a caption read
+        // a page away from its diagram was what a Spanish reader found (Oware in large print
+        // on A3: "Captura total" and "Con veinticinco se gana" had their two-line captions at
+        // the top of the next page).
+        let first = paras.first().copied().unwrap_or(0).min(CAPTION_LEAD);
+        (title + used + 1.0 + first as f64 * lh).min(whole)
+    };
+    Dims {
+        whole,
+        lead,
+        ink,
+        can_split,
     }
-    // The caption's first lines (up to CAPTION_LEAD) stay with the boards: a caption read a
-    // page away from its diagram was what a Spanish reader found (Oware in large print on
-    // A3: "Captura total" and "Con veinticinco se gana" had their two-line captions at the
-    // top of the next page).
-    let first = paras.first().copied().unwrap_or(0).min(CAPTION_LEAD);
-    (whole, (title + used + 1.0 + first as f64 * lh).min(whole))
 }
 
 /// Lines of a worked example's caption, at most, that stay on the page of its boards when
