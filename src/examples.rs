@@ -870,16 +870,21 @@ pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
     let rules = Rules::new(rs);
     let mut rng = crate::rng::XorShift::seeded(&rs.id);
     let budget = crate::engine::SowBudget::new(SANITY_SOWN);
+    // One trial game restarted at each position (`reset_to`: the same game as a new one
+    // there, without allocating), and moves played without their reports: the same plays,
+    // the same errors and the same seeds sown as `Game::new` and `Game::play` each time.
+    let mut trial = Game::new(&rules, rules.initial());
+    let mut moves = crate::engine::MoveList::new();
     for _ in 0..SANITY_GAMES {
         let mut game = Game::new(&rules, rules.initial());
         for _ in 0..SANITY_PLIES {
-            let moves = game.legal_moves();
+            game.legal_moves_into(&mut moves);
             if game.ending().is_some() || moves.is_empty() {
                 break;
             }
-            for &mv in &moves {
-                let mut trial = Game::new(&rules, game.position().clone());
-                if let Err(crate::engine::EngineError::NonTerminating(why)) = trial.play(mv) {
+            for &mv in moves.as_slice() {
+                trial.reset_to(&game);
+                if let Err(crate::engine::EngineError::NonTerminating(why)) = trial.play_fast(mv) {
                     // Point at the `relay = …` line, else the [sowing] header.
                     let line = line_starting(src, &["relay", "[sowing]"]);
                     let msg = format!(
@@ -897,8 +902,8 @@ pub fn sanity(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                     return Vec::new();
                 }
             }
-            let mv = moves[rng.below(moves.len())];
-            if game.play(mv).is_err() {
+            let mv = moves.as_slice()[rng.below(moves.len())];
+            if game.play_fast(mv).is_err() {
                 break;
             }
         }
