@@ -39,6 +39,7 @@ use printpdf::{
     Codepoint, DictItem, ExternalStream, ExternalXObject, FontId, Mm, Op, ParsedFont, PdfDocument,
     PdfFont, PdfFontHandle, PdfPage, PdfSaveOptions, Pt, Rect, TextItem, XObject, XObjectId,
 };
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -64,7 +65,16 @@ fn full_font_name(weight: Weight) -> &'static str {
 /// One embedded face: its resource id and the map from full-font glyph id to embedded id.
 struct Embedded {
     id: FontId,
-    gid_map: BTreeMap<u16, u16>,
+    /// Embedded id of each full-font glyph id the document shows, indexed by the full-font id
+    /// (0, `.notdef`, for every other id).
+    gid_map: Vec<u16>,
+}
+
+impl Embedded {
+    /// The embedded id of full-font glyph `gid` (0 if the document does not show it).
+    fn gid(&self, gid: u16) -> u16 {
+        self.gid_map.get(usize::from(gid)).copied().unwrap_or(0)
+    }
 }
 
 /// The tables an embedded TrueType font keeps: what a PDF reader needs to draw and measure its
@@ -245,26 +255,22 @@ fn subset_face(face: &Face, gids: &[u16]) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
-/// Registers the font for `weight` in `pdf`, subset to the characters in `chars`.
-fn embed(pdf: &mut PdfDocument, weight: Weight, chars: &BTreeSet<char>) -> Option<Embedded> {
+/// Registers the font for `weight` in `pdf`, subset to the glyphs set in `used` (indexed by
+/// full-font glyph id; `.notdef` is always kept).
+fn embed(pdf: &mut PdfDocument, weight: Weight, used: &[bool]) -> Option<Embedded> {
     let face = text::face(weight)?;
-    let mut gids: BTreeSet<u16> = chars.iter().map(|c| face.gid(*c)).collect();
-    gids.insert(0);
-    let gids: Vec<u16> = gids.into_iter().collect();
-    let (bytes, name, gid_map) = match subset_face(face, &gids) {
-        Some(b) => {
-            let map = gids
-                .iter()
-                .enumerate()
-                .map(|(i, g)| (*g, i as u16))
-                .collect();
-            (b, font_name(weight), map)
-        }
-        None => (
-            face.bytes.to_vec(),
-            full_font_name(weight),
-            gids.iter().map(|g| (*g, *g)).collect(),
-        ),
+    // Sorted and unique, starting with 0, as `subset_face` needs.
+    let gids: Vec<u16> = std::iter::once(0)
+        .chain((1..used.len()).filter(|g| used[*g]).map(|g| g as u16))
+        .collect();
+    let subset = subset_face(face, &gids);
+    let mut gid_map = vec![0u16; gids.last().map_or(0, |g| usize::from(*g) + 1)];
+    for (i, g) in gids.iter().enumerate() {
+        gid_map[usize::from(*g)] = if subset.is_some() { i as u16 } else { *g };
+    }
+    let (bytes, name) = match subset {
+        Some(b) => (b, font_name(weight)),
+        None => (face.bytes.to_vec(), full_font_name(weight)),
     };
     let parsed = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new())?;
     let id = FontId(name.to_string());
@@ -455,21 +461,19 @@ fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, c: &mut Content) {
             c.st.dash = Some(d);
         }
     }
-    if let Some((key, [ox, oy])) = form_key(s) {
-        if let Some(form) = forms.ids.get(&key) {
-            // The form's origin is the shape's first point, in page points (y flipped).
-            c.op("q");
-            c.out.extend_from_slice(b"1 0 0 1 ");
-            c.num(centi(ox * PT_PER_MM));
-            c.num(centi((f.h - oy) * PT_PER_MM));
-            c.op("cm");
-            c.out.push(b'/');
-            c.out.extend_from_slice(form.0.as_bytes());
-            c.out.push(b' ');
-            c.op("Do");
-            c.op("Q");
-            return;
-        }
+    if let Some(&(form, [ox, oy])) = forms.drawn.get(&(s as *const Shape)) {
+        // The form's origin is the shape's first point, in page points (y flipped).
+        c.op("q");
+        c.out.extend_from_slice(b"1 0 0 1 ");
+        c.num(centi(ox * PT_PER_MM));
+        c.num(centi((f.h - oy) * PT_PER_MM));
+        c.op("cm");
+        c.out.push(b'/');
+        c.out.extend_from_slice(forms.names[form].0.as_bytes());
+        c.out.push(b' ');
+        c.op("Do");
+        c.op("Q");
+        return;
     }
     for seg in segs {
         match seg {
@@ -518,7 +522,11 @@ fn text_ops(
     // page operators would have it (see [`Shown`]).
     let used = shown.entry(t.weight).or_default();
     for g in &glyphs {
-        used.insert(font.gid_map.get(&g.gid).copied().unwrap_or(0), g.ch);
+        let gid = usize::from(font.gid(g.gid));
+        if gid >= used.len() {
+            used.resize(gid + 1, None);
+        }
+        used[gid] = Some(g.ch);
     }
     // Colour and font are allowed inside a text object (ISO 32000-1 §8.2, figure 9).
     c.fill(t.color);
@@ -547,8 +555,7 @@ fn text_ops(
     c.text = Some(at);
     c.out.push(b'(');
     for g in &glyphs {
-        let gid = font.gid_map.get(&g.gid).copied().unwrap_or(0);
-        for b in gid.to_be_bytes() {
+        for b in font.gid(g.gid).to_be_bytes() {
             // A literal string escapes its delimiters and the backslash; a bare CR would be
             // read as a line end (ISO 32000-1 §7.3.4.2).
             match b {
@@ -584,9 +591,9 @@ fn page_content(
     c.out
 }
 
-/// The glyphs each weight shows in the document: subset glyph id → the character it was last
-/// shown for, in painting order.
-type Shown = BTreeMap<Weight, BTreeMap<u16, char>>;
+/// The glyphs each weight shows in the document: for each embedded glyph id (the index), the
+/// character it was last shown for, in painting order (`None`: not shown).
+type Shown = BTreeMap<Weight, Vec<Option<char>>>;
 
 /// The text operators printpdf reads to know which glyphs each font shows, for its `/W` widths
 /// and `/ToUnicode` map: one `ShowText` a font listing each glyph once with the character it
@@ -607,7 +614,14 @@ fn shown_ops(shown: &Shown, fonts: &BTreeMap<Weight, Embedded>) -> Vec<Op> {
         ops.push(Op::ShowText {
             items: vec![TextItem::GlyphIds(
                 used.iter()
-                    .map(|(gid, ch)| Codepoint::with_cid(*gid, 0.0, ch.to_string()))
+                    .enumerate()
+                    .filter_map(|(gid, ch)| {
+                        Some(Codepoint::with_cid(
+                            gid as u16,
+                            0.0,
+                            ch.as_ref()?.to_string(),
+                        ))
+                    })
                     .collect(),
             )],
         });
@@ -762,19 +776,25 @@ const FORM_USE_BYTES: usize = 32;
 /// circles, seed counters or log boxes then holds each outline once.
 #[derive(Default)]
 struct Forms {
-    /// Resource name (`P0`, `P1`, … in order of first use) of each shared outline.
-    ids: std::collections::HashMap<FormKey, XObjectId>,
+    /// Resource names (`P0`, `P1`, … in order of first use) of the shared outlines.
+    names: Vec<XObjectId>,
+    /// The form (index into `names`) and origin (the shape's first point, page mm, y down) of
+    /// each shape of the document drawn with a form, by the shape's address (the document is
+    /// borrowed, unchanged, while it is rendered).
+    drawn: FxHashMap<*const Shape, (usize, [f64; 2])>,
 }
 
 impl Forms {
     /// Finds the outlines `doc` draws at least twice and registers each as a form in `pdf`.
     fn register(doc: &Document, pdf: &mut PdfDocument) -> Forms {
-        // Uses and widest stroke (mm) of each key, and the keys in order of first use.
-        let mut seen: std::collections::HashMap<FormKey, (usize, f64)> = Default::default();
-        let mut order = Vec::new();
+        // Each distinct key in order of first use, with its uses and widest stroke (mm).
+        let mut slot_of: FxHashMap<FormKey, usize> = FxHashMap::default();
+        let mut slots: Vec<(FormKey, usize, f64)> = Vec::new();
+        // Every shape with a key: its address, slot and origin.
+        let mut shapes = Vec::new();
         for item in doc.pages.iter().flat_map(|p| crate::doc::leaves(&p.items)) {
             let Item::Shape(s) = item else { continue };
-            let Some((key, _)) = form_key(s) else {
+            let Some((key, origin)) = form_key(s) else {
                 continue;
             };
             let width = s
@@ -782,16 +802,19 @@ impl Forms {
                 .as_ref()
                 .and_then(clean_stroke)
                 .map_or(0.0, |(w, _)| w);
-            let e = seen.entry(key.clone()).or_insert_with(|| {
-                order.push(key);
-                (0, 0.0)
+            let slot = *slot_of.entry(key).or_insert_with_key(|key| {
+                slots.push((key.clone(), 0, 0.0));
+                slots.len() - 1
             });
-            e.0 += 1;
-            e.1 = e.1.max(width);
+            let e = &mut slots[slot];
+            e.1 += 1;
+            e.2 = e.2.max(width);
+            shapes.push((s as *const Shape, slot, origin));
         }
         let mut forms = Forms::default();
-        for key in order {
-            let (uses, width) = seen[&key];
+        // The form of each slot that gets one.
+        let mut form_of = vec![None; slots.len()];
+        for (slot, (key, uses, width)) in slots.into_iter().enumerate() {
             // Bytes of the path written inline (about 6 a coordinate, 2 an operator) against
             // a form: its object (about 120 bytes with its dictionary) and 32 bytes a use.
             let inline = key.len() * 6;
@@ -800,7 +823,7 @@ impl Forms {
             }
             // A mitred corner reaches at most miter-limit (10) × half the width out.
             let (content, bbox) = form_content(&key, 5.0 * width * PT_PER_MM + 1.0);
-            let id = XObjectId(format!("P{}", forms.ids.len()));
+            let id = XObjectId(format!("P{}", forms.names.len()));
             let mut dict = BTreeMap::new();
             dict.insert("Type".to_string(), DictItem::Name(b"XObject".to_vec()));
             dict.insert("Subtype".to_string(), DictItem::Name(b"Form".to_vec()));
@@ -822,7 +845,13 @@ impl Forms {
                 .xobjects
                 .map
                 .insert(id.clone(), XObject::External(xobject));
-            forms.ids.insert(key, id);
+            form_of[slot] = Some(forms.names.len());
+            forms.names.push(id);
+        }
+        for (shape, slot, origin) in shapes {
+            if let Some(form) = form_of[slot] {
+                forms.drawn.insert(shape, (form, origin));
+            }
         }
         forms
     }
@@ -951,16 +980,27 @@ fn stamp_id(bytes: &mut [u8]) {
 /// [`crate::kit::make`] does.
 pub fn render(doc: &Document) -> Vec<u8> {
     let mut pdf = PdfDocument::new(&doc.title);
-    // Characters per weight, for subsetting.
-    let mut chars: BTreeMap<Weight, BTreeSet<char>> = BTreeMap::new();
+    // Glyphs shown per weight (indexed by full-font glyph id), for subsetting; a weight with
+    // text items gets its font even if they are all empty.
+    let mut used: BTreeMap<Weight, Vec<bool>> = BTreeMap::new();
     for item in doc.pages.iter().flat_map(|p| crate::doc::leaves(&p.items)) {
         if let Item::Text(t) = item {
-            chars.entry(t.weight).or_default().extend(t.text.chars());
+            let flags = used.entry(t.weight).or_default();
+            let Some(face) = text::face(t.weight) else {
+                continue;
+            };
+            for c in t.text.chars() {
+                let g = usize::from(face.gid(c));
+                if g >= flags.len() {
+                    flags.resize(g + 1, false);
+                }
+                flags[g] = true;
+            }
         }
     }
-    let fonts: BTreeMap<Weight, Embedded> = chars
+    let fonts: BTreeMap<Weight, Embedded> = used
         .iter()
-        .filter_map(|(w, cs)| embed(&mut pdf, *w, cs).map(|e| (*w, e)))
+        .filter_map(|(w, flags)| embed(&mut pdf, *w, flags).map(|e| (*w, e)))
         .collect();
     let forms = Forms::register(doc, &mut pdf);
     let mut contents = Vec::with_capacity(doc.pages.len());
