@@ -69,7 +69,7 @@ pub mod balance;
 pub mod report;
 mod table;
 
-use crate::engine::{EngineError, Game, Move, MoveList, Position, Rules};
+use crate::engine::{EngineError, Game, Move, MoveList, Position, Rules, MAX_MOVES};
 use std::time::Instant;
 use table::{Key, Table};
 
@@ -389,6 +389,8 @@ pub struct Solver<'r> {
 struct Kids<'r> {
     v: Vec<Child<'r>>,
     n: usize,
+    /// The indices of the first `n` in the order they are searched ([`Solver::search_inner`]).
+    order: Vec<u8>,
 }
 
 impl<'r> Kids<'r> {
@@ -408,14 +410,30 @@ struct Child<'r> {
     /// The move captured, or put seeds in a store: no earlier position can recur, a new
     /// segment starts.
     fresh: bool,
-    /// Change of the mover's margin if the game ends at this position by repetition (the
-    /// sweep of the remaining seeds included); rules with a repetition end only (else the
-    /// gain alone).
-    repeat_gain: i32,
-    /// The compact key of the position without the stores ([`PathKey::Compact`]), worked out
-    /// once when the child is played (for the table prefetch) and used again when it is
-    /// searched; `None` when the game is over or the key does not fit 128 bits.
-    compact: Option<Key>,
+    /// The side that made the move.
+    mover: u8,
+}
+
+impl Child<'_> {
+    /// Change of the mover's margin if the game ends at this position by repetition: the
+    /// gain and the engine's sweep at a repetition end (`Game::finish`, the mover of this
+    /// move being the last mover). Worked out only when a position recurs (it was worked out
+    /// for every child: 6 % of the solver's instructions in an Oware kit).
+    fn repeat_gain(&self, rules: &Rules) -> i32 {
+        let n = rules.pits_per_side();
+        let h = &self.game.position().holes;
+        let rows = [
+            h[..n].iter().map(|&x| x as i32).sum::<i32>(),
+            h[n..2 * n].iter().map(|&x| x as i32).sum::<i32>(),
+        ];
+        let (own, other) = (rows[self.mover as usize], rows[1 - self.mover as usize]);
+        self.gain
+            + match rules.ruleset().end.remaining_seeds {
+                crate::ruleset::Remaining::Owner => own - other,
+                crate::ruleset::Remaining::Mover => own + other,
+                crate::ruleset::Remaining::Opponent => -(own + other),
+            }
+    }
 }
 
 /// Stores of `g`: (side to move's store minus the other's).
@@ -459,7 +477,8 @@ impl<'r> Solver<'r> {
     /// Forgets everything learnt (table, mid-segment results): the solver is then as
     /// [`Solver::new`] made it, with the same rules and limits, keeping only buffers that hold
     /// nothing between nodes (child lists, the history-free base game, the pooled lists and
-    /// segments, each emptied before reuse), so that many small
+    /// segments, each emptied before reuse) and the emptied segment, side table and line of
+    /// play, so that many small
     /// solves in a row do not allocate them again. The set-up endgames of a kit are hundreds
     /// of solves of 200 positions each: copying a game into a new child list for every
     /// position searched was a tenth of an Oware kit's instructions.
@@ -468,6 +487,16 @@ impl<'r> Solver<'r> {
         let base = self.base.take();
         let dep_pool = std::mem::take(&mut self.dep_pool);
         let seg_pool = std::mem::take(&mut self.seg_pool);
+        // Kept, emptied: a new solver grew them again in every solve (a hash map rebuilt at
+        // each doubling). Only `get`, `insert` and `remove` are used on the maps, never their
+        // order, so their capacity changes nothing else.
+        let mut segment = std::mem::take(&mut self.segment);
+        segment.keys.clear();
+        segment.index.clear();
+        let mut side = std::mem::take(&mut self.side);
+        side.clear();
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
         // The old table goes back to its thread's pool before the new one is taken from it.
         drop(std::mem::replace(&mut self.table, Table::new(0)));
         *self = Solver::new(self.rules, self.limits);
@@ -475,6 +504,9 @@ impl<'r> Solver<'r> {
         self.base = base;
         self.dep_pool = dep_pool;
         self.seg_pool = seg_pool;
+        self.segment = segment;
+        self.side = side;
+        self.path = path;
     }
 
     /// Solves `pos` (taken as having no earlier history, as [`Game::new`]): the proven value
@@ -517,7 +549,7 @@ impl<'r> Solver<'r> {
         let mut guess = 0;
         while lo < hi {
             let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
-            match self.search(&root, beta - 1, beta, 0, None) {
+            match self.search(&root, beta - 1, beta, 0) {
                 Ok((v, _)) => {
                     if v < beta {
                         hi = v;
@@ -570,14 +602,6 @@ impl<'r> Solver<'r> {
             Some((k << 32) | self.stores_tag(g) as Key)
         } else {
             None
-        }
-    }
-
-    /// [`Solver::path_key`] of `g`, from its compact key when that was worked out already.
-    fn path_key_or(&self, g: &Game, compact: Option<Key>) -> PathKey {
-        match compact {
-            Some(k) => PathKey::Compact(k),
-            None => self.path_key(g),
         }
     }
 
@@ -659,8 +683,7 @@ impl<'r> Solver<'r> {
                     gain: 0,
                     again: false,
                     fresh: false,
-                    repeat_gain: 0,
-                    compact: None,
+                    mover: 0,
                 });
             } else {
                 out.v[i].game.clone_from(from);
@@ -671,37 +694,11 @@ impl<'r> Solver<'r> {
                 Ok(o) => {
                     let gain = margin(rules, &c.game, mover) - before;
                     let again = !c.game.is_over() && c.game.to_move() == mover;
-                    // The engine's sweep at a repetition end (`Game::finish`, the mover of this
-                    // move being the last mover); only a repetition end uses it.
-                    let sweep = if self.repetition {
-                        let h = &c.game.position().holes;
-                        let rows = [
-                            h[..n].iter().map(|&x| x as i32).sum::<i32>(),
-                            h[n..2 * n].iter().map(|&x| x as i32).sum::<i32>(),
-                        ];
-                        let (own, other) = (rows[mover as usize], rows[1 - mover as usize]);
-                        match rules.ruleset().end.remaining_seeds {
-                            crate::ruleset::Remaining::Owner => own - other,
-                            crate::ruleset::Remaining::Mover => own + other,
-                            crate::ruleset::Remaining::Opponent => -(own + other),
-                        }
-                    } else {
-                        0
-                    };
-                    // The child is searched soon after, most often: its bucket is fetched now.
-                    c.compact = None;
-                    if !c.game.is_over() {
-                        let h = &c.game.position().holes;
-                        c.compact = table::key(rules, h, c.game.to_move(), false);
-                        if let Some(k) = c.compact.and_then(|k| self.key_from_compact(k, &c.game)) {
-                            self.table.prefetch(k);
-                        }
-                    }
                     c.mv = mv;
                     c.fresh = o.captured > 0 || stores(&c.game) != stores(g);
                     c.gain = gain;
                     c.again = again;
-                    c.repeat_gain = gain + sweep;
+                    c.mover = mover;
                     out.n += 1;
                 }
                 // The slot stays a buffer for the next move.
@@ -727,7 +724,7 @@ impl<'r> Solver<'r> {
         if !self.repetition {
             return Ok((self.child_search(c, alpha, beta, 0)?.0, Dep::none()));
         }
-        let k = self.path_key_or(&c.game, c.compact);
+        let k = self.path_key(&c.game);
         if c.fresh {
             // A capture or a store sown into: a new segment, which nothing above can reach.
             // (The new segment's buffers are one a finished line left, and go back after.)
@@ -748,7 +745,7 @@ impl<'r> Solver<'r> {
             let mut d = Dep::pooled(&mut self.dep_pool);
             d.low = j;
             d.add(&k);
-            return Ok((c.repeat_gain, d));
+            return Ok((c.repeat_gain(self.rules), d));
         }
         let i = self.segment.push(k);
         let r = self.child_search(c, alpha, beta, i);
@@ -765,31 +762,29 @@ impl<'r> Solver<'r> {
     ) -> Result<(i32, Dep), Abort> {
         let d = c.gain;
         if c.again {
-            let (v, dep) = self.search(&c.game, alpha - d, beta - d, seg, c.compact)?;
+            let (v, dep) = self.search(&c.game, alpha - d, beta - d, seg)?;
             Ok((d + v, dep))
         } else {
-            let (v, dep) = self.search(&c.game, d - beta, d - alpha, seg, c.compact)?;
+            let (v, dep) = self.search(&c.game, d - beta, d - alpha, seg)?;
             Ok((d - v, dep))
         }
     }
 
     /// Future gain of the side to move at `g` (final margin minus margin now), fail-soft in
     /// `(alpha, beta)`, and what it depends on. `seg`: the index of `g` in the segment
-    /// (repetition rules; 0 otherwise). `compact`: `g`'s compact key without the stores when
-    /// already worked out ([`Child::compact`]), else `None`.
+    /// (repetition rules; 0 otherwise).
     fn search(
         &mut self,
         g: &Game<'r>,
         alpha: i32,
         beta: i32,
         seg: usize,
-        compact: Option<Key>,
     ) -> Result<(i32, Dep), Abort> {
         // Lines of play run up to [`MAX_DEPTH`] moves, a few frames each: where less than
         // [`STACK_RED_ZONE`] of the stack is left, the rest of the line runs on a new
         // [`STACK_SEGMENT`] (any thread, any caller's stack size).
         stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-            self.search_here(g, alpha, beta, seg, compact)
+            self.search_here(g, alpha, beta, seg)
         })
     }
 
@@ -800,7 +795,6 @@ impl<'r> Solver<'r> {
         alpha: i32,
         beta: i32,
         seg: usize,
-        compact: Option<Key>,
     ) -> Result<(i32, Dep), Abort> {
         self.tick()?;
         let r = pit_seeds(self.rules, g);
@@ -815,7 +809,7 @@ impl<'r> Solver<'r> {
         // The position's key is worked out once: the repetition key (the segment holds it
         // already under a repetition end), and the table key from it.
         let key = if !self.repetition {
-            let k = self.path_key_or(g, compact);
+            let k = self.path_key(g);
             if self.path[self.path_start..].contains(&k) {
                 return Err(Abort::Error(SolveError::EndlessPlay(
                     crate::notation::format_position(self.rules, g.position()),
@@ -922,18 +916,33 @@ impl<'r> Solver<'r> {
             self.kid_pool.push(kids);
             return Err(e);
         }
-        kids.v[..kids.n].sort_by_key(|c| {
-            (
-                std::cmp::Reverse(tt_move == Some(c.mv.pit * 2 + c.mv.dir as u8)),
-                std::cmp::Reverse(c.again),
-                std::cmp::Reverse(c.gain),
-            )
-        });
+        // The children's order: table move first, then extra-turn moves, then by gain (largest
+        // first), ties in legal-move order. Their indices are sorted by one number each (a
+        // child carries a whole game: sorting the children themselves moved hundreds of bytes
+        // a swap), by insertion (there are few), which is stable as the sort was.
+        let Kids { v, n, order } = &mut kids;
+        let mut rank = [0u64; MAX_MOVES];
+        order.clear();
+        for (i, c) in v[..*n].iter().enumerate() {
+            let tt = tt_move == Some(c.mv.pit * 2 + c.mv.dir as u8);
+            // Smaller first: not the table move, not an extra turn, then minus the gain.
+            let r = (u64::from(!tt) << 34)
+                | (u64::from(!c.again) << 33)
+                | ((1i64 << 31) - i64::from(c.gain)) as u64;
+            let mut j = i;
+            while j > 0 && rank[j - 1] > r {
+                rank[j] = rank[j - 1];
+                j -= 1;
+            }
+            rank[j] = r;
+            order.insert(j, i as u8);
+        }
         let mut best = i32::MIN;
         let mut best_mv = None;
         let mut a = alpha;
         let mut stopped = None;
-        for c in kids.as_slice() {
+        for &i in kids.order.iter() {
+            let c = &kids.v[i as usize];
             // Without a repetition end: the stores changed in every line that leaves here
             // with a gain or a capture, so the endless-play line starts afresh.
             // (The line is not dropped, only its start moved, so no buffer is given up.)

@@ -11,35 +11,47 @@ pub(crate) type Key = u128;
 /// The key of a position (`holes` as in [`crate::engine::Position`]), or `None` when it needs
 /// more than 128 bits (more than about `125 - 2n` seeds in the pits, fewer with stores).
 pub(crate) fn key(rules: &Rules, holes: &[u16], to_move: u8, stores: bool) -> Option<Key> {
-    let pits = 2 * rules.pits_per_side();
-    let sum: u32 = holes[..pits].iter().map(|&x| x as u32).sum();
-    let bits = 1 + sum + pits as u32 + 1 + if stores { 32 } else { 0 };
+    let pits = &holes[..2 * rules.pits_per_side()];
+    let sum: u32 = pits.iter().map(|&x| x as u32).sum();
+    let pits_bits = 1 + sum + pits.len() as u32 + 1;
+    let bits = pits_bits + if stores { 32 } else { 0 };
     if bits > 128 {
         return None;
     }
-    let pits_bits = 1 + sum + pits as u32 + 1;
+    // Built from the lowest bit up: every bit below the leading 1 is a one except the side
+    // to move's (when 0) and each pit's closing zero, at 1 for the last pit and `c + 1` above
+    // the one before for a pit of `c` seeds. So: all ones up to the leading 1, those zeros
+    // cleared: no chain of variable shifts of the whole key, one per pit, as shifting each
+    // pit's run in did (a Kalah 6×4 kit: 13.3 M instructions in this function, now 12.2 M).
+    let top = pits_bits - 1;
     let mut k: u128 = if pits_bits <= 64 {
-        // The same bits built in one machine word (late in a game, most keys fit): a
-        // variable shift of a u128 costs several instructions and branches.
-        let mut k: u64 = 1;
-        for &c in &holes[..pits] {
-            let c = c as u32;
-            // c ones then a zero (c < 64 here, so the shifts stay in range).
-            k = ((k << c) | ((1u64 << c) - 1)) << 1;
+        // Late in a game most keys fit one machine word.
+        let mut k = u64::MAX >> (63 - top);
+        let mut at = 1u32;
+        for &c in pits.iter().rev() {
+            k ^= 1 << at;
+            at += c as u32 + 1;
         }
-        ((k << 1) | to_move as u64) as u128
+        k as u128
     } else {
-        let mut k: u128 = 1;
-        for &c in &holes[..pits] {
-            let c = c as u32;
-            // c ones then a zero.
-            k = ((k << c) | ((1u128 << c) - 1)) << 1;
+        // Two words; `at` stays below `top` < 128.
+        let (mut lo, mut hi) = (u64::MAX, u64::MAX >> (127 - top));
+        let mut at = 1u32;
+        for &c in pits.iter().rev() {
+            let bit = 1u64 << (at & 63);
+            if at < 64 {
+                lo ^= bit;
+            } else {
+                hi ^= bit;
+            }
+            at += c as u32 + 1;
         }
-        (k << 1) | to_move as u128
+        (lo as u128) | ((hi as u128) << 64)
     };
+    k ^= (to_move == 0) as u128;
     if stores {
-        k = (k << 16) | holes[pits] as u128;
-        k = (k << 16) | holes[pits + 1] as u128;
+        k = (k << 16) | holes[pits.len()] as u128;
+        k = (k << 16) | holes[pits.len() + 1] as u128;
     }
     Some(k)
 }
@@ -150,26 +162,6 @@ impl Table {
 
     fn buckets(&self) -> usize {
         self.keys.len()
-    }
-
-    /// Asks the processor to bring the bucket of `k` into the cache, for a [`Table::probe`]
-    /// soon after (the table is larger than the cache; a probe that waits for memory was a
-    /// sixth of a kit build's time). No effect on what the table holds.
-    #[inline]
-    pub fn prefetch(&self, k: Key) {
-        if self.keys.is_empty() {
-            return;
-        }
-        let b = index(k, self.buckets());
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: SSE is part of every x86_64 processor, and a prefetch reads nothing the
-            // program sees (the pointer is into the table, in bounds).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.keys[b].0.as_ptr() as *const i8) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = b;
     }
 
     pub fn probe(&self, k: Key) -> Option<Entry> {
