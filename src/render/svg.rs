@@ -468,8 +468,7 @@ fn push_int(s: &mut String, v: i64) {
     }
     let mut buf = [0u8; 20];
     let digits = super::uint_digits(v.unsigned_abs(), &mut buf);
-    // ASCII digits only, so always UTF-8.
-    s.push_str(std::str::from_utf8(digits).unwrap_or("0"));
+    s.extend(digits.iter().map(|&b| char::from(b)));
 }
 
 /// Characters of the decimal digits of `v`'s magnitude.
@@ -562,14 +561,39 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         // The first of the nearest (fewest characters) points; the state the lengths depend
         // on is read once a step, each point's own digits once a run.
         let costs = w.line_costs();
-        let mut best: Option<(usize, usize)> = None;
+        // Only a point written in fewer characters than the best so far (`m`) replaces it, so
+        // a point that surely takes at least `m` is skipped without measuring its forms. A step
+        // to a point at dx ≠ 0 on the current row (dy = 0) writes dx (`h`, `l`) or x (`H`,
+        // `L`); off the row, dx and dy (`l`, at least one more character than the longer of
+        // them) or x and y (`L`). `tens[k]` is 10^(m - k) (0 when negative): a number of more
+        // than m - k digits is at least that.
+        let mut m = usize::MAX;
+        let mut tens = [u64::MAX; 3];
+        let mut best = None;
         for (i, p) in left.iter().enumerate() {
+            let (dx, dy) = (p.q.0 - costs.cur.0, p.q.1 - costs.cur.1);
+            let skip = dx != 0
+                && if dy == 0 {
+                    dx.unsigned_abs() >= tens[1] && p.x_len >= m
+                } else {
+                    (dx.unsigned_abs() >= tens[2] || dy.unsigned_abs() >= tens[2])
+                        && p.x_len + p.y_len >= m
+                };
+            if skip {
+                continue;
+            }
             let n = costs.len(p);
-            if best.is_none_or(|(m, _)| n < m) {
-                best = Some((n, i));
+            if n < m {
+                m = n;
+                tens = [0, 1, 2].map(|k| {
+                    m.checked_sub(k)
+                        .and_then(|e| u32::try_from(e).ok())
+                        .map_or(0, |e| 10u64.checked_pow(e).unwrap_or(u64::MAX))
+                });
+                best = Some(i);
             }
         }
-        let Some((_, i)) = best else {
+        let Some(i) = best else {
             break;
         };
         let p = left.remove(i);
@@ -2045,6 +2069,45 @@ mod tests {
         // A point on the next line below the first comes before the far end of the first
         // line, reached from there as `L9000 0` (shorter than `l9000-400`).
         assert_eq!(run_data(&[(0, 0), (9000, 0), (0, 400)]), "m0 0v400L9000 0");
+    }
+
+    /// [`run_data`] (which skips points that cannot be nearer) gives the path of the plain
+    /// definition, every remaining point measured at every step, on random points near and
+    /// far from the origin, negative ones and repeats included.
+    #[test]
+    fn a_run_skips_no_nearest_point() {
+        fn plain(pts: &[(i64, i64)]) -> String {
+            let mut w = PathWriter::new(false);
+            w.move_to(pts[0]);
+            let mut left: Vec<RunPoint> = pts[1..].iter().map(|&q| RunPoint::new(q)).collect();
+            while !left.is_empty() {
+                let costs = w.line_costs();
+                let mut best: Option<(usize, usize)> = None;
+                for (i, p) in left.iter().enumerate() {
+                    let n = costs.len(p);
+                    if best.is_none_or(|(m, _)| n < m) {
+                        best = Some((n, i));
+                    }
+                }
+                let p = left.remove(best.unwrap().1);
+                w.line_to(p.q);
+            }
+            w.d
+        }
+        let mut rng = crate::rng::XorShift::new(11);
+        for case in 0..2000 {
+            let n = 1 + rng.below(40);
+            let span = [20, 300, 5000, 40000][rng.below(4)] as i64;
+            let rows = 1 + rng.below(4) as i64;
+            let pts: Vec<(i64, i64)> = (0..n)
+                .map(|_| {
+                    let x = rng.below(2 * span as usize) as i64 - span / 4;
+                    let y = (rng.below(rows as usize) as i64 - 1) * span / 3;
+                    (x, y)
+                })
+                .collect();
+            assert_eq!(run_data(&pts), plain(&pts), "case {case}: {pts:?}");
+        }
     }
 
     #[test]
