@@ -552,6 +552,8 @@ impl LineCosts {
 /// tie), which mostly keeps to a line and crosses between lines where they are close.
 fn run_data(pts: &[(i64, i64)]) -> String {
     let mut w = PathWriter::new(false);
+    // Steps mostly take three to six characters.
+    w.d.reserve(6 * pts.len());
     let Some(&first) = pts.first() else {
         return String::new();
     };
@@ -567,6 +569,15 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         // `L`); off the row, dx and dy (`l`, at least one more character than the longer of
         // them) or x and y (`L`). `tens[k]` is 10^(m - k) (0 when negative): a number of more
         // than m - k digits is at least that.
+        const POW10: [u64; 20] = {
+            let mut t = [1u64; 20];
+            let mut i = 1;
+            while i < 20 {
+                t[i] = t[i - 1] * 10;
+                i += 1;
+            }
+            t
+        };
         let mut m = usize::MAX;
         let mut tens = [u64::MAX; 3];
         let mut best = None;
@@ -587,8 +598,7 @@ fn run_data(pts: &[(i64, i64)]) -> String {
                 m = n;
                 tens = [0, 1, 2].map(|k| {
                     m.checked_sub(k)
-                        .and_then(|e| u32::try_from(e).ok())
-                        .map_or(0, |e| 10u64.checked_pow(e).unwrap_or(u64::MAX))
+                        .map_or(0, |e| POW10.get(e).copied().unwrap_or(u64::MAX))
                 });
                 best = Some(i);
             }
@@ -626,6 +636,8 @@ fn path_data(segs: &[Seg]) -> String {
 /// ink, or `None` for a glyph without contours.
 fn glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, Option<(f32, f32, f32, f32)>) {
     let mut w = PathWriter::new(true);
+    // A glyph outline mostly takes a few hundred characters.
+    w.d.reserve(512);
     let mut ink: Option<(f32, f32, f32, f32)> = None;
     let mut add = |x: f32, y: f32| {
         if x.is_finite() && y.is_finite() {
@@ -1781,13 +1793,17 @@ pub fn render_page(page: &Page, title: &str) -> String {
         // PDF's default miter limit, so sharp corners are cut the same way in both backends.
         .set("stroke-miterlimit", "10")
         .add(Title::new(clean_text(title)));
+    let body_len = body.len();
     if !body.is_empty() {
         doc.append(Blob::new(body));
     }
     // No line break between elements (the svg crate puts one before each): whitespace between
     // elements draws nothing, and markup escapes every `<` and `>` in text and attribute values,
     // so `>` + line break + `<` occurs only between two tags.
-    let mut w = Markup::default();
+    let mut w = Markup {
+        out: String::with_capacity(body_len + 1024),
+        ..Markup::default()
+    };
     w.node(&doc);
     let mut out = w.finish();
     out.push('\n');
