@@ -124,7 +124,7 @@ fn hundredths(v: f64) -> i64 {
 
 /// A length for an attribute: whole hundredths of a millimetre (the `viewBox` unit).
 fn num(v: f64) -> String {
-    hundredths(v).to_string()
+    itoa::Buffer::new().format(hundredths(v)).to_owned()
 }
 
 /// A length in millimetres rounded to 0.01 mm, shortest decimal form (`210`, `215.9`, `.5`):
@@ -149,11 +149,17 @@ fn mm_str(v: f64) -> String {
 
 /// `#rgb` when each channel's two hex digits are equal, else `#rrggbb`.
 fn hex(c: Color) -> String {
-    if [c.r, c.g, c.b].iter().all(|v| v >> 4 == v & 15) {
-        format!("#{:x}{:x}{:x}", c.r & 15, c.g & 15, c.b & 15)
-    } else {
-        format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b)
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(7);
+    s.push('#');
+    let short = [c.r, c.g, c.b].iter().all(|v| v >> 4 == v & 15);
+    for v in [c.r, c.g, c.b] {
+        if !short {
+            s.push(char::from(DIGITS[usize::from(v >> 4)]));
+        }
+        s.push(char::from(DIGITS[usize::from(v & 15)]));
     }
+    s
 }
 
 /// A colour as one hashable number.
@@ -463,12 +469,7 @@ impl PathWriter {
 
 /// Appends `v` in decimal, as `write!(s, "{v}")` would, without the formatting machinery.
 fn push_int(s: &mut String, v: i64) {
-    if v < 0 {
-        s.push('-');
-    }
-    let mut buf = [0u8; 20];
-    let digits = super::uint_digits(v.unsigned_abs(), &mut buf);
-    s.extend(digits.iter().map(|&b| char::from(b)));
+    s.push_str(itoa::Buffer::new().format(v));
 }
 
 /// Characters of the decimal digits of `v`'s magnitude.
