@@ -1,5 +1,4 @@
-//! SVG backend (the `svg` crate builds every element; the tree is written out as the crate's
-//! own text, by [`Markup`] in one pass): one file per page, `width`/`height`
+//! SVG backend: one file per page, `width`/`height`
 //! in mm and a `viewBox` in hundredths of a millimetre (one user unit = 0.01 mm, origin
 //! top-left, y down — the page model's convention, scaled), so every page length is a whole
 //! number: rounded to 0.01 mm (a tenth of the finest printed line), no decimal point. Path
@@ -35,14 +34,21 @@
 //! others stay gathered, so the painting order of every overlapping pair of items is the page
 //! model's. Each drawn group carries its lines in `aria-label` for search and screen readers.
 //! A clip ([`Item::Clip`]) is a `<g clip-path>` whose rectangle is a `<clipPath>` in `<defs>`.
+//!
+//! The document is the `svg` crate's: its root `<svg>` (with `xmlns`) and `<title>` are crate
+//! elements, written out as the crate's own text by [`Markup`] in one pass. The `<defs>` and
+//! the page body, some 500 elements a page, are one crate [`Blob`] whose markup this module
+//! writes itself, exactly as the crate would write those elements (attributes sorted by name,
+//! values escaped, no line breaks between tags): building each as a crate `Element` (a
+//! `HashMap` of owned strings per element, sorted again when written) took about a quarter of
+//! the SVG time (Kalah 6×4 kit: 106 → 83 M instructions in `render_page`, callgrind).
 use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
 use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
-use svg::node::element::{
-    ClipPath, Definitions, Element, Group, Marker, Path, Rectangle, Title, Use,
-};
+use svg::node::element::Title;
+use svg::node::Blob;
 use svg::Node;
 
 /// The page's lookup tables: looked up by key only, never iterated, so the hasher changes no
@@ -118,7 +124,7 @@ fn hundredths(v: f64) -> i64 {
 
 /// A length for an attribute: whole hundredths of a millimetre (the `viewBox` unit).
 fn num(v: f64) -> String {
-    hundredths(v).to_string()
+    itoa::Buffer::new().format(hundredths(v)).to_owned()
 }
 
 /// A length in millimetres rounded to 0.01 mm, shortest decimal form (`210`, `215.9`, `.5`):
@@ -143,16 +149,125 @@ fn mm_str(v: f64) -> String {
 
 /// `#rgb` when each channel's two hex digits are equal, else `#rrggbb`.
 fn hex(c: Color) -> String {
-    if [c.r, c.g, c.b].iter().all(|v| v >> 4 == v & 15) {
-        format!("#{:x}{:x}{:x}", c.r & 15, c.g & 15, c.b & 15)
-    } else {
-        format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b)
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(7);
+    s.push('#');
+    let short = [c.r, c.g, c.b].iter().all(|v| v >> 4 == v & 15);
+    for v in [c.r, c.g, c.b] {
+        if !short {
+            s.push(char::from(DIGITS[usize::from(v >> 4)]));
+        }
+        s.push(char::from(DIGITS[usize::from(v & 15)]));
     }
+    s
 }
 
 /// A colour as one hashable number.
 fn rgb(c: Color) -> u32 {
     u32::from(c.r) << 16 | u32::from(c.g) << 8 | u32::from(c.b)
+}
+
+/// An attribute value as [`Attrs`] writes it: a whole number, or text that needs no escaping
+/// (ids, colours, numbers, path data, `url(#…)`).
+#[derive(Clone, Copy)]
+enum Val<'a> {
+    Int(i64),
+    Str(&'a str),
+}
+
+/// The attributes of one element, written sorted by name as the svg crate's `Display` writes
+/// them (every element has at most ten).
+struct Attrs<'a> {
+    list: [(&'a str, Val<'a>); 10],
+    len: usize,
+}
+
+impl<'a> Attrs<'a> {
+    fn new() -> Attrs<'a> {
+        Attrs {
+            list: [("", Val::Int(0)); 10],
+            len: 0,
+        }
+    }
+
+    fn int(&mut self, name: &'a str, v: i64) -> &mut Self {
+        self.list[self.len] = (name, Val::Int(v));
+        self.len += 1;
+        self
+    }
+
+    fn str(&mut self, name: &'a str, v: &'a str) -> &mut Self {
+        self.list[self.len] = (name, Val::Str(v));
+        self.len += 1;
+        self
+    }
+
+    /// Appends ` name="value"` for each attribute, sorted by name.
+    fn write(&mut self, out: &mut String) {
+        let list = &mut self.list[..self.len];
+        list.sort_unstable_by_key(|a| a.0);
+        for (k, v) in list.iter() {
+            out.push(' ');
+            out.push_str(k);
+            out.push_str("=\"");
+            match v {
+                Val::Int(i) => push_int(out, *i),
+                Val::Str(s) => out.push_str(s),
+            }
+            out.push('"');
+        }
+    }
+
+    /// Appends `<name attributes/>`.
+    fn empty_element(&mut self, out: &mut String, name: &str) {
+        out.push('<');
+        out.push_str(name);
+        self.write(out);
+        out.push_str("/>");
+    }
+
+    /// Appends `<name attributes>`; the content follows, then [`close`].
+    fn open(&mut self, out: &mut String, name: &str) -> usize {
+        out.push('<');
+        out.push_str(name);
+        self.write(out);
+        out.push('>');
+        out.len()
+    }
+}
+
+/// Ends an element opened by [`Attrs::open`] (which returned `content_start`): `</name>`, or,
+/// when nothing was written inside, `/>` in place of its `>`, as the svg crate writes an
+/// element without children.
+fn close(out: &mut String, name: &str, content_start: usize) {
+    if out.len() == content_start {
+        out.pop();
+        out.push_str("/>");
+    } else {
+        out.push_str("</");
+        out.push_str(name);
+        out.push('>');
+    }
+}
+
+/// Appends `value` with `&`, `<`, `>`, `"` and `'` escaped, as the svg crate escapes attribute
+/// values and text.
+fn push_escaped(out: &mut String, value: &str) {
+    let mut last = 0;
+    for (i, b) in value.bytes().enumerate() {
+        let e = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&apos;",
+            _ => continue,
+        };
+        out.push_str(&value[last..i]);
+        out.push_str(e);
+        last = i + 1;
+    }
+    out.push_str(&value[last..]);
 }
 
 /// Text for an attribute or element content: the svg crate escapes markup; control characters
@@ -354,13 +469,7 @@ impl PathWriter {
 
 /// Appends `v` in decimal, as `write!(s, "{v}")` would, without the formatting machinery.
 fn push_int(s: &mut String, v: i64) {
-    if v < 0 {
-        s.push('-');
-    }
-    let mut buf = [0u8; 20];
-    let digits = super::uint_digits(v.unsigned_abs(), &mut buf);
-    // ASCII digits only, so always UTF-8.
-    s.push_str(std::str::from_utf8(digits).unwrap_or("0"));
+    s.push_str(itoa::Buffer::new().format(v));
 }
 
 /// Characters of the decimal digits of `v`'s magnitude.
@@ -444,6 +553,8 @@ impl LineCosts {
 /// tie), which mostly keeps to a line and crosses between lines where they are close.
 fn run_data(pts: &[(i64, i64)]) -> String {
     let mut w = PathWriter::new(false);
+    // Steps mostly take three to six characters.
+    w.d.reserve(6 * pts.len());
     let Some(&first) = pts.first() else {
         return String::new();
     };
@@ -453,14 +564,47 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         // The first of the nearest (fewest characters) points; the state the lengths depend
         // on is read once a step, each point's own digits once a run.
         let costs = w.line_costs();
-        let mut best: Option<(usize, usize)> = None;
+        // Only a point written in fewer characters than the best so far (`m`) replaces it, so
+        // a point that surely takes at least `m` is skipped without measuring its forms. A step
+        // to a point at dx ≠ 0 on the current row (dy = 0) writes dx (`h`, `l`) or x (`H`,
+        // `L`); off the row, dx and dy (`l`, at least one more character than the longer of
+        // them) or x and y (`L`). `tens[k]` is 10^(m - k) (0 when negative): a number of more
+        // than m - k digits is at least that.
+        const POW10: [u64; 20] = {
+            let mut t = [1u64; 20];
+            let mut i = 1;
+            while i < 20 {
+                t[i] = t[i - 1] * 10;
+                i += 1;
+            }
+            t
+        };
+        let mut m = usize::MAX;
+        let mut tens = [u64::MAX; 3];
+        let mut best = None;
         for (i, p) in left.iter().enumerate() {
+            let (dx, dy) = (p.q.0 - costs.cur.0, p.q.1 - costs.cur.1);
+            let skip = dx != 0
+                && if dy == 0 {
+                    dx.unsigned_abs() >= tens[1] && p.x_len >= m
+                } else {
+                    (dx.unsigned_abs() >= tens[2] || dy.unsigned_abs() >= tens[2])
+                        && p.x_len + p.y_len >= m
+                };
+            if skip {
+                continue;
+            }
             let n = costs.len(p);
-            if best.is_none_or(|(m, _)| n < m) {
-                best = Some((n, i));
+            if n < m {
+                m = n;
+                tens = [0, 1, 2].map(|k| {
+                    m.checked_sub(k)
+                        .map_or(0, |e| POW10.get(e).copied().unwrap_or(u64::MAX))
+                });
+                best = Some(i);
             }
         }
-        let Some((_, i)) = best else {
+        let Some(i) = best else {
             break;
         };
         let p = left.remove(i);
@@ -493,6 +637,8 @@ fn path_data(segs: &[Seg]) -> String {
 /// ink, or `None` for a glyph without contours.
 fn glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, Option<(f32, f32, f32, f32)>) {
     let mut w = PathWriter::new(true);
+    // A glyph outline mostly takes a few hundred characters.
+    w.d.reserve(512);
     let mut ink: Option<(f32, f32, f32, f32)> = None;
     let mut add = |x: f32, y: f32| {
         if x.is_finite() && y.is_finite() {
@@ -608,10 +754,7 @@ fn short_id(n: usize) -> String {
 /// only one marker uses can be written inside that marker (see [`Defs::into_node`]).
 enum Def {
     /// A glyph outline: its id and path data (in lattice steps, see [`glyph_data`]).
-    Glyph {
-        id: String,
-        d: String,
-    },
+    Glyph { id: String, d: String },
     /// A marker drawing glyph `glyph` in `fill` (`None` for black), its content scaled by
     /// 10^-`boost` (see [`marker_boost`]).
     Marker {
@@ -620,7 +763,8 @@ enum Def {
         fill: Option<String>,
         boost: i32,
     },
-    Other(Box<dyn Node>),
+    /// A `<clipPath>` of the rectangle x, y, width, height (hundredths of a mm).
+    Clip { id: String, rect: [i64; 4] },
 }
 
 /// What a page knows of one glyph's outline once it is defined.
@@ -712,21 +856,21 @@ impl Defs {
         id
     }
 
-    /// The `<defs>` element, or `None` if nothing is defined, with the page's CSS `rules`.
+    /// Appends the `<defs>` element, unless nothing is defined, with the page's CSS `rules`.
     /// A glyph outline that a marker draws is written inside the first black marker drawing it
     /// unscaled (boost 0: its content is in font units, as a `<path id>` in `<defs>` would
     /// be), keeping its id only when something else (a `<use>`, another marker) refers to it;
     /// an outline that exactly one marker and nothing else uses is written inside that marker
     /// in any case (its `scale` folded into the marker's). Markers let their outline out of the
     /// marker box (`overflow: visible`, one rule in the `<style>` for all of them).
-    fn into_node(self, rules: &str) -> Option<Definitions> {
+    fn write(self, rules: &str, out: &mut String) {
         if self.nodes.is_empty() && rules.is_empty() {
-            return None;
+            return;
         }
-        // Glyph id → path data, filled in below, for each outline a marker carries.
-        let mut carried: HashMap<String, String> = HashMap::default();
+        // Glyph id → path data, for each outline a marker carries.
+        let mut carried: HashMap<&str, &str> = HashMap::default();
         // Glyph id → the marker carrying it.
-        let mut owner: HashMap<String, String> = HashMap::default();
+        let mut owner: HashMap<&str, &str> = HashMap::default();
         for n in &self.nodes {
             if let Def::Marker {
                 id,
@@ -736,44 +880,42 @@ impl Defs {
             } = n
             {
                 let alone = self.refs.get(glyph) == Some(&(0, 1));
-                if !owner.contains_key(glyph) && (alone || (*boost == 0 && fill.is_none())) {
-                    owner.insert(glyph.clone(), id.clone());
+                if !owner.contains_key(glyph.as_str()) && (alone || (*boost == 0 && fill.is_none()))
+                {
+                    owner.insert(glyph, id);
                 }
             }
+        }
+        let mut any_marker = false;
+        for n in &self.nodes {
+            match n {
+                Def::Glyph { id, d } if owner.contains_key(id.as_str()) => {
+                    carried.insert(id, d);
+                }
+                Def::Marker { .. } => any_marker = true,
+                _ => {}
+            }
+        }
+        let start = Attrs::new().open(out, "defs");
+        if any_marker || !rules.is_empty() {
+            // The svg crate writes a `<style>`'s text on a line of its own.
+            out.push_str("<style>\n");
+            if any_marker {
+                out.push_str("marker{overflow:visible}");
+            }
+            push_escaped(out, rules);
+            out.push_str("\n</style>");
         }
         for n in &self.nodes {
-            if let Def::Glyph { id, .. } = n {
-                if owner.contains_key(id) {
-                    carried.insert(id.clone(), String::new());
-                }
-            }
-        }
-        let mut nodes = self.nodes;
-        // Move each carried outline's data to where its marker will take it.
-        for n in &mut nodes {
-            if let Def::Glyph { id, d, .. } = n {
-                if let Some(e) = carried.get_mut(id.as_str()) {
-                    *e = std::mem::take(d);
-                }
-            }
-        }
-        let any_marker = nodes.iter().any(|n| matches!(n, Def::Marker { .. }));
-        let mut out = Definitions::new();
-        let css = if any_marker {
-            format!("marker{{overflow:visible}}{rules}")
-        } else {
-            rules.to_string()
-        };
-        if !css.is_empty() {
-            out.append(svg::node::element::Style::new(css));
-        }
-        for n in nodes {
             match n {
                 Def::Glyph { id, d } => {
                     if carried.contains_key(id.as_str()) {
                         continue;
                     }
-                    out.append(Path::new().set("id", id.as_str()).set("d", d));
+                    Attrs::new()
+                        .str("id", id)
+                        .str("d", d)
+                        .empty_element(out, "path");
                 }
                 Def::Marker {
                     id,
@@ -781,51 +923,66 @@ impl Defs {
                     fill,
                     boost,
                 } => {
-                    let mut m = Marker::new().set("id", id.as_str());
-                    let down = 10f64.powi(-boost);
-                    let carrier = owner.get(&glyph) == Some(&id);
-                    m = match carried.get(glyph.as_str()).filter(|_| carrier) {
+                    let mut m = Attrs::new();
+                    m.str("id", id);
+                    if let Some(f) = fill {
+                        m.str("fill", f);
+                    }
+                    let start = m.open(out, "marker");
+                    let scale =
+                        (*boost != 0).then(|| format!("scale({})", scale_str(10f64.powi(-boost))));
+                    let carrier = owner.get(glyph.as_str()) == Some(&id.as_str());
+                    match carried.get(glyph.as_str()).filter(|_| carrier) {
                         Some(d) => {
-                            let mut p = Path::new().set("d", d.as_str());
-                            if self.refs.get(&glyph) != Some(&(0, 1)) {
-                                p = p.set("id", glyph.as_str());
+                            let mut p = Attrs::new();
+                            p.str("d", d);
+                            if self.refs.get(glyph) != Some(&(0, 1)) {
+                                p.str("id", glyph);
                             }
-                            if boost != 0 {
-                                p = p.set("transform", format!("scale({})", scale_str(down)));
+                            if let Some(t) = &scale {
+                                p.str("transform", t);
                             }
-                            m.add(p)
+                            p.empty_element(out, "path");
                         }
                         None => {
-                            let mut u = Use::new().set("href", format!("#{glyph}"));
-                            if boost != 0 {
-                                u = u.set("transform", format!("scale({})", scale_str(down)));
+                            let href = format!("#{glyph}");
+                            let mut u = Attrs::new();
+                            u.str("href", &href);
+                            if let Some(t) = &scale {
+                                u.str("transform", t);
                             }
-                            m.add(u)
+                            u.empty_element(out, "use");
                         }
-                    };
-                    if let Some(f) = fill {
-                        m = m.set("fill", f);
                     }
-                    out.append(m);
+                    close(out, "marker", start);
                 }
-                Def::Other(node) => out.append(node),
+                Def::Clip { id, rect } => {
+                    let start = Attrs::new().str("id", id).open(out, "clipPath");
+                    Attrs::new()
+                        .int("x", rect[0])
+                        .int("y", rect[1])
+                        .int("width", rect[2])
+                        .int("height", rect[3])
+                        .empty_element(out, "rect");
+                    close(out, "clipPath", start);
+                }
             }
         }
-        Some(out)
+        close(out, "defs", start);
     }
 
     /// A new `<clipPath>` for the rectangle `x, y, w, h` (mm); returns its id.
     fn clip(&mut self, x: f64, y: f64, w: f64, h: f64) -> String {
         let id = self.id();
-        self.nodes.push(Def::Other(Box::new(
-            ClipPath::new().set("id", id.as_str()).add(
-                Rectangle::new()
-                    .set("x", num(x))
-                    .set("y", num(y))
-                    .set("width", num(w.max(0.0)))
-                    .set("height", num(h.max(0.0))),
-            ),
-        )));
+        self.nodes.push(Def::Clip {
+            id: id.clone(),
+            rect: [
+                hundredths(x),
+                hundredths(y),
+                hundredths(w.max(0.0)),
+                hundredths(h.max(0.0)),
+            ],
+        });
         id
     }
 }
@@ -1009,10 +1166,18 @@ impl Pending {
                 })
                 .count();
             let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
-            let mut scaled = Group::new().set("transform", format!("scale({ks})"));
-            if color != Color::BLACK {
-                scaled = scaled.set("fill", hex(color));
+            let fill = (color != Color::BLACK).then(|| hex(color));
+            let mut scaled = String::new();
+            if in_units {
+                let transform = format!("scale({ks})");
+                let mut g = Attrs::new();
+                g.str("transform", &transform);
+                if let Some(f) = &fill {
+                    g.str("fill", f);
+                }
+                g.open(&mut scaled, "g");
             }
+            let mut href = String::new();
             for (i, (r, pts)) in runs.iter().enumerate() {
                 if !in_group(i) {
                     continue;
@@ -1024,31 +1189,41 @@ impl Pending {
                 if pts.len() == 1 {
                     defs.used(&glyph);
                 }
+                href.clear();
+                href.push('#');
+                href.push_str(&glyph);
                 if pts.len() == 1 && in_units {
                     let (x, y) = pts[0];
                     let units = |h: i64| (h as f64 / k).round() as i64;
-                    scaled = scaled.add(
-                        Use::new()
-                            .set("href", format!("#{glyph}"))
-                            .set("x", units(x))
-                            .set("y", units(y)),
-                    );
+                    Attrs::new()
+                        .str("href", &href)
+                        .int("x", units(x))
+                        .int("y", units(y))
+                        .empty_element(&mut scaled, "use");
                 } else if pts.len() == 1 {
                     let (x, y) = pts[0];
-                    let mut u = Use::new()
-                        .set("href", format!("#{glyph}"))
-                        .set("transform", format!("translate({x} {y}) scale({ks})"));
-                    if color != Color::BLACK {
-                        u = u.set("fill", hex(color));
+                    let mut transform = String::with_capacity(32);
+                    transform.push_str("translate(");
+                    push_int(&mut transform, x);
+                    transform.push(' ');
+                    push_int(&mut transform, y);
+                    transform.push_str(") scale(");
+                    transform.push_str(&ks);
+                    transform.push(')');
+                    let mut u = Attrs::new();
+                    u.str("href", &href).str("transform", &transform);
+                    if let Some(f) = &fill {
+                        u.str("fill", f);
                     }
-                    block.loose.push(u.into());
+                    u.empty_element(&mut block.loose, "use");
                 } else {
                     let m = defs.marker(*w, *gid, color, &glyph, boost);
                     block.runs.push((run_data(pts), m));
                 }
             }
             if in_units {
-                block.scaled = Some(scaled.into());
+                scaled.push_str("</g>");
+                block.scaled = scaled;
             }
             if !block.runs.is_empty() {
                 block.stroke_width = scale_str(k * 10f64.powi(boost));
@@ -1107,7 +1282,7 @@ fn scale_str(k: f64) -> String {
 /// [`crate::doc::circle`], [`crate::doc::ellipse`], [`crate::doc::rect`] or
 /// [`crate::doc::rounded_rect`] make (both start at the same point and run the same way, so
 /// dashes fall alike), else a `<path>`. The element carries no paint yet.
-fn geometry(segs: &[Seg]) -> Element {
+fn geometry(segs: &[Seg]) -> Geometry {
     let same = |a: &[Seg], b: &[Seg]| {
         let close = |p: &crate::doc::Pt, q: &crate::doc::Pt| {
             (p.x - q.x).abs() <= 1e-9 * (1.0 + p.x.abs())
@@ -1133,20 +1308,12 @@ fn geometry(segs: &[Seg]) -> Element {
             let c = crate::doc::pt((m.x + e2.x) / 2.0, m.y);
             let (rx, ry) = ((m.x - e2.x) / 2.0, e1.y - m.y);
             if rx > 0.0 && ry > 0.0 && same(segs, &crate::doc::ellipse(c, rx, ry)) {
-                let (rxs, rys) = (num(rx), num(ry));
+                let (rxs, rys) = (hundredths(rx), hundredths(ry));
+                let (cx, cy) = (hundredths(c.x), hundredths(c.y));
                 return if rxs == rys {
-                    svg::node::element::Circle::new()
-                        .set("cx", num(c.x))
-                        .set("cy", num(c.y))
-                        .set("r", rxs)
-                        .into()
+                    Geometry::Circle([cx, cy, rxs])
                 } else {
-                    svg::node::element::Ellipse::new()
-                        .set("cx", num(c.x))
-                        .set("cy", num(c.y))
-                        .set("rx", rxs)
-                        .set("ry", rys)
-                        .into()
+                    Geometry::Ellipse([cx, cy, rxs, rys])
                 };
             }
         }
@@ -1155,12 +1322,8 @@ fn geometry(segs: &[Seg]) -> Element {
         if let (Some(a), Some(c)) = (ends[0], ends[2]) {
             let (w, h) = (c.x - a.x, c.y - a.y);
             if w > 0.0 && h > 0.0 && same(segs, &crate::doc::rect(a.x, a.y, w, h)) {
-                return Rectangle::new()
-                    .set("x", num(a.x))
-                    .set("y", num(a.y))
-                    .set("width", num(w))
-                    .set("height", num(h))
-                    .into();
+                let rect = [a.x, a.y, w, h].map(hundredths);
+                return Geometry::Rect(rect, None);
             }
         }
     }
@@ -1170,24 +1333,71 @@ fn geometry(segs: &[Seg]) -> Element {
             let (w, h, r) = (e2.x - x, e5.y - y, m.x - x);
             if w > 0.0 && h > 0.0 && r > 0.0 && same(segs, &crate::doc::rounded_rect(x, y, w, h, r))
             {
-                return Rectangle::new()
-                    .set("x", num(x))
-                    .set("y", num(y))
-                    .set("width", num(w))
-                    .set("height", num(h))
-                    .set("rx", num(r))
-                    .into();
+                let rect = [x, y, w, h].map(hundredths);
+                return Geometry::Rect(rect, Some(hundredths(r)));
             }
         }
     }
-    Path::new().set("d", path_data(segs)).into()
+    Geometry::Path(path_data(segs))
+}
+
+/// A shape's element without its paint, numbers in hundredths of a mm (see [`geometry`]).
+#[derive(Debug, PartialEq)]
+enum Geometry {
+    /// `<circle>`: cx, cy, r.
+    Circle([i64; 3]),
+    /// `<ellipse>`: cx, cy, rx, ry.
+    Ellipse([i64; 4]),
+    /// `<rect>`: x, y, width, height, and `rx` for rounded corners.
+    Rect([i64; 4], Option<i64>),
+    /// `<path>`: its path data.
+    Path(String),
+}
+
+impl Geometry {
+    /// Appends the element, with attributes `extra` (values that need no escaping, such as a
+    /// paint or a class) among its own.
+    fn write(&self, out: &mut String, extra: &[(&'static str, &str)]) {
+        let mut a = Attrs::new();
+        let name = match self {
+            Geometry::Circle([cx, cy, r]) => {
+                a.int("cx", *cx).int("cy", *cy).int("r", *r);
+                "circle"
+            }
+            Geometry::Ellipse([cx, cy, rx, ry]) => {
+                a.int("cx", *cx)
+                    .int("cy", *cy)
+                    .int("rx", *rx)
+                    .int("ry", *ry);
+                "ellipse"
+            }
+            Geometry::Rect([x, y, w, h], rx) => {
+                a.int("x", *x)
+                    .int("y", *y)
+                    .int("width", *w)
+                    .int("height", *h);
+                if let Some(r) = rx {
+                    a.int("rx", *r);
+                }
+                "rect"
+            }
+            Geometry::Path(d) => {
+                a.str("d", d);
+                "path"
+            }
+        };
+        for (k, v) in extra {
+            a.str(k, v);
+        }
+        a.empty_element(out, name);
+    }
 }
 
 /// Paint attributes of a shape, as (name, value) pairs; black fill is the SVG default.
 type Paint = Vec<(&'static str, String)>;
 
 /// A shape as (geometry element, paint), or `None` when it draws nothing.
-fn shape_node(s: &Shape) -> Option<(Element, Paint)> {
+fn shape_node(s: &Shape) -> Option<(Geometry, Paint)> {
     let stroke = s
         .stroke
         .as_ref()
@@ -1222,11 +1432,11 @@ type Box4 = (f64, f64, f64, f64);
 /// other (one `<g>` carrying the paint), while every pair whose boxes meet keeps its order.
 #[derive(Default)]
 struct ShapeRun {
-    shapes: Vec<(Paint, Element, Option<Box4>)>,
+    shapes: Vec<(Paint, Geometry, Option<Box4>)>,
 }
 
 impl ShapeRun {
-    fn push(&mut self, geometry: Element, paint: Paint, b: Option<Box4>) {
+    fn push(&mut self, geometry: Geometry, paint: Paint, b: Option<Box4>) {
         self.shapes.push((paint, geometry, b));
     }
 
@@ -1304,7 +1514,7 @@ impl ShapeRun {
             paint = Some(paint_of[pick]);
             order.push(pick);
         }
-        let mut slots: Vec<Option<(Paint, Element, Option<Box4>)>> =
+        let mut slots: Vec<Option<(Paint, Geometry, Option<Box4>)>> =
             shapes.into_iter().map(Some).collect();
         for i in order {
             let (p, e, _) = slots[i].take().expect("each shape drawn once");
@@ -1317,12 +1527,12 @@ impl ShapeRun {
 }
 
 /// The glyphs of one size and colour in a text group: glyphs drawn once (`loose` `<use>`s, or
-/// one `scaled` group placing them in font units) and the marker runs, each (path data through
-/// the glyph origins, marker id), under one `stroke-width`.
+/// one `scaled` group placing them in font units, both as markup) and the marker runs, each
+/// (path data through the glyph origins, marker id), under one `stroke-width`.
 #[derive(Default)]
 struct TextBlock {
-    loose: Vec<Element>,
-    scaled: Option<Element>,
+    loose: String,
+    scaled: String,
     stroke_width: String,
     runs: Vec<(String, String)>,
 }
@@ -1331,7 +1541,7 @@ struct TextBlock {
 /// that a paint or marker used often enough can become a CSS class (see [`Classes`]).
 enum Out {
     /// Shapes sharing one paint: one `<g>` carrying it, or the one element itself.
-    Shapes(Paint, Vec<Element>),
+    Shapes(Paint, Vec<Geometry>),
     /// One text group (`aria-label` holding its lines).
     Text {
         label: String,
@@ -1414,76 +1624,88 @@ impl Classes {
         c
     }
 
-    /// The svg nodes of `outs`.
-    fn nodes(&self, outs: Vec<Out>) -> Vec<Box<dyn Node>> {
-        let mut body: Vec<Box<dyn Node>> = Vec::new();
+    /// Appends the markup of `outs`.
+    fn write(&self, outs: Vec<Out>, out: &mut String) {
         for o in outs {
             match o {
                 // Black fill, no stroke (the SVG defaults): the elements need no carrier.
                 Out::Shapes(paint, elems) if paint.is_empty() => {
-                    for e in elems {
-                        body.push(Box::new(e));
+                    for e in &elems {
+                        e.write(out, &[]);
                     }
                 }
                 Out::Shapes(paint, elems) => {
-                    let class = self.paint.get(&paint);
-                    let dress = |mut e: Element| {
-                        match class {
-                            Some(c) => e.assign("class", c.as_str()),
-                            None => {
-                                for (k, v) in &paint {
-                                    e.assign(*k, v.as_str());
-                                }
+                    let mut dress: [(&'static str, &str); 4] = [("", ""); 4];
+                    let dress = match self.paint.get(&paint) {
+                        Some(c) => {
+                            dress[0] = ("class", c.as_str());
+                            &dress[..1]
+                        }
+                        None => {
+                            let n = paint.len().min(4);
+                            for (d, (k, v)) in dress.iter_mut().zip(&paint) {
+                                *d = (k, v.as_str());
                             }
+                            &dress[..n]
                         }
-                        e
                     };
-                    if elems.len() == 1 {
-                        let e = elems.into_iter().next().expect("one element");
-                        body.push(Box::new(dress(e)));
+                    if let [e] = elems.as_slice() {
+                        e.write(out, dress);
                     } else {
-                        let mut g = Element::new("g");
-                        for e in elems {
-                            g.append(e);
+                        let mut g = Attrs::new();
+                        for (k, v) in dress {
+                            g.str(k, v);
                         }
-                        body.push(Box::new(dress(g)));
+                        let start = g.open(out, "g");
+                        for e in &elems {
+                            e.write(out, &[]);
+                        }
+                        close(out, "g", start);
                     }
                 }
                 Out::Text { label, blocks } => {
-                    let mut group = Group::new().set("aria-label", label);
+                    out.push_str("<g aria-label=\"");
+                    push_escaped(out, &label);
+                    out.push_str("\">");
+                    let start = out.len();
                     for b in blocks {
-                        for u in b.loose {
-                            group = group.add(u);
-                        }
-                        if let Some(g) = b.scaled {
-                            group = group.add(g);
-                        }
+                        out.push_str(&b.loose);
+                        out.push_str(&b.scaled);
                         if !b.runs.is_empty() {
-                            let mut multi = Group::new()
-                                .set("fill", "none")
-                                .set("stroke-width", b.stroke_width);
-                            for (d, m) in b.runs {
-                                let p = Path::new().set("d", d);
-                                multi = multi.add(match self.marker.get(&m) {
-                                    Some(c) => p.set("class", c.as_str()),
-                                    None => p.set("style", format!("marker:url(#{m})")),
-                                });
+                            Attrs::new()
+                                .str("fill", "none")
+                                .str("stroke-width", &b.stroke_width)
+                                .open(out, "g");
+                            for (d, m) in &b.runs {
+                                match self.marker.get(m) {
+                                    Some(c) => {
+                                        Attrs::new()
+                                            .str("class", c)
+                                            .str("d", d)
+                                            .empty_element(out, "path");
+                                    }
+                                    None => {
+                                        out.push_str("<path d=\"");
+                                        out.push_str(d);
+                                        out.push_str("\" style=\"marker:url(#");
+                                        out.push_str(m);
+                                        out.push_str(")\"/>");
+                                    }
+                                }
                             }
-                            group = group.add(multi);
+                            out.push_str("</g>");
                         }
                     }
-                    body.push(Box::new(group));
+                    close(out, "g", start);
                 }
                 Out::Clip(id, inner) => {
-                    let mut g = Group::new().set("clip-path", format!("url(#{id})"));
-                    for n in self.nodes(inner) {
-                        g = g.add(n);
-                    }
-                    body.push(Box::new(g));
+                    let clip = format!("url(#{id})");
+                    let start = Attrs::new().str("clip-path", &clip).open(out, "g");
+                    self.write(inner, out);
+                    close(out, "g", start);
                 }
             }
         }
-        body
     }
 }
 
@@ -1520,7 +1742,7 @@ fn item_nodes(items: &[Item], defs: &mut Defs) -> Vec<Out> {
                 let Some((geometry, paint)) = shape_node(s) else {
                     continue;
                 };
-                let b = shape_box(s, geometry.get_name() != "path");
+                let b = shape_box(s, !matches!(geometry, Geometry::Path(_)));
                 if b.is_none_or(|b| pending.lines.iter().any(|l| boxes_meet(l.bbox, b))) {
                     run.flush(&mut body);
                     pending.flush_under(b, &mut body, defs);
@@ -1560,7 +1782,11 @@ pub fn render_page(page: &Page, title: &str) -> String {
     }
     let outs = item_nodes(&page.items, &mut defs);
     let classes = Classes::choose(&outs);
-    let body = classes.nodes(outs);
+    // The `<defs>` and the body, written here as the svg crate would write their elements
+    // (see the module docs), go into the document as one blob.
+    let mut body = String::with_capacity(32 * 1024);
+    defs.write(&classes.rules, &mut body);
+    classes.write(outs, &mut body);
     let mut doc = svg::Document::new()
         .set("width", format!("{}mm", mm_str(w)))
         .set("height", format!("{}mm", mm_str(h)))
@@ -1568,16 +1794,17 @@ pub fn render_page(page: &Page, title: &str) -> String {
         // PDF's default miter limit, so sharp corners are cut the same way in both backends.
         .set("stroke-miterlimit", "10")
         .add(Title::new(clean_text(title)));
-    if let Some(d) = defs.into_node(&classes.rules) {
-        doc = doc.add(d);
-    }
-    for n in body {
-        doc.append(n);
+    let body_len = body.len();
+    if !body.is_empty() {
+        doc.append(Blob::new(body));
     }
     // No line break between elements (the svg crate puts one before each): whitespace between
     // elements draws nothing, and markup escapes every `<` and `>` in text and attribute values,
     // so `>` + line break + `<` occurs only between two tags.
-    let mut w = Markup::default();
+    let mut w = Markup {
+        out: String::with_capacity(body_len + 1024),
+        ..Markup::default()
+    };
     w.node(&doc);
     let mut out = w.finish();
     out.push('\n');
@@ -1753,7 +1980,7 @@ mod tests {
     /// elements, and attributes set out of order.
     #[test]
     fn markup_writes_the_crates_text_without_breaks_between_tags() {
-        use svg::node::element::{Style, Text as TextEl};
+        use svg::node::element::{Definitions, Group, Style, Text as TextEl, Use};
         let trees: Vec<svg::Document> = vec![
             svg::Document::new()
                 .set("width", "10mm")
@@ -1861,6 +2088,45 @@ mod tests {
         assert_eq!(run_data(&[(0, 0), (9000, 0), (0, 400)]), "m0 0v400L9000 0");
     }
 
+    /// [`run_data`] (which skips points that cannot be nearer) gives the path of the plain
+    /// definition, every remaining point measured at every step, on random points near and
+    /// far from the origin, negative ones and repeats included.
+    #[test]
+    fn a_run_skips_no_nearest_point() {
+        fn plain(pts: &[(i64, i64)]) -> String {
+            let mut w = PathWriter::new(false);
+            w.move_to(pts[0]);
+            let mut left: Vec<RunPoint> = pts[1..].iter().map(|&q| RunPoint::new(q)).collect();
+            while !left.is_empty() {
+                let costs = w.line_costs();
+                let mut best: Option<(usize, usize)> = None;
+                for (i, p) in left.iter().enumerate() {
+                    let n = costs.len(p);
+                    if best.is_none_or(|(m, _)| n < m) {
+                        best = Some((n, i));
+                    }
+                }
+                let p = left.remove(best.unwrap().1);
+                w.line_to(p.q);
+            }
+            w.d
+        }
+        let mut rng = crate::rng::XorShift::new(11);
+        for case in 0..2000 {
+            let n = 1 + rng.below(40);
+            let span = [20, 300, 5000, 40000][rng.below(4)] as i64;
+            let rows = 1 + rng.below(4) as i64;
+            let pts: Vec<(i64, i64)> = (0..n)
+                .map(|_| {
+                    let x = rng.below(2 * span as usize) as i64 - span / 4;
+                    let y = (rng.below(rows as usize) as i64 - 1) * span / 3;
+                    (x, y)
+                })
+                .collect();
+            assert_eq!(run_data(&pts), plain(&pts), "case {case}: {pts:?}");
+        }
+    }
+
     #[test]
     fn a_line_costs_what_its_shortest_written_form_takes() {
         // For each state (path data so far, which sets the command in force and whether it
@@ -1919,13 +2185,18 @@ mod tests {
             "m2000 2000h10000v300H2000z"
         );
         // The same rectangle as an element.
+        let markup = |g: Geometry| {
+            let mut s = String::new();
+            g.write(&mut s, &[("fill", "none")]);
+            s
+        };
         assert_eq!(
-            geometry(&rect(20.0, 20.0, 100.0, 3.0)).to_string(),
-            r#"<rect height="300" width="10000" x="2000" y="2000"/>"#
+            markup(geometry(&rect(20.0, 20.0, 100.0, 3.0))),
+            r#"<rect fill="none" height="300" width="10000" x="2000" y="2000"/>"#
         );
         assert_eq!(
-            geometry(&crate::doc::circle(pt(5.0, 6.0), 2.5)).to_string(),
-            r#"<circle cx="500" cy="600" r="250"/>"#
+            markup(geometry(&crate::doc::circle(pt(5.0, 6.0), 2.5))),
+            r#"<circle cx="500" cy="600" fill="none" r="250"/>"#
         );
     }
 
@@ -2054,9 +2325,8 @@ mod tests {
                 let p = rng.below(paints);
                 shapes.push((p, b));
                 let paint: Paint = vec![("fill", p.to_string())];
-                let mut e = Element::new("circle");
-                e.assign("id", i.to_string());
-                run.push(e, paint, b);
+                // The shape's number stands in for its path data.
+                run.push(Geometry::Path(i.to_string()), paint, b);
             }
             let mut out = Vec::new();
             run.flush(&mut out);
@@ -2065,7 +2335,10 @@ mod tests {
                 .flat_map(|o| match o {
                     Out::Shapes(_, elems) => elems
                         .iter()
-                        .map(|e| e.get_attributes()["id"].to_string().parse().unwrap())
+                        .map(|e| match e {
+                            Geometry::Path(d) => d.parse().unwrap(),
+                            _ => unreachable!(),
+                        })
                         .collect::<Vec<usize>>(),
                     _ => Vec::new(),
                 })
