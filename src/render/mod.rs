@@ -46,19 +46,3 @@ pub(crate) fn finite(v: f64) -> f64 {
         0.0
     }
 }
-
-/// The decimal digits of `v`, written into the end of `buf` (as `format!("{v}")` would, without
-/// the formatting machinery): the slice of `buf` that holds them. Shared by both renderers,
-/// which write many thousands of coordinates a kit.
-pub(crate) fn uint_digits(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    &buf[i..]
-}

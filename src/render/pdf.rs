@@ -374,9 +374,10 @@ impl Content {
     }
 }
 
-/// Appends `v` in decimal (as `write!(out, "{v}")`, without the formatting machinery).
+/// Appends `v` in decimal (as `write!(out, "{v}")`, by `itoa` without the formatting
+/// machinery).
 fn push_uint(out: &mut Vec<u8>, v: u64) {
-    out.extend_from_slice(super::uint_digits(v, &mut [0u8; 20]));
+    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 /// Writes hundredths as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`.

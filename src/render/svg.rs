@@ -46,75 +46,14 @@ use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
 use std::fmt::Write as _;
-use std::hash::{BuildHasherDefault, Hasher};
 use svg::node::element::Title;
 use svg::node::Blob;
 use svg::Node;
 
 /// The page's lookup tables: looked up by key only, never iterated, so the hasher changes no
-/// output; this one (FxHash's multiply-rotate) is several times cheaper than SipHash on the
-/// small keys used here.
-type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
-/// FxHash (as in rustc): each word is folded in by rotate, xor and multiply.
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-impl FxHasher {
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u16(&mut self, i: u16) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn write_i32(&mut self, i: i32) {
-        self.add(i as u32 as u64);
-    }
-
-    fn write_i64(&mut self, i: i64) {
-        self.add(i as u64);
-    }
-
-    fn write_isize(&mut self, i: isize) {
-        self.add(i as u64);
-    }
-}
+/// output; FxHash (`rustc-hash`) is several times cheaper than SipHash on the small keys used
+/// here.
+type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// A length in hundredths of a millimetre, rounded (non-finite becomes 0): the page's user
 /// unit.
@@ -2015,6 +1954,85 @@ mod tests {
         );
         assert!(all.contains("</title><defs>") && all.contains("&quot;y&apos;z&lt;&amp;&gt;"));
     }
+    /// The markup this module writes for `<defs>` and the page body ([`Attrs`], [`close`],
+    /// [`push_escaped`]) is what the svg crate writes for the same elements: attributes given
+    /// out of order, whole numbers (negative too) and text, an element with nothing inside,
+    /// one with children, and every character the crate escapes in a value.
+    #[test]
+    fn own_markup_is_the_crates_text_for_the_same_elements() {
+        use svg::node::element::Element;
+        use svg::node::Value;
+        // A crate element with `attrs` set in that order and `children` in it.
+        let el = |name: &str, attrs: &[(&str, Value)], children: Vec<Element>| {
+            let mut e = Element::new(name);
+            for (k, v) in attrs {
+                e.assign(*k, v.clone());
+            }
+            for c in children {
+                e.append(c);
+            }
+            e
+        };
+        let crate_text = |e: &Element| drop_tag_breaks(e.to_string());
+        // An empty element, its attributes set out of order.
+        let mut out = String::new();
+        Attrs::new()
+            .str("fill", "#f00")
+            .int("y", -1205)
+            .str("d", "M0 0h10v-5z")
+            .int("x", 0)
+            .str("class", "a")
+            .empty_element(&mut out, "path");
+        let attrs = [
+            ("fill", Value::from("#f00")),
+            ("y", Value::from(-1205)),
+            ("d", Value::from("M0 0h10v-5z")),
+            ("x", Value::from(0)),
+            ("class", Value::from("a")),
+        ];
+        assert_eq!(out, crate_text(&el("path", &attrs, vec![])));
+        // Opened and closed with nothing inside: written as an empty element.
+        let mut out = String::new();
+        let at = Attrs::new().str("id", "g1").open(&mut out, "g");
+        close(&mut out, "g", at);
+        assert_eq!(out, crate_text(&el("g", &[("id", "g1".into())], vec![])));
+        // With children.
+        let mut out = String::new();
+        let at = Attrs::new()
+            .str("transform", "scale(.5)")
+            .str("clip-path", "url(#c)")
+            .open(&mut out, "g");
+        Attrs::new()
+            .str("href", "#a")
+            .int("x", 12)
+            .empty_element(&mut out, "use");
+        Attrs::new()
+            .str("href", "#b")
+            .empty_element(&mut out, "use");
+        close(&mut out, "g", at);
+        let children = vec![
+            el("use", &[("href", "#a".into()), ("x", 12.into())], vec![]),
+            el("use", &[("href", "#b".into())], vec![]),
+        ];
+        let attrs = [
+            ("transform", Value::from("scale(.5)")),
+            ("clip-path", Value::from("url(#c)")),
+        ];
+        assert_eq!(out, crate_text(&el("g", &attrs, children)));
+        // A value with every character the crate escapes, and some it does not.
+        let raw = "a & b < c > d \"e\" 'f' é→";
+        let mut escaped = String::new();
+        push_escaped(&mut escaped, raw);
+        let mut out = String::new();
+        Attrs::new()
+            .str("aria-label", &escaped)
+            .empty_element(&mut out, "g");
+        assert_eq!(
+            out,
+            crate_text(&el("g", &[("aria-label", raw.into())], vec![]))
+        );
+    }
+
     use crate::doc::{pt, rect};
 
     #[test]
