@@ -105,6 +105,35 @@ thread_local! {
     static POOL: std::cell::RefCell<Vec<Buffers>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// `n` default (all-zero) values, their memory mapped for writing in one step where the system
+/// can. A table's first stores land all over its 1.5 MiB: page by page, each page was first
+/// mapped to the shared zero page by a probe, then copied on the store's write with a TLB flush
+/// on every core (a tenth of a Kalah 6x4 kit build's CPU time, perf).
+fn zeroed<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = v.as_ptr() as usize;
+        let first = start.div_ceil(PAGE) * PAGE;
+        let end = start + n * std::mem::size_of::<T>();
+        if end >= first + PAGE {
+            // SAFETY: the range [first, first + len) lies inside the vector's allocation;
+            // MADV_POPULATE_WRITE only maps its pages (it never changes memory contents), and
+            // an error (a kernel before 5.14) leaves the pages to be mapped on first use.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    (end - first) / PAGE * PAGE,
+                    libc::MADV_POPULATE_WRITE,
+                );
+            }
+        }
+    }
+    v.resize(n, T::default());
+    v
+}
+
 fn index(k: Key, buckets: usize) -> usize {
     let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -134,8 +163,7 @@ impl Table {
             })
             .ok()
             .flatten();
-        let (keys, data) =
-            pooled.unwrap_or_else(|| (vec![Keys::default(); buckets], vec![[0; WAYS]; buckets]));
+        let (keys, data) = pooled.unwrap_or_else(|| (zeroed(buckets), zeroed(buckets)));
         Table {
             keys,
             data,
@@ -244,8 +272,8 @@ impl Table {
         self.dirty = Vec::new();
         let old_keys = std::mem::take(&mut self.keys);
         let old_data = std::mem::take(&mut self.data);
-        self.keys = vec![Keys::default(); old_keys.len() * 2];
-        self.data = vec![[0; WAYS]; old_keys.len() * 2];
+        self.keys = zeroed(old_keys.len() * 2);
+        self.data = zeroed(old_keys.len() * 2);
         self.used = 0;
         let buckets = self.buckets();
         // Old slots in slot order, each into the first empty way of its new bucket.
