@@ -89,23 +89,32 @@ pub fn problem(page: &Page) -> Option<String> {
             ));
         }
     }
+    // The filled shapes, in drawing order: a text is hidden by one drawn after it that covers it.
+    let filled: Vec<(usize, Box4)> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, t, filled))| t.is_none() && *filled)
+        .map(|(i, (b, _, _))| (i, *b))
+        .collect();
     let texts: Vec<(Box4, &str)> = all
         .iter()
         .enumerate()
         .filter_map(|(i, (b, t, _))| {
             let t = (*t)?;
-            let covered = all[i + 1..].iter().any(|(c, ct, filled)| {
-                ct.is_none() && *filled && c.0 <= b.0 && c.1 <= b.1 && c.2 >= b.2 && c.3 >= b.3
-            });
+            let later = &filled[filled.partition_point(|&(k, _)| k <= i)..];
+            let covered = later
+                .iter()
+                .any(|(_, c)| c.0 <= b.0 && c.1 <= b.1 && c.2 >= b.2 && c.3 >= b.3);
             (!covered).then_some((*b, t))
         })
         .collect();
+    if !any_overlap(&texts) {
+        return None;
+    }
+    // Name the first pair in drawing order.
     for i in 0..texts.len() {
         for j in i + 1..texts.len() {
-            let (a, b) = (texts[i].0, texts[j].0);
-            let dx = a.2.min(b.2) - a.0.max(b.0);
-            let dy = a.3.min(b.3) - a.1.max(b.1);
-            if dx > TOLERANCE && dy > TOLERANCE {
+            if overlap(texts[i].0, texts[j].0) {
                 return Some(format!(
                     "on the {} sheet the texts {:?} and {:?} overlap",
                     page.name, texts[i].1, texts[j].1
@@ -114,4 +123,24 @@ pub fn problem(page: &Page) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether boxes `a` and `b` overlap by more than [`TOLERANCE`] each way.
+fn overlap(a: Box4, b: Box4) -> bool {
+    let dx = a.2.min(b.2) - a.0.max(b.0);
+    let dy = a.3.min(b.3) - a.1.max(b.1);
+    dx > TOLERANCE && dy > TOLERANCE
+}
+
+/// Whether any two of `texts` [`overlap`]: swept top to bottom, each box tried only against
+/// those that start less than its height and [`TOLERANCE`] below its top.
+fn any_overlap(texts: &[(Box4, &str)]) -> bool {
+    let mut boxes: Vec<Box4> = texts.iter().map(|t| t.0).collect();
+    boxes.sort_by(|a, b| a.1.total_cmp(&b.1));
+    boxes.iter().enumerate().any(|(i, &a)| {
+        boxes[i + 1..]
+            .iter()
+            .take_while(|b| b.1 < a.3 - TOLERANCE)
+            .any(|&b| overlap(a, b))
+    })
 }

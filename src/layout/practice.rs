@@ -1005,7 +1005,10 @@ pub(crate) fn key_pages_with(
         // runs onto headed "Exercise 1 (continued)".
         let head_h = lines_h(&head, sub_head, Weight::Bold, w);
         // Boards taller than a page are split between them (`rules::flow_boards`).
-        let board_ink = board_ink.min(super::rules::boards_lead(rs, ph, sz, &prep, paper, head_h));
+        let split = super::rules::splits_boards(rs, sz, &prep, paper, head_h, board_ink);
+        let board_ink = board_ink.min(super::rules::boards_lead(
+            rs, ph, sz, &prep, paper, split, board_ink,
+        ));
         let whole = head_h + board_h + 1.0 + cap_h;
         let lead = if whole <= f.usable() {
             whole
@@ -1015,8 +1018,7 @@ pub(crate) fn key_pages_with(
         let placed = f.place(2.0, whole, lead);
         let hl = super::wrap(&head, sub_head, Weight::Bold, w);
         f.lines(MARGIN, &hl, sub_head, Weight::Bold);
-        let split = super::rules::splits_boards(rs, ph, sz, &prep, paper, head_h);
-        super::rules::flow_boards(&mut f, rs, ph, &prep, split);
+        super::rules::flow_boards(&mut f, rs, ph, &prep, split, board_h);
         let number = ph.fmt("key.continued", &[("n", &e.number.to_string())]);
         f.running_head = Some((super::wrap(&number, sub_head, Weight::Bold, w), sub_head));
         for c in &caption {

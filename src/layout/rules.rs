@@ -607,63 +607,59 @@ fn part_height(
 /// Whether the worked example `prep` is split between its stacked boards: its title and both
 /// boards are taller than a whole page's content area (above the bottom band), so the "After"
 /// board starts the next page rather than run into the calibration bar and footer.
-/// `title` is the height of the title above the boards, mm.
+/// `title` is the height of the title above the boards and `ink` the boards' height down to
+/// their lowest ink ([`boards_height`]), mm.
 pub(crate) fn splits_boards(
     rs: &Ruleset,
-    ph: &Phrases,
     sz: &Sizes,
     prep: &Prepared,
     paper: Paper,
     title: f64,
+    ink: f64,
 ) -> bool {
     let w = paper.width - 2.0 * MARGIN;
-    if prep.after.is_none() || !diagram::stacked(rs, w, sz) {
-        return false;
-    }
-    too_tall(
-        sz,
-        paper,
-        title,
-        boards_height(rs, ph, sz, prep, paper, w).1,
-    )
-}
-
-/// Whether a title `title` mm tall over boards `ink` mm tall down to their lowest ink is
-/// taller than a whole page's content area (the test of [`splits_boards`]).
-fn too_tall(sz: &Sizes, paper: Paper, title: f64, ink: f64) -> bool {
     let usable = page::content_bottom(paper.width, paper.height, sz) - MARGIN;
-    title + ink > usable + 1e-6
+    title + ink > usable + 1e-6 && prep.after.is_some() && diagram::stacked(rs, w, sz)
 }
 
-/// Height that must stay on one page with a title `title` mm tall of the boards of `prep`,
-/// mm: both boards down to their ink, or the first board's when they are split
-/// ([`splits_boards`]).
+/// Height of the boards of `prep` that must stay on one page with their title, mm: both
+/// boards down to their ink (`ink`, from [`boards_height`]), or, when they are `split`
+/// ([`splits_boards`]), the first board's (drawn on a scratch page).
 pub(crate) fn boards_lead(
     rs: &Ruleset,
     ph: &Phrases,
     sz: &Sizes,
     prep: &Prepared,
     paper: Paper,
-    title: f64,
+    split: bool,
+    ink: f64,
 ) -> f64 {
+    if !split {
+        return ink;
+    }
     let w = paper.width - 2.0 * MARGIN;
-    let part = if splits_boards(rs, ph, sz, prep, paper, title) {
-        diagram::Part::Before
-    } else {
-        diagram::Part::Both
-    };
-    part_height(rs, ph, sz, prep, paper, w, part).1
+    part_height(rs, ph, sz, prep, paper, w, diagram::Part::Before).1
 }
 
 /// Draws the boards of `prep` at `f`'s place, across the page: both together, or, when
 /// `split` (they are taller than a page with their title, [`splits_boards`]), split between
-/// them: the first board ends this page, "After" starts the next. Moves `f` below them.
-pub(crate) fn flow_boards(f: &mut Flow, rs: &Ruleset, ph: &Phrases, prep: &Prepared, split: bool) {
+/// them: the first board ends this page, "After" starts the next. `used` is the height both
+/// use together ([`boards_height`]). Moves `f` below them.
+pub(crate) fn flow_boards(
+    f: &mut Flow,
+    rs: &Ruleset,
+    ph: &Phrases,
+    prep: &Prepared,
+    split: bool,
+    used: f64,
+) {
     use diagram::Part;
     let (sz, paper, w) = (f.sz, f.paper, f.width());
     let y = f.y;
     if !split {
-        let used = diagram::draw_boards(f.page(), rs, ph, &sz, prep, MARGIN, y, w);
+        if !f.dry {
+            diagram::draw_boards(f.page(), rs, ph, &sz, prep, MARGIN, y, w);
+        }
         f.y += used + 1.0;
         return;
     }
@@ -712,6 +708,9 @@ pub(crate) struct Flow {
     /// A heading set at the top of every page opened while it is set: bold lines at a size,
     /// pt (the host key's "Exercise 1 (continued)" over an answer that runs on).
     pub(crate) running_head: Option<(Vec<String>, f64)>,
+    /// Measuring only: pages are opened and `y` moves as when setting, but lines and boards
+    /// are not drawn (the rule sheets measure each layout they try, then set the one chosen).
+    pub(crate) dry: bool,
 }
 
 /// Where [`Flow::place`] puts an item (see there).
@@ -748,6 +747,7 @@ impl Flow {
             split_next: false,
             ends: Vec::new(),
             running_head: None,
+            dry: false,
         };
         f.new_page();
         f
@@ -895,8 +895,10 @@ impl Flow {
         let lh = text::line_height_mm(size);
         for l in lines {
             self.room(lh);
-            let base = self.y + text::ascent_mm(size);
-            self.page().text(x, base, size, weight, l);
+            if !self.dry {
+                let base = self.y + text::ascent_mm(size);
+                self.page().text(x, base, size, weight, l);
+            }
             self.y += lh;
         }
     }
@@ -936,25 +938,35 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
         mini_pit: (least, least),
         ..*sz
     };
-    let mut first = None;
-    let mut best: Option<Layout> = None;
-    let mut take = |l: Layout| {
-        if full_enough(&l) {
-            if best.as_ref().is_none_or(|b| l.0.len() < b.0.len()) {
-                best = Some(l);
-            }
-        } else if first.is_none() {
-            first = Some(l);
-        }
-        None::<()>
-    };
-    // The worked examples replayed once for both pit sizes (replaying does not depend on them).
+    // The worked examples replayed, and the text wrapped, once for both pit sizes (neither
+    // depends on them).
     let prepared = prepare(rs, ph)?;
-    each_layout(rs, paper, sz, ph, &prepared, &mut take);
+    let sheet = Sheet::new(rs, paper, sz, ph, &prepared);
+    let mut tried = vec![sheet.sized(sz)];
     if least < most {
-        each_layout(rs, paper, &smallest, ph, &prepared, &mut take);
+        tried.push(sheet.sized(&smallest));
     }
-    Ok(best.or(first).map(|l| l.0).unwrap_or_default())
+    // Each layout is measured without drawing; only the one chosen is set. Each candidate:
+    // (pages, index into `tried`, layout).
+    let mut first = None;
+    let mut best: Option<(usize, usize, usize)> = None;
+    for (i, s) in tried.iter().enumerate() {
+        for k in 0..sheet.count() {
+            let l = sheet.lay_out(s, k, true);
+            let n = l.0.len();
+            if full_enough(&l) {
+                if best.is_none_or(|b| n < b.0) {
+                    best = Some((n, i, k));
+                }
+            } else if first.is_none() {
+                first = Some((n, i, k));
+            }
+        }
+    }
+    Ok(best
+        .or(first)
+        .map(|(_, i, k)| sheet.lay_out(&tried[i], k, false).0)
+        .unwrap_or_default())
 }
 
 /// Whether every page of `l` after the first is at least [`MIN_FILL`] full.
@@ -975,12 +987,12 @@ pub fn layouts(
     sz: &Sizes,
     ph: &Phrases,
 ) -> Result<Vec<Layout>, String> {
-    let mut out = Vec::new();
-    each_layout(rs, paper, sz, ph, &prepare(rs, ph)?, |l| {
-        out.push(l);
-        None::<()>
-    });
-    Ok(out)
+    let prepared = prepare(rs, ph)?;
+    let sheet = Sheet::new(rs, paper, sz, ph, &prepared);
+    let s = sheet.sized(sz);
+    Ok((0..sheet.count())
+        .map(|k| sheet.lay_out(&s, k, false))
+        .collect())
 }
 
 /// Each worked example of `rs` replayed by the engine for its diagrams
@@ -993,43 +1005,270 @@ fn prepare(rs: &Ruleset, ph: &Phrases) -> Result<Vec<Prepared>, String> {
         .collect()
 }
 
-/// Lays out each of [`layouts`] in turn, with the worked examples `prepared` by [`prepare`],
-/// and hands it to `take`, stopping at the first for which `take` returns a value, and
-/// returns that value (`None` when none did).
-fn each_layout<T>(
-    rs: &Ruleset,
+/// The rule sheet ready to be laid out as each of [`layouts`]: its blocks, the orders they are
+/// tried in, and all their text wrapped once (the lines are the same in every layout; only
+/// the sources' size differs, and both are wrapped).
+struct Sheet<'a> {
+    rs: &'a Ruleset,
     paper: Paper,
-    sz: &Sizes,
-    ph: &Phrases,
-    prepared: &[Prepared],
-    mut take: impl FnMut(Layout) -> Option<T>,
-) -> Option<T> {
-    // Each worked example's height (whole, and what must stay with its title) depends only on
-    // the sizes and the paper, the same for every layout tried here: measured once.
-    let dims: Vec<Dims> = prepared
-        .iter()
-        .map(|p| example_dims(rs, sz, ph, p, paper))
-        .collect();
-    let all = blocks(rs, ph);
-    let mut sizes = vec![sz.body];
-    if !sz.large {
-        sizes.push(sz.caption);
-    }
-    let moved = sources_before_examples(&all, ph);
-    for order in std::iter::once(&all).chain(moved.as_ref()) {
-        for &size in &sizes {
-            if let Some(v) = take(lay_out(rs, paper, sz, ph, prepared, &dims, order, size)) {
-                return Some(v);
-            }
-        }
-    }
-    None
+    ph: &'a Phrases,
+    /// The worked examples, replayed ([`prepare`]).
+    prepared: &'a [Prepared],
+    /// The sheet's [`blocks`].
+    blocks: Vec<Block>,
+    /// Each block's lines as set: the title broken as [`super::title_lines`] breaks it, a
+    /// heading at the heading size, a paragraph at body size, a bullet at body size beside its
+    /// indent; none for a worked example or the sources.
+    lines: Vec<Vec<String>>,
+    /// The orders tried, as indices into `blocks`: as written, then (where they differ) with
+    /// the sources before the worked examples ([`sources_before_examples`]).
+    orders: Vec<Vec<usize>>,
+    /// The sources block set at each size tried, body size first ([`source_parts`]).
+    sources: Vec<Vec<SourcePart>>,
+    /// Each worked example's title lines as set (an exercise numbered instead of titled).
+    titles: Vec<Vec<String>>,
+    /// Each worked example's caption paragraphs after its title, wrapped at caption size.
+    captions: Vec<Vec<Vec<String>>>,
 }
 
-/// `blocks` with the sources moved to just before the first worked-example section (worked
-/// examples, the next round or the exercises); `None` when there is none or they are there
-/// already.
-fn sources_before_examples(blocks: &[Block], ph: &Phrases) -> Option<Vec<Block>> {
+/// A [`Sheet`]'s worked examples measured in one set of sizes ([`Sheet::sized`]).
+struct SheetSizes {
+    sz: Sizes,
+    /// [`example_dims`] of each worked example, in order.
+    dims: Vec<Dims>,
+}
+
+impl<'a> Sheet<'a> {
+    /// The rule sheet of `rs` on `paper` with the type sizes of `sz` (the pit sizes do not
+    /// matter here) and the worked examples `prepared` by [`prepare`].
+    fn new(
+        rs: &'a Ruleset,
+        paper: Paper,
+        sz: &Sizes,
+        ph: &'a Phrases,
+        prepared: &'a [Prepared],
+    ) -> Sheet<'a> {
+        let w = paper.width - 2.0 * MARGIN;
+        let blocks = blocks(rs, ph);
+        let lines = blocks
+            .iter()
+            .map(|b| match b {
+                Block::Title(s) => super::title_lines(s, sz.title, w),
+                Block::Heading(s) => super::wrap(s, sz.head, Weight::Bold, w),
+                Block::Para(s) => super::wrap(s, sz.body, Weight::Regular, w),
+                Block::Bullet(s) => super::wrap(s, sz.body, Weight::Regular, w - BULLET_INDENT),
+                Block::Example(_) | Block::Sources(_) => Vec::new(),
+            })
+            .collect();
+        let mut orders = vec![(0..blocks.len()).collect()];
+        orders.extend(sources_before_examples(&blocks, ph));
+        let mut sizes = vec![sz.body];
+        if !sz.large {
+            sizes.push(sz.caption);
+        }
+        let items: &[Block] = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Sources(items) => Some(items.as_slice()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let sources = sizes
+            .iter()
+            .map(|&size| source_parts(items, sz, size, w))
+            .collect();
+        let titles = prepared
+            .iter()
+            .enumerate()
+            .map(|(k, prep)| {
+                // An exercise's own title often gives its answer away: number it instead, the
+                // same number it has on the practice page (the ruleset's exercises come first).
+                let heading = if rs.examples[k].exercise {
+                    let n = rs.examples[..=k].iter().filter(|e| e.exercise).count();
+                    ph.fmt("practice.number", &[("n", &n.to_string())])
+                } else {
+                    prep.caption[0].clone()
+                };
+                super::wrap(&heading, sz.example_title, Weight::Bold, w)
+            })
+            .collect();
+        let captions = prepared
+            .iter()
+            .map(|prep| {
+                prep.caption[1..]
+                    .iter()
+                    .map(|c| super::wrap(c, sz.caption, Weight::Regular, w))
+                    .collect()
+            })
+            .collect();
+        Sheet {
+            rs,
+            paper,
+            ph,
+            prepared,
+            blocks,
+            lines,
+            orders,
+            sources,
+            titles,
+            captions,
+        }
+    }
+
+    /// How many layouts there are ([`layouts`]).
+    fn count(&self) -> usize {
+        self.orders.len() * self.sources.len()
+    }
+
+    /// The worked examples measured in the sizes `sz` ([`example_dims`]).
+    fn sized(&self, sz: &Sizes) -> SheetSizes {
+        let dims = self
+            .prepared
+            .iter()
+            .zip(&self.captions)
+            .map(|(p, c)| example_dims(self.rs, sz, self.ph, p, self.paper, c))
+            .collect();
+        SheetSizes { sz: *sz, dims }
+    }
+
+    /// Lays out the `k`th of [`layouts`] on rule sheet pages in the sizes of `s`, with each
+    /// page's fill ([`Flow::fills`]); when `dry`, only measured: the pages are the same in
+    /// number and fill, but nothing is drawn on them.
+    fn lay_out(&self, s: &SheetSizes, k: usize, dry: bool) -> Layout {
+        let (rs, ph, paper) = (self.rs, self.ph, self.paper);
+        let (sz, dims, blocks) = (&s.sz, &s.dims, &self.blocks);
+        let order = &self.orders[k / self.sources.len()];
+        let sources = &self.sources[k % self.sources.len()];
+        let (body, head, title_pt, caption) = (sz.body, sz.head, sz.title, sz.caption);
+        let ex_title = sz.example_title;
+        let mut f = Flow::new(paper, sz, "rules");
+        f.dry = dry;
+        for (at, &i) in order.iter().enumerate() {
+            let lines = &self.lines[i];
+            match &blocks[i] {
+                Block::Title(_) => {
+                    f.lines(MARGIN, lines, title_pt, Weight::Bold);
+                    f.y += 1.0;
+                }
+                Block::Heading(_) => {
+                    // Keep a heading with the first lines of what follows.
+                    // …and when that is a short introduction to examples, with the first
+                    // example too. (Large print looks past empty paragraphs, which set nothing.)
+                    let ahead = |n: usize| {
+                        if sz.large {
+                            order[at + 1..]
+                                .iter()
+                                .filter(|&&j| !matches!(&blocks[j], Block::Para(p) if p.is_empty()))
+                                .nth(n)
+                                .copied()
+                        } else {
+                            order.get(at + 1 + n).copied()
+                        }
+                    };
+                    let block = |j: Option<usize>| j.map(|j| (j, &blocks[j]));
+                    // What must stay with the heading (`whole`) and what may run on over a
+                    // page break (`lead`: up to a worked example's boards).
+                    let para_h =
+                        |j: usize| self.lines[j].len() as f64 * text::line_height_mm(body) + 1.2;
+                    let next = match (block(ahead(0)), block(ahead(1))) {
+                        (Some((_, Block::Example(k))), _) => {
+                            let (ew, el) = (dims[*k].whole, dims[*k].lead);
+                            (EXAMPLE_GAP + ew, EXAMPLE_GAP + el, EXAMPLE_GAP + el)
+                        }
+                        (Some((j, Block::Para(_))), Some((_, Block::Example(k)))) => {
+                            let (ew, el) = (dims[*k].whole, dims[*k].lead);
+                            let ph = para_h(j);
+                            (ph + EXAMPLE_GAP + ew, ph + EXAMPLE_GAP + el, ph)
+                        }
+                        // Large print: a short paragraph after the heading moves whole (see
+                        // `Flow::keep_together`), so keep the heading with all of it.
+                        (Some((j, Block::Para(_) | Block::Bullet(_))), _) if sz.large => {
+                            let n = self.lines[j].len();
+                            let n = if n <= 5 { n } else { 2 };
+                            let h = n as f64 * text::line_height_mm(body);
+                            (h, h, h)
+                        }
+                        _ => {
+                            let h = 2.0 * text::line_height_mm(body);
+                            (h, h, h)
+                        }
+                    };
+                    let head_h = lines.len() as f64 * text::line_height_mm(head) + 0.8;
+                    f.place_heading(2.5, head_h, next);
+                    f.lines(MARGIN, lines, head, Weight::Bold);
+                    f.y += 0.8;
+                }
+                Block::Para(_) => {
+                    f.keep_together(lines.len(), body);
+                    f.lines(MARGIN, lines, body, Weight::Regular);
+                    f.y += 1.2;
+                }
+                Block::Bullet(_) => {
+                    f.keep_together(lines.len(), body);
+                    if !dry {
+                        let base = f.y + text::ascent_mm(body);
+                        f.page()
+                            .text(MARGIN + 1.0, base, body, Weight::Regular, "•");
+                    }
+                    f.lines(MARGIN + BULLET_INDENT, lines, body, Weight::Regular);
+                    f.y += 0.8;
+                }
+                Block::Example(k) => {
+                    let prep = &self.prepared[*k];
+                    let d = dims[*k];
+                    let placed = f.place(EXAMPLE_GAP, d.whole, d.lead);
+                    let title = &self.titles[*k];
+                    f.lines(MARGIN, title, ex_title, Weight::Bold);
+                    let title_h = title.len() as f64 * text::line_height_mm(ex_title);
+                    let split = splits_boards(rs, sz, prep, paper, title_h, d.ink);
+                    flow_boards(&mut f, rs, ph, prep, split, d.used);
+                    for (i, lines) in self.captions[*k].iter().enumerate() {
+                        if i == 0 && placed == Placed::Split && !split {
+                            // Its first lines were placed with the boards ([`example_dims`]);
+                            // the rest may run on.
+                            f.room(
+                                lines.len().min(CAPTION_LEAD) as f64
+                                    * text::line_height_mm(caption),
+                            );
+                        } else if placed == Placed::Split || split {
+                            // A split example breaks between its caption's paragraphs where
+                            // it can.
+                            f.keep_together(lines.len(), caption);
+                        }
+                        f.lines(MARGIN, lines, caption, Weight::Regular);
+                    }
+                    f.y += 2.0;
+                }
+                Block::Sources(_) => {
+                    // One block: whole on this page, or whole atop the next.
+                    let h: f64 = sources.iter().map(SourcePart::height).sum();
+                    f.place(2.5, h, h);
+                    for p in sources {
+                        let x = if p.bullet {
+                            if !dry {
+                                let base = f.y + text::ascent_mm(p.size);
+                                f.page()
+                                    .text(MARGIN + 1.0, base, p.size, Weight::Regular, "•");
+                            }
+                            MARGIN + BULLET_INDENT
+                        } else {
+                            MARGIN
+                        };
+                        f.lines(x, &p.lines, p.size, p.weight);
+                        f.y += p.after;
+                    }
+                }
+            }
+        }
+        let fills = f.fills();
+        (f.pages, fills)
+    }
+}
+
+/// The order of `blocks` (indices into it) with the sources moved to just before the first
+/// worked-example section (worked examples, the next round or the exercises); `None` when
+/// there is none or they are there already.
+fn sources_before_examples(blocks: &[Block], ph: &Phrases) -> Option<Vec<usize>> {
     let heads = [
         ph.get("rules.h.examples"),
         ph.get("rules.next.heading"),
@@ -1042,162 +1281,13 @@ fn sources_before_examples(blocks: &[Block], ph: &Phrases) -> Option<Vec<Block>>
     if src < at {
         return None;
     }
-    let mut out = blocks.to_vec();
+    let mut out: Vec<usize> = (0..blocks.len()).collect();
     let s = out.remove(src);
     out.insert(at, s);
     Some(out)
 }
 
-/// Lays out `blocks` on rule sheet pages (see [`pages`]), the sources' text at `src_size`
-/// pt; with each page's fill ([`Flow::fills`]). `dims` holds [`example_dims`] of each of
-/// `prepared`, in the same order.
-#[allow(clippy::too_many_arguments)]
-fn lay_out(
-    rs: &Ruleset,
-    paper: Paper,
-    sz: &Sizes,
-    ph: &Phrases,
-    prepared: &[Prepared],
-    dims: &[Dims],
-    blocks: &[Block],
-    src_size: f64,
-) -> Layout {
-    let (body, head, title_pt, caption) = (sz.body, sz.head, sz.title, sz.caption);
-    let ex_title = sz.example_title;
-    let mut f = Flow::new(paper, sz, "rules");
-    let w = f.width();
-    for (i, blk) in blocks.iter().enumerate() {
-        match blk {
-            Block::Title(s) => f.title(s, title_pt, 1.0),
-            Block::Heading(s) => {
-                let lines = super::wrap(s, head, Weight::Bold, w);
-                // Keep a heading with the first lines of what follows.
-                // …and when that is a short introduction to examples, with the first example too.
-                // (Large print looks past empty paragraphs, which set nothing.)
-                let ahead = |k: usize| {
-                    if sz.large {
-                        blocks[i + 1..]
-                            .iter()
-                            .filter(|b| !matches!(b, Block::Para(p) if p.is_empty()))
-                            .nth(k)
-                    } else {
-                        blocks.get(i + 1 + k)
-                    }
-                };
-                // What must stay with the heading (`whole`) and what may run on over a page
-                // break (`lead`: up to a worked example's boards).
-                let para_h = |p: &str| {
-                    super::wrap(p, body, Weight::Regular, w).len() as f64
-                        * text::line_height_mm(body)
-                        + 1.2
-                };
-                let next = match (ahead(0), ahead(1)) {
-                    (Some(Block::Example(k)), _) => {
-                        let (ew, el) = (dims[*k].whole, dims[*k].lead);
-                        (EXAMPLE_GAP + ew, EXAMPLE_GAP + el, EXAMPLE_GAP + el)
-                    }
-                    (Some(Block::Para(p)), Some(Block::Example(k))) => {
-                        let (ew, el) = (dims[*k].whole, dims[*k].lead);
-                        let ph = para_h(p);
-                        (ph + EXAMPLE_GAP + ew, ph + EXAMPLE_GAP + el, ph)
-                    }
-                    // Large print: a short paragraph after the heading moves whole (see
-                    // `Flow::keep_together`), so keep the heading with all of it.
-                    (Some(b @ (Block::Para(p) | Block::Bullet(p))), _) if sz.large => {
-                        let indent = if matches!(b, Block::Bullet(_)) {
-                            BULLET_INDENT
-                        } else {
-                            0.0
-                        };
-                        let n = super::wrap(p, body, Weight::Regular, w - indent).len();
-                        let n = if n <= 5 { n } else { 2 };
-                        let h = n as f64 * text::line_height_mm(body);
-                        (h, h, h)
-                    }
-                    _ => {
-                        let h = 2.0 * text::line_height_mm(body);
-                        (h, h, h)
-                    }
-                };
-                let head_h = lines.len() as f64 * text::line_height_mm(head) + 0.8;
-                f.place_heading(2.5, head_h, next);
-                f.lines(MARGIN, &lines, head, Weight::Bold);
-                f.y += 0.8;
-            }
-            Block::Para(s) => {
-                let lines = super::wrap(s, body, Weight::Regular, w);
-                f.keep_together(lines.len(), body);
-                f.lines(MARGIN, &lines, body, Weight::Regular);
-                f.y += 1.2;
-            }
-            Block::Bullet(s) => {
-                let lines = super::wrap(s, body, Weight::Regular, w - BULLET_INDENT);
-                f.keep_together(lines.len(), body);
-                let base = f.y + text::ascent_mm(body);
-                f.page()
-                    .text(MARGIN + 1.0, base, body, Weight::Regular, "•");
-                f.lines(MARGIN + BULLET_INDENT, &lines, body, Weight::Regular);
-                f.y += 0.8;
-            }
-            Block::Example(k) => {
-                let prep = &prepared[*k];
-                let d = dims[*k];
-                let placed = f.place(EXAMPLE_GAP, d.whole, d.lead);
-                // An exercise's own title often gives its answer away: number it instead, the
-                // same number it has on the practice page (the ruleset's exercises come first).
-                let heading = if rs.examples[*k].exercise {
-                    let n = rs.examples[..=*k].iter().filter(|e| e.exercise).count();
-                    ph.fmt("practice.number", &[("n", &n.to_string())])
-                } else {
-                    prep.caption[0].clone()
-                };
-                let title = super::wrap(&heading, ex_title, Weight::Bold, w);
-                f.lines(MARGIN, &title, ex_title, Weight::Bold);
-                let title_h = title.len() as f64 * text::line_height_mm(ex_title);
-                // The test of `splits_boards`, with the boards' ink measured once.
-                let split = d.can_split && too_tall(sz, paper, title_h, d.ink);
-                flow_boards(&mut f, rs, ph, prep, split);
-                for (i, c) in prep.caption[1..].iter().enumerate() {
-                    let lines = super::wrap(c, caption, Weight::Regular, w);
-                    if i == 0 && placed == Placed::Split && !split {
-                        // Its first lines were placed with the boards ([`example_dims`]);
-                        // the rest may run on.
-                        f.room(
-                            lines.len().min(CAPTION_LEAD) as f64 * text::line_height_mm(caption),
-                        );
-                    } else if placed == Placed::Split || split {
-                        // A split example breaks between its caption's paragraphs where it can.
-                        f.keep_together(lines.len(), caption);
-                    }
-                    f.lines(MARGIN, &lines, caption, Weight::Regular);
-                }
-                f.y += 2.0;
-            }
-            Block::Sources(items) => {
-                // One block: whole on this page, or whole atop the next.
-                let parts = source_parts(items, sz, src_size, w);
-                let h: f64 = parts.iter().map(SourcePart::height).sum();
-                f.place(2.5, h, h);
-                for p in &parts {
-                    let x = if p.bullet {
-                        let base = f.y + text::ascent_mm(p.size);
-                        f.page()
-                            .text(MARGIN + 1.0, base, p.size, Weight::Regular, "•");
-                        MARGIN + BULLET_INDENT
-                    } else {
-                        MARGIN
-                    };
-                    f.lines(x, &p.lines, p.size, p.weight);
-                    f.y += p.after;
-                }
-            }
-        }
-    }
-    let fills = f.fills();
-    (f.pages, fills)
-}
-
-/// One item of the sources block as [`lay_out`] sets it: its wrapped lines, their size (pt)
+/// One item of the sources block as [`Sheet::lay_out`] sets it: its wrapped lines, their size (pt)
 /// and weight, whether it is a bullet, and the space after it, mm.
 struct SourcePart {
     lines: Vec<String>,
@@ -1252,46 +1342,48 @@ struct Dims {
     /// Its lead: title and boards down to their ink, which stay on one page (see
     /// [`Flow::place`]).
     lead: f64,
+    /// Both boards' height as set, which the caption follows ([`boards_height`]).
+    used: f64,
     /// Both boards down to their lowest ink ([`boards_height`]).
     ink: f64,
-    /// Whether it has two boards, stacked: the ones [`splits_boards`] may split.
-    can_split: bool,
 }
 
 /// A worked example's heights in the sizes `sz`, mm (see [`Dims`]), its boards drawn on a
-/// scratch page once (and their first board alone when they are split).
-fn example_dims(rs: &Ruleset, sz: &Sizes, ph: &Phrases, prep: &Prepared, paper: Paper) -> Dims {
+/// scratch page once (and their first board alone when they are split); `captions` are its
+/// caption's paragraphs after the title, wrapped at caption size.
+fn example_dims(
+    rs: &Ruleset,
+    sz: &Sizes,
+    ph: &Phrases,
+    prep: &Prepared,
+    paper: Paper,
+    captions: &[Vec<String>],
+) -> Dims {
     let w = paper.width - 2.0 * MARGIN;
     let title = super::wrap(&prep.caption[0], sz.example_title, Weight::Bold, w).len() as f64
         * text::line_height_mm(sz.example_title);
     let (used, ink) = boards_height(rs, ph, sz, prep, paper, w);
-    let can_split = prep.after.is_some() && diagram::stacked(rs, w, sz);
-    // [`splits_boards`] and [`boards_lead`], from the one measurement: split between its
-    // boards, only the first must stay with the title.
-    let split = can_split && too_tall(sz, paper, title, ink);
-    let paras: Vec<usize> = prep.caption[1..]
-        .iter()
-        .map(|c| super::wrap(c, sz.caption, Weight::Regular, w).len())
-        .collect();
-    let cap: usize = paras.iter().sum();
+    let split = splits_boards(rs, sz, prep, paper, title, ink);
+    let cap: usize = captions.iter().map(Vec::len).sum();
     let lh = text::line_height_mm(sz.caption);
     // 1 mm comes between the boards and the caption.
     let whole = title + used + 1.0 + cap as f64 * lh;
     let lead = if split {
-        title + part_height(rs, ph, sz, prep, paper, w, diagram::Part::Before).1
+        // Split between its boards: only the first must stay with the title.
+        title + boards_lead(rs, ph, sz, prep, paper, true, ink)
     } else {
         // The caption's first lines (up to CAPTION_LEAD) stay with the boards: a caption read
         // a page away from its diagram was what a Spanish reader found (Oware in large print
         // on A3: "Captura total" and "Con veinticinco se gana" had their two-line captions at
         // the top of the next page).
-        let first = paras.first().copied().unwrap_or(0).min(CAPTION_LEAD);
+        let first = captions.first().map_or(0, Vec::len).min(CAPTION_LEAD);
         (title + used + 1.0 + first as f64 * lh).min(whole)
     };
     Dims {
         whole,
         lead,
+        used,
         ink,
-        can_split,
     }
 }
 
