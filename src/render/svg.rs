@@ -734,6 +734,18 @@ fn short_id(n: usize) -> String {
     s
 }
 
+/// Characters of [`short_id`]`(n)`, without writing it.
+fn id_len(n: usize) -> usize {
+    let mut len = 1;
+    let mut k = n / 52;
+    while k > 0 {
+        k -= 1;
+        len += 1;
+        k /= 62;
+    }
+    len
+}
+
 /// Appends [`short_id`]`(n)`.
 fn push_id(s: &mut String, n: usize) {
     const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -1058,10 +1070,10 @@ impl<'a> Pending<'a> {
         let em_mm = t.size_pt * text::MM_PER_PT;
         let mm_per_unit = k / 100.0;
         let mut pen_milli = 0u64;
-        let shaped = text::glyphs(&t.text, t.weight);
-        let mut glyphs = Vec::with_capacity(shaped.len());
+        // At most one glyph per byte.
+        let mut glyphs = Vec::with_capacity(t.text.len());
         let mut bbox: Option<(f64, f64, f64, f64)> = None;
-        for g in shaped {
+        for g in text::glyph_iter(&t.text, t.weight) {
             let info = defs.glyph_info(t.weight, g.gid);
             if info.id.is_some() {
                 let x = t.x + pen_milli as f64 / 1000.0 * em_mm;
@@ -1513,7 +1525,8 @@ impl ShapeRun {
     /// are found by a sweep along x (a counters sheet of 59,000 cut lines took 4 s when every
     /// pair was compared), and the free shapes are kept ordered per paint.
     fn flush(&mut self, out: &mut Vec<Out>) {
-        use std::collections::BTreeSet;
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
         let shapes = std::mem::take(&mut self.shapes);
         let n = shapes.len();
         // after[i]: the later shapes meeting shape i; waits[j]: how many earlier shapes meeting
@@ -1556,26 +1569,38 @@ impl ShapeRun {
                 *paint_ids.entry(&s.0).or_insert(next)
             })
             .collect();
-        let mut free_of: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); paint_ids.len()];
-        let mut free: BTreeSet<usize> = BTreeSet::new();
+        // Free shapes as min-heaps, a drawn shape left in the other heap until it comes to the
+        // top (a free shape stays free until drawn, so the first free shape not yet drawn is
+        // the heap's top once drawn ones are popped).
+        let mut free_of: Vec<BinaryHeap<Reverse<usize>>> = vec![BinaryHeap::new(); paint_ids.len()];
+        let mut free: BinaryHeap<Reverse<usize>> = BinaryHeap::with_capacity(n);
+        let mut drawn = vec![false; n];
         for i in (0..n).filter(|&i| waits[i] == 0) {
-            free.insert(i);
-            free_of[paint_of[i]].insert(i);
+            free.push(Reverse(i));
+            free_of[paint_of[i]].push(Reverse(i));
         }
+        let first = |heap: &mut BinaryHeap<Reverse<usize>>, drawn: &[bool]| {
+            while let Some(&Reverse(i)) = heap.peek() {
+                if !drawn[i] {
+                    return Some(i);
+                }
+                heap.pop();
+            }
+            None
+        };
         let mut order = Vec::with_capacity(n);
         let mut paint: Option<usize> = None;
         for _ in 0..n {
             let pick = paint
-                .and_then(|p| free_of[p].first().copied())
-                .or_else(|| free.first().copied())
+                .and_then(|p| first(&mut free_of[p], &drawn))
+                .or_else(|| first(&mut free, &drawn))
                 .expect("the earliest shape not drawn waits for none");
-            free.remove(&pick);
-            free_of[paint_of[pick]].remove(&pick);
+            drawn[pick] = true;
             for &j in &after[pick] {
                 waits[j] -= 1;
                 if waits[j] == 0 {
-                    free.insert(j);
-                    free_of[paint_of[j]].insert(j);
+                    free.push(Reverse(j));
+                    free_of[paint_of[j]].push(Reverse(j));
                 }
             }
             paint = Some(paint_of[pick]);
@@ -1664,13 +1689,15 @@ impl Classes {
         let mut n = 0;
         // (uses, attribute text per use, rule body) → the class name if it pays.
         let mut pays = |uses: usize, attrs: usize, body: &str, rules: &mut String| {
-            let name = short_id(n);
-            let (class_attr, rule) = (
-                " class=\"\"".len() + name.len(),
-                name.len() + body.len() + 3,
-            );
+            let name_len = id_len(n);
+            let (class_attr, rule) = (" class=\"\"".len() + name_len, name_len + body.len() + 3);
             if uses * attrs > uses * class_attr + rule {
-                let _ = write!(rules, ".{name}{{{body}}}");
+                let name = short_id(n);
+                rules.push('.');
+                rules.push_str(&name);
+                rules.push('{');
+                rules.push_str(body);
+                rules.push('}');
                 n += 1;
                 Some(name)
             } else {
@@ -1843,7 +1870,7 @@ pub fn render_page(page: &Page, title: &str) -> String {
     for item in leaves(&page.items) {
         if let Item::Text(t) = item {
             if t.size_pt.is_finite() && t.size_pt > 0.0 {
-                for g in text::glyphs(&t.text, t.weight) {
+                for g in text::glyph_iter(&t.text, t.weight) {
                     let m = defs.max_size.entry((t.weight, g.gid)).or_insert(0.0);
                     *m = m.max(t.size_pt);
                 }
@@ -1965,8 +1992,8 @@ impl Markup {
     /// Appends node `n` and everything in it.
     fn node(&mut self, n: &dyn Node) {
         let (Some(attributes), Some(children)) = (n.get_attributes(), n.get_children()) else {
-            // Text and the like: the crate's own writing.
-            self.text(&n.to_string());
+            // Text and the like: the crate's own writing, straight into the output.
+            let _ = write!(self, "{n}");
             return;
         };
         let name = n.get_name();
@@ -2003,6 +2030,14 @@ impl Markup {
         self.plain("</");
         self.plain(name);
         self.plain(">");
+    }
+}
+
+/// The crate's own writing of a node (see [`Markup::node`]) goes through [`Markup::text`].
+impl std::fmt::Write for Markup {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.text(s);
+        Ok(())
     }
 }
 
@@ -2352,6 +2387,9 @@ mod tests {
     #[test]
     fn ids_are_short_and_unique() {
         let ids: Vec<String> = (0..5000).map(short_id).collect();
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(id_len(n), id.len());
+        }
         let set: std::collections::HashSet<&String> = ids.iter().collect();
         assert_eq!(set.len(), ids.len());
         assert_eq!(ids[0], "a");
