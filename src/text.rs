@@ -125,19 +125,23 @@ pub struct Glyph {
 
 /// The glyphs of `text` in `weight`, one per character, with their quantised advances.
 pub fn glyphs(text: &str, weight: Weight) -> Vec<Glyph> {
-    let Some(f) = face(weight) else {
-        return Vec::new();
-    };
+    glyph_iter(text, weight).collect()
+}
+
+/// [`glyphs`] one by one, without collecting them (none when the face is missing).
+pub fn glyph_iter(text: &str, weight: Weight) -> impl Iterator<Item = Glyph> + '_ {
+    let f = face(weight);
     text.chars()
-        .map(|ch| {
+        .take(if f.is_some() { usize::MAX } else { 0 })
+        .filter_map(move |ch| {
+            let f = f?;
             let gid = f.gid(ch);
-            Glyph {
+            Some(Glyph {
                 ch,
                 gid,
                 advance_milli_em: f.advance_milli(gid),
-            }
+            })
         })
-        .collect()
 }
 
 /// Total advance of `text` in thousandths of an em.

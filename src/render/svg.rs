@@ -46,6 +46,7 @@ use super::{clean_segs, clean_side, clean_stroke, finite};
 use crate::doc::{bounds, leaves, Color, Document, Item, Page, Seg, Shape, Text, Weight};
 use crate::text::{self, GlyphSeg};
 use std::fmt::Write as _;
+use std::sync::Arc;
 use svg::node::element::Title;
 use svg::node::Blob;
 use svg::Node;
@@ -88,17 +89,39 @@ fn mm_str(v: f64) -> String {
 
 /// `#rgb` when each channel's two hex digits are equal, else `#rrggbb`.
 fn hex(c: Color) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(7);
-    s.push('#');
-    let short = [c.r, c.g, c.b].iter().all(|v| v >> 4 == v & 15);
-    for v in [c.r, c.g, c.b] {
-        if !short {
-            s.push(char::from(DIGITS[usize::from(v >> 4)]));
+    Hex::new(c).as_str().to_owned()
+}
+
+/// A colour as [`hex`] writes it, kept on the stack.
+#[derive(Clone, Copy)]
+struct Hex {
+    bytes: [u8; 7],
+    len: usize,
+}
+
+impl Hex {
+    fn new(c: Color) -> Hex {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut h = Hex {
+            bytes: [b'#'; 7],
+            len: 1,
+        };
+        let short = [c.r, c.g, c.b].iter().all(|v| v >> 4 == v & 15);
+        for v in [c.r, c.g, c.b] {
+            if !short {
+                h.bytes[h.len] = DIGITS[usize::from(v >> 4)];
+                h.len += 1;
+            }
+            h.bytes[h.len] = DIGITS[usize::from(v & 15)];
+            h.len += 1;
         }
-        s.push(char::from(DIGITS[usize::from(v & 15)]));
+        h
     }
-    s
+
+    fn as_str(&self) -> &str {
+        // Only `#` and ASCII hex digits are written.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("#000")
+    }
 }
 
 /// A colour as one hashable number.
@@ -112,6 +135,13 @@ fn rgb(c: Color) -> u32 {
 enum Val<'a> {
     Int(i64),
     Str(&'a str),
+    /// Element id number `n` (see [`push_id`]) between `pre` and `post`: `a`, `#a`,
+    /// `url(#a)`.
+    Id {
+        pre: &'static str,
+        n: usize,
+        post: &'static str,
+    },
 }
 
 /// The attributes of one element, written sorted by name as the svg crate's `Display` writes
@@ -141,6 +171,13 @@ impl<'a> Attrs<'a> {
         self
     }
 
+    /// Attribute `name` holding element id number `n` between `pre` and `post`.
+    fn id(&mut self, name: &'a str, pre: &'static str, n: usize, post: &'static str) -> &mut Self {
+        self.list[self.len] = (name, Val::Id { pre, n, post });
+        self.len += 1;
+        self
+    }
+
     /// Appends ` name="value"` for each attribute, sorted by name.
     fn write(&mut self, out: &mut String) {
         let list = &mut self.list[..self.len];
@@ -152,6 +189,11 @@ impl<'a> Attrs<'a> {
             match v {
                 Val::Int(i) => push_int(out, *i),
                 Val::Str(s) => out.push_str(s),
+                Val::Id { pre, n, post } => {
+                    out.push_str(pre);
+                    push_id(out, *n);
+                    out.push_str(post);
+                }
             }
             out.push('"');
         }
@@ -212,15 +254,24 @@ fn push_escaped(out: &mut String, value: &str) {
 /// Text for an attribute or element content: the svg crate escapes markup; control characters
 /// (not allowed in XML 1.0) become spaces.
 fn clean_text(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if (c as u32) < 0x20 && c != '\t' && c != '\n' {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    push_clean(&mut out, s);
+    out
+}
+
+/// Appends `s` as [`clean_text`] makes it.
+fn push_clean(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| b < 0x20 && b != b'\t' && b != b'\n') {
+        out.push_str(s);
+        return;
+    }
+    out.extend(s.chars().map(|c| {
+        if (c as u32) < 0x20 && c != '\t' && c != '\n' {
+            ' '
+        } else {
+            c
+        }
+    }));
 }
 
 /// Writes path data from absolute integer points (hundredths of a mm, or font lattice steps).
@@ -646,17 +697,19 @@ type InkBox = Option<(f32, f32, f32, f32)>;
 
 /// [`glyph_data`], computed once per process for each (weight, glyph, lattice step): the pages
 /// of a kit and its host key draw mostly the same glyphs at the same few sizes. The result
-/// depends on nothing else, so sharing it across pages and threads changes no output.
-fn cached_glyph_data(weight: Weight, gid: u16, grid: i64) -> (String, InkBox) {
+/// depends on nothing else, so sharing it across pages and threads changes no output. The
+/// path data is shared, not copied.
+fn cached_glyph_data(weight: Weight, gid: u16, grid: i64) -> (Arc<str>, InkBox) {
     use std::sync::{Mutex, OnceLock};
-    type Cache = HashMap<(Weight, u16, i64), (String, InkBox)>;
+    type Cache = HashMap<(Weight, u16, i64), (Arc<str>, InkBox)>;
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let key = (weight, gid, grid);
     if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return hit;
     }
-    let made = glyph_data(weight, gid, grid);
+    let (d, ink) = glyph_data(weight, gid, grid);
+    let made = (Arc::from(d), ink);
     if let Ok(mut c) = cache.lock() {
         c.insert(key, made.clone());
     }
@@ -676,9 +729,27 @@ fn glyph_grid(size_pt: f64, upem: f64) -> i64 {
 
 /// Short element ids: `a`…`Z`, then `a0`…: letters first so an id is a valid XML name.
 fn short_id(n: usize) -> String {
+    let mut s = String::new();
+    push_id(&mut s, n);
+    s
+}
+
+/// Characters of [`short_id`]`(n)`, without writing it.
+fn id_len(n: usize) -> usize {
+    let mut len = 1;
+    let mut k = n / 52;
+    while k > 0 {
+        k -= 1;
+        len += 1;
+        k /= 62;
+    }
+    len
+}
+
+/// Appends [`short_id`]`(n)`.
+fn push_id(s: &mut String, n: usize) {
     const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     const REST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    let mut s = String::new();
     s.push(FIRST[n % FIRST.len()] as char);
     let mut k = n / FIRST.len();
     while k > 0 {
@@ -686,30 +757,30 @@ fn short_id(n: usize) -> String {
         s.push(REST[k % REST.len()] as char);
         k /= REST.len();
     }
-    s
 }
 
 /// One definition in `<defs>`, kept as data until the page is drawn, so that a glyph outline
 /// only one marker uses can be written inside that marker (see [`Defs::into_node`]).
+/// Ids are numbers, written as [`short_id`] gives them.
 enum Def {
     /// A glyph outline: its id and path data (in lattice steps, see [`glyph_data`]).
-    Glyph { id: String, d: String },
+    Glyph { id: usize, d: Arc<str> },
     /// A marker drawing glyph `glyph` in `fill` (`None` for black), its content scaled by
     /// 10^-`boost` (see [`marker_boost`]).
     Marker {
-        id: String,
-        glyph: String,
-        fill: Option<String>,
+        id: usize,
+        glyph: usize,
+        fill: Option<Hex>,
         boost: i32,
     },
     /// A `<clipPath>` of the rectangle x, y, width, height (hundredths of a mm).
-    Clip { id: String, rect: [i64; 4] },
+    Clip { id: usize, rect: [i64; 4] },
 }
 
 /// What a page knows of one glyph's outline once it is defined.
 struct GlyphInfo {
-    /// Id of its outline path (`None` for a glyph without contours).
-    id: Option<String>,
+    /// Id number of its outline path (`None` for a glyph without contours).
+    id: Option<usize>,
     /// Box of its outline's points, font units, y up (see [`glyph_data`]).
     ink: InkBox,
     /// The lattice step of its outline, font units (see [`glyph_grid`]).
@@ -724,74 +795,73 @@ struct Defs {
     glyphs: HashMap<(Weight, u16), GlyphInfo>,
     /// (weight, gid) → largest size on the page, pt (sets the glyph's lattice step).
     max_size: HashMap<(Weight, u16), f64>,
-    /// (weight, gid, colour, boost) → id of its marker.
-    markers: HashMap<(Weight, u16, u32, i32), String>,
-    /// Glyph id → how many (`<use>` elements, markers) refer to it.
-    refs: HashMap<String, (usize, usize)>,
+    /// (weight, gid, colour, boost) → id number of its marker.
+    markers: HashMap<(Weight, u16, u32, i32), usize>,
+    /// Glyph id number → how many (`<use>` elements, markers) refer to it.
+    refs: HashMap<usize, (usize, usize)>,
     /// The definitions, in first-use order.
     nodes: Vec<Def>,
 }
 
 impl Defs {
-    fn id(&mut self) -> String {
-        let s = short_id(self.next_id);
+    /// A new id number.
+    fn id(&mut self) -> usize {
         self.next_id += 1;
-        s
+        self.next_id - 1
     }
 
     /// Glyph `gid`'s outline: its id, box and lattice step, defining it on first use.
     fn glyph_info(&mut self, weight: Weight, gid: u16) -> &GlyphInfo {
+        use std::collections::hash_map::Entry;
         let key = (weight, gid);
-        if !self.glyphs.contains_key(&key) {
-            let upem = f64::from(text::units_per_em(weight).max(1));
-            let size = self.max_size.get(&key).copied().unwrap_or(72.0);
-            let grid = glyph_grid(size, upem);
-            let (d, ink) = cached_glyph_data(weight, gid, grid);
-            let id = if d.is_empty() {
-                None
-            } else {
-                let id = self.id();
-                self.nodes.push(Def::Glyph { id: id.clone(), d });
-                Some(id)
-            };
-            self.glyphs.insert(key, GlyphInfo { id, ink, grid });
+        match self.glyphs.entry(key) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let upem = f64::from(text::units_per_em(weight).max(1));
+                let size = self.max_size.get(&key).copied().unwrap_or(72.0);
+                let grid = glyph_grid(size, upem);
+                let (d, ink) = cached_glyph_data(weight, gid, grid);
+                let id = if d.is_empty() {
+                    None
+                } else {
+                    let id = self.next_id;
+                    self.next_id += 1;
+                    self.nodes.push(Def::Glyph { id, d });
+                    Some(id)
+                };
+                e.insert(GlyphInfo { id, ink, grid })
+            }
         }
-        &self.glyphs[&key]
     }
 
-    /// The id of glyph `gid`'s outline, defining it on first use; `None` if it draws nothing.
-    fn glyph(&mut self, weight: Weight, gid: u16) -> Option<String> {
-        self.glyph_info(weight, gid).id.clone()
+    /// Counts one `<use>` of glyph outline `glyph` (id number) in the page body.
+    fn used(&mut self, glyph: usize) {
+        self.refs.entry(glyph).or_default().0 += 1;
     }
 
-    /// Counts one `<use>` of glyph outline `glyph` in the page body.
-    fn used(&mut self, glyph: &str) {
-        self.refs.entry(glyph.to_string()).or_default().0 += 1;
-    }
-
-    /// The id of a marker drawing glyph outline `gid` (id `glyph`) in `color`, its content
-    /// scaled by 10^-`boost`.
+    /// The id number of a marker drawing glyph outline `gid` (id number `glyph`) in `color`,
+    /// its content scaled by 10^-`boost`.
     fn marker(
         &mut self,
         weight: Weight,
         gid: u16,
         color: Color,
-        glyph: &str,
+        glyph: usize,
         boost: i32,
-    ) -> String {
+    ) -> usize {
         let key = (weight, gid, rgb(color), boost);
-        if let Some(id) = self.markers.get(&key) {
-            return id.clone();
+        if let Some(&id) = self.markers.get(&key) {
+            return id;
         }
         let id = self.id();
-        self.refs.entry(glyph.to_string()).or_default().1 += 1;
+        self.refs.entry(glyph).or_default().1 += 1;
         self.nodes.push(Def::Marker {
-            id: id.clone(),
-            glyph: glyph.to_string(),
-            fill: (color != Color::BLACK).then(|| hex(color)),
+            id,
+            glyph,
+            fill: (color != Color::BLACK).then(|| Hex::new(color)),
             boost,
         });
-        self.markers.insert(key, id.clone());
+        self.markers.insert(key, id);
         id
     }
 
@@ -807,9 +877,9 @@ impl Defs {
             return;
         }
         // Glyph id → path data, for each outline a marker carries.
-        let mut carried: HashMap<&str, &str> = HashMap::default();
+        let mut carried: HashMap<usize, &str> = HashMap::default();
         // Glyph id → the marker carrying it.
-        let mut owner: HashMap<&str, &str> = HashMap::default();
+        let mut owner: HashMap<usize, usize> = HashMap::default();
         for n in &self.nodes {
             if let Def::Marker {
                 id,
@@ -819,17 +889,16 @@ impl Defs {
             } = n
             {
                 let alone = self.refs.get(glyph) == Some(&(0, 1));
-                if !owner.contains_key(glyph.as_str()) && (alone || (*boost == 0 && fill.is_none()))
-                {
-                    owner.insert(glyph, id);
+                if !owner.contains_key(glyph) && (alone || (*boost == 0 && fill.is_none())) {
+                    owner.insert(*glyph, *id);
                 }
             }
         }
         let mut any_marker = false;
         for n in &self.nodes {
             match n {
-                Def::Glyph { id, d } if owner.contains_key(id.as_str()) => {
-                    carried.insert(id, d);
+                Def::Glyph { id, d } if owner.contains_key(id) => {
+                    carried.insert(*id, d);
                 }
                 Def::Marker { .. } => any_marker = true,
                 _ => {}
@@ -848,11 +917,11 @@ impl Defs {
         for n in &self.nodes {
             match n {
                 Def::Glyph { id, d } => {
-                    if carried.contains_key(id.as_str()) {
+                    if carried.contains_key(id) {
                         continue;
                     }
                     Attrs::new()
-                        .str("id", id)
+                        .id("id", "", *id, "")
                         .str("d", d)
                         .empty_element(out, "path");
                 }
@@ -863,20 +932,20 @@ impl Defs {
                     boost,
                 } => {
                     let mut m = Attrs::new();
-                    m.str("id", id);
+                    m.id("id", "", *id, "");
                     if let Some(f) = fill {
-                        m.str("fill", f);
+                        m.str("fill", f.as_str());
                     }
                     let start = m.open(out, "marker");
                     let scale =
                         (*boost != 0).then(|| format!("scale({})", scale_str(10f64.powi(-boost))));
-                    let carrier = owner.get(glyph.as_str()) == Some(&id.as_str());
-                    match carried.get(glyph.as_str()).filter(|_| carrier) {
+                    let carrier = owner.get(glyph) == Some(id);
+                    match carried.get(glyph).filter(|_| carrier) {
                         Some(d) => {
                             let mut p = Attrs::new();
                             p.str("d", d);
                             if self.refs.get(glyph) != Some(&(0, 1)) {
-                                p.str("id", glyph);
+                                p.id("id", "", *glyph, "");
                             }
                             if let Some(t) = &scale {
                                 p.str("transform", t);
@@ -884,9 +953,8 @@ impl Defs {
                             p.empty_element(out, "path");
                         }
                         None => {
-                            let href = format!("#{glyph}");
                             let mut u = Attrs::new();
-                            u.str("href", &href);
+                            u.id("href", "#", *glyph, "");
                             if let Some(t) = &scale {
                                 u.str("transform", t);
                             }
@@ -896,7 +964,7 @@ impl Defs {
                     close(out, "marker", start);
                 }
                 Def::Clip { id, rect } => {
-                    let start = Attrs::new().str("id", id).open(out, "clipPath");
+                    let start = Attrs::new().id("id", "", *id, "").open(out, "clipPath");
                     Attrs::new()
                         .int("x", rect[0])
                         .int("y", rect[1])
@@ -910,11 +978,11 @@ impl Defs {
         close(out, "defs", start);
     }
 
-    /// A new `<clipPath>` for the rectangle `x, y, w, h` (mm); returns its id.
-    fn clip(&mut self, x: f64, y: f64, w: f64, h: f64) -> String {
+    /// A new `<clipPath>` for the rectangle `x, y, w, h` (mm); returns its id number.
+    fn clip(&mut self, x: f64, y: f64, w: f64, h: f64) -> usize {
         let id = self.id();
         self.nodes.push(Def::Clip {
-            id: id.clone(),
+            id,
             rect: [
                 hundredths(x),
                 hundredths(y),
@@ -930,11 +998,12 @@ impl Defs {
 type RunKey = (u64, Color, Weight, u16);
 
 /// One gathered text line: its glyph origins (0.01 mm), ink box and text.
-struct Line {
+struct Line<'a> {
     glyphs: Vec<(RunKey, (i64, i64))>,
     /// Ink box (min x, min y, max x, max y), mm.
     bbox: (f64, f64, f64, f64),
-    label: String,
+    /// The line's text as given (cleaned as [`clean_text`] does when it is drawn).
+    text: &'a str,
 }
 
 /// How far (mm) an item's box is widened before asking whether it meets another: more than a
@@ -948,14 +1017,48 @@ fn boxes_meet(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
 
 /// Text lines waiting to be drawn together (see the module docs).
 #[derive(Default)]
-struct Pending {
-    lines: Vec<Line>,
+struct Pending<'a> {
+    lines: Vec<Line<'a>>,
     /// Scale (mm per font unit) of each size key.
     scales: HashMap<u64, f64>,
+    /// Working buffers of [`Pending::flush_under`] and [`Pending::draw`], kept from one
+    /// group to the next.
+    scratch: Scratch,
 }
 
-impl Pending {
-    fn add(&mut self, t: &Text, defs: &mut Defs) {
+/// The working buffers of [`Pending`]: their contents never outlive one call.
+#[derive(Default)]
+struct Scratch {
+    /// Per pending line: whether it is drawn now.
+    take: Vec<bool>,
+    /// Lines taken and not yet compared with the others.
+    todo: Vec<usize>,
+    /// Lines not taken.
+    rest: Vec<usize>,
+    /// Run key (colour as a number) → its index in `runs`.
+    index: HashMap<(u64, u32, Weight, u16), usize>,
+    /// The runs of the group being drawn, in first-use order.
+    runs: Vec<Run>,
+    /// (run index, glyph origin) in line order.
+    placed: Vec<(usize, (i64, i64))>,
+    /// The glyph origins ordered by run, each run's in line order (see [`Run::start`]).
+    pts: Vec<(i64, i64)>,
+}
+
+/// One run of a drawn group: the glyph placements of one run key.
+struct Run {
+    key: RunKey,
+    /// Id number of the glyph's outline.
+    glyph: Option<usize>,
+    /// Index of its (size, colour, lattice step) group.
+    group: usize,
+    /// Its glyph origins: `Scratch::pts[start..start + len]`.
+    start: usize,
+    len: usize,
+}
+
+impl<'a> Pending<'a> {
+    fn add(&mut self, t: &'a Text, defs: &mut Defs) {
         if !(t.size_pt.is_finite() && t.size_pt > 0.0) {
             return;
         }
@@ -967,9 +1070,10 @@ impl Pending {
         let em_mm = t.size_pt * text::MM_PER_PT;
         let mm_per_unit = k / 100.0;
         let mut pen_milli = 0u64;
-        let mut glyphs = Vec::new();
+        // At most one glyph per byte.
+        let mut glyphs = Vec::with_capacity(t.text.len());
         let mut bbox: Option<(f64, f64, f64, f64)> = None;
-        for g in text::glyphs(&t.text, t.weight) {
+        for g in text::glyph_iter(&t.text, t.weight) {
             let info = defs.glyph_info(t.weight, g.gid);
             if info.id.is_some() {
                 let x = t.x + pen_milli as f64 / 1000.0 * em_mm;
@@ -1004,7 +1108,7 @@ impl Pending {
             self.lines.push(Line {
                 glyphs,
                 bbox,
-                label: clean_text(&t.text),
+                text: &t.text,
             });
         }
     }
@@ -1019,24 +1123,31 @@ impl Pending {
         out: &mut Vec<Out>,
         defs: &mut Defs,
     ) {
-        let mut take: Vec<bool> = self
-            .lines
-            .iter()
-            .map(|l| b.is_none_or(|b| boxes_meet(l.bbox, b)))
-            .collect();
+        let lines = &self.lines;
+        let Scratch {
+            take, todo, rest, ..
+        } = &mut self.scratch;
+        take.clear();
+        take.extend(
+            lines
+                .iter()
+                .map(|l| b.is_none_or(|b| boxes_meet(l.bbox, b))),
+        );
         // Every line joined to a taken one through lines whose boxes meet: each taken line is
         // compared once with the lines not yet taken (`rest`, which only shrinks; when every
         // line is taken, as for `b = None`, there is nothing to compare).
-        let mut todo: Vec<usize> = (0..take.len()).filter(|&i| take[i]).collect();
+        todo.clear();
+        todo.extend((0..take.len()).filter(|&i| take[i]));
         if todo.is_empty() {
             return;
         }
-        let mut rest: Vec<usize> = (0..take.len()).filter(|&i| !take[i]).collect();
+        rest.clear();
+        rest.extend((0..take.len()).filter(|&i| !take[i]));
         while !rest.is_empty() {
             let Some(j) = todo.pop() else { break };
-            let bj = self.lines[j].bbox;
+            let bj = lines[j].bbox;
             rest.retain(|&i| {
-                let meets = boxes_meet(self.lines[i].bbox, bj);
+                let meets = boxes_meet(lines[i].bbox, bj);
                 if meets {
                     take[i] = true;
                     todo.push(i);
@@ -1044,10 +1155,18 @@ impl Pending {
                 !meets
             });
         }
-        let lines = std::mem::take(&mut self.lines);
-        let (now, later): (Vec<_>, Vec<_>) = lines.into_iter().zip(take).partition(|(_, t)| *t);
-        self.lines = later.into_iter().map(|(l, _)| l).collect();
-        let now: Vec<Line> = now.into_iter().map(|(l, _)| l).collect();
+        let now: Vec<Line> = if rest.is_empty() && take.iter().all(|&t| t) {
+            std::mem::take(&mut self.lines)
+        } else {
+            // `extract_if` visits the lines once each, in order.
+            let mut i = 0;
+            self.lines
+                .extract_if(.., |_| {
+                    i += 1;
+                    take[i - 1]
+                })
+                .collect()
+        };
         self.draw(&now, out, defs);
     }
 
@@ -1056,39 +1175,70 @@ impl Pending {
     }
 
     /// Appends `lines` to `out` as one group.
-    fn draw(&self, lines: &[Line], out: &mut Vec<Out>, defs: &mut Defs) {
-        // Glyph origins per run key, in first-use order.
-        let mut runs: Vec<(RunKey, Vec<(i64, i64)>)> = Vec::new();
-        let mut index: HashMap<(u64, u32, Weight, u16), usize> = HashMap::default();
+    fn draw(&mut self, lines: &[Line], out: &mut Vec<Out>, defs: &mut Defs) {
+        use std::collections::hash_map::Entry;
+        let sc = &mut self.scratch;
+        sc.index.clear();
+        sc.runs.clear();
+        sc.placed.clear();
+        // Sizes in first-use order; within a size, colours, then lattice steps (font units of
+        // a glyph's outline), in first-use order. Each run's group is found once, when the run
+        // is first met (runs are in first-use order).
+        let mut groups: Vec<(u64, Color, i64)> = Vec::new();
         for l in lines {
             for &(run, q) in &l.glyphs {
                 let (key, color, w, gid) = run;
-                let i = *index.entry((key, rgb(color), w, gid)).or_insert_with(|| {
-                    runs.push((run, Vec::new()));
-                    runs.len() - 1
-                });
-                runs[i].1.push(q);
+                let i = match sc.index.entry((key, rgb(color), w, gid)) {
+                    Entry::Occupied(e) => *e.get(),
+                    Entry::Vacant(e) => {
+                        let info = defs.glyph_info(w, gid);
+                        let g = (key, color, info.grid);
+                        let group = match groups.iter().position(|h| *h == g) {
+                            Some(i) => i,
+                            None => {
+                                groups.push(g);
+                                groups.len() - 1
+                            }
+                        };
+                        sc.runs.push(Run {
+                            key: run,
+                            glyph: info.id,
+                            group,
+                            start: 0,
+                            len: 0,
+                        });
+                        *e.insert(sc.runs.len() - 1)
+                    }
+                };
+                sc.runs[i].len += 1;
+                sc.placed.push((i, q));
             }
         }
-        let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
-        let mut blocks = Vec::new();
-        // Sizes in first-use order; within a size, colours, then lattice steps (font units of
-        // a glyph's outline), in first-use order. Each run's group is found once.
-        let mut groups: Vec<(u64, Color, i64)> = Vec::new();
-        let mut group_of: Vec<usize> = Vec::with_capacity(runs.len());
-        for ((key, color, w, gid), _) in &runs {
-            let g = (*key, *color, defs.glyph_info(*w, *gid).grid);
-            let i = match groups.iter().position(|h| *h == g) {
-                Some(i) => i,
-                None => {
-                    groups.push(g);
-                    groups.len() - 1
-                }
-            };
-            group_of.push(i);
+        // Each run's origins together, in line order (a counting sort by run).
+        let mut at = 0;
+        for r in &mut sc.runs {
+            r.start = at;
+            at += r.len;
+            r.len = 0;
         }
-        for (gi, (key, color, step)) in groups.into_iter().enumerate() {
-            let in_group = |i: usize| group_of[i] == gi;
+        sc.pts.clear();
+        sc.pts.resize(sc.placed.len(), (0, 0));
+        for &(i, q) in &sc.placed {
+            let r = &mut sc.runs[i];
+            sc.pts[r.start + r.len] = q;
+            r.len += 1;
+        }
+        let mut label = String::with_capacity(lines.iter().map(|l| l.text.len() + 1).sum());
+        for (i, l) in lines.iter().enumerate() {
+            if i > 0 {
+                label.push(' ');
+            }
+            push_clean(&mut label, l.text);
+        }
+        let mut blocks = Vec::with_capacity(groups.len());
+        let mut transform = String::new();
+        for (gi, &(key, color, step)) in groups.iter().enumerate() {
+            let in_group = || sc.runs.iter().filter(move |r| r.group == gi);
             // Hundredths of a mm per lattice step of the outlines drawn here.
             let k = self.scales.get(&key).copied().unwrap_or(0.0) * step as f64;
             let ks = scale_str(k);
@@ -1097,51 +1247,44 @@ impl Pending {
             // Glyphs drawn once at this size: when there are several and a lattice step is at
             // most 0.01 mm (one user unit), they share one `<g transform="scale(k)">` and are
             // placed by `x`/`y` in whole steps (within 0.005 mm of the origin).
-            let singles = runs
-                .iter()
-                .enumerate()
-                .filter(|&(i, (r, pts))| {
-                    in_group(i) && pts.len() == 1 && defs.glyph_info(r.2, r.3).id.is_some()
-                })
+            let singles = in_group()
+                .filter(|r| r.len == 1 && r.glyph.is_some())
                 .count();
             let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
-            let fill = (color != Color::BLACK).then(|| hex(color));
+            let fill = (color != Color::BLACK).then(|| Hex::new(color));
             let mut scaled = String::new();
             if in_units {
-                let transform = format!("scale({ks})");
+                transform.clear();
+                transform.push_str("scale(");
+                transform.push_str(&ks);
+                transform.push(')');
                 let mut g = Attrs::new();
                 g.str("transform", &transform);
                 if let Some(f) = &fill {
-                    g.str("fill", f);
+                    g.str("fill", f.as_str());
                 }
                 g.open(&mut scaled, "g");
             }
-            let mut href = String::new();
-            for (i, (r, pts)) in runs.iter().enumerate() {
-                if !in_group(i) {
-                    continue;
-                }
-                let (_, _, w, gid) = r;
-                let Some(glyph) = defs.glyph(*w, *gid) else {
+            for r in in_group() {
+                let (_, _, w, gid) = r.key;
+                let Some(glyph) = r.glyph else {
                     continue;
                 };
+                let pts = &sc.pts[r.start..r.start + r.len];
                 if pts.len() == 1 {
-                    defs.used(&glyph);
+                    defs.used(glyph);
                 }
-                href.clear();
-                href.push('#');
-                href.push_str(&glyph);
                 if pts.len() == 1 && in_units {
                     let (x, y) = pts[0];
                     let units = |h: i64| (h as f64 / k).round() as i64;
                     Attrs::new()
-                        .str("href", &href)
+                        .id("href", "#", glyph, "")
                         .int("x", units(x))
                         .int("y", units(y))
                         .empty_element(&mut scaled, "use");
                 } else if pts.len() == 1 {
                     let (x, y) = pts[0];
-                    let mut transform = String::with_capacity(32);
+                    transform.clear();
                     transform.push_str("translate(");
                     push_int(&mut transform, x);
                     transform.push(' ');
@@ -1150,13 +1293,13 @@ impl Pending {
                     transform.push_str(&ks);
                     transform.push(')');
                     let mut u = Attrs::new();
-                    u.str("href", &href).str("transform", &transform);
+                    u.id("href", "#", glyph, "").str("transform", &transform);
                     if let Some(f) = &fill {
-                        u.str("fill", f);
+                        u.str("fill", f.as_str());
                     }
                     u.empty_element(&mut block.loose, "use");
                 } else {
-                    let m = defs.marker(*w, *gid, color, &glyph, boost);
+                    let m = defs.marker(w, gid, color, glyph, boost);
                     block.runs.push((run_data(pts), m));
                 }
             }
@@ -1169,10 +1312,7 @@ impl Pending {
             }
             blocks.push(block);
         }
-        out.push(Out::Text {
-            label: labels.join(" "),
-            blocks,
-        });
+        out.push(Out::Text { label, blocks });
     }
 }
 
@@ -1385,7 +1525,8 @@ impl ShapeRun {
     /// are found by a sweep along x (a counters sheet of 59,000 cut lines took 4 s when every
     /// pair was compared), and the free shapes are kept ordered per paint.
     fn flush(&mut self, out: &mut Vec<Out>) {
-        use std::collections::BTreeSet;
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
         let shapes = std::mem::take(&mut self.shapes);
         let n = shapes.len();
         // after[i]: the later shapes meeting shape i; waits[j]: how many earlier shapes meeting
@@ -1428,26 +1569,38 @@ impl ShapeRun {
                 *paint_ids.entry(&s.0).or_insert(next)
             })
             .collect();
-        let mut free_of: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); paint_ids.len()];
-        let mut free: BTreeSet<usize> = BTreeSet::new();
+        // Free shapes as min-heaps, a drawn shape left in the other heap until it comes to the
+        // top (a free shape stays free until drawn, so the first free shape not yet drawn is
+        // the heap's top once drawn ones are popped).
+        let mut free_of: Vec<BinaryHeap<Reverse<usize>>> = vec![BinaryHeap::new(); paint_ids.len()];
+        let mut free: BinaryHeap<Reverse<usize>> = BinaryHeap::with_capacity(n);
+        let mut drawn = vec![false; n];
         for i in (0..n).filter(|&i| waits[i] == 0) {
-            free.insert(i);
-            free_of[paint_of[i]].insert(i);
+            free.push(Reverse(i));
+            free_of[paint_of[i]].push(Reverse(i));
         }
+        let first = |heap: &mut BinaryHeap<Reverse<usize>>, drawn: &[bool]| {
+            while let Some(&Reverse(i)) = heap.peek() {
+                if !drawn[i] {
+                    return Some(i);
+                }
+                heap.pop();
+            }
+            None
+        };
         let mut order = Vec::with_capacity(n);
         let mut paint: Option<usize> = None;
         for _ in 0..n {
             let pick = paint
-                .and_then(|p| free_of[p].first().copied())
-                .or_else(|| free.first().copied())
+                .and_then(|p| first(&mut free_of[p], &drawn))
+                .or_else(|| first(&mut free, &drawn))
                 .expect("the earliest shape not drawn waits for none");
-            free.remove(&pick);
-            free_of[paint_of[pick]].remove(&pick);
+            drawn[pick] = true;
             for &j in &after[pick] {
                 waits[j] -= 1;
                 if waits[j] == 0 {
-                    free.insert(j);
-                    free_of[paint_of[j]].insert(j);
+                    free.push(Reverse(j));
+                    free_of[paint_of[j]].push(Reverse(j));
                 }
             }
             paint = Some(paint_of[pick]);
@@ -1473,7 +1626,8 @@ struct TextBlock {
     loose: String,
     scaled: String,
     stroke_width: String,
-    runs: Vec<(String, String)>,
+    /// (path data, marker id number) of each run.
+    runs: Vec<(String, usize)>,
 }
 
 /// A piece of the page body in painting order, kept as data until the whole page is drawn so
@@ -1486,8 +1640,8 @@ enum Out {
         label: String,
         blocks: Vec<TextBlock>,
     },
-    /// A `<g clip-path>` (clip id) around its own pieces.
-    Clip(String, Vec<Out>),
+    /// A `<g clip-path>` (clip id number) around its own pieces.
+    Clip(usize, Vec<Out>),
 }
 
 /// CSS classes of a page: a paint carried by several elements, or a marker referred to by
@@ -1497,7 +1651,8 @@ enum Out {
 #[derive(Default)]
 struct Classes {
     paint: HashMap<Paint, String>,
-    marker: HashMap<String, String>,
+    /// Marker id number → class name.
+    marker: HashMap<usize, String>,
     rules: String,
 }
 
@@ -1508,7 +1663,7 @@ impl Classes {
         fn count<'a>(
             outs: &'a [Out],
             paints: &mut Vec<(&'a Paint, usize)>,
-            markers: &mut Vec<(&'a str, usize)>,
+            markers: &mut Vec<(usize, usize)>,
         ) {
             for o in outs {
                 match o {
@@ -1520,7 +1675,7 @@ impl Classes {
                         for (_, m) in blocks.iter().flat_map(|b| &b.runs) {
                             match markers.iter_mut().find(|(q, _)| q == m) {
                                 Some(e) => e.1 += 1,
-                                None => markers.push((m, 1)),
+                                None => markers.push((*m, 1)),
                             }
                         }
                     }
@@ -1534,13 +1689,15 @@ impl Classes {
         let mut n = 0;
         // (uses, attribute text per use, rule body) → the class name if it pays.
         let mut pays = |uses: usize, attrs: usize, body: &str, rules: &mut String| {
-            let name = short_id(n);
-            let (class_attr, rule) = (
-                " class=\"\"".len() + name.len(),
-                name.len() + body.len() + 3,
-            );
+            let name_len = id_len(n);
+            let (class_attr, rule) = (" class=\"\"".len() + name_len, name_len + body.len() + 3);
             if uses * attrs > uses * class_attr + rule {
-                let _ = write!(rules, ".{name}{{{body}}}");
+                let name = short_id(n);
+                rules.push('.');
+                rules.push_str(&name);
+                rules.push('{');
+                rules.push_str(body);
+                rules.push('}');
                 n += 1;
                 Some(name)
             } else {
@@ -1555,9 +1712,9 @@ impl Classes {
             }
         }
         for (m, uses) in markers {
-            let body = format!("marker:url(#{m})");
+            let body = format!("marker:url(#{})", short_id(m));
             if let Some(name) = pays(uses, body.len() + 9, &body, &mut c.rules) {
-                c.marker.insert(m.to_string(), name);
+                c.marker.insert(m, name);
             }
         }
         c
@@ -1627,7 +1784,7 @@ impl Classes {
                                         out.push_str("<path d=\"");
                                         out.push_str(d);
                                         out.push_str("\" style=\"marker:url(#");
-                                        out.push_str(m);
+                                        push_id(out, *m);
                                         out.push_str(")\"/>");
                                     }
                                 }
@@ -1638,8 +1795,9 @@ impl Classes {
                     close(out, "g", start);
                 }
                 Out::Clip(id, inner) => {
-                    let clip = format!("url(#{id})");
-                    let start = Attrs::new().str("clip-path", &clip).open(out, "g");
+                    let start = Attrs::new()
+                        .id("clip-path", "url(#", id, ")")
+                        .open(out, "g");
                     self.write(inner, out);
                     close(out, "g", start);
                 }
@@ -1712,7 +1870,7 @@ pub fn render_page(page: &Page, title: &str) -> String {
     for item in leaves(&page.items) {
         if let Item::Text(t) = item {
             if t.size_pt.is_finite() && t.size_pt > 0.0 {
-                for g in text::glyphs(&t.text, t.weight) {
+                for g in text::glyph_iter(&t.text, t.weight) {
                     let m = defs.max_size.entry((t.weight, g.gid)).or_insert(0.0);
                     *m = m.max(t.size_pt);
                 }
@@ -1834,8 +1992,8 @@ impl Markup {
     /// Appends node `n` and everything in it.
     fn node(&mut self, n: &dyn Node) {
         let (Some(attributes), Some(children)) = (n.get_attributes(), n.get_children()) else {
-            // Text and the like: the crate's own writing.
-            self.text(&n.to_string());
+            // Text and the like: the crate's own writing, straight into the output.
+            let _ = write!(self, "{n}");
             return;
         };
         let name = n.get_name();
@@ -1872,6 +2030,14 @@ impl Markup {
         self.plain("</");
         self.plain(name);
         self.plain(">");
+    }
+}
+
+/// The crate's own writing of a node (see [`Markup::node`]) goes through [`Markup::text`].
+impl std::fmt::Write for Markup {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.text(s);
+        Ok(())
     }
 }
 
@@ -2221,6 +2387,9 @@ mod tests {
     #[test]
     fn ids_are_short_and_unique() {
         let ids: Vec<String> = (0..5000).map(short_id).collect();
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(id_len(n), id.len());
+        }
         let set: std::collections::HashSet<&String> = ids.iter().collect();
         assert_eq!(set.len(), ids.len());
         assert_eq!(ids[0], "a");
