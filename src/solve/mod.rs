@@ -654,6 +654,7 @@ impl<'r> Solver<'r> {
             let h = &c.position().holes;
             (h[2 * n], h[2 * n + 1])
         };
+        let stores_before = stores(g);
         let mut list = MoveList::new();
         g.legal_moves_into(&mut list);
         // Under a repetition end, the children are played from a copy of `g` whose history is
@@ -695,7 +696,7 @@ impl<'r> Solver<'r> {
                     let gain = margin(rules, &c.game, mover) - before;
                     let again = !c.game.is_over() && c.game.to_move() == mover;
                     c.mv = mv;
-                    c.fresh = o.captured > 0 || stores(&c.game) != stores(g);
+                    c.fresh = o.captured > 0 || stores(&c.game) != stores_before;
                     c.gain = gain;
                     c.again = again;
                     c.mover = mover;
@@ -962,7 +963,10 @@ impl<'r> Solver<'r> {
                     break;
                 }
             };
-            dep.merge(d, &mut self.dep_pool);
+            // Without a repetition end every result depends on nothing ([`Dep::none`]).
+            if self.repetition {
+                dep.merge(d, &mut self.dep_pool);
+            }
             if v > best {
                 best = v;
                 best_mv = Some(c.mv);
