@@ -418,6 +418,19 @@ impl Clone for History {
 
     /// The same as `*self = src.clone()`, reusing this history's buffers.
     fn clone_from(&mut self, src: &History) {
+        if src.keys.is_empty()
+            && src.boards.is_empty()
+            && src.slots.is_empty()
+            && self.slots.is_empty()
+        {
+            // No history and no index on either side (every game under rules without a
+            // repetition end): nothing to copy. (The solver copies a game for every move it
+            // tries; three empty vector copies were a third of that copy.)
+            self.keys.clear();
+            self.boards.clear();
+            self.gen = src.gen;
+            return;
+        }
         let History {
             keys,
             boards,
@@ -569,7 +582,7 @@ impl Clone for Game<'_> {
             holes,
             to_move: pos_to_move,
         } = pos;
-        self.pos.holes.clone_from(holes);
+        copy_holes(&mut self.pos.holes, holes);
         self.pos.to_move = *pos_to_move;
         self.board = *board;
         self.to_move = *to_move;
@@ -1291,6 +1304,23 @@ impl<'r> Game<'r> {
             swept,
             scores: [self.board[2 * n], self.board[2 * n + 1]],
         });
+    }
+}
+
+/// `dst.clone_from(src)` for a position's holes: the same length of 8 to 16 holes (3 to 7
+/// pits a side) is copied as two overlapping fixed runs of 8, as [`Game::sync`] does, not by
+/// a call to `memcpy`.
+#[inline(always)]
+fn copy_holes(dst: &mut Vec<u16>, src: &[u16]) {
+    let k = src.len();
+    if dst.len() == k && (8..=16).contains(&k) {
+        let lo: [u16; 8] = src[..8].try_into().expect("8 holes");
+        let hi: [u16; 8] = src[k - 8..].try_into().expect("8 holes");
+        dst[..8].copy_from_slice(&lo);
+        dst[k - 8..].copy_from_slice(&hi);
+    } else {
+        dst.clear();
+        dst.extend_from_slice(src);
     }
 }
 

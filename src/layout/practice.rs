@@ -23,7 +23,7 @@ use super::rules::{Flow, Placed};
 use super::style::Sizes;
 use super::Paper;
 use crate::doc::{line, pt as p, Color, Page, Stroke, Weight};
-use crate::engine::{Game, Move, Position, Report, Rules, SowBudget};
+use crate::engine::{Game, Move, MoveList, Position, Report, Rules, SowBudget};
 use crate::notation;
 use crate::rng::XorShift;
 use crate::ruleset::{CaptureKind, Example, Ruleset, Start};
@@ -178,36 +178,47 @@ fn generate(
     let mut found: Vec<Vec<(Position, Move, Kind, Report)>> = vec![Vec::new(); 7];
     let idx = |k: Kind| k as usize;
     let budget = SowBudget::new(PRACTICE_SOWN);
+    // Buffers kept over the plies (each ply allocated a move list, two positions, a game and
+    // a report): the legal moves, the position before the move, the fresh game replaying it
+    // and its report (copied only when kept).
+    let initial = rules.initial();
+    let mut game_buf: Option<Game> = None;
+    let mut fresh_buf: Option<Game> = None;
+    let mut moves = MoveList::new();
+    let mut pos = initial.clone();
+    let mut r = Report::default();
     'games: for _ in 0..GAMES {
-        let Ok(mut game) = Game::try_new(rules, rules.initial()) else {
+        let Ok(game) = reset_or_new(&mut game_buf, rules, &initial) else {
             break;
         };
         for ply in 0..PLIES {
             if game.is_over() || !budget.left() {
                 break;
             }
-            let moves = game.legal_moves();
+            game.legal_moves_into(&mut moves);
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[rng.below(moves.len())];
-            let pos = game.position().clone();
-            if game.play(mv).is_err() {
+            let mv = moves.as_slice()[rng.below(moves.len())];
+            pos.holes.clone_from(&game.position().holes);
+            pos.to_move = game.position().to_move;
+            if game.play_fast(mv).is_err() {
                 break;
             }
             if ply < 2 {
                 continue;
             }
             // The answer comes from a fresh game at this position: what the players replay.
-            let Ok(mut fresh) = Game::try_new(rules, pos.clone()) else {
+            let Ok(fresh) = reset_or_new(&mut fresh_buf, rules, &pos) else {
                 continue;
             };
-            let Ok(r) = fresh.play(mv) else { continue };
+            if fresh.play_into(mv, &mut r).is_err() {
+                continue;
+            }
             if r.ending.is_some() {
                 continue;
             }
             let k = kind_of(rules, &pos, &r);
-            let mtext = notation::format_move(rules, mv);
             // Two exercises of the same kind lifting the same number of seeds teach the same
             // thing twice: keep the first.
             let lifted = |r: &Report| r.laps.first().map_or(0, |l| l.lifted);
@@ -215,7 +226,9 @@ fn generate(
                 || found[idx(k)]
                     .iter()
                     .any(|(_, _, _, q)| lifted(q) == lifted(&r))
-                || avoid.iter().any(|(q, m)| *q == pos && *m == mtext);
+                || avoid
+                    .iter()
+                    .any(|(q, m)| *q == pos && *m == notation::format_move(rules, mv));
             // Both players get positions: a position for the player who already has more is
             // passed over (the same game's next ply is the other's). Taking each game's first
             // position after two plies gave the first player almost every exercise.
@@ -231,7 +244,7 @@ fn generate(
             if dup || more || found[idx(k)].len() >= PER_KIND {
                 continue;
             }
-            found[idx(k)].push((pos, mv, k, r));
+            found[idx(k)].push((pos.clone(), mv, k, r.clone()));
             if first_only {
                 break 'games;
             }
@@ -264,6 +277,22 @@ fn generate(
         }
     }
     out
+}
+
+/// The game in `slot` restarted at `pos` ([`Game::reset`]), or a new one there when `slot` is
+/// empty: the same game as `Game::try_new(rules, pos.clone())`, reusing the buffers.
+fn reset_or_new<'s, 'r>(
+    slot: &'s mut Option<Game<'r>>,
+    rules: &'r Rules,
+    pos: &Position,
+) -> Result<&'s mut Game<'r>, crate::engine::EngineError> {
+    match slot {
+        Some(g) => {
+            g.reset(pos)?;
+            Ok(g)
+        }
+        None => Ok(slot.insert(Game::try_new(rules, pos.clone())?)),
+    }
 }
 
 /// Every exercise of `rs`, numbered: the ruleset's own (`exercise = true`) first, then the
@@ -411,6 +440,7 @@ fn best_positions_uncached(
     let mut out: Vec<(Position, Move, i32, Report)> = Vec::new();
     let mut tries = 0;
     let budget = SowBudget::new(PRACTICE_SOWN);
+    let mut moves = MoveList::new();
     'games: for _ in 0..GAMES {
         if out.len() >= BEST_EXERCISES || tries >= BEST_TRIES || !budget.left() {
             break;
@@ -426,7 +456,7 @@ fn best_positions_uncached(
                 continue 'games;
             }
             let seeds: u32 = game.position().holes[..n].iter().map(|&x| x as u32).sum();
-            let moves = game.legal_moves();
+            game.legal_moves_into(&mut moves);
             if ply >= 2 && seeds <= BEST_SEEDS && moves.len() >= BEST_CHOICES {
                 let pos = game.position().clone();
                 let seen = avoid.contains(&pos) || out.iter().any(|(q, ..)| *q == pos);
@@ -458,8 +488,8 @@ fn best_positions_uncached(
             if moves.is_empty() {
                 continue 'games;
             }
-            let mv = moves[rng.below(moves.len())];
-            if game.play(mv).is_err() {
+            let mv = moves.as_slice()[rng.below(moves.len())];
+            if game.play_fast(mv).is_err() {
                 continue 'games;
             }
         }

@@ -389,9 +389,11 @@ pub struct Solver<'r> {
 struct Kids<'r> {
     v: Vec<Child<'r>>,
     n: usize,
-    /// The indices of the first `n` in the order they are searched ([`Solver::search_inner`]).
-    order: Vec<u8>,
 }
+
+/// Low bits of a child's sort number holding its index ([`Solver::search_inner`]).
+const ORDER_INDEX_BITS: u32 = 6;
+const _: () = assert!(MAX_MOVES <= 1 << ORDER_INDEX_BITS);
 
 impl<'r> Kids<'r> {
     fn as_slice(&self) -> &[Child<'r>] {
@@ -654,6 +656,7 @@ impl<'r> Solver<'r> {
             let h = &c.position().holes;
             (h[2 * n], h[2 * n + 1])
         };
+        let stores_before = stores(g);
         let mut list = MoveList::new();
         g.legal_moves_into(&mut list);
         // Under a repetition end, the children are played from a copy of `g` whose history is
@@ -695,7 +698,7 @@ impl<'r> Solver<'r> {
                     let gain = margin(rules, &c.game, mover) - before;
                     let again = !c.game.is_over() && c.game.to_move() == mover;
                     c.mv = mv;
-                    c.fresh = o.captured > 0 || stores(&c.game) != stores(g);
+                    c.fresh = o.captured > 0 || stores(&c.game) != stores_before;
                     c.gain = gain;
                     c.again = again;
                     c.mover = mover;
@@ -917,32 +920,32 @@ impl<'r> Solver<'r> {
             return Err(e);
         }
         // The children's order: table move first, then extra-turn moves, then by gain (largest
-        // first), ties in legal-move order. Their indices are sorted by one number each (a
-        // child carries a whole game: sorting the children themselves moved hundreds of bytes
-        // a swap), by insertion (there are few), which is stable as the sort was.
-        let Kids { v, n, order } = &mut kids;
-        let mut rank = [0u64; MAX_MOVES];
-        order.clear();
-        for (i, c) in v[..*n].iter().enumerate() {
+        // first), ties in legal-move order. Each child gets one number, its rank above its
+        // index (so no two are equal and ties go in legal-move order), sorted by insertion
+        // (there are few) on the stack (a child carries a whole game: sorting the children
+        // themselves moved hundreds of bytes a swap).
+        let n = kids.n;
+        let mut order = [0u64; MAX_MOVES];
+        for (i, c) in kids.as_slice().iter().enumerate() {
             let tt = tt_move == Some(c.mv.pit * 2 + c.mv.dir as u8);
             // Smaller first: not the table move, not an extra turn, then minus the gain.
             let r = (u64::from(!tt) << 34)
                 | (u64::from(!c.again) << 33)
                 | ((1i64 << 31) - i64::from(c.gain)) as u64;
+            let r = (r << ORDER_INDEX_BITS) | i as u64;
             let mut j = i;
-            while j > 0 && rank[j - 1] > r {
-                rank[j] = rank[j - 1];
+            while j > 0 && order[j - 1] > r {
+                order[j] = order[j - 1];
                 j -= 1;
             }
-            rank[j] = r;
-            order.insert(j, i as u8);
+            order[j] = r;
         }
         let mut best = i32::MIN;
         let mut best_mv = None;
         let mut a = alpha;
         let mut stopped = None;
-        for &i in kids.order.iter() {
-            let c = &kids.v[i as usize];
+        for &r in &order[..n] {
+            let c = &kids.v[(r & ((1 << ORDER_INDEX_BITS) - 1)) as usize];
             // Without a repetition end: the stores changed in every line that leaves here
             // with a gain or a capture, so the endless-play line starts afresh.
             // (The line is not dropped, only its start moved, so no buffer is given up.)
@@ -962,7 +965,10 @@ impl<'r> Solver<'r> {
                     break;
                 }
             };
-            dep.merge(d, &mut self.dep_pool);
+            // Without a repetition end every result depends on nothing ([`Dep::none`]).
+            if self.repetition {
+                dep.merge(d, &mut self.dep_pool);
+            }
             if v > best {
                 best = v;
                 best_mv = Some(c.mv);
