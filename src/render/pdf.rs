@@ -906,15 +906,20 @@ fn set_contents(
     true
 }
 
-/// What [`lopdf::Document::compress`] does, with one deflate compressor reset between streams
-/// instead of a new one for each (setting one up clears some 300 KB): every stream that allows
-/// compression and has no `/Filter` yet is deflated at level 9 with a zlib header, and takes
-/// the result, with `/Filter /FlateDecode`, when that is more than 19 bytes shorter. Same
-/// bytes as lopdf's own (a reset compressor starts from the state of a new one).
+/// libdeflate's compression level for the content streams and font programs: its lazy
+/// matching with long chains. On Kalah 6x4's 63 streams (212 KB) it wrote 1 % fewer bytes than
+/// miniz_oxide at its best level (9), in about half the time.
+const DEFLATE_LEVEL: i32 = 9;
+
+/// What [`lopdf::Document::compress`] does, with libdeflate ([`libdeflater`]) in place of
+/// flate2: every stream that allows compression and has no `/Filter` yet is deflated with a zlib
+/// header (RFC 1950/1951), and takes the result, with `/Filter /FlateDecode`, when that is more
+/// than 19 bytes shorter. One compressor serves every stream.
 fn compress_streams(lo: &mut lopdf::Document) {
-    use flate2::{Compress, Compression, FlushCompress, Status};
-    let mut z = Compress::new(Compression::best(), true);
-    let mut used = false;
+    use libdeflater::{CompressionLvl, Compressor};
+    let level = CompressionLvl::new(DEFLATE_LEVEL).unwrap_or_default();
+    let mut z = Compressor::new(level);
+    let mut buf = Vec::new();
     for object in lo.objects.values_mut() {
         let lopdf::Object::Stream(stream) = object else {
             continue;
@@ -922,24 +927,14 @@ fn compress_streams(lo: &mut lopdf::Document) {
         if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
             continue;
         }
-        // A new compressor is in the state a reset leaves (each reset clears some 300 KB).
-        if used {
-            z.reset();
-        }
-        used = true;
         let input = stream.content.as_slice();
-        let mut out = Vec::with_capacity(input.len() / 2 + 64);
-        let ok = loop {
-            let read = z.total_in() as usize;
-            match z.compress_vec(&input[read..], &mut out, FlushCompress::Finish) {
-                Ok(Status::StreamEnd) => break true,
-                Ok(_) => out.reserve(out.capacity().max(64)),
-                Err(_) => break false,
-            }
+        buf.resize(z.zlib_compress_bound(input.len()), 0);
+        let Ok(n) = z.zlib_compress(input, &mut buf) else {
+            continue;
         };
-        if ok && out.len() + 19 < stream.content.len() {
+        if n + 19 < input.len() {
             stream.dict.set("Filter", "FlateDecode");
-            stream.set_content(out);
+            stream.set_content(buf[..n].to_vec());
         }
     }
 }
