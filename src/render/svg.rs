@@ -345,10 +345,15 @@ impl PathWriter {
                 best = Some((n, c, vals));
             }
         }
-        let Some((_, c, vals)) = best else {
-            return;
-        };
-        let mut after_digit = after_digit;
+        if let Some((_, c, vals)) = best {
+            self.put(c, vals);
+        }
+    }
+
+    /// Appends command `c` with numbers `vals` (its letter left out where implied) and
+    /// records the command in force.
+    fn put(&mut self, c: char, vals: &[i64]) {
+        let mut after_digit = self.ends_in_digit();
         if !self.implied(c) {
             self.d.push(c);
             after_digit = false;
@@ -447,6 +452,21 @@ impl PathWriter {
         self.cur = q;
     }
 
+    /// A straight line to `q` in form `c` (one of `h H v V l L`, as [`LineCosts::shortest`]
+    /// chose it), without measuring the forms again.
+    fn line_in(&mut self, c: char, q: (i64, i64)) {
+        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
+        match c {
+            'h' => self.put(c, &[dx]),
+            'H' => self.put(c, &[q.0]),
+            'v' => self.put(c, &[dy]),
+            'V' => self.put(c, &[q.1]),
+            'l' => self.put(c, &[dx, dy]),
+            _ => self.put(c, &[q.0, q.1]),
+        }
+        self.cur = q;
+    }
+
     fn close(&mut self) {
         if self.fill_only {
             return;
@@ -535,6 +555,39 @@ impl LineCosts {
         }
         best
     }
+
+    /// The characters and letter of the form [`PathWriter::line_to`] writes for a line to
+    /// `p`: the first shortest in the order of [`PathWriter::line_forms`] (`h H v V l L`).
+    fn shortest(&self, p: &RunPoint) -> (usize, char) {
+        let q = p.q;
+        let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
+        let lead = &self.lead;
+        let abs_x = |ad: bool| p.x_len + usize::from(q.0 >= 0 && ad);
+        let abs_y = |ad: bool| p.y_len + usize::from(q.1 >= 0 && ad);
+        let mut best = (usize::MAX, ' ');
+        let mut consider = |n: usize, c: char| {
+            if n < best.0 {
+                best = (n, c);
+            }
+        };
+        if dy == 0 {
+            let (n, ad) = lead[2];
+            consider(n + num_len(dx, ad), 'h');
+            let (n, ad) = lead[3];
+            consider(n + abs_x(ad), 'H');
+        }
+        if dx == 0 {
+            let (n, ad) = lead[4];
+            consider(n + num_len(dy, ad), 'v');
+            let (n, ad) = lead[5];
+            consider(n + abs_y(ad), 'V');
+        }
+        let (n, ad) = lead[0];
+        consider(n + num_len(dx, ad) + num_len(dy, true), 'l');
+        let (n, ad) = lead[1];
+        consider(n + abs_x(ad) + abs_y(true), 'L');
+        best
+    }
 }
 
 /// Path data with a vertex at each of `pts` (hundredths of a mm), for a marker run: every
@@ -598,7 +651,7 @@ fn run_data(pts: &[(i64, i64)]) -> String {
             break;
         };
         let p = left.remove(i);
-        w.line_to(p.q);
+        w.line_in(costs.shortest(&p).1, p.q);
     }
     w.d
 }
@@ -2341,11 +2394,24 @@ mod tests {
                         })
                         .min()
                         .unwrap();
-                    assert_eq!(
-                        costs.len(&RunPoint::new((x, y))),
-                        shortest,
-                        "{prefix:?} to {x},{y}"
-                    );
+                    let p = RunPoint::new((x, y));
+                    assert_eq!(costs.len(&p), shortest, "{prefix:?} to {x},{y}");
+                    // The form chosen without measuring writes what `line_to` writes.
+                    let (n, c) = costs.shortest(&p);
+                    assert_eq!(n, shortest, "{prefix:?} to {x},{y}");
+                    let mut a = PathWriter {
+                        d: w.d.clone(),
+                        ..PathWriter::new(false)
+                    };
+                    (a.cur, a.last) = (w.cur, w.last);
+                    let mut b = PathWriter {
+                        d: w.d.clone(),
+                        ..PathWriter::new(false)
+                    };
+                    (b.cur, b.last) = (w.cur, w.last);
+                    a.line_to((x, y));
+                    b.line_in(c, (x, y));
+                    assert_eq!((a.d, a.last), (b.d, b.last), "{prefix:?} to {x},{y}");
                 }
             }
         }
