@@ -33,6 +33,21 @@ pub struct Kit {
     pub files: Vec<File>,
 }
 
+/// Parses, on a spare core ([`rayon::spawn`]), what every kit in language `lang` needs and each
+/// process parses once: the message catalogue ([`layout::phrases::Phrases::load`], a
+/// millisecond of a Kalah 6x4 build) and the two font faces. `build` calls it before it checks
+/// the rulesets, which takes one core, so the kits' layout finds them ready. Nothing is
+/// written and no error is kept: the kit's own load reports any (the same answer, computed
+/// once whichever thread asks first).
+pub fn warm_up(lang: &str) {
+    let lang = lang.to_string();
+    rayon::spawn(move || {
+        let _ = layout::phrases::Phrases::load(&lang);
+        let _ = crate::text::face(crate::doc::Weight::Regular);
+        let _ = crate::text::face(crate::doc::Weight::Bold);
+    });
+}
+
 /// Lays out and renders the kit of a ruleset whose examples have been checked, and its host key,
 /// as `opts` say (paper, fit, counters).
 /// Errors: the layout cannot place the board or text (message says what).

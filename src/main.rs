@@ -1119,6 +1119,7 @@ fn main() -> ExitCode {
             // A file is `ok:` only once its kit is laid out (and, for `build`, written): the
             // lines wait for that.
             let mut oks = Vec::new();
+            sowkit::kit::warm_up(lang.as_deref().unwrap_or("en"));
             let (all, load_failed) = load_each(&files, Some(&mut oks));
             let say_ok = |made: &dyn Fn(&Ruleset) -> bool| {
                 for (rs, line) in all.iter().zip(&oks) {
