@@ -130,18 +130,16 @@ pub fn glyphs(text: &str, weight: Weight) -> Vec<Glyph> {
 
 /// [`glyphs`] one by one, without collecting them (none when the face is missing).
 pub fn glyph_iter(text: &str, weight: Weight) -> impl Iterator<Item = Glyph> + '_ {
-    let f = face(weight);
-    text.chars()
-        .take(if f.is_some() { usize::MAX } else { 0 })
-        .filter_map(move |ch| {
-            let f = f?;
+    face(weight).into_iter().flat_map(move |f| {
+        text.chars().map(move |ch| {
             let gid = f.gid(ch);
-            Some(Glyph {
+            Glyph {
                 ch,
                 gid,
                 advance_milli_em: f.advance_milli(gid),
-            })
+            }
         })
+    })
 }
 
 /// Total advance of `text` in thousandths of an em.
