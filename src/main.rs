@@ -397,14 +397,24 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
     let mut ok = Vec::new();
     let mut failed = 0usize;
     let mut ids: Vec<(String, String)> = Vec::new();
-    for input in files {
+    // The files are read and checked side by side on the machine's cores (each check stands
+    // alone: about 0.7 ms for a bundled ruleset, which one core did one after another before
+    // any kit was started), then reported below one after another, in file order.
+    use rayon::prelude::*;
+    let read_and_checked: Vec<_> = files
+        .par_iter()
+        .map(|input| {
+            let src = input.read()?;
+            Ok(ruleset::check_source(&input.display(), &src))
+        })
+        .collect();
+    for (input, read) in files.iter().zip(read_and_checked) {
         let f = input.display();
         let mut summary = None;
-        let diags: Vec<Diagnostic> = match input.read() {
+        let diags: Vec<Diagnostic> = match read {
             Err(d) => vec![d],
-            Ok(src) => {
+            Ok(checked) => {
                 // Errors and warnings in file order, the same for check and build.
-                let checked = ruleset::check_source(&f, &src);
                 for w in &checked.warnings {
                     cli::diag::warning(w);
                 }
