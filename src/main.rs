@@ -400,14 +400,18 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
     // The files are read and checked side by side on the machine's cores (each check stands
     // alone: about 0.7 ms for a bundled ruleset, which one core did one after another before
     // any kit was started), then reported below one after another, in file order.
+    // One file is checked here, on the calling thread, while the pool's threads are free for
+    // `kit::warm_up`.
     use rayon::prelude::*;
-    let read_and_checked: Vec<_> = files
-        .par_iter()
-        .map(|input| {
-            let src = input.read()?;
-            Ok(ruleset::check_source(&input.display(), &src))
-        })
-        .collect();
+    let check_one = |input: &cli::Input| {
+        let src = input.read()?;
+        Ok(ruleset::check_source(&input.display(), &src))
+    };
+    let read_and_checked: Vec<Result<_, Diagnostic>> = if files.len() > 1 {
+        files.par_iter().map(check_one).collect()
+    } else {
+        files.iter().map(check_one).collect()
+    };
     for (input, read) in files.iter().zip(read_and_checked) {
         let f = input.display();
         let mut summary = None;
