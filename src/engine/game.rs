@@ -814,19 +814,23 @@ impl<'r> Game<'r> {
     /// position: the same result, without the checks that sow other moves. Under feeding or
     /// a grand-slam ban the full check sows every move of the position once more, so a search
     /// that plays each legal move of a position sowed each of them as many times as there are
-    /// moves. Kept: the single-lap core's own checks; under the count core, a pit of the
-    /// mover's row with seeds in the rules' direction (anything else takes [`Game::play_fast`]);
-    /// otherwise the game going on and [`Rules::basic_check`] (row, seeds, closed pits, least
-    /// seeds to move, direction).
+    /// moves. Kept: none under the single-lap core (its legal moves are every pit of the
+    /// mover's row holding seeds, which is all its own checks look at); under the count core,
+    /// a pit of the mover's row with seeds in the rules' direction (anything else takes
+    /// [`Game::play_fast`]); otherwise the game going on and [`Rules::basic_check`] (row,
+    /// seeds, closed pits, least seeds to move, direction).
     ///
-    /// Requires a legal move: one that passes those checks but is not legal here (it starves
-    /// the opponent, or takes a banned grand slam) is played anyway. Debug builds other than
-    /// the fuzz targets' (whose speed this is for) check it.
+    /// Requires a legal move: one that passes those checks but is not legal here (under the
+    /// single-lap core any other move; otherwise one that starves the opponent, or takes a
+    /// banned grand slam) is played anyway. Debug builds other than the fuzz targets' (whose
+    /// speed this is for) check it.
     pub(crate) fn play_legal_fast(&mut self, mv: Move) -> Result<Outcome, EngineError> {
         #[cfg(all(debug_assertions, not(fuzzing)))]
         debug_assert!(self.check_legal(mv).is_ok(), "{mv:?} is not legal here");
-        if self.rules.single_lap().is_some() {
-            return self.play_fast(mv);
+        if let Some(s) = self.rules.single_lap() {
+            // A legal move: the game goes on, a pit of the mover's row holding seeds, the
+            // rules' direction (what [`Game::play_with`] checks before the same call).
+            return Ok(self.play_single_lap(s, mv.pit as usize, &mut Quiet));
         }
         if let Some(c) = self.rules.count_core() {
             if self.count_playable(c, mv) {
