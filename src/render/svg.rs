@@ -612,8 +612,10 @@ impl LineCosts {
 /// Path data with a vertex at each of `pts` (hundredths of a mm), for a marker run: every
 /// vertex draws the same glyph in the same paint, so the order is free. From the first point,
 /// each step goes to the remaining point whose step is written shortest (the earliest on a
-/// tie), which mostly keeps to a line and crosses between lines where they are close.
-fn run_data(pts: &[(i64, i64)]) -> String {
+/// tie), which mostly keeps to a line and crosses between lines where they are close. `left`
+/// is the working list of points still to visit (its contents are replaced; kept by the
+/// caller from one run to the next, a page's runs need no allocation of their own for it).
+fn run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>) -> String {
     let mut w = PathWriter::new(false);
     // Steps mostly take three to six characters.
     w.d.reserve(6 * pts.len());
@@ -621,7 +623,8 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         return String::new();
     };
     w.move_to(first);
-    let mut left: Vec<RunPoint> = pts[1..].iter().map(|&q| RunPoint::new(q)).collect();
+    left.clear();
+    left.extend(pts[1..].iter().map(|&q| RunPoint::new(q)));
     // Only a point written in fewer characters than a limit replaces the best so far, so a
     // point that surely takes at least the limit is skipped without measuring its forms. A step
     // to another point on the current row (dy = 0) writes dx (`h`, `l`) or x (`H`, `L`); in
@@ -1125,6 +1128,8 @@ struct Scratch {
     placed: Vec<(usize, (i64, i64))>,
     /// The glyph origins ordered by run, each run's in line order (see [`Run::start`]).
     pts: Vec<(i64, i64)>,
+    /// The points of a marker run still to visit (see [`run_data`]).
+    left: Vec<RunPoint>,
 }
 
 /// One run of a drawn group: the glyph placements of one run key.
@@ -1382,7 +1387,7 @@ impl<'a> Pending<'a> {
                     u.empty_element(&mut block.loose, "use");
                 } else {
                     let m = defs.marker(w, gid, color, glyph, boost);
-                    block.runs.push((run_data(pts), m));
+                    block.runs.push((run_data(pts, &mut sc.left), m));
                 }
             }
             if in_units {
@@ -2401,10 +2406,16 @@ mod tests {
     #[test]
     fn a_run_visits_its_points_shortest_step_first() {
         // From (0, 0): (500, 0) is `h500` (4 characters), (1000, 0) `h1000`; then `h500` again.
-        assert_eq!(run_data(&[(0, 0), (1000, 0), (500, 0)]), "m0 0h500 500");
+        assert_eq!(
+            run_data(&[(0, 0), (1000, 0), (500, 0)], &mut Vec::new()),
+            "m0 0h500 500"
+        );
         // A point on the next line below the first comes before the far end of the first
         // line, reached from there as `L9000 0` (shorter than `l9000-400`).
-        assert_eq!(run_data(&[(0, 0), (9000, 0), (0, 400)]), "m0 0v400L9000 0");
+        assert_eq!(
+            run_data(&[(0, 0), (9000, 0), (0, 400)], &mut Vec::new()),
+            "m0 0v400L9000 0"
+        );
     }
 
     /// [`run_data`] (which skips points that cannot be nearer) gives the path of the plain
@@ -2447,7 +2458,11 @@ mod tests {
             if case % 2 == 0 {
                 pts.sort_by_key(|&(x, y)| (y, x));
             }
-            assert_eq!(run_data(&pts), plain(&pts), "case {case}: {pts:?}");
+            assert_eq!(
+                run_data(&pts, &mut Vec::new()),
+                plain(&pts),
+                "case {case}: {pts:?}"
+            );
         }
     }
 
