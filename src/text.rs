@@ -9,7 +9,7 @@
 //! A character the font lacks is drawn as glyph 0 (`.notdef`, a box) with that glyph's advance.
 use crate::doc::{pt, Seg, Text, Weight};
 use skrifa::instance::{LocationRef, Size};
-use skrifa::outline::{DrawSettings, OutlinePen};
+use skrifa::outline::{DrawSettings, OutlineGlyphCollection, OutlinePen};
 use skrifa::raw::TableProvider;
 use skrifa::{FontRef, GlyphId, MetadataProvider};
 use std::sync::OnceLock;
@@ -21,7 +21,6 @@ pub const MM_PER_PT: f64 = 25.4 / 72.0;
 pub(crate) struct Face {
     /// The font bytes (a `&'static` slice from the `dejavu` crate).
     pub(crate) bytes: &'static [u8],
-    font: FontRef<'static>,
     /// Design units per em (2048 for DejaVu Sans).
     pub(crate) upem: u16,
     /// hhea ascender, font units (positive).
@@ -35,6 +34,9 @@ pub(crate) struct Face {
     charmap: skrifa::charmap::Charmap<'static>,
     /// Glyph ids of U+0000–U+00FF, the characters of nearly all text, looked up once.
     latin1: [u16; 256],
+    /// The glyph outline tables, read once (reading them again for every outline drawn was
+    /// over a third of drawing a glyph for the SVG pages).
+    outlines: OutlineGlyphCollection<'static>,
 }
 
 impl Face {
@@ -59,15 +61,16 @@ impl Face {
                 .and_then(|g| u16::try_from(g.to_u32()).ok())
                 .unwrap_or(0);
         }
+        let outlines = font.outline_glyphs();
         Some(Face {
             bytes,
-            font,
             upem,
             ascender,
             descender,
             advances_milli,
             charmap,
             latin1,
+            outlines,
         })
     }
 
@@ -283,7 +286,7 @@ impl OutlinePen for UnitPen {
 pub fn glyph_outline(weight: Weight, gid: u16) -> Vec<GlyphSeg> {
     let mut pen = UnitPen(Vec::new());
     if let Some(f) = face(weight) {
-        if let Some(o) = f.font.outline_glyphs().get(GlyphId::new(u32::from(gid))) {
+        if let Some(o) = f.outlines.get(GlyphId::new(u32::from(gid))) {
             let settings = DrawSettings::unhinted(Size::unscaled(), LocationRef::default());
             if o.draw(settings, &mut pen).is_err() {
                 pen.0.clear();
@@ -360,7 +363,7 @@ pub fn outline(t: &Text) -> Vec<Seg> {
     if !(t.size_pt.is_finite() && t.x.is_finite() && t.y.is_finite()) {
         return segs;
     }
-    let outlines = f.font.outline_glyphs();
+    let outlines = &f.outlines;
     let scale = t.size_pt * MM_PER_PT / f64::from(f.upem.max(1));
     let mut pen_milli = 0u64;
     for g in glyphs(&t.text, t.weight) {

@@ -56,10 +56,20 @@ use svg::Node;
 /// here.
 type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
-/// A length in hundredths of a millimetre, rounded (non-finite becomes 0): the page's user
-/// unit.
+/// A length in hundredths of a millimetre, rounded half away from zero (non-finite becomes
+/// 0, beyond the `i64` range the nearest end): the page's user unit.
 fn hundredths(v: f64) -> i64 {
-    (finite(v) * 100.0).round() as i64
+    round_to_int(finite(v) * 100.0)
+}
+
+/// `x.round() as i64` for finite `x`, without the C library's `round` (a call for every glyph
+/// placed): truncated, then moved one away from zero when the part cut off is at least a half
+/// (that part is exact: `x` less its integer part).
+fn round_to_int(x: f64) -> i64 {
+    let t = x as i64;
+    let frac = x - t as f64;
+    t.saturating_add(i64::from(frac >= 0.5))
+        .saturating_sub(i64::from(frac <= -0.5))
 }
 
 /// A length for an attribute: whole hundredths of a millimetre (the `viewBox` unit).
@@ -482,17 +492,26 @@ fn push_int(s: &mut String, v: i64) {
     s.push_str(itoa::Buffer::new().format(v));
 }
 
-/// Characters of the decimal digits of `v`'s magnitude.
-fn digits(v: u64) -> usize {
-    // Page coordinates mostly have at most five digits.
-    match v {
-        0..=9 => 1,
-        10..=99 => 2,
-        100..=999 => 3,
-        1000..=9999 => 4,
-        10000..=99999 => 5,
-        _ => v.ilog10() as usize + 1,
+/// 10^i for every power of ten a `u64` holds.
+const POW10: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
     }
+    t
+};
+
+/// Characters of the decimal digits of `v`'s magnitude (1 for 0).
+fn digits(v: u64) -> usize {
+    // Without branches (a run's nearest-point search asks this for every point it measures, for
+    // numbers of mixed lengths): log10 estimated from the bit length (1233 / 4096 ≈ log10 2,
+    // low by at most one), then corrected by one comparison.
+    let v = v | 1;
+    let bits = 64 - v.leading_zeros() as usize;
+    let t = (bits * 1233) >> 12;
+    t + usize::from(v >= POW10[t])
 }
 
 /// Characters number `v` takes in path data, its separator included, after a digit or not.
@@ -593,8 +612,10 @@ impl LineCosts {
 /// Path data with a vertex at each of `pts` (hundredths of a mm), for a marker run: every
 /// vertex draws the same glyph in the same paint, so the order is free. From the first point,
 /// each step goes to the remaining point whose step is written shortest (the earliest on a
-/// tie), which mostly keeps to a line and crosses between lines where they are close.
-fn run_data(pts: &[(i64, i64)]) -> String {
+/// tie), which mostly keeps to a line and crosses between lines where they are close. `left`
+/// is the working list of points still to visit (its contents are replaced; kept by the
+/// caller from one run to the next, a page's runs need no allocation of their own for it).
+fn run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>) -> String {
     let mut w = PathWriter::new(false);
     // Steps mostly take three to six characters.
     w.d.reserve(6 * pts.len());
@@ -602,27 +623,21 @@ fn run_data(pts: &[(i64, i64)]) -> String {
         return String::new();
     };
     w.move_to(first);
-    let mut left: Vec<RunPoint> = pts[1..].iter().map(|&q| RunPoint::new(q)).collect();
+    left.clear();
+    left.extend(pts[1..].iter().map(|&q| RunPoint::new(q)));
     // Only a point written in fewer characters than a limit replaces the best so far, so a
     // point that surely takes at least the limit is skipped without measuring its forms. A step
-    // to a point at dx ≠ 0 on the current row (dy = 0) writes dx (`h`, `l`) or x (`H`, `L`);
-    // off the row, dx and dy (`l`, at least one more character than the longer of them) or x
-    // and y (`L`). `tens[k]` is 10^(limit - k) (0 when negative): a number of more than
-    // limit - k digits is at least that.
-    const POW10: [u64; 20] = {
-        let mut t = [1u64; 20];
-        let mut i = 1;
-        while i < 20 {
-            t[i] = t[i - 1] * 10;
-            i += 1;
-        }
-        t
-    };
+    // to another point on the current row (dy = 0) writes dx (`h`, `l`) or x (`H`, `L`); in
+    // the current column (dx = 0), dy (`v`, `l`) or y (`V`, `L`); elsewhere dx and dy (`l`, at
+    // least two more characters than the longer of them: the other's digit and a sign or
+    // separator) or x and y (`L`). `row` is 10^(limit - 1) and `off` 10^(limit - 3) (0 when
+    // the power is negative): a number of at least limit - 1 or limit - 3 digits.
     let tens_below = |lim: usize| {
-        [0, 1, 2].map(|k| {
+        let pow = |k: usize| {
             lim.checked_sub(k)
                 .map_or(0, |e| POW10.get(e).copied().unwrap_or(u64::MAX))
-        })
+        };
+        (pow(1), pow(3))
     };
     // Where the last step's point was: the point after it in `left` (the next in line
     // order) is mostly the nearest, and is measured first so that the limit starts low.
@@ -646,13 +661,15 @@ fn run_data(pts: &[(i64, i64)]) -> String {
                 continue;
             }
             let (dx, dy) = (p.q.0 - costs.cur.0, p.q.1 - costs.cur.1);
-            let skip = dx != 0
-                && if dy == 0 {
-                    dx.unsigned_abs() >= tens[1] && p.x_len >= lim
-                } else {
-                    (dx.unsigned_abs() >= tens[2] || dy.unsigned_abs() >= tens[2])
-                        && p.x_len + p.y_len >= lim
-                };
+            // The current point itself is always measured.
+            let (row, off) = tens;
+            let skip = if dy == 0 {
+                dx != 0 && dx.unsigned_abs() >= row && p.x_len >= lim
+            } else if dx == 0 {
+                dy.unsigned_abs() >= row && p.y_len >= lim
+            } else {
+                (dx.unsigned_abs() >= off || dy.unsigned_abs() >= off) && p.x_len + p.y_len >= lim
+            };
             if skip {
                 continue;
             }
@@ -1111,6 +1128,8 @@ struct Scratch {
     placed: Vec<(usize, (i64, i64))>,
     /// The glyph origins ordered by run, each run's in line order (see [`Run::start`]).
     pts: Vec<(i64, i64)>,
+    /// The points of a marker run still to visit (see [`run_data`]).
+    left: Vec<RunPoint>,
 }
 
 /// One run of a drawn group: the glyph placements of one run key.
@@ -1368,7 +1387,7 @@ impl<'a> Pending<'a> {
                     u.empty_element(&mut block.loose, "use");
                 } else {
                     let m = defs.marker(w, gid, color, glyph, boost);
-                    block.runs.push((run_data(pts), m));
+                    block.runs.push((run_data(pts, &mut sc.left), m));
                 }
             }
             if in_units {
@@ -1398,7 +1417,30 @@ fn marker_boost(k: f64) -> i32 {
 
 /// A scale factor (hundredths of a mm per font unit) to 7 significant digits, shortest form:
 /// the scale is not a length, and 7 digits keep a 300 mm line within 0.0001 mm.
+///
+/// Each thread keeps the text of the factors it has written (a kit's pages use a few dozen,
+/// each many times; formatting one took some 3,000 instructions), forgetting them all past
+/// 1,024 so that a long-running process holds no more than that.
 fn scale_str(k: f64) -> String {
+    use std::cell::RefCell;
+    thread_local! {
+        static MEMO: RefCell<HashMap<u64, String>> = RefCell::default();
+    }
+    MEMO.with_borrow_mut(|memo| {
+        if let Some(s) = memo.get(&k.to_bits()) {
+            return s.clone();
+        }
+        let s = format_scale(k);
+        if memo.len() >= 1024 {
+            memo.clear();
+        }
+        memo.insert(k.to_bits(), s.clone());
+        s
+    })
+}
+
+/// [`scale_str`] without the memo.
+fn format_scale(k: f64) -> String {
     if !(k.is_finite() && k > 0.0) {
         return "0".into();
     }
@@ -1449,9 +1491,9 @@ fn geometry(segs: &[Seg]) -> Geometry {
         Seg::MoveTo(p) | Seg::LineTo(p) | Seg::CubicTo(_, _, p) => Some(*p),
         Seg::Close => None,
     };
-    let ends: Vec<Option<crate::doc::Pt>> = segs.iter().map(end).collect();
+    let ends = |i: usize| segs.get(i).and_then(end);
     if segs.len() == 6 {
-        if let (Some(m), Some(e1), Some(e2)) = (ends[0], ends[1], ends[2]) {
+        if let (Some(m), Some(e1), Some(e2)) = (ends(0), ends(1), ends(2)) {
             let c = crate::doc::pt((m.x + e2.x) / 2.0, m.y);
             let (rx, ry) = ((m.x - e2.x) / 2.0, e1.y - m.y);
             if rx > 0.0 && ry > 0.0 && same(segs, &crate::doc::ellipse(c, rx, ry)) {
@@ -1466,7 +1508,7 @@ fn geometry(segs: &[Seg]) -> Geometry {
         }
     }
     if segs.len() == 5 {
-        if let (Some(a), Some(c)) = (ends[0], ends[2]) {
+        if let (Some(a), Some(c)) = (ends(0), ends(2)) {
             let (w, h) = (c.x - a.x, c.y - a.y);
             if w > 0.0 && h > 0.0 && same(segs, &crate::doc::rect(a.x, a.y, w, h)) {
                 let rect = [a.x, a.y, w, h].map(hundredths);
@@ -1475,7 +1517,7 @@ fn geometry(segs: &[Seg]) -> Geometry {
         }
     }
     if segs.len() == 10 {
-        if let (Some(m), Some(e5), Some(e7), Some(e2)) = (ends[0], ends[5], ends[7], ends[2]) {
+        if let (Some(m), Some(e5), Some(e7), Some(e2)) = (ends(0), ends(5), ends(7), ends(2)) {
             let (x, y) = (e7.x, m.y);
             let (w, h, r) = (e2.x - x, e5.y - y, m.x - x);
             if w > 0.0 && h > 0.0 && r > 0.0 && same(segs, &crate::doc::rounded_rect(x, y, w, h, r))
@@ -1597,13 +1639,13 @@ impl ShapeRun {
         use std::collections::BinaryHeap;
         let shapes = std::mem::take(&mut self.shapes);
         let n = shapes.len();
-        // after[i]: the later shapes meeting shape i; waits[j]: how many earlier shapes meeting
-        // shape j are still to be drawn. An unknown box meets everything.
+        // pairs: (earlier, later) of each two shapes that meet; waits[j]: how many earlier
+        // shapes meeting shape j are still to be drawn. An unknown box meets everything.
         let mut waits = vec![0usize; n];
-        let mut after: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
         let mut meets = |i: usize, j: usize| {
             let (i, j) = (i.min(j), i.max(j));
-            after[i].push(j);
+            pairs.push((i, j));
             waits[j] += 1;
         };
         let unknown: Vec<usize> = (0..n).filter(|&i| shapes[i].2.is_none()).collect();
@@ -1627,6 +1669,22 @@ impl ShapeRun {
                     meets(i, j);
                 }
             }
+        }
+        // The later shapes meeting shape i: after[start[i]..start[i + 1]], in one list (a
+        // list per shape was most of this function's allocations). Their order is free: they
+        // only go into the heaps below.
+        let mut start = vec![0usize; n + 1];
+        for &(i, _) in &pairs {
+            start[i + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut after = vec![0usize; pairs.len()];
+        let mut filled = start[..n].to_vec();
+        for &(i, j) in &pairs {
+            after[filled[i]] = j;
+            filled[i] += 1;
         }
         // Each distinct paint's number, in first-use order, and the free shapes of each.
         let mut paint_ids: HashMap<&Paint, usize> = HashMap::default();
@@ -1664,7 +1722,7 @@ impl ShapeRun {
                 .or_else(|| first(&mut free, &drawn))
                 .expect("the earliest shape not drawn waits for none");
             drawn[pick] = true;
-            for &j in &after[pick] {
+            for &j in &after[start[pick]..start[pick + 1]] {
                 waits[j] -= 1;
                 if waits[j] == 0 {
                     free.push(Reverse(j));
@@ -2114,16 +2172,30 @@ impl std::fmt::Write for Markup {
 /// (`01-board.svg`). Each page's `<title>` is the document title.
 pub fn render_all(doc: &Document) -> Vec<(String, String)> {
     use rayon::prelude::*;
-    // Pages render independently, in parallel; `collect` keeps their order.
-    doc.pages
+    // Pages render independently, in parallel, those with the most text first: a page's time
+    // grows with its text (faster than in proportion, as each marker run's points are ordered
+    // by a nearest-point search), and a text-heavy page started last (Kalah 6×4's first rules
+    // page, 3× the average) ran alone on one core at the end while the other idled. Each page
+    // then goes back to its place.
+    let text = |p: &Page| -> usize {
+        leaves(&p.items)
+            .iter()
+            .map(|item| match item {
+                Item::Text(t) => t.text.len(),
+                _ => 0,
+            })
+            .sum()
+    };
+    let mut order: Vec<(usize, usize)> = doc.pages.iter().map(text).zip(0..).collect();
+    order.sort_by_key(|&(n, i)| (std::cmp::Reverse(n), i));
+    let mut done: Vec<(usize, String)> = order
         .par_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            (
-                format!("{:02}-{}.svg", i + 1, p.name),
-                render_page(p, &doc.title),
-            )
-        })
+        .map(|&(_, i)| (i, render_page(&doc.pages[i], &doc.title)))
+        .collect();
+    done.sort_unstable_by_key(|d| d.0);
+    done.into_iter()
+        .zip(&doc.pages)
+        .map(|((i, svg), p)| (format!("{:02}-{}.svg", i + 1, p.name), svg))
         .collect()
 }
 
@@ -2334,10 +2406,16 @@ mod tests {
     #[test]
     fn a_run_visits_its_points_shortest_step_first() {
         // From (0, 0): (500, 0) is `h500` (4 characters), (1000, 0) `h1000`; then `h500` again.
-        assert_eq!(run_data(&[(0, 0), (1000, 0), (500, 0)]), "m0 0h500 500");
+        assert_eq!(
+            run_data(&[(0, 0), (1000, 0), (500, 0)], &mut Vec::new()),
+            "m0 0h500 500"
+        );
         // A point on the next line below the first comes before the far end of the first
         // line, reached from there as `L9000 0` (shorter than `l9000-400`).
-        assert_eq!(run_data(&[(0, 0), (9000, 0), (0, 400)]), "m0 0v400L9000 0");
+        assert_eq!(
+            run_data(&[(0, 0), (9000, 0), (0, 400)], &mut Vec::new()),
+            "m0 0v400L9000 0"
+        );
     }
 
     /// [`run_data`] (which skips points that cannot be nearer) gives the path of the plain
@@ -2380,7 +2458,11 @@ mod tests {
             if case % 2 == 0 {
                 pts.sort_by_key(|&(x, y)| (y, x));
             }
-            assert_eq!(run_data(&pts), plain(&pts), "case {case}: {pts:?}");
+            assert_eq!(
+                run_data(&pts, &mut Vec::new()),
+                plain(&pts),
+                "case {case}: {pts:?}"
+            );
         }
     }
 
