@@ -914,29 +914,50 @@ const DEFLATE_LEVEL: i32 = 9;
 /// What [`lopdf::Document::compress`] does, with libdeflate ([`libdeflater`]) in place of
 /// flate2: every stream that allows compression and has no `/Filter` yet is deflated with a zlib
 /// header (RFC 1950/1951), and takes the result, with `/Filter /FlateDecode`, when that is more
-/// than 19 bytes shorter. One compressor serves every stream.
+/// than 19 bytes shorter. The streams are deflated in parallel (rayon), each by its thread's
+/// compressor ([`deflate`]); each result goes to its own stream, so the bytes do not depend on
+/// which thread did what.
 fn compress_streams(lo: &mut lopdf::Document) {
+    use rayon::prelude::*;
+    let streams: Vec<&mut lopdf::Stream> = lo
+        .objects
+        .values_mut()
+        .filter_map(|object| match object {
+            lopdf::Object::Stream(s) if s.allows_compression && s.dict.get(b"Filter").is_err() => {
+                Some(s)
+            }
+            _ => None,
+        })
+        .collect();
+    streams.into_par_iter().for_each(|stream| {
+        if let Some(packed) = deflate(&stream.content) {
+            if packed.len() + 19 < stream.content.len() {
+                stream.dict.set("Filter", "FlateDecode");
+                stream.set_content(packed);
+            }
+        }
+    });
+}
+
+/// `input` deflated with a zlib header at [`DEFLATE_LEVEL`] by this thread's libdeflate
+/// compressor and output buffer, made on the thread's first call and kept for the process (a
+/// level-9 compressor is a few hundred KB of match-finder tables: made once, not once a PDF).
+/// `None` if libdeflate fails (never seen).
+fn deflate(input: &[u8]) -> Option<Vec<u8>> {
     use libdeflater::{CompressionLvl, Compressor};
-    let level = CompressionLvl::new(DEFLATE_LEVEL).unwrap_or_default();
-    let mut z = Compressor::new(level);
-    let mut buf = Vec::new();
-    for object in lo.objects.values_mut() {
-        let lopdf::Object::Stream(stream) = object else {
-            continue;
-        };
-        if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
-            continue;
-        }
-        let input = stream.content.as_slice();
-        buf.resize(z.zlib_compress_bound(input.len()), 0);
-        let Ok(n) = z.zlib_compress(input, &mut buf) else {
-            continue;
-        };
-        if n + 19 < input.len() {
-            stream.dict.set("Filter", "FlateDecode");
-            stream.set_content(buf[..n].to_vec());
-        }
+    use std::cell::RefCell;
+    thread_local! {
+        static DEFLATE: RefCell<Option<(Compressor, Vec<u8>)>> = const { RefCell::new(None) };
     }
+    DEFLATE.with_borrow_mut(|state| {
+        let (z, buf) = state.get_or_insert_with(|| {
+            let level = CompressionLvl::new(DEFLATE_LEVEL).unwrap_or_default();
+            (Compressor::new(level), Vec::new())
+        });
+        buf.resize(z.zlib_compress_bound(input.len()), 0);
+        let n = z.zlib_compress(input, buf).ok()?;
+        Some(buf[..n].to_vec())
+    })
 }
 
 /// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
