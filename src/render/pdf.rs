@@ -20,7 +20,7 @@
 //!   subset by us with allsorts to the glyphs the document uses, embedded as a CID TrueType
 //!   font (`/FontFile2`) with a `/ToUnicode` map so the text can be searched and extracted.
 //!   The embedded program keeps only the tables a reader draws with (no `name`, no hinting:
-//!   see [`without_hinting`]), which halves the fonts' share of the file.
+//!   see [`subset_face`]), which halves the fonts' share of the file.
 //!   Glyphs are shown by id; the viewer advances them by the `/W` widths, which are the same
 //!   quantised advances [`crate::text`] measures with and the SVG backend places outlines at.
 //! * Determinism: stable font names, no dates in the Info dictionary, and the trailer `/ID`
@@ -80,7 +80,7 @@ impl Embedded {
 /// The tables an embedded TrueType font keeps: what a PDF reader needs to draw and measure its
 /// glyphs (`head hhea hmtx maxp loca glyf`, ISO 32000-1 §9.9), plus `cmap` and `post`, which
 /// some tools read. Left out: `name` (about 15 KB in DejaVu; PDF names the font in
-/// `/BaseFont`) and the hinting programs `cvt fpgm prep` — see [`without_hinting`].
+/// `/BaseFont`) and the hinting programs `cvt fpgm prep` — see [`subset_face`].
 fn pdf_profile() -> SubsetProfile {
     use allsorts::tag;
     SubsetProfile::Custom(vec![
@@ -93,19 +93,21 @@ fn pdf_profile() -> SubsetProfile {
     ])
 }
 
-/// Table provider over a parsed font with its `glyf`/`loca` replaced.
-struct Restripped<'a, P> {
+/// A face's tables as [`subset_face`] hands them to allsorts: the face as it is, except for the
+/// tables in `trimmed`, which hold only what the subset keeps. allsorts reads every glyph
+/// record, every `cmap` mapping and every glyph name of the font it subsets (DejaVu has about
+/// 6,000 glyphs; a kit keeps about 80); see [`Trimmed::new`] for what is left out.
+struct Trimmed<'a, P> {
     inner: &'a P,
-    glyf: Vec<u8>,
-    loca: Vec<u8>,
+    /// Replaced tables: tag and bytes.
+    trimmed: Vec<(u32, Vec<u8>)>,
 }
 
-impl<P: FontTableProvider> FontTableProvider for Restripped<'_, P> {
+impl<P: FontTableProvider> FontTableProvider for Trimmed<'_, P> {
     fn table_data(&self, tag: u32) -> Result<Option<Cow<'_, [u8]>>, ParseError> {
-        match tag {
-            allsorts::tag::GLYF => Ok(Some(Cow::Borrowed(&self.glyf))),
-            allsorts::tag::LOCA => Ok(Some(Cow::Borrowed(&self.loca))),
-            _ => self.inner.table_data(tag),
+        match self.trimmed.iter().find(|(t, _)| *t == tag) {
+            Some((_, bytes)) => Ok(Some(Cow::Borrowed(bytes))),
+            None => self.inner.table_data(tag),
         }
     }
     fn has_table(&self, tag: u32) -> bool {
@@ -116,11 +118,146 @@ impl<P: FontTableProvider> FontTableProvider for Restripped<'_, P> {
     }
 }
 
+/// `table` written by allsorts, as the bytes of a table.
+fn table_bytes<'t, T>(table: &'t T) -> Option<Vec<u8>>
+where
+    T: allsorts::binary::write::WriteBinary<&'t T>,
+{
+    let mut buf = allsorts::binary::write::WriteBuffer::new();
+    T::write(&mut buf, table).ok()?;
+    Some(buf.into_inner())
+}
+
+impl<'a, P: FontTableProvider> Trimmed<'a, P> {
+    /// The tables of `face` that allsorts' [`subset`] to `gids` (sorted, unique, starting with
+    /// 0) reads, cut to what it keeps, so that it writes the same subset from fewer records:
+    /// * `glyf`/`loca`: the glyphs of `gids` and the components of its composite glyphs, each
+    ///   without its TrueType instructions ([`strip_glyph`]; hinting is left out of the
+    ///   embedded font, see [`pdf_profile`]); every other glyph empty, and none after the
+    ///   last one kept (`maxp` `numGlyphs` and `hhea` `numberOfHMetrics` cut to match; the
+    ///   subset writes its own);
+    /// * `cmap`: only the mappings to glyphs of `gids` (the ones the subset keeps), as one
+    ///   Unicode format-12 subtable (left whole if the face's `cmap` is not Unicode);
+    /// * `post`: version 3 (no glyph names), which the subset writes anyway.
+    ///
+    /// `None` if the face cannot be read.
+    fn new(face: &'a P, gids: &[u16]) -> Option<Self> {
+        use allsorts::tables::cmap::Cmap;
+        use allsorts::tables::loca::{owned, LocaTable};
+        use allsorts::tables::{HeadTable, HheaTable, MaxpTable};
+        use allsorts::tag;
+        let read = |tag: u32| face.read_table_data(tag).ok();
+        let head = ReadScope::new(&read(tag::HEAD)?).read::<HeadTable>().ok()?;
+        let mut maxp = ReadScope::new(&read(tag::MAXP)?).read::<MaxpTable>().ok()?;
+        let loca_data = read(tag::LOCA)?;
+        let loca = ReadScope::new(&loca_data)
+            .read_dep::<LocaTable<'_>>((maxp.num_glyphs, head.index_to_loc_format))
+            .ok()?;
+        let glyf_data = read(tag::GLYF)?;
+        // The glyphs kept (with their composites' components), without instructions.
+        let mut kept: BTreeMap<u16, Vec<u8>> = BTreeMap::new();
+        let mut todo = gids.to_vec();
+        let mut components = Vec::new();
+        while let Some(g) = todo.pop() {
+            if kept.contains_key(&g) {
+                continue;
+            }
+            let start = usize::try_from(loca.offsets.get(usize::from(g))?).ok()?;
+            let end = usize::try_from(loca.offsets.get(usize::from(g) + 1)?).ok()?;
+            kept.insert(g, strip_glyph(glyf_data.get(start..end)?, &mut components)?);
+            todo.append(&mut components);
+        }
+        let num_glyphs = kept.keys().next_back()? + 1;
+        let mut glyf = Vec::new();
+        let mut offsets = Vec::with_capacity(usize::from(num_glyphs) + 1);
+        offsets.push(0);
+        for (g, bytes) in &kept {
+            offsets.resize(usize::from(*g) + 1, u32::try_from(glyf.len()).ok()?);
+            glyf.extend_from_slice(bytes);
+            // Every record an even length, as short `loca` offsets need.
+            if glyf.len() % 2 == 1 {
+                glyf.push(0);
+            }
+            offsets.push(u32::try_from(glyf.len()).ok()?);
+        }
+        let mut loca = allsorts::binary::write::WriteBuffer::new();
+        <owned::LocaTable as allsorts::binary::write::WriteBinaryDep<_>>::write_dep(
+            &mut loca,
+            owned::LocaTable { offsets },
+            head.index_to_loc_format,
+        )
+        .ok()?;
+        maxp.num_glyphs = num_glyphs;
+        let mut hhea = ReadScope::new(&read(tag::HHEA)?).read::<HheaTable>().ok()?;
+        hhea.num_h_metrics = hhea.num_h_metrics.min(num_glyphs);
+        let mut post = ReadScope::new(&read(tag::POST)?)
+            .read::<allsorts::post::Header>()
+            .ok()?;
+        post.version = 0x0003_0000;
+        let mut trimmed = vec![
+            (tag::GLYF, glyf),
+            (tag::LOCA, loca.into_inner()),
+            (tag::MAXP, table_bytes(&maxp)?),
+            (tag::HHEA, table_bytes(&hhea)?),
+            (tag::POST, table_bytes(&post)?),
+        ];
+        let cmap_data = read(tag::CMAP)?;
+        let cmap = ReadScope::new(&cmap_data).read::<Cmap<'_>>().ok()?;
+        if let Some((allsorts::font::Encoding::Unicode, sub)) =
+            allsorts::font::read_cmap_subtable(&cmap).ok()?
+        {
+            // The mappings allsorts keeps, in the order it reads them.
+            let mut asked = vec![false; gids.last().map_or(0, |g| usize::from(*g) + 1)];
+            // `.notdef` (0) is never mapped.
+            for g in gids.iter().filter(|g| **g != 0) {
+                asked[usize::from(*g)] = true;
+            }
+            let mut groups = Vec::new();
+            sub.mappings_fn(|ch, gid| {
+                if asked.get(usize::from(gid)) == Some(&true) {
+                    groups.push((ch, gid));
+                }
+            })
+            .ok()?;
+            trimmed.push((tag::CMAP, unicode_cmap(&groups)?));
+        }
+        Some(Trimmed {
+            inner: face,
+            trimmed,
+        })
+    }
+}
+
+/// A `cmap` table of one Unicode subtable (platform 3, encoding 10, format 12; OpenType `cmap`
+/// spec) mapping each character of `mappings` to its glyph, a group each.
+fn unicode_cmap(mappings: &[(u32, u16)]) -> Option<Vec<u8>> {
+    let n = u32::try_from(mappings.len()).ok()?;
+    let mut out = Vec::with_capacity(28 + 12 * mappings.len());
+    // version 0, one encoding record: (3, 10) at offset 12.
+    for v in [0u16, 1, 3, 10] {
+        out.extend(v.to_be_bytes());
+    }
+    out.extend(12u32.to_be_bytes());
+    // format 12, reserved, length, language, numGroups.
+    out.extend(12u16.to_be_bytes());
+    out.extend(0u16.to_be_bytes());
+    for v in [16 + 12 * n, 0, n] {
+        out.extend(v.to_be_bytes());
+    }
+    for &(ch, gid) in mappings {
+        for v in [ch, ch, u32::from(gid)] {
+            out.extend(v.to_be_bytes());
+        }
+    }
+    Some(out)
+}
+
 /// One glyph's `glyf` record without its TrueType instructions (OpenType `glyf` spec): a simple
 /// glyph's `instructionLength` becomes 0 and its instructions go; a composite glyph loses the
 /// `WE_HAVE_INSTRUCTIONS` flag (0x100) and the instructions after its last component. The
-/// outline bytes are kept as they are. `None` if the record is malformed.
-fn strip_glyph(g: &[u8]) -> Option<Vec<u8>> {
+/// outline bytes are kept as they are. A composite's component glyph ids are appended to
+/// `components`. `None` if the record is malformed.
+fn strip_glyph(g: &[u8], components: &mut Vec<u16>) -> Option<Vec<u8>> {
     let be = |i: usize| -> Option<usize> {
         Some(usize::from(u16::from_be_bytes([
             *g.get(i)?,
@@ -160,6 +297,7 @@ fn strip_glyph(g: &[u8]) -> Option<Vec<u8>> {
         if next > g.len() {
             return None;
         }
+        components.push(u16::try_from(be(at + 2)?).ok()?);
         let cleared = (flags & !0x0100) as u16;
         out[at..at + 2].copy_from_slice(&cleared.to_be_bytes());
         if flags & 0x0020 == 0 {
@@ -170,89 +308,33 @@ fn strip_glyph(g: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-/// `font` (a TrueType subset) without hinting: every glyph's instructions are dropped (and the
-/// subset already has no `cvt`/`fpgm`/`prep`, see [`pdf_profile`]), so the embedded outlines are
-/// the plain ones the SVG pages draw. Hinting only grid-fits glyphs on low-resolution screens;
-/// PDF viewers and printers mostly ignore it, and poppler does not use it. `None` if the font
-/// cannot be read back.
-fn without_hinting(font: &[u8]) -> Option<Vec<u8>> {
-    use allsorts::tables::loca::{LocaOffsets, LocaTable};
-    use allsorts::tables::{HeadTable, IndexToLocFormat, MaxpTable};
-    let fd = ReadScope::new(font).read::<FontData<'_>>().ok()?;
-    let provider = fd.table_provider(0).ok()?;
-    let head = ReadScope::new(&provider.read_table_data(allsorts::tag::HEAD).ok()?)
-        .read::<HeadTable>()
-        .ok()?;
-    let maxp = ReadScope::new(&provider.read_table_data(allsorts::tag::MAXP).ok()?)
-        .read::<MaxpTable>()
-        .ok()?;
-    let loca_data = provider.read_table_data(allsorts::tag::LOCA).ok()?;
-    let loca = ReadScope::new(&loca_data)
-        .read_dep::<LocaTable<'_>>((maxp.num_glyphs, head.index_to_loc_format))
-        .ok()?;
-    let glyf_data = provider.read_table_data(allsorts::tag::GLYF).ok()?;
-    let offsets: Vec<usize> = match &loca.offsets {
-        LocaOffsets::Short(a) => a.iter().map(|o| usize::from(o) * 2).collect(),
-        LocaOffsets::Long(a) => a.iter().map(|o| o as usize).collect(),
-    };
-    let mut glyf = Vec::with_capacity(glyf_data.len());
-    let mut new_offsets = vec![0u32];
-    for w in offsets.windows(2) {
-        glyf.extend(strip_glyph(glyf_data.get(w[0]..w[1])?)?);
-        if glyf.len() % 2 == 1 {
-            glyf.push(0);
-        }
-        new_offsets.push(u32::try_from(glyf.len()).ok()?);
-    }
-    // The same offset format as `head` says (whole_font keeps that `head`).
-    let mut loca = Vec::with_capacity(new_offsets.len() * 4);
-    for o in &new_offsets {
-        match head.index_to_loc_format {
-            IndexToLocFormat::Short => loca.extend(u16::try_from(o / 2).ok()?.to_be_bytes()),
-            IndexToLocFormat::Long => loca.extend(o.to_be_bytes()),
-        }
-    }
-    let wrapped = Restripped {
-        inner: &provider,
-        glyf,
-        loca,
-    };
-    let tags = [
-        allsorts::tag::CMAP,
-        allsorts::tag::HHEA,
-        allsorts::tag::HMTX,
-        allsorts::tag::POST,
-        allsorts::tag::GLYF,
-    ];
-    allsorts::subset::whole_font(&wrapped, &tags).ok()
-}
-
-/// Subsets `face` to `gids` (sorted, unique, starting with 0) with allsorts. The subset keeps
-/// a Unicode `cmap`; glyph `gids[i]` becomes glyph `i`. Returns `None` if allsorts fails or the
-/// result does not check out (each kept character must map to its expected new id with an
-/// unchanged advance), in which case the caller embeds the full font instead.
-fn subset_face(face: &Face, gids: &[u16]) -> Option<Vec<u8>> {
+/// Subsets `face` to `gids` (sorted, unique, starting with 0) with allsorts, from the face's
+/// tables cut to what the subset keeps ([`Trimmed`]). The subset keeps a Unicode `cmap`; glyph
+/// `gids[i]` becomes glyph `i`. Its glyphs have no instructions (and the subset has no
+/// `cvt`/`fpgm`/`prep`, see [`pdf_profile`]), so the embedded outlines are the plain ones the
+/// SVG pages draw: hinting only grid-fits glyphs on low-resolution screens; PDF viewers and
+/// printers mostly ignore it, and poppler does not use it. Returns the subset parsed (its bytes
+/// are [`ParsedFont::original_bytes`]), or `None` if allsorts fails or the result does not check out (each kept character
+/// must map to its expected new id with an unchanged advance), in which case the caller embeds
+/// the full font instead.
+fn subset_face(face: &Face, gids: &[u16]) -> Option<ParsedFont> {
     let scope = ReadScope::new(face.bytes);
     let fd = scope.read::<FontData<'_>>().ok()?;
     let provider = fd.table_provider(0).ok()?;
-    let bytes = subset(&provider, gids, &pdf_profile(), CmapTarget::Unicode).ok()?;
-    let bytes = without_hinting(&bytes)?;
+    let trimmed = Trimmed::new(&provider, gids)?;
+    let bytes = subset(&trimmed, gids, &pdf_profile(), CmapTarget::Unicode).ok()?;
     let parsed = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new())?;
-    let index: BTreeMap<u16, u16> = gids
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (*g, u16::try_from(i).unwrap_or(0)))
-        .collect();
-    for (old, new) in &index {
-        let ok = parsed
-            .get_glyph_width(*new)
+    for (new, old) in gids.iter().enumerate() {
+        let ok = u16::try_from(new)
+            .ok()
+            .and_then(|new| parsed.get_glyph_width(new))
             .map(|w| u32::from(w) * 1000 / u32::from(parsed.units_per_em.max(1)))
             == Some(u32::from(face.advance_milli(*old)));
         if !ok {
             return None;
         }
     }
-    Some(bytes)
+    Some(parsed)
 }
 
 /// Registers the font for `weight` in `pdf`, subset to the glyphs set in `used` (indexed by
@@ -268,11 +350,13 @@ fn embed(pdf: &mut PdfDocument, weight: Weight, used: &[bool]) -> Option<Embedde
     for (i, g) in gids.iter().enumerate() {
         gid_map[usize::from(*g)] = if subset.is_some() { i as u16 } else { *g };
     }
-    let (bytes, name) = match subset {
-        Some(b) => (b, font_name(weight)),
-        None => (face.bytes.to_vec(), full_font_name(weight)),
+    let (parsed, name) = match subset {
+        Some(parsed) => (parsed, font_name(weight)),
+        None => (
+            ParsedFont::from_bytes(face.bytes, 0, &mut Vec::new())?,
+            full_font_name(weight),
+        ),
     };
-    let parsed = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new())?;
     let id = FontId(name.to_string());
     pdf.resources
         .fonts
@@ -1165,7 +1249,7 @@ mod tests {
         let mut simple = vec![0, 1, 0, 0, 0, 0, 0, 9, 0, 9, 0, 2, 0, 3, 0xB0, 0x01, 0x02];
         let outline = [0x37, 0x37, 0x37, 1, 2, 3, 4, 5, 6];
         simple.extend(outline);
-        let out = strip_glyph(&simple).unwrap();
+        let out = strip_glyph(&simple, &mut Vec::new()).unwrap();
         assert_eq!(&out[..12], &simple[..12]);
         assert_eq!(&out[12..14], &[0, 0], "instructionLength 0");
         assert_eq!(&out[14..], &outline);
@@ -1175,14 +1259,16 @@ mod tests {
         comp.extend([0x00, 0x22, 0, 5, 1, 2]);
         comp.extend([0x01, 0x0A, 0, 6, 3, 4, 0x40, 0x00]);
         comp.extend([0, 2, 0xB0, 0x01]);
-        let out = strip_glyph(&comp).unwrap();
+        let mut components = Vec::new();
+        let out = strip_glyph(&comp, &mut components).unwrap();
+        assert_eq!(components, [5, 6], "component glyph ids");
         assert_eq!(out.len(), comp.len() - 4);
         assert_eq!(&out[16..18], &[0x00, 0x0A], "flag 0x100 cleared");
         assert_eq!(&out[10..16], &comp[10..16]);
         assert_eq!(&out[18..], &comp[18..24]);
         // Truncated records are refused, not read past their end.
-        assert!(strip_glyph(&simple[..13]).is_none());
-        assert!(strip_glyph(&comp[..14]).is_none());
+        assert!(strip_glyph(&simple[..13], &mut Vec::new()).is_none());
+        assert!(strip_glyph(&comp[..14], &mut Vec::new()).is_none());
     }
 
     #[test]
@@ -1192,14 +1278,14 @@ mod tests {
         gids.push(0);
         gids.sort();
         gids.dedup();
-        let bytes = subset_face(face, &gids).expect("subset");
+        let pf = subset_face(face, &gids).expect("subset");
+        let bytes = &pf.original_bytes;
         assert!(
             bytes.len() < face.bytes.len() / 10,
             "subset is {} bytes",
             bytes.len()
         );
         // The subset's own cmap agrees with "glyph gids[i] becomes glyph i".
-        let pf = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new()).unwrap();
         for c in "señal ɛ ɔ → ✂".chars() {
             let i = gids.binary_search(&face.gid(c)).unwrap() as u16;
             assert_eq!(pf.lookup_glyph_index(c as u32), Some(i), "{c}");
