@@ -143,8 +143,8 @@ impl<'a, P: FontTableProvider> Trimmed<'a, P> {
     /// `None` if the face cannot be read.
     fn new(face: &'a P, gids: &[u16]) -> Option<Self> {
         use allsorts::tables::cmap::Cmap;
-        use allsorts::tables::loca::{owned, LocaTable};
-        use allsorts::tables::{HeadTable, HheaTable, MaxpTable};
+        use allsorts::tables::loca::LocaTable;
+        use allsorts::tables::{HeadTable, HheaTable, IndexToLocFormat, MaxpTable};
         use allsorts::tag;
         let read = |tag: u32| face.read_table_data(tag).ok();
         let head = ReadScope::new(&read(tag::HEAD)?).read::<HeadTable>().ok()?;
@@ -180,13 +180,16 @@ impl<'a, P: FontTableProvider> Trimmed<'a, P> {
             }
             offsets.push(u32::try_from(glyf.len()).ok()?);
         }
-        let mut loca = allsorts::binary::write::WriteBuffer::new();
-        <owned::LocaTable as allsorts::binary::write::WriteBinaryDep<_>>::write_dep(
-            &mut loca,
-            owned::LocaTable { offsets },
-            head.index_to_loc_format,
-        )
-        .ok()?;
+        // In the format `head` gives (short: offset / 2 as 16 bits; long: 32 bits).
+        let mut loca = Vec::with_capacity(offsets.len() * 4);
+        for o in offsets {
+            match head.index_to_loc_format {
+                IndexToLocFormat::Short => {
+                    loca.extend_from_slice(&u16::try_from(o / 2).ok()?.to_be_bytes())
+                }
+                IndexToLocFormat::Long => loca.extend_from_slice(&o.to_be_bytes()),
+            }
+        }
         maxp.num_glyphs = num_glyphs;
         let mut hhea = ReadScope::new(&read(tag::HHEA)?).read::<HheaTable>().ok()?;
         hhea.num_h_metrics = hhea.num_h_metrics.min(num_glyphs);
@@ -196,7 +199,7 @@ impl<'a, P: FontTableProvider> Trimmed<'a, P> {
         post.version = 0x0003_0000;
         let mut trimmed = vec![
             (tag::GLYF, glyf),
-            (tag::LOCA, loca.into_inner()),
+            (tag::LOCA, loca),
             (tag::MAXP, table_bytes(&maxp)?),
             (tag::HHEA, table_bytes(&hhea)?),
             (tag::POST, table_bytes(&post)?),
