@@ -63,6 +63,7 @@ fn full_font_name(weight: Weight) -> &'static str {
 }
 
 /// One embedded face: its resource id and the map from full-font glyph id to embedded id.
+#[derive(PartialEq)]
 struct Embedded {
     id: FontId,
     /// Embedded id of each full-font glyph id the document shows, indexed by the full-font id
@@ -340,32 +341,61 @@ fn subset_face(face: &Face, gids: &[u16]) -> Option<ParsedFont> {
     Some(parsed)
 }
 
-/// Registers the font for `weight` in `pdf`, subset to the glyphs set in `used` (indexed by
-/// full-font glyph id; `.notdef` is always kept).
-fn embed(pdf: &mut PdfDocument, weight: Weight, used: &[bool]) -> Option<Embedded> {
-    let face = text::face(weight)?;
-    // Sorted and unique, starting with 0, as `subset_face` needs.
-    let gids: Vec<u16> = std::iter::once(0)
-        .chain((1..used.len()).filter(|g| used[*g]).map(|g| g as u16))
-        .collect();
-    let subset = subset_face(face, &gids);
-    let mut gid_map = vec![0u16; gids.last().map_or(0, |g| usize::from(*g) + 1)];
-    for (i, g) in gids.iter().enumerate() {
-        gid_map[usize::from(*g)] = if subset.is_some() { i as u16 } else { *g };
+/// A weight's font before it is subset: its face and the glyphs the document shows.
+struct Plan {
+    weight: Weight,
+    face: &'static Face,
+    /// Full-font ids of the glyphs shown, sorted and unique, starting with 0 (`.notdef`), as
+    /// [`subset_face`] needs.
+    gids: Vec<u16>,
+}
+
+impl Plan {
+    /// The plan for `weight`, whose glyphs shown are set in `used` (indexed by full-font glyph
+    /// id); `None` if its face cannot be loaded.
+    fn new(weight: Weight, used: &[bool]) -> Option<Plan> {
+        let gids = std::iter::once(0)
+            .chain((1..used.len()).filter(|g| used[*g]).map(|g| g as u16))
+            .collect();
+        Some(Plan {
+            weight,
+            face: text::face(weight)?,
+            gids,
+        })
     }
-    let (parsed, name) = match subset {
-        Some(parsed) => (parsed, font_name(weight)),
-        None => (
-            ParsedFont::from_bytes(face.bytes, 0, &mut Vec::new())?,
-            full_font_name(weight),
-        ),
-    };
-    let id = FontId(name.to_string());
-    pdf.resources
-        .fonts
-        .map
-        .insert(id.clone(), PdfFont::new(parsed));
-    Some(Embedded { id, gid_map })
+
+    /// The font embedded as the subset (glyph `gids[i]` becomes `i`) when `subset`, else as the
+    /// full face (ids unchanged).
+    fn embedded(&self, subset: bool) -> Embedded {
+        let name = if subset {
+            font_name(self.weight)
+        } else {
+            full_font_name(self.weight)
+        };
+        let mut gid_map = vec![0u16; self.gids.last().map_or(0, |g| usize::from(*g) + 1)];
+        for (i, g) in self.gids.iter().enumerate() {
+            gid_map[usize::from(*g)] = if subset { i as u16 } else { *g };
+        }
+        Embedded {
+            id: FontId(name.to_string()),
+            gid_map,
+        }
+    }
+
+    /// Registers the font in `pdf`: `subset` ([`subset_face`]), or the full face if subsetting
+    /// failed. `None` if the full face cannot be parsed either.
+    fn register(&self, pdf: &mut PdfDocument, subset: Option<ParsedFont>) -> Option<Embedded> {
+        let embedded = self.embedded(subset.is_some());
+        let parsed = match subset {
+            Some(parsed) => parsed,
+            None => ParsedFont::from_bytes(self.face.bytes, 0, &mut Vec::new())?,
+        };
+        pdf.resources
+            .fonts
+            .map
+            .insert(embedded.id.clone(), PdfFont::new(parsed));
+        Some(embedded)
+    }
 }
 
 /// A length for a dictionary (a form's `/BBox`), in points rounded to 0.01 pt (non-finite
@@ -549,7 +579,7 @@ fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, c: &mut Content) {
             c.st.dash = Some(d);
         }
     }
-    if let Some(&(form, [ox, oy])) = forms.drawn.get(&(s as *const Shape)) {
+    if let Some(&(form, [ox, oy])) = forms.drawn.get(&(s as *const Shape as usize)) {
         // The form's origin is the shape's first point, in page points (y flipped).
         c.op("q");
         c.out.extend_from_slice(b"1 0 0 1 ");
@@ -677,6 +707,50 @@ fn page_content(
         c.out.pop();
     }
     c.out
+}
+
+/// One page's content stream, and its deflated form when that is kept (see [`packed`]).
+struct PageContent {
+    raw: Vec<u8>,
+    packed: Option<Vec<u8>>,
+}
+
+/// The content streams of `doc`'s pages, written and deflated in parallel (rayon, a page a
+/// task), and the glyphs they show (each page's own [`Shown`], merged in page order, so a
+/// later page's character wins as when one map is written page after page).
+fn page_contents(
+    doc: &Document,
+    fonts: &BTreeMap<Weight, Embedded>,
+    forms: &Forms,
+) -> (Vec<PageContent>, Shown) {
+    use rayon::prelude::*;
+    let pages: Vec<(PageContent, Shown)> = doc
+        .pages
+        .par_iter()
+        .map(|page| {
+            let mut shown = Shown::new();
+            let raw = page_content(page, clean_side(page.height), fonts, forms, &mut shown);
+            let packed = packed(&raw);
+            (PageContent { raw, packed }, shown)
+        })
+        .collect();
+    let mut all = Shown::new();
+    let mut contents = Vec::with_capacity(pages.len());
+    for (content, shown) in pages {
+        for (weight, chars) in shown {
+            let into = all.entry(weight).or_default();
+            if into.len() < chars.len() {
+                into.resize(chars.len(), None);
+            }
+            for (gid, ch) in chars.into_iter().enumerate() {
+                if ch.is_some() {
+                    into[gid] = ch;
+                }
+            }
+        }
+        contents.push(content);
+    }
+    (contents, all)
 }
 
 /// The glyphs each weight shows in the document: for each embedded glyph id (the index), the
@@ -868,8 +942,9 @@ struct Forms {
     names: Vec<XObjectId>,
     /// The form (index into `names`) and origin (the shape's first point, page mm, y down) of
     /// each shape of the document drawn with a form, by the shape's address (the document is
-    /// borrowed, unchanged, while it is rendered).
-    drawn: FxHashMap<*const Shape, (usize, [f64; 2])>,
+    /// borrowed, unchanged, while it is rendered; an integer, so pages can be written on several
+    /// threads).
+    drawn: FxHashMap<usize, (usize, [f64; 2])>,
 }
 
 impl Forms {
@@ -897,7 +972,7 @@ impl Forms {
             let e = &mut slots[slot];
             e.1 += 1;
             e.2 = e.2.max(width);
-            shapes.push((s as *const Shape, slot, origin));
+            shapes.push((s as *const Shape as usize, slot, origin));
         }
         let mut forms = Forms::default();
         // The form of each slot that gets one.
@@ -945,12 +1020,14 @@ impl Forms {
     }
 }
 
-/// Puts `contents` (one per page, in order) in place of the content streams printpdf wrote, and
+/// Puts `contents` (one per page, in order) in place of the content streams printpdf wrote
+/// (deflated, with `/Filter /FlateDecode`, as [`compress_streams`] would, where the content was
+/// deflated already), and
 /// names the fonts in the shared `/Font` resource dictionary by [`font_resource`], as the
 /// contents do. False if the document does not have the expected shape (never seen).
 fn set_contents(
     lo: &mut lopdf::Document,
-    contents: Vec<Vec<u8>>,
+    contents: Vec<PageContent>,
     fonts: &BTreeMap<Weight, Embedded>,
 ) -> bool {
     let pages: Vec<lopdf::ObjectId> = lo.get_pages().into_values().collect();
@@ -975,9 +1052,15 @@ fn set_contents(
         {
             font_dicts.insert(f);
         }
-        match lo.get_object_mut(cid) {
-            Ok(lopdf::Object::Stream(s)) => s.set_content(content),
-            _ => return false,
+        let Ok(lopdf::Object::Stream(s)) = lo.get_object_mut(cid) else {
+            return false;
+        };
+        match content.packed {
+            Some(packed) if s.allows_compression && s.dict.get(b"Filter").is_err() => {
+                s.set_content(packed);
+                s.dict.set("Filter", "FlateDecode");
+            }
+            _ => s.set_content(content.raw),
         }
     }
     for id in font_dicts {
@@ -1017,13 +1100,17 @@ fn compress_streams(lo: &mut lopdf::Document) {
         })
         .collect();
     streams.into_par_iter().for_each(|stream| {
-        if let Some(packed) = deflate(&stream.content) {
-            if packed.len() + 19 < stream.content.len() {
-                stream.dict.set("Filter", "FlateDecode");
-                stream.set_content(packed);
-            }
+        if let Some(packed) = packed(&stream.content) {
+            stream.dict.set("Filter", "FlateDecode");
+            stream.set_content(packed);
         }
     });
+}
+
+/// `content` deflated ([`deflate`]) if that is more than 19 bytes shorter (what
+/// [`lopdf::Document::compress`] keeps), else `None`.
+fn packed(content: &[u8]) -> Option<Vec<u8>> {
+    deflate(content).filter(|packed| packed.len() + 19 < content.len())
 }
 
 /// `input` deflated with a zlib header at [`DEFLATE_LEVEL`] by this thread's libdeflate
@@ -1107,21 +1194,41 @@ pub fn render(doc: &Document) -> Vec<u8> {
             }
         }
     }
-    let fonts: BTreeMap<Weight, Embedded> = used
-        .iter()
-        .filter_map(|(w, flags)| embed(&mut pdf, *w, flags).map(|e| (*w, e)))
-        .collect();
     let forms = Forms::register(doc, &mut pdf);
-    let mut contents = Vec::with_capacity(doc.pages.len());
-    let mut shown = Shown::new();
+    let plans: Vec<Plan> = used
+        .iter()
+        .filter_map(|(w, flags)| Plan::new(*w, flags))
+        .collect();
+    // The fonts are subset while the pages are written with the ids the subsets give (the
+    // pages, the longer part, on this thread; the subsets for another to take).
+    let planned: BTreeMap<Weight, Embedded> =
+        plans.iter().map(|p| (p.weight, p.embedded(true))).collect();
+    let ((mut contents, mut shown), subsets) = rayon::join(
+        || page_contents(doc, &planned, &forms),
+        || {
+            use rayon::prelude::*;
+            plans
+                .par_iter()
+                .map(|p| subset_face(p.face, &p.gids))
+                .collect::<Vec<_>>()
+        },
+    );
+    let fonts: BTreeMap<Weight, Embedded> = plans
+        .iter()
+        .zip(subsets)
+        .filter_map(|(p, subset)| p.register(&mut pdf, subset).map(|e| (p.weight, e)))
+        .collect();
+    if fonts != planned {
+        // A subset failed (never seen): the pages again, with the full face's glyph ids.
+        (contents, shown) = page_contents(doc, &fonts, &forms);
+    }
+    // The pages' content streams are ours (`contents`), set below; printpdf gets the glyphs
+    // shown (for the fonts' /W and /ToUnicode) on the first page, below.
     pdf.pages = doc
         .pages
         .iter()
         .map(|page| {
             let (w, h) = (clean_side(page.width), clean_side(page.height));
-            contents.push(page_content(page, h, &fonts, &forms, &mut shown));
-            // The page's content stream is ours (`contents`), set below; printpdf gets the
-            // glyphs shown (for the fonts' /W and /ToUnicode) on the first page, below.
             let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), Vec::new());
             let bbox = Rect::from_wh(Pt((w * PT_PER_MM) as f32), Pt((h * PT_PER_MM) as f32));
             p.media_box = bbox.clone();
