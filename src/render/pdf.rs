@@ -1134,11 +1134,14 @@ fn deflate(input: &[u8]) -> Option<Vec<u8>> {
     })
 }
 
-/// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
-/// versions, unlike `DefaultHasher`).
-fn fnv1a(bytes: &[u8], basis: u64) -> u64 {
-    bytes.iter().fold(basis, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+/// 64-bit FNV-1a of `bytes` from two offset bases (stable across processes, platforms and
+/// Rust versions, unlike `DefaultHasher`), in one pass: the two hashes' multiplications do not
+/// wait for each other.
+fn fnv1a2(bytes: &[u8], bases: [u64; 2]) -> [u64; 2] {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    bytes.iter().fold(bases, |[a, b], x| {
+        let x = u64::from(*x);
+        [(a ^ x).wrapping_mul(PRIME), (b ^ x).wrapping_mul(PRIME)]
     })
 }
 
@@ -1148,15 +1151,13 @@ const ID_PLACEHOLDER: &[u8; 32] = b"SOWKITDOCUMENTIDPLACEHOLDER00000";
 /// Replaces both `/ID` placeholder strings with the hex of a 128-bit hash of the whole file
 /// (computed with the placeholders in place). Same length, so xref offsets stay valid.
 fn stamp_id(bytes: &mut [u8]) {
-    let id = format!(
-        "{:016x}{:016x}",
-        fnv1a(bytes, 0xcbf2_9ce4_8422_2325),
-        fnv1a(bytes, 0x6c62_272e_07bb_0142)
-    );
+    let [a, b] = fnv1a2(bytes, [0xcbf2_9ce4_8422_2325, 0x6c62_272e_07bb_0142]);
+    let id = format!("{a:016x}{b:016x}");
     let n = ID_PLACEHOLDER.len();
     let mut i = bytes.len();
     while i >= n {
-        if &bytes[i - n..i] == ID_PLACEHOLDER {
+        // The first byte alone rules out almost every place.
+        if bytes[i - n] == ID_PLACEHOLDER[0] && &bytes[i - n..i] == ID_PLACEHOLDER {
             bytes[i - n..i].copy_from_slice(id.as_bytes());
             i -= n;
         } else {
