@@ -20,7 +20,7 @@
 //!   subset by us with allsorts to the glyphs the document uses, embedded as a CID TrueType
 //!   font (`/FontFile2`) with a `/ToUnicode` map so the text can be searched and extracted.
 //!   The embedded program keeps only the tables a reader draws with (no `name`, no hinting:
-//!   see [`without_hinting`]), which halves the fonts' share of the file.
+//!   see [`subset_face`]), which halves the fonts' share of the file.
 //!   Glyphs are shown by id; the viewer advances them by the `/W` widths, which are the same
 //!   quantised advances [`crate::text`] measures with and the SVG backend places outlines at.
 //! * Determinism: stable font names, no dates in the Info dictionary, and the trailer `/ID`
@@ -63,6 +63,7 @@ fn full_font_name(weight: Weight) -> &'static str {
 }
 
 /// One embedded face: its resource id and the map from full-font glyph id to embedded id.
+#[derive(PartialEq)]
 struct Embedded {
     id: FontId,
     /// Embedded id of each full-font glyph id the document shows, indexed by the full-font id
@@ -80,7 +81,7 @@ impl Embedded {
 /// The tables an embedded TrueType font keeps: what a PDF reader needs to draw and measure its
 /// glyphs (`head hhea hmtx maxp loca glyf`, ISO 32000-1 §9.9), plus `cmap` and `post`, which
 /// some tools read. Left out: `name` (about 15 KB in DejaVu; PDF names the font in
-/// `/BaseFont`) and the hinting programs `cvt fpgm prep` — see [`without_hinting`].
+/// `/BaseFont`) and the hinting programs `cvt fpgm prep` — see [`subset_face`].
 fn pdf_profile() -> SubsetProfile {
     use allsorts::tag;
     SubsetProfile::Custom(vec![
@@ -93,19 +94,21 @@ fn pdf_profile() -> SubsetProfile {
     ])
 }
 
-/// Table provider over a parsed font with its `glyf`/`loca` replaced.
-struct Restripped<'a, P> {
+/// A face's tables as [`subset_face`] hands them to allsorts: the face as it is, except for the
+/// tables in `trimmed`, which hold only what the subset keeps. allsorts reads every glyph
+/// record, every `cmap` mapping and every glyph name of the font it subsets (DejaVu has about
+/// 6,000 glyphs; a kit keeps about 80); see [`Trimmed::new`] for what is left out.
+struct Trimmed<'a, P> {
     inner: &'a P,
-    glyf: Vec<u8>,
-    loca: Vec<u8>,
+    /// Replaced tables: tag and bytes.
+    trimmed: Vec<(u32, Vec<u8>)>,
 }
 
-impl<P: FontTableProvider> FontTableProvider for Restripped<'_, P> {
+impl<P: FontTableProvider> FontTableProvider for Trimmed<'_, P> {
     fn table_data(&self, tag: u32) -> Result<Option<Cow<'_, [u8]>>, ParseError> {
-        match tag {
-            allsorts::tag::GLYF => Ok(Some(Cow::Borrowed(&self.glyf))),
-            allsorts::tag::LOCA => Ok(Some(Cow::Borrowed(&self.loca))),
-            _ => self.inner.table_data(tag),
+        match self.trimmed.iter().find(|(t, _)| *t == tag) {
+            Some((_, bytes)) => Ok(Some(Cow::Borrowed(bytes))),
+            None => self.inner.table_data(tag),
         }
     }
     fn has_table(&self, tag: u32) -> bool {
@@ -116,11 +119,149 @@ impl<P: FontTableProvider> FontTableProvider for Restripped<'_, P> {
     }
 }
 
+/// `table` written by allsorts, as the bytes of a table.
+fn table_bytes<'t, T>(table: &'t T) -> Option<Vec<u8>>
+where
+    T: allsorts::binary::write::WriteBinary<&'t T>,
+{
+    let mut buf = allsorts::binary::write::WriteBuffer::new();
+    T::write(&mut buf, table).ok()?;
+    Some(buf.into_inner())
+}
+
+impl<'a, P: FontTableProvider> Trimmed<'a, P> {
+    /// The tables of `face` that allsorts' [`subset`] to `gids` (sorted, unique, starting with
+    /// 0) reads, cut to what it keeps, so that it writes the same subset from fewer records:
+    /// * `glyf`/`loca`: the glyphs of `gids` and the components of its composite glyphs, each
+    ///   without its TrueType instructions ([`strip_glyph`]; hinting is left out of the
+    ///   embedded font, see [`pdf_profile`]); every other glyph empty, and none after the
+    ///   last one kept (`maxp` `numGlyphs` and `hhea` `numberOfHMetrics` cut to match; the
+    ///   subset writes its own);
+    /// * `cmap`: only the mappings to glyphs of `gids` (the ones the subset keeps), as one
+    ///   Unicode format-12 subtable (left whole if the face's `cmap` is not Unicode);
+    /// * `post`: version 3 (no glyph names), which the subset writes anyway.
+    ///
+    /// `None` if the face cannot be read.
+    fn new(face: &'a P, gids: &[u16]) -> Option<Self> {
+        use allsorts::tables::cmap::Cmap;
+        use allsorts::tables::loca::LocaTable;
+        use allsorts::tables::{HeadTable, HheaTable, IndexToLocFormat, MaxpTable};
+        use allsorts::tag;
+        let read = |tag: u32| face.read_table_data(tag).ok();
+        let head = ReadScope::new(&read(tag::HEAD)?).read::<HeadTable>().ok()?;
+        let mut maxp = ReadScope::new(&read(tag::MAXP)?).read::<MaxpTable>().ok()?;
+        let loca_data = read(tag::LOCA)?;
+        let loca = ReadScope::new(&loca_data)
+            .read_dep::<LocaTable<'_>>((maxp.num_glyphs, head.index_to_loc_format))
+            .ok()?;
+        let glyf_data = read(tag::GLYF)?;
+        // The glyphs kept (with their composites' components), without instructions.
+        let mut kept: BTreeMap<u16, Vec<u8>> = BTreeMap::new();
+        let mut todo = gids.to_vec();
+        let mut components = Vec::new();
+        while let Some(g) = todo.pop() {
+            if kept.contains_key(&g) {
+                continue;
+            }
+            let start = usize::try_from(loca.offsets.get(usize::from(g))?).ok()?;
+            let end = usize::try_from(loca.offsets.get(usize::from(g) + 1)?).ok()?;
+            kept.insert(g, strip_glyph(glyf_data.get(start..end)?, &mut components)?);
+            todo.append(&mut components);
+        }
+        let num_glyphs = kept.keys().next_back()? + 1;
+        let mut glyf = Vec::new();
+        let mut offsets = Vec::with_capacity(usize::from(num_glyphs) + 1);
+        offsets.push(0);
+        for (g, bytes) in &kept {
+            offsets.resize(usize::from(*g) + 1, u32::try_from(glyf.len()).ok()?);
+            glyf.extend_from_slice(bytes);
+            // Every record an even length, as short `loca` offsets need.
+            if glyf.len() % 2 == 1 {
+                glyf.push(0);
+            }
+            offsets.push(u32::try_from(glyf.len()).ok()?);
+        }
+        // In the format `head` gives (short: offset / 2 as 16 bits; long: 32 bits).
+        let mut loca = Vec::with_capacity(offsets.len() * 4);
+        for o in offsets {
+            match head.index_to_loc_format {
+                IndexToLocFormat::Short => {
+                    loca.extend_from_slice(&u16::try_from(o / 2).ok()?.to_be_bytes())
+                }
+                IndexToLocFormat::Long => loca.extend_from_slice(&o.to_be_bytes()),
+            }
+        }
+        maxp.num_glyphs = num_glyphs;
+        let mut hhea = ReadScope::new(&read(tag::HHEA)?).read::<HheaTable>().ok()?;
+        hhea.num_h_metrics = hhea.num_h_metrics.min(num_glyphs);
+        let mut post = ReadScope::new(&read(tag::POST)?)
+            .read::<allsorts::post::Header>()
+            .ok()?;
+        post.version = 0x0003_0000;
+        let mut trimmed = vec![
+            (tag::GLYF, glyf),
+            (tag::LOCA, loca),
+            (tag::MAXP, table_bytes(&maxp)?),
+            (tag::HHEA, table_bytes(&hhea)?),
+            (tag::POST, table_bytes(&post)?),
+        ];
+        let cmap_data = read(tag::CMAP)?;
+        let cmap = ReadScope::new(&cmap_data).read::<Cmap<'_>>().ok()?;
+        if let Some((allsorts::font::Encoding::Unicode, sub)) =
+            allsorts::font::read_cmap_subtable(&cmap).ok()?
+        {
+            // The mappings allsorts keeps, in the order it reads them.
+            let mut asked = vec![false; gids.last().map_or(0, |g| usize::from(*g) + 1)];
+            // `.notdef` (0) is never mapped.
+            for g in gids.iter().filter(|g| **g != 0) {
+                asked[usize::from(*g)] = true;
+            }
+            let mut groups = Vec::new();
+            sub.mappings_fn(|ch, gid| {
+                if asked.get(usize::from(gid)) == Some(&true) {
+                    groups.push((ch, gid));
+                }
+            })
+            .ok()?;
+            trimmed.push((tag::CMAP, unicode_cmap(&groups)?));
+        }
+        Some(Trimmed {
+            inner: face,
+            trimmed,
+        })
+    }
+}
+
+/// A `cmap` table of one Unicode subtable (platform 3, encoding 10, format 12; OpenType `cmap`
+/// spec) mapping each character of `mappings` to its glyph, a group each.
+fn unicode_cmap(mappings: &[(u32, u16)]) -> Option<Vec<u8>> {
+    let n = u32::try_from(mappings.len()).ok()?;
+    let mut out = Vec::with_capacity(28 + 12 * mappings.len());
+    // version 0, one encoding record: (3, 10) at offset 12.
+    for v in [0u16, 1, 3, 10] {
+        out.extend(v.to_be_bytes());
+    }
+    out.extend(12u32.to_be_bytes());
+    // format 12, reserved, length, language, numGroups.
+    out.extend(12u16.to_be_bytes());
+    out.extend(0u16.to_be_bytes());
+    for v in [16 + 12 * n, 0, n] {
+        out.extend(v.to_be_bytes());
+    }
+    for &(ch, gid) in mappings {
+        for v in [ch, ch, u32::from(gid)] {
+            out.extend(v.to_be_bytes());
+        }
+    }
+    Some(out)
+}
+
 /// One glyph's `glyf` record without its TrueType instructions (OpenType `glyf` spec): a simple
 /// glyph's `instructionLength` becomes 0 and its instructions go; a composite glyph loses the
 /// `WE_HAVE_INSTRUCTIONS` flag (0x100) and the instructions after its last component. The
-/// outline bytes are kept as they are. `None` if the record is malformed.
-fn strip_glyph(g: &[u8]) -> Option<Vec<u8>> {
+/// outline bytes are kept as they are. A composite's component glyph ids are appended to
+/// `components`. `None` if the record is malformed.
+fn strip_glyph(g: &[u8], components: &mut Vec<u16>) -> Option<Vec<u8>> {
     let be = |i: usize| -> Option<usize> {
         Some(usize::from(u16::from_be_bytes([
             *g.get(i)?,
@@ -160,6 +301,7 @@ fn strip_glyph(g: &[u8]) -> Option<Vec<u8>> {
         if next > g.len() {
             return None;
         }
+        components.push(u16::try_from(be(at + 2)?).ok()?);
         let cleared = (flags & !0x0100) as u16;
         out[at..at + 2].copy_from_slice(&cleared.to_be_bytes());
         if flags & 0x0020 == 0 {
@@ -170,115 +312,90 @@ fn strip_glyph(g: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-/// `font` (a TrueType subset) without hinting: every glyph's instructions are dropped (and the
-/// subset already has no `cvt`/`fpgm`/`prep`, see [`pdf_profile`]), so the embedded outlines are
-/// the plain ones the SVG pages draw. Hinting only grid-fits glyphs on low-resolution screens;
-/// PDF viewers and printers mostly ignore it, and poppler does not use it. `None` if the font
-/// cannot be read back.
-fn without_hinting(font: &[u8]) -> Option<Vec<u8>> {
-    use allsorts::tables::loca::{LocaOffsets, LocaTable};
-    use allsorts::tables::{HeadTable, IndexToLocFormat, MaxpTable};
-    let fd = ReadScope::new(font).read::<FontData<'_>>().ok()?;
-    let provider = fd.table_provider(0).ok()?;
-    let head = ReadScope::new(&provider.read_table_data(allsorts::tag::HEAD).ok()?)
-        .read::<HeadTable>()
-        .ok()?;
-    let maxp = ReadScope::new(&provider.read_table_data(allsorts::tag::MAXP).ok()?)
-        .read::<MaxpTable>()
-        .ok()?;
-    let loca_data = provider.read_table_data(allsorts::tag::LOCA).ok()?;
-    let loca = ReadScope::new(&loca_data)
-        .read_dep::<LocaTable<'_>>((maxp.num_glyphs, head.index_to_loc_format))
-        .ok()?;
-    let glyf_data = provider.read_table_data(allsorts::tag::GLYF).ok()?;
-    let offsets: Vec<usize> = match &loca.offsets {
-        LocaOffsets::Short(a) => a.iter().map(|o| usize::from(o) * 2).collect(),
-        LocaOffsets::Long(a) => a.iter().map(|o| o as usize).collect(),
-    };
-    let mut glyf = Vec::with_capacity(glyf_data.len());
-    let mut new_offsets = vec![0u32];
-    for w in offsets.windows(2) {
-        glyf.extend(strip_glyph(glyf_data.get(w[0]..w[1])?)?);
-        if glyf.len() % 2 == 1 {
-            glyf.push(0);
-        }
-        new_offsets.push(u32::try_from(glyf.len()).ok()?);
-    }
-    // The same offset format as `head` says (whole_font keeps that `head`).
-    let mut loca = Vec::with_capacity(new_offsets.len() * 4);
-    for o in &new_offsets {
-        match head.index_to_loc_format {
-            IndexToLocFormat::Short => loca.extend(u16::try_from(o / 2).ok()?.to_be_bytes()),
-            IndexToLocFormat::Long => loca.extend(o.to_be_bytes()),
-        }
-    }
-    let wrapped = Restripped {
-        inner: &provider,
-        glyf,
-        loca,
-    };
-    let tags = [
-        allsorts::tag::CMAP,
-        allsorts::tag::HHEA,
-        allsorts::tag::HMTX,
-        allsorts::tag::POST,
-        allsorts::tag::GLYF,
-    ];
-    allsorts::subset::whole_font(&wrapped, &tags).ok()
-}
-
-/// Subsets `face` to `gids` (sorted, unique, starting with 0) with allsorts. The subset keeps
-/// a Unicode `cmap`; glyph `gids[i]` becomes glyph `i`. Returns `None` if allsorts fails or the
-/// result does not check out (each kept character must map to its expected new id with an
-/// unchanged advance), in which case the caller embeds the full font instead.
-fn subset_face(face: &Face, gids: &[u16]) -> Option<Vec<u8>> {
+/// Subsets `face` to `gids` (sorted, unique, starting with 0) with allsorts, from the face's
+/// tables cut to what the subset keeps ([`Trimmed`]). The subset keeps a Unicode `cmap`; glyph
+/// `gids[i]` becomes glyph `i`. Its glyphs have no instructions (and the subset has no
+/// `cvt`/`fpgm`/`prep`, see [`pdf_profile`]), so the embedded outlines are the plain ones the
+/// SVG pages draw: hinting only grid-fits glyphs on low-resolution screens; PDF viewers and
+/// printers mostly ignore it, and poppler does not use it. Returns the subset parsed (its bytes
+/// are [`ParsedFont::original_bytes`]), or `None` if allsorts fails or the result does not check out (each kept character
+/// must map to its expected new id with an unchanged advance), in which case the caller embeds
+/// the full font instead.
+fn subset_face(face: &Face, gids: &[u16]) -> Option<ParsedFont> {
     let scope = ReadScope::new(face.bytes);
     let fd = scope.read::<FontData<'_>>().ok()?;
     let provider = fd.table_provider(0).ok()?;
-    let bytes = subset(&provider, gids, &pdf_profile(), CmapTarget::Unicode).ok()?;
-    let bytes = without_hinting(&bytes)?;
+    let trimmed = Trimmed::new(&provider, gids)?;
+    let bytes = subset(&trimmed, gids, &pdf_profile(), CmapTarget::Unicode).ok()?;
     let parsed = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new())?;
-    let index: BTreeMap<u16, u16> = gids
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (*g, u16::try_from(i).unwrap_or(0)))
-        .collect();
-    for (old, new) in &index {
-        let ok = parsed
-            .get_glyph_width(*new)
+    for (new, old) in gids.iter().enumerate() {
+        let ok = u16::try_from(new)
+            .ok()
+            .and_then(|new| parsed.get_glyph_width(new))
             .map(|w| u32::from(w) * 1000 / u32::from(parsed.units_per_em.max(1)))
             == Some(u32::from(face.advance_milli(*old)));
         if !ok {
             return None;
         }
     }
-    Some(bytes)
+    Some(parsed)
 }
 
-/// Registers the font for `weight` in `pdf`, subset to the glyphs set in `used` (indexed by
-/// full-font glyph id; `.notdef` is always kept).
-fn embed(pdf: &mut PdfDocument, weight: Weight, used: &[bool]) -> Option<Embedded> {
-    let face = text::face(weight)?;
-    // Sorted and unique, starting with 0, as `subset_face` needs.
-    let gids: Vec<u16> = std::iter::once(0)
-        .chain((1..used.len()).filter(|g| used[*g]).map(|g| g as u16))
-        .collect();
-    let subset = subset_face(face, &gids);
-    let mut gid_map = vec![0u16; gids.last().map_or(0, |g| usize::from(*g) + 1)];
-    for (i, g) in gids.iter().enumerate() {
-        gid_map[usize::from(*g)] = if subset.is_some() { i as u16 } else { *g };
+/// A weight's font before it is subset: its face and the glyphs the document shows.
+struct Plan {
+    weight: Weight,
+    face: &'static Face,
+    /// Full-font ids of the glyphs shown, sorted and unique, starting with 0 (`.notdef`), as
+    /// [`subset_face`] needs.
+    gids: Vec<u16>,
+}
+
+impl Plan {
+    /// The plan for `weight`, whose glyphs shown are set in `used` (indexed by full-font glyph
+    /// id); `None` if its face cannot be loaded.
+    fn new(weight: Weight, used: &[bool]) -> Option<Plan> {
+        let gids = std::iter::once(0)
+            .chain((1..used.len()).filter(|g| used[*g]).map(|g| g as u16))
+            .collect();
+        Some(Plan {
+            weight,
+            face: text::face(weight)?,
+            gids,
+        })
     }
-    let (bytes, name) = match subset {
-        Some(b) => (b, font_name(weight)),
-        None => (face.bytes.to_vec(), full_font_name(weight)),
-    };
-    let parsed = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new())?;
-    let id = FontId(name.to_string());
-    pdf.resources
-        .fonts
-        .map
-        .insert(id.clone(), PdfFont::new(parsed));
-    Some(Embedded { id, gid_map })
+
+    /// The font embedded as the subset (glyph `gids[i]` becomes `i`) when `subset`, else as the
+    /// full face (ids unchanged).
+    fn embedded(&self, subset: bool) -> Embedded {
+        let name = if subset {
+            font_name(self.weight)
+        } else {
+            full_font_name(self.weight)
+        };
+        let mut gid_map = vec![0u16; self.gids.last().map_or(0, |g| usize::from(*g) + 1)];
+        for (i, g) in self.gids.iter().enumerate() {
+            gid_map[usize::from(*g)] = if subset { i as u16 } else { *g };
+        }
+        Embedded {
+            id: FontId(name.to_string()),
+            gid_map,
+        }
+    }
+
+    /// Registers the font in `pdf`: `subset` ([`subset_face`]), or the full face if subsetting
+    /// failed. `None` if the full face cannot be parsed either.
+    fn register(&self, pdf: &mut PdfDocument, subset: Option<ParsedFont>) -> Option<Embedded> {
+        let embedded = self.embedded(subset.is_some());
+        let parsed = match subset {
+            Some(parsed) => parsed,
+            None => ParsedFont::from_bytes(self.face.bytes, 0, &mut Vec::new())?,
+        };
+        pdf.resources
+            .fonts
+            .map
+            .insert(embedded.id.clone(), PdfFont::new(parsed));
+        Some(embedded)
+    }
 }
 
 /// A length for a dictionary (a form's `/BBox`), in points rounded to 0.01 pt (non-finite
@@ -462,7 +579,7 @@ fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, c: &mut Content) {
             c.st.dash = Some(d);
         }
     }
-    if let Some(&(form, [ox, oy])) = forms.drawn.get(&(s as *const Shape)) {
+    if let Some(&(form, [ox, oy])) = forms.drawn.get(&(s as *const Shape as usize)) {
         // The form's origin is the shape's first point, in page points (y flipped).
         c.op("q");
         c.out.extend_from_slice(b"1 0 0 1 ");
@@ -590,6 +707,50 @@ fn page_content(
         c.out.pop();
     }
     c.out
+}
+
+/// One page's content stream, and its deflated form when that is kept (see [`packed`]).
+struct PageContent {
+    raw: Vec<u8>,
+    packed: Option<Vec<u8>>,
+}
+
+/// The content streams of `doc`'s pages, written and deflated in parallel (rayon, a page a
+/// task), and the glyphs they show (each page's own [`Shown`], merged in page order, so a
+/// later page's character wins as when one map is written page after page).
+fn page_contents(
+    doc: &Document,
+    fonts: &BTreeMap<Weight, Embedded>,
+    forms: &Forms,
+) -> (Vec<PageContent>, Shown) {
+    use rayon::prelude::*;
+    let pages: Vec<(PageContent, Shown)> = doc
+        .pages
+        .par_iter()
+        .map(|page| {
+            let mut shown = Shown::new();
+            let raw = page_content(page, clean_side(page.height), fonts, forms, &mut shown);
+            let packed = packed(&raw);
+            (PageContent { raw, packed }, shown)
+        })
+        .collect();
+    let mut all = Shown::new();
+    let mut contents = Vec::with_capacity(pages.len());
+    for (content, shown) in pages {
+        for (weight, chars) in shown {
+            let into = all.entry(weight).or_default();
+            if into.len() < chars.len() {
+                into.resize(chars.len(), None);
+            }
+            for (gid, ch) in chars.into_iter().enumerate() {
+                if ch.is_some() {
+                    into[gid] = ch;
+                }
+            }
+        }
+        contents.push(content);
+    }
+    (contents, all)
 }
 
 /// The glyphs each weight shows in the document: for each embedded glyph id (the index), the
@@ -781,8 +942,9 @@ struct Forms {
     names: Vec<XObjectId>,
     /// The form (index into `names`) and origin (the shape's first point, page mm, y down) of
     /// each shape of the document drawn with a form, by the shape's address (the document is
-    /// borrowed, unchanged, while it is rendered).
-    drawn: FxHashMap<*const Shape, (usize, [f64; 2])>,
+    /// borrowed, unchanged, while it is rendered; an integer, so pages can be written on several
+    /// threads).
+    drawn: FxHashMap<usize, (usize, [f64; 2])>,
 }
 
 impl Forms {
@@ -810,7 +972,7 @@ impl Forms {
             let e = &mut slots[slot];
             e.1 += 1;
             e.2 = e.2.max(width);
-            shapes.push((s as *const Shape, slot, origin));
+            shapes.push((s as *const Shape as usize, slot, origin));
         }
         let mut forms = Forms::default();
         // The form of each slot that gets one.
@@ -858,12 +1020,14 @@ impl Forms {
     }
 }
 
-/// Puts `contents` (one per page, in order) in place of the content streams printpdf wrote, and
+/// Puts `contents` (one per page, in order) in place of the content streams printpdf wrote
+/// (deflated, with `/Filter /FlateDecode`, as [`compress_streams`] would, where the content was
+/// deflated already), and
 /// names the fonts in the shared `/Font` resource dictionary by [`font_resource`], as the
 /// contents do. False if the document does not have the expected shape (never seen).
 fn set_contents(
     lo: &mut lopdf::Document,
-    contents: Vec<Vec<u8>>,
+    contents: Vec<PageContent>,
     fonts: &BTreeMap<Weight, Embedded>,
 ) -> bool {
     let pages: Vec<lopdf::ObjectId> = lo.get_pages().into_values().collect();
@@ -888,9 +1052,15 @@ fn set_contents(
         {
             font_dicts.insert(f);
         }
-        match lo.get_object_mut(cid) {
-            Ok(lopdf::Object::Stream(s)) => s.set_content(content),
-            _ => return false,
+        let Ok(lopdf::Object::Stream(s)) = lo.get_object_mut(cid) else {
+            return false;
+        };
+        match content.packed {
+            Some(packed) if s.allows_compression && s.dict.get(b"Filter").is_err() => {
+                s.set_content(packed);
+                s.dict.set("Filter", "FlateDecode");
+            }
+            _ => s.set_content(content.raw),
         }
     }
     for id in font_dicts {
@@ -914,36 +1084,64 @@ const DEFLATE_LEVEL: i32 = 9;
 /// What [`lopdf::Document::compress`] does, with libdeflate ([`libdeflater`]) in place of
 /// flate2: every stream that allows compression and has no `/Filter` yet is deflated with a zlib
 /// header (RFC 1950/1951), and takes the result, with `/Filter /FlateDecode`, when that is more
-/// than 19 bytes shorter. One compressor serves every stream.
+/// than 19 bytes shorter. The streams are deflated in parallel (rayon), each by its thread's
+/// compressor ([`deflate`]); each result goes to its own stream, so the bytes do not depend on
+/// which thread did what.
 fn compress_streams(lo: &mut lopdf::Document) {
-    use libdeflater::{CompressionLvl, Compressor};
-    let level = CompressionLvl::new(DEFLATE_LEVEL).unwrap_or_default();
-    let mut z = Compressor::new(level);
-    let mut buf = Vec::new();
-    for object in lo.objects.values_mut() {
-        let lopdf::Object::Stream(stream) = object else {
-            continue;
-        };
-        if !stream.allows_compression || stream.dict.get(b"Filter").is_ok() {
-            continue;
-        }
-        let input = stream.content.as_slice();
-        buf.resize(z.zlib_compress_bound(input.len()), 0);
-        let Ok(n) = z.zlib_compress(input, &mut buf) else {
-            continue;
-        };
-        if n + 19 < input.len() {
+    use rayon::prelude::*;
+    let streams: Vec<&mut lopdf::Stream> = lo
+        .objects
+        .values_mut()
+        .filter_map(|object| match object {
+            lopdf::Object::Stream(s) if s.allows_compression && s.dict.get(b"Filter").is_err() => {
+                Some(s)
+            }
+            _ => None,
+        })
+        .collect();
+    streams.into_par_iter().for_each(|stream| {
+        if let Some(packed) = packed(&stream.content) {
             stream.dict.set("Filter", "FlateDecode");
-            stream.set_content(buf[..n].to_vec());
+            stream.set_content(packed);
         }
-    }
+    });
 }
 
-/// 64-bit FNV-1a from a given offset basis (stable across processes, platforms and Rust
-/// versions, unlike `DefaultHasher`).
-fn fnv1a(bytes: &[u8], basis: u64) -> u64 {
-    bytes.iter().fold(basis, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+/// `content` deflated ([`deflate`]) if that is more than 19 bytes shorter (what
+/// [`lopdf::Document::compress`] keeps), else `None`.
+fn packed(content: &[u8]) -> Option<Vec<u8>> {
+    deflate(content).filter(|packed| packed.len() + 19 < content.len())
+}
+
+/// `input` deflated with a zlib header at [`DEFLATE_LEVEL`] by this thread's libdeflate
+/// compressor and output buffer, made on the thread's first call and kept for the process (a
+/// level-9 compressor is a few hundred KB of match-finder tables: made once, not once a PDF).
+/// `None` if libdeflate fails (never seen).
+fn deflate(input: &[u8]) -> Option<Vec<u8>> {
+    use libdeflater::{CompressionLvl, Compressor};
+    use std::cell::RefCell;
+    thread_local! {
+        static DEFLATE: RefCell<Option<(Compressor, Vec<u8>)>> = const { RefCell::new(None) };
+    }
+    DEFLATE.with_borrow_mut(|state| {
+        let (z, buf) = state.get_or_insert_with(|| {
+            let level = CompressionLvl::new(DEFLATE_LEVEL).unwrap_or_default();
+            (Compressor::new(level), Vec::new())
+        });
+        buf.resize(z.zlib_compress_bound(input.len()), 0);
+        let n = z.zlib_compress(input, buf).ok()?;
+        Some(buf[..n].to_vec())
+    })
+}
+
+/// 64-bit FNV-1a of `bytes` from two offset bases (stable across processes, platforms and
+/// Rust versions, unlike `DefaultHasher`), in one pass: the two hashes' multiplications do not
+/// wait for each other.
+fn fnv1a2(bytes: &[u8], bases: [u64; 2]) -> [u64; 2] {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    bytes.iter().fold(bases, |[a, b], x| {
+        let x = u64::from(*x);
+        [(a ^ x).wrapping_mul(PRIME), (b ^ x).wrapping_mul(PRIME)]
     })
 }
 
@@ -953,15 +1151,13 @@ const ID_PLACEHOLDER: &[u8; 32] = b"SOWKITDOCUMENTIDPLACEHOLDER00000";
 /// Replaces both `/ID` placeholder strings with the hex of a 128-bit hash of the whole file
 /// (computed with the placeholders in place). Same length, so xref offsets stay valid.
 fn stamp_id(bytes: &mut [u8]) {
-    let id = format!(
-        "{:016x}{:016x}",
-        fnv1a(bytes, 0xcbf2_9ce4_8422_2325),
-        fnv1a(bytes, 0x6c62_272e_07bb_0142)
-    );
+    let [a, b] = fnv1a2(bytes, [0xcbf2_9ce4_8422_2325, 0x6c62_272e_07bb_0142]);
+    let id = format!("{a:016x}{b:016x}");
     let n = ID_PLACEHOLDER.len();
     let mut i = bytes.len();
     while i >= n {
-        if &bytes[i - n..i] == ID_PLACEHOLDER {
+        // The first byte alone rules out almost every place.
+        if bytes[i - n] == ID_PLACEHOLDER[0] && &bytes[i - n..i] == ID_PLACEHOLDER {
             bytes[i - n..i].copy_from_slice(id.as_bytes());
             i -= n;
         } else {
@@ -999,21 +1195,41 @@ pub fn render(doc: &Document) -> Vec<u8> {
             }
         }
     }
-    let fonts: BTreeMap<Weight, Embedded> = used
-        .iter()
-        .filter_map(|(w, flags)| embed(&mut pdf, *w, flags).map(|e| (*w, e)))
-        .collect();
     let forms = Forms::register(doc, &mut pdf);
-    let mut contents = Vec::with_capacity(doc.pages.len());
-    let mut shown = Shown::new();
+    let plans: Vec<Plan> = used
+        .iter()
+        .filter_map(|(w, flags)| Plan::new(*w, flags))
+        .collect();
+    // The fonts are subset while the pages are written with the ids the subsets give (the
+    // pages, the longer part, on this thread; the subsets for another to take).
+    let planned: BTreeMap<Weight, Embedded> =
+        plans.iter().map(|p| (p.weight, p.embedded(true))).collect();
+    let ((mut contents, mut shown), subsets) = rayon::join(
+        || page_contents(doc, &planned, &forms),
+        || {
+            use rayon::prelude::*;
+            plans
+                .par_iter()
+                .map(|p| subset_face(p.face, &p.gids))
+                .collect::<Vec<_>>()
+        },
+    );
+    let fonts: BTreeMap<Weight, Embedded> = plans
+        .iter()
+        .zip(subsets)
+        .filter_map(|(p, subset)| p.register(&mut pdf, subset).map(|e| (p.weight, e)))
+        .collect();
+    if fonts != planned {
+        // A subset failed (never seen): the pages again, with the full face's glyph ids.
+        (contents, shown) = page_contents(doc, &fonts, &forms);
+    }
+    // The pages' content streams are ours (`contents`), set below; printpdf gets the glyphs
+    // shown (for the fonts' /W and /ToUnicode) on the first page, below.
     pdf.pages = doc
         .pages
         .iter()
         .map(|page| {
             let (w, h) = (clean_side(page.width), clean_side(page.height));
-            contents.push(page_content(page, h, &fonts, &forms, &mut shown));
-            // The page's content stream is ours (`contents`), set below; printpdf gets the
-            // glyphs shown (for the fonts' /W and /ToUnicode) on the first page, below.
             let mut p = PdfPage::new(Mm(w as f32), Mm(h as f32), Vec::new());
             let bbox = Rect::from_wh(Pt((w * PT_PER_MM) as f32), Pt((h * PT_PER_MM) as f32));
             p.media_box = bbox.clone();
@@ -1144,7 +1360,7 @@ mod tests {
         let mut simple = vec![0, 1, 0, 0, 0, 0, 0, 9, 0, 9, 0, 2, 0, 3, 0xB0, 0x01, 0x02];
         let outline = [0x37, 0x37, 0x37, 1, 2, 3, 4, 5, 6];
         simple.extend(outline);
-        let out = strip_glyph(&simple).unwrap();
+        let out = strip_glyph(&simple, &mut Vec::new()).unwrap();
         assert_eq!(&out[..12], &simple[..12]);
         assert_eq!(&out[12..14], &[0, 0], "instructionLength 0");
         assert_eq!(&out[14..], &outline);
@@ -1154,14 +1370,16 @@ mod tests {
         comp.extend([0x00, 0x22, 0, 5, 1, 2]);
         comp.extend([0x01, 0x0A, 0, 6, 3, 4, 0x40, 0x00]);
         comp.extend([0, 2, 0xB0, 0x01]);
-        let out = strip_glyph(&comp).unwrap();
+        let mut components = Vec::new();
+        let out = strip_glyph(&comp, &mut components).unwrap();
+        assert_eq!(components, [5, 6], "component glyph ids");
         assert_eq!(out.len(), comp.len() - 4);
         assert_eq!(&out[16..18], &[0x00, 0x0A], "flag 0x100 cleared");
         assert_eq!(&out[10..16], &comp[10..16]);
         assert_eq!(&out[18..], &comp[18..24]);
         // Truncated records are refused, not read past their end.
-        assert!(strip_glyph(&simple[..13]).is_none());
-        assert!(strip_glyph(&comp[..14]).is_none());
+        assert!(strip_glyph(&simple[..13], &mut Vec::new()).is_none());
+        assert!(strip_glyph(&comp[..14], &mut Vec::new()).is_none());
     }
 
     #[test]
@@ -1171,14 +1389,14 @@ mod tests {
         gids.push(0);
         gids.sort();
         gids.dedup();
-        let bytes = subset_face(face, &gids).expect("subset");
+        let pf = subset_face(face, &gids).expect("subset");
+        let bytes = &pf.original_bytes;
         assert!(
             bytes.len() < face.bytes.len() / 10,
             "subset is {} bytes",
             bytes.len()
         );
         // The subset's own cmap agrees with "glyph gids[i] becomes glyph i".
-        let pf = ParsedFont::from_bytes(&bytes, 0, &mut Vec::new()).unwrap();
         for c in "señal ɛ ɔ → ✂".chars() {
             let i = gids.binary_search(&face.gid(c)).unwrap() as u16;
             assert_eq!(pf.lookup_glyph_index(c as u32), Some(i), "{c}");
