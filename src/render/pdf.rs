@@ -1402,4 +1402,111 @@ mod tests {
             assert_eq!(pf.lookup_glyph_index(c as u32), Some(i), "{c}");
         }
     }
+
+    /// Collects a glyph outline in font units, as `text::glyph_outline` gives it.
+    struct Segs(Vec<text::GlyphSeg>);
+
+    impl skrifa::outline::OutlinePen for Segs {
+        fn move_to(&mut self, x: f32, y: f32) {
+            self.0.push(text::GlyphSeg::MoveTo(x, y));
+        }
+        fn line_to(&mut self, x: f32, y: f32) {
+            self.0.push(text::GlyphSeg::LineTo(x, y));
+        }
+        fn quad_to(&mut self, cx0: f32, cy0: f32, x: f32, y: f32) {
+            self.0.push(text::GlyphSeg::QuadTo(cx0, cy0, x, y));
+        }
+        fn curve_to(&mut self, cx0: f32, cy0: f32, cx1: f32, cy1: f32, x: f32, y: f32) {
+            self.0
+                .push(text::GlyphSeg::CubicTo(cx0, cy0, cx1, cy1, x, y));
+        }
+        fn close(&mut self) {
+            self.0.push(text::GlyphSeg::Close);
+        }
+    }
+
+    /// The subset of each face, made from its trimmed tables, draws every kept glyph exactly
+    /// as the whole face does (read back by skrifa, not by allsorts), composite glyphs
+    /// included (DejaVu builds most accented letters from components), and maps each kept
+    /// character to glyph `i` for full-font glyph `gids[i]`: accented Latin letters, Greek,
+    /// Cyrillic, arrows and symbols, and three sets of 300 characters drawn at random from
+    /// the face's whole character map.
+    #[test]
+    fn trimmed_subsets_draw_every_kept_glyph_as_the_whole_face() {
+        use skrifa::instance::{LocationRef, Size};
+        use skrifa::outline::DrawSettings;
+        use skrifa::MetadataProvider;
+        for weight in [Weight::Regular, Weight::Bold] {
+            let face = text::face(weight).unwrap();
+            let whole = skrifa::FontRef::new(face.bytes).unwrap();
+            let mapped: Vec<char> = whole
+                .charmap()
+                .mappings()
+                .filter_map(|(c, _)| char::from_u32(c))
+                .collect();
+            let mut sets: Vec<Vec<char>> = vec![('\u{C0}'..='\u{17F}')
+                .chain("αβγΩ жЖщЯ →←⇒ ✂ ⌀ ©".chars())
+                .collect()];
+            let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+            for _ in 0..3 {
+                sets.push(
+                    (0..300)
+                        .map(|_| {
+                            x ^= x << 13;
+                            x ^= x >> 7;
+                            x ^= x << 17;
+                            mapped[(x % mapped.len() as u64) as usize]
+                        })
+                        .collect(),
+                );
+            }
+            for chars in sets {
+                let mut gids: Vec<u16> = chars.iter().map(|&c| face.gid(c)).collect();
+                gids.push(0);
+                gids.sort_unstable();
+                gids.dedup();
+                let pf = subset_face(face, &gids).expect("subset");
+                let sub = skrifa::FontRef::new(&pf.original_bytes).expect("subset reads back");
+                let outlines = sub.outline_glyphs();
+                let settings = || DrawSettings::unhinted(Size::unscaled(), LocationRef::default());
+                let mut composites = 0;
+                for (i, &g) in gids.iter().enumerate() {
+                    let mut pen = Segs(Vec::new());
+                    if let Some(o) = outlines.get(skrifa::GlyphId::new(i as u32)) {
+                        o.draw(settings(), &mut pen).expect("subset glyph draws");
+                    }
+                    assert_eq!(
+                        pen.0,
+                        text::glyph_outline(weight, g),
+                        "{weight:?}: glyph {g} (subset {i}) drawn differently"
+                    );
+                    if face_glyph_is_composite(face.bytes, g) {
+                        composites += 1;
+                    }
+                }
+                for &c in &chars {
+                    let i = gids.binary_search(&face.gid(c)).unwrap() as u32;
+                    assert_eq!(
+                        sub.charmap().map(c).map(|g| g.to_u32()),
+                        Some(i).filter(|&i| i != 0),
+                        "{weight:?}: {c:?}"
+                    );
+                }
+                assert!(composites > 0, "no composite glyph was kept");
+            }
+        }
+    }
+
+    /// Whether glyph `g` of the TrueType font `bytes` is a composite (`numberOfContours` < 0).
+    fn face_glyph_is_composite(bytes: &[u8], g: u16) -> bool {
+        use skrifa::raw::TableProvider;
+        let f = skrifa::FontRef::new(bytes).unwrap();
+        let (Ok(loca), Ok(glyf)) = (f.loca(None), f.glyf()) else {
+            return false;
+        };
+        matches!(
+            loca.get_glyf(skrifa::GlyphId::new(u32::from(g)), &glyf),
+            Ok(Some(skrifa::raw::tables::glyf::Glyph::Composite(_)))
+        )
+    }
 }
