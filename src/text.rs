@@ -261,7 +261,8 @@ pub enum GlyphSeg {
     Close,
 }
 
-struct UnitPen(Vec<GlyphSeg>);
+/// Collects a glyph outline in font units, y up, as [`glyph_outline`] gives it.
+pub(crate) struct UnitPen(pub(crate) Vec<GlyphSeg>);
 
 impl OutlinePen for UnitPen {
     fn move_to(&mut self, x: f32, y: f32) {

@@ -1403,28 +1403,6 @@ mod tests {
         }
     }
 
-    /// Collects a glyph outline in font units, as `text::glyph_outline` gives it.
-    struct Segs(Vec<text::GlyphSeg>);
-
-    impl skrifa::outline::OutlinePen for Segs {
-        fn move_to(&mut self, x: f32, y: f32) {
-            self.0.push(text::GlyphSeg::MoveTo(x, y));
-        }
-        fn line_to(&mut self, x: f32, y: f32) {
-            self.0.push(text::GlyphSeg::LineTo(x, y));
-        }
-        fn quad_to(&mut self, cx0: f32, cy0: f32, x: f32, y: f32) {
-            self.0.push(text::GlyphSeg::QuadTo(cx0, cy0, x, y));
-        }
-        fn curve_to(&mut self, cx0: f32, cy0: f32, cx1: f32, cy1: f32, x: f32, y: f32) {
-            self.0
-                .push(text::GlyphSeg::CubicTo(cx0, cy0, cx1, cy1, x, y));
-        }
-        fn close(&mut self) {
-            self.0.push(text::GlyphSeg::Close);
-        }
-    }
-
     /// The subset of each face, made from its trimmed tables, draws every kept glyph exactly
     /// as the whole face does (read back by skrifa, not by allsorts), composite glyphs
     /// included (DejaVu builds most accented letters from components), and maps each kept
@@ -1471,7 +1449,7 @@ mod tests {
                 let settings = || DrawSettings::unhinted(Size::unscaled(), LocationRef::default());
                 let mut composites = 0;
                 for (i, &g) in gids.iter().enumerate() {
-                    let mut pen = Segs(Vec::new());
+                    let mut pen = text::UnitPen(Vec::new());
                     if let Some(o) = outlines.get(skrifa::GlyphId::new(i as u32)) {
                         o.draw(settings(), &mut pen).expect("subset glyph draws");
                     }
