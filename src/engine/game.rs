@@ -595,6 +595,15 @@ impl Clone for Game<'_> {
     }
 }
 
+/// A game's heap buffers (its position's holes and its repetition history) without its rules,
+/// so that a search can keep them from one [`Rules`] borrow to the next (the solver's games
+/// outlive no solve, their buffers do: [`Game::into_buffers`], [`Game::clone_in`]).
+#[derive(Debug, Default)]
+pub(crate) struct GameBuffers {
+    holes: Vec<u16>,
+    history: History,
+}
+
 impl<'r> Game<'r> {
     /// Starts a game at `pos` (use [`Rules::initial`] for the rules' start).
     ///
@@ -611,6 +620,37 @@ impl<'r> Game<'r> {
             Ok(g) => g,
             Err(e) => panic!("{e}"),
         }
+    }
+
+    /// This game's buffers, for [`Game::clone_in`] to reuse.
+    pub(crate) fn into_buffers(self) -> GameBuffers {
+        GameBuffers {
+            holes: self.pos.holes,
+            history: self.history,
+        }
+    }
+
+    /// The same as `self.clone()`, made in `bufs` ([`Game::into_buffers`]): no allocation when
+    /// they are large enough.
+    pub(crate) fn clone_in(&self, bufs: GameBuffers) -> Game<'r> {
+        let mut g = Game {
+            rules: self.rules,
+            pos: Position {
+                holes: bufs.holes,
+                to_move: self.pos.to_move,
+            },
+            board: self.board,
+            to_move: self.to_move,
+            ending: None,
+            history: bufs.history,
+            total: self.total,
+            count_filter: self.count_filter,
+            packed: self.packed,
+            start_passed: self.start_passed,
+        };
+        // Every field, the buffers' contents included, is `self`'s after this.
+        g.clone_from(self);
+        g
     }
 
     /// As [`Game::new`], or [`EngineError::InvalidPosition`] if `pos` does not fit the board.

@@ -25,6 +25,7 @@
 mod game;
 mod rules;
 
+pub(crate) use game::GameBuffers;
 pub use game::{perft, Game, MoveList, Outcome};
 pub use rules::{relay_cap, relay_sown_here, Rules, MAX_HOLES, MAX_MOVES, MAX_PITS_PER_SIDE};
 

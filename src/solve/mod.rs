@@ -69,7 +69,7 @@ pub mod balance;
 pub mod report;
 mod table;
 
-use crate::engine::{EngineError, Game, Move, MoveList, Position, Rules, MAX_MOVES};
+use crate::engine::{EngineError, Game, GameBuffers, Move, MoveList, Position, Rules, MAX_MOVES};
 use std::time::Instant;
 use table::{Key, Table};
 
@@ -386,6 +386,68 @@ pub struct Solver<'r> {
     /// Segments of finished lines, for the next capture or store change to start one in
     /// (repetition rules; at most [`DEP_POOL`]).
     seg_pool: Vec<Segment>,
+    /// Buffers of games a solver before this one on the thread left ([`Warm`]), for this one's
+    /// first child lists and base game.
+    spare_games: Vec<GameBuffers>,
+}
+
+/// Games' buffers a [`Warm`] keeps, at most (about 300 bytes each under a repetition end):
+/// more than the child lists of a line of 200 moves of 6 each.
+const WARM_GAMES: usize = 2048;
+
+/// Side-table capacity, in entries, above which a finished solver's table is not kept
+/// ([`Warm`]): a small solve's (4 MiB) is far below, a large one's memory goes back.
+const WARM_SIDE: usize = 1 << 16;
+
+/// The buffers a solver leaves to the next solver made on its thread, all emptied: its
+/// games' buffers and the pooled lists, segments, side table and line of play (what
+/// [`Solver::renew`] keeps; the table has its own pool). The host key's hint solves are a new
+/// solver each ([`proven_best`]): each grew all of these again, a copy of a game allocated
+/// for every child of every node of its first lines (44 k of the 482 k allocations of
+/// `build rulesets`, dhat). Only buffers: a solver made with them finds the same values as
+/// one made without.
+#[derive(Default)]
+struct Warm {
+    games: Vec<GameBuffers>,
+    dep_pool: Vec<Vec<PathKey>>,
+    seg_pool: Vec<Segment>,
+    segment: Segment,
+    side: rustc_hash::FxHashMap<(PathKey, u32), SideEntry>,
+    path: Vec<PathKey>,
+}
+
+impl Warm {
+    /// Nothing worth keeping (a renewed solver's leftovers).
+    fn is_empty(&self) -> bool {
+        self.games.is_empty()
+            && self.dep_pool.is_empty()
+            && self.seg_pool.is_empty()
+            && self.segment.keys.capacity() == 0
+            && self.side.capacity() == 0
+            && self.path.capacity() == 0
+    }
+}
+
+thread_local! {
+    /// The buffers the last solver dropped on this thread left ([`Warm`]), for the next.
+    static WARM: std::cell::RefCell<Option<Warm>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Drop for Solver<'_> {
+    /// Leaves this solver's buffers to the next one on the thread ([`Warm`]), unless those
+    /// already there hold more games.
+    fn drop(&mut self) {
+        let w = self.take_warm();
+        if w.is_empty() {
+            return;
+        }
+        let _ = WARM.try_with(|slot| {
+            let mut slot = slot.borrow_mut();
+            if slot.as_ref().is_none_or(|o| o.games.len() <= w.games.len()) {
+                *slot = Some(w);
+            }
+        });
+    }
 }
 
 /// The children of one node: the first `n` of `v` (the rest are buffers kept for reuse).
@@ -456,6 +518,16 @@ fn pit_seeds(rules: &Rules, g: &Game) -> i32 {
 impl<'r> Solver<'r> {
     /// A solver for `rules` within `limits`.
     pub fn new(rules: &'r Rules, limits: Limits) -> Solver<'r> {
+        let warm = WARM
+            .try_with(|w| w.borrow_mut().take())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        Solver::with_warm(rules, limits, warm)
+    }
+
+    /// [`Solver::new`] with the buffers `warm` (emptied).
+    fn with_warm(rules: &'r Rules, limits: Limits, warm: Warm) -> Solver<'r> {
         let end = &rules.ruleset().end;
         Solver {
             rules,
@@ -467,16 +539,56 @@ impl<'r> Solver<'r> {
             start: Instant::now(),
             repetition: end.repetition,
             stores_in_key: end.threshold.is_some(),
-            path: Vec::new(),
+            path: warm.path,
             path_start: 0,
-            segment: Segment::default(),
-            side: rustc_hash::FxHashMap::default(),
+            segment: warm.segment,
+            side: warm.side,
             side_keys: 0,
             side_cap: limits.memory_mb.saturating_mul(1 << 20) / 2 / SIDE_KEY_BYTES,
             kid_pool: Vec::new(),
             base: None,
-            dep_pool: Vec::new(),
-            seg_pool: Vec::new(),
+            dep_pool: warm.dep_pool,
+            seg_pool: warm.seg_pool,
+            spare_games: warm.games,
+        }
+    }
+
+    /// This solver's buffers, emptied ([`Warm`]); the solver keeps none.
+    fn take_warm(&mut self) -> Warm {
+        let mut games = std::mem::take(&mut self.spare_games);
+        let kids = std::mem::take(&mut self.kid_pool);
+        let base = self.base.take();
+        for g in kids
+            .into_iter()
+            .flat_map(|k| k.v)
+            .map(|c| c.game)
+            .chain(base)
+        {
+            if games.len() >= WARM_GAMES {
+                break;
+            }
+            games.push(g.into_buffers());
+        }
+        // Kept, emptied: a new solver grew them again in every solve (a hash map rebuilt at
+        // each doubling). Only `get`, `insert` and `remove` are used on the maps, never their
+        // order, so their capacity changes nothing else.
+        let mut segment = std::mem::take(&mut self.segment);
+        segment.keys.clear();
+        segment.index.clear();
+        let mut side = std::mem::take(&mut self.side);
+        side.clear();
+        if side.capacity() > WARM_SIDE {
+            side = Default::default();
+        }
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        Warm {
+            games,
+            dep_pool: std::mem::take(&mut self.dep_pool),
+            seg_pool: std::mem::take(&mut self.seg_pool),
+            segment,
+            side,
+            path,
         }
     }
 
@@ -489,30 +601,16 @@ impl<'r> Solver<'r> {
     /// of solves of 200 positions each: copying a game into a new child list for every
     /// position searched was a tenth of an Oware kit's instructions.
     pub fn renew(&mut self) {
+        // The child lists and base game stay as they are (no round trip through buffers).
         let kid_pool = std::mem::take(&mut self.kid_pool);
         let base = self.base.take();
-        let dep_pool = std::mem::take(&mut self.dep_pool);
-        let seg_pool = std::mem::take(&mut self.seg_pool);
-        // Kept, emptied: a new solver grew them again in every solve (a hash map rebuilt at
-        // each doubling). Only `get`, `insert` and `remove` are used on the maps, never their
-        // order, so their capacity changes nothing else.
-        let mut segment = std::mem::take(&mut self.segment);
-        segment.keys.clear();
-        segment.index.clear();
-        let mut side = std::mem::take(&mut self.side);
-        side.clear();
-        let mut path = std::mem::take(&mut self.path);
-        path.clear();
+        let warm = self.take_warm();
         // The old table goes back to its thread's pool before the new one is taken from it.
         drop(std::mem::replace(&mut self.table, Table::new(0)));
-        *self = Solver::new(self.rules, self.limits);
+        // The solver replaced holds no buffers now, so its drop leaves none ([`Warm`]).
+        *self = Solver::with_warm(self.rules, self.limits, warm);
         self.kid_pool = kid_pool;
         self.base = base;
-        self.dep_pool = dep_pool;
-        self.seg_pool = seg_pool;
-        self.segment = segment;
-        self.side = side;
-        self.path = path;
     }
 
     /// Solves `pos` (taken as having no earlier history, as [`Game::new`]): the proven value
@@ -672,7 +770,17 @@ impl<'r> Solver<'r> {
             match self.base.as_mut() {
                 Some(b) => b.reset_to(g),
                 None => {
-                    self.base = Some(Game::try_new(rules, g.position().clone()).map_err(engine)?)
+                    let b = match self.spare_games.pop() {
+                        // In a game's buffers an earlier solver left ([`Warm`]), reset as a
+                        // base kept from an earlier solve is ([`Solver::renew`] keeps it).
+                        Some(bufs) => {
+                            let mut b = g.clone_in(bufs);
+                            b.reset_to(g);
+                            b
+                        }
+                        None => Game::try_new(rules, g.position().clone()).map_err(engine)?,
+                    };
+                    self.base = Some(b);
                 }
             }
         }
@@ -684,9 +792,14 @@ impl<'r> Solver<'r> {
         for &mv in list.as_slice() {
             let i = out.n;
             if i == out.v.len() {
+                // In buffers an earlier solver left where there are some ([`Warm`]).
+                let game = match self.spare_games.pop() {
+                    Some(b) => from.clone_in(b),
+                    None => from.clone(),
+                };
                 out.v.push(Child {
                     mv,
-                    game: from.clone(),
+                    game,
                     gain: 0,
                     again: false,
                     fresh: false,
