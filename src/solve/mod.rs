@@ -306,7 +306,9 @@ fn sort_dedup(s: &mut Vec<PathKey>, buf: &mut Vec<u128>) {
             }
         }
     }
-    buf.sort_unstable();
+    // A stable sort finds the runs already sorted (a list is mostly children's lists one
+    // after another, each sorted when its result was stored) and merges them.
+    buf.sort();
     buf.dedup();
     s.clear();
     s.extend(buf.iter().map(|&x| PathKey::Compact(x)));
