@@ -225,7 +225,7 @@ impl Dep {
     fn pooled(pool: &mut ListPool) -> Dep {
         Dep {
             low: usize::MAX,
-            seen: Some(pool.lists.pop().unwrap_or_default()),
+            seen: Some(pool.take()),
         }
     }
 
@@ -285,7 +285,11 @@ impl Dep {
         if let Some(s) = &mut self.seen {
             sort_dedup(s, &mut pool.sort);
             if s.len() > SEEN_CAP {
-                self.seen = None;
+                // Its buffer goes on to another node (each one lost was a list grown again
+                // from nothing later).
+                if let Some(s) = self.seen.take() {
+                    pool.recycle(s);
+                }
             }
         }
     }
@@ -314,27 +318,46 @@ fn sort_dedup(s: &mut Vec<PathKey>, buf: &mut Vec<u128>) {
     s.extend(buf.iter().map(|&x| PathKey::Compact(x)));
 }
 
-/// List buffers kept for [`Dep::pooled`], at most (and segments for [`Segment::restart`]).
-/// Each node on the current line holds one list, so a line deeper than this allocates
-/// again past it (speed only). With each list buffer at most 4 × [`SEEN_CAP`] keys, the
-/// list pool holds room for at most 65,536 keys (about 3 MiB at [`SIDE_KEY_BYTES`] a key);
-/// a kept segment holds at most [`MAX_DEPTH`] positions.
+/// Segments kept for [`Segment::restart`], at most; a kept segment holds at most
+/// [`MAX_DEPTH`] positions.
 const DEP_POOL: usize = 64;
 
-/// List buffers of finished results ([`Dep::pooled`]), and a buffer to sort keys in
-/// ([`sort_dedup`]).
+/// List buffers kept for [`Dep::pooled`], at most, and the room they may hold in all, in
+/// keys (2 MiB). Each node on the current line holds one list, so a line holding more than
+/// the pool allocates again past it (speed only): 64 lists (the limit before) were often
+/// too few (34 k lists grown from nothing in `build rulesets`, dhat), most of them are
+/// small.
+const LIST_POOL: usize = 1024;
+const LIST_ROOM: usize = 64 * 4 * SEEN_CAP;
+
+/// List buffers of finished results ([`Dep::pooled`]), the keys of room they hold, and a
+/// buffer to sort keys in ([`sort_dedup`]).
 #[derive(Default)]
 struct ListPool {
     lists: Vec<Vec<PathKey>>,
+    room: usize,
     sort: Vec<u128>,
 }
 
 impl ListPool {
+    /// A kept buffer (empty), or a new one.
+    fn take(&mut self) -> Vec<PathKey> {
+        let v = self.lists.pop().unwrap_or_default();
+        self.room -= v.capacity();
+        v
+    }
+
     /// Keeps `v`'s buffer (emptied) when it has one, not over 4 × [`SEEN_CAP`] keys, and the
-    /// pool has room.
+    /// pool has room ([`LIST_POOL`], [`LIST_ROOM`]).
     fn recycle(&mut self, mut v: Vec<PathKey>) {
-        if v.capacity() > 0 && v.capacity() <= 4 * SEEN_CAP && self.lists.len() < DEP_POOL {
+        let cap = v.capacity();
+        if cap > 0
+            && cap <= 4 * SEEN_CAP
+            && self.lists.len() < LIST_POOL
+            && self.room + cap <= LIST_ROOM
+        {
             v.clear();
+            self.room += cap;
             self.lists.push(v);
         }
     }
@@ -709,7 +732,8 @@ impl<'r> Solver<'r> {
         while lo < hi {
             let beta = if guess <= lo { lo + 1 } else { guess.min(hi) };
             match self.search(&root, beta - 1, beta, 0) {
-                Ok((v, _)) => {
+                Ok((v, dep)) => {
+                    dep.recycle(&mut self.dep_pool);
                     if v < beta {
                         hi = v;
                     } else {
@@ -1093,6 +1117,7 @@ impl<'r> Solver<'r> {
         // way most small solves end), so the next solve's nodes find it there.
         if let Err(e) = self.children(g, &mut kids) {
             self.kid_pool.push(kids);
+            dep.recycle(&mut self.dep_pool);
             return Err(e);
         }
         // The children's order: table move first, then extra-turn moves, then by gain (largest
@@ -1159,6 +1184,8 @@ impl<'r> Solver<'r> {
         let no_moves = kids.n == 0;
         self.kid_pool.push(kids);
         if let Some(e) = stopped {
+            // So is the list (every node on the line gives one back when a budget runs out).
+            dep.recycle(&mut self.dep_pool);
             return Err(e);
         }
         if no_moves {
