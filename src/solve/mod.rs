@@ -379,6 +379,20 @@ impl Segment {
         i
     }
 
+    /// [`Segment::push`] unless the segment holds `k` already: its index then, as `Err`
+    /// (one look-up of the index where a look-up and an insertion were two).
+    fn push_new(&mut self, k: PathKey) -> Result<usize, usize> {
+        let i = self.keys.len();
+        match self.index.entry(k) {
+            std::collections::hash_map::Entry::Occupied(e) => Err(*e.get()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                self.keys.push(e.key().clone());
+                e.insert(i);
+                Ok(i)
+            }
+        }
+    }
+
     fn pop(&mut self) {
         if let Some(k) = self.keys.pop() {
             self.index.remove(&k);
@@ -939,14 +953,16 @@ impl<'r> Solver<'r> {
             d.recycle(&mut self.dep_pool);
             return Ok((v, Dep::none()));
         }
-        if let Some(&j) = self.segment.index.get(&k) {
-            // The position recurs: the game ends here (the engine's repetition end).
-            let mut d = Dep::pooled(&mut self.dep_pool);
-            d.low = j;
-            d.add(&k, &mut self.dep_pool);
-            return Ok((c.repeat_gain(self.rules), d));
-        }
-        let i = self.segment.push(k);
+        let i = match self.segment.push_new(k) {
+            Ok(i) => i,
+            Err(j) => {
+                // The position recurs: the game ends here (the engine's repetition end).
+                let mut d = Dep::pooled(&mut self.dep_pool);
+                d.low = j;
+                d.add(&self.segment.keys[j], &mut self.dep_pool);
+                return Ok((c.repeat_gain(self.rules), d));
+            }
+        };
         let r = self.child_search(c, alpha, beta, i);
         self.segment.pop();
         r
