@@ -480,8 +480,10 @@ pub struct Solver<'r> {
 const WARM_GAMES: usize = 2048;
 
 /// Side-table capacity, in entries, above which a finished solver's table is not kept
-/// ([`Warm`]): a small solve's (4 MiB) is far below, a large one's memory goes back.
+/// ([`Warm`]): a small solve's (4 MiB) is far below, a large one's memory goes back. So for
+/// the buffer of its seen lists, in keys (8 MiB; a 4 MiB solve's is at most 2 × 43,690).
 const WARM_SIDE: usize = 1 << 16;
+const WARM_SIDE_KEYS: usize = 1 << 18;
 
 /// The buffers a solver leaves to the next solver made on its thread, all emptied: its
 /// games' buffers and the pooled lists, segments, side table and line of play (what
@@ -667,7 +669,7 @@ impl<'r> Solver<'r> {
         side.clear();
         let mut side_seen = std::mem::take(&mut self.side_seen);
         side_seen.clear();
-        if side.capacity() > WARM_SIDE {
+        if side.capacity() > WARM_SIDE || side_seen.capacity() > WARM_SIDE_KEYS {
             side = Default::default();
             side_seen = Vec::new();
         }
