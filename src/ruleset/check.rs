@@ -174,7 +174,10 @@ pub fn check_source(path: &str, src: &str) -> Checked {
                         .collect()
                 })
                 .collect();
-            for (ex, moves) in rs.examples.iter_mut().zip(canonical) {
+            for (ex, moves) in std::sync::Arc::make_mut(&mut rs.examples)
+                .iter_mut()
+                .zip(canonical)
+            {
                 ex.moves = moves;
             }
         }
