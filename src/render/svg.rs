@@ -1496,7 +1496,7 @@ fn geometry(segs: &[Seg]) -> Geometry {
         if let (Some(m), Some(e1), Some(e2)) = (ends(0), ends(1), ends(2)) {
             let c = crate::doc::pt((m.x + e2.x) / 2.0, m.y);
             let (rx, ry) = ((m.x - e2.x) / 2.0, e1.y - m.y);
-            if rx > 0.0 && ry > 0.0 && same(segs, &crate::doc::ellipse(c, rx, ry)) {
+            if rx > 0.0 && ry > 0.0 && same(segs, &crate::doc::ellipse_segs(c, rx, ry)) {
                 let (rxs, rys) = (hundredths(rx), hundredths(ry));
                 let (cx, cy) = (hundredths(c.x), hundredths(c.y));
                 return if rxs == rys {
