@@ -98,12 +98,13 @@ fn mm_str(v: f64) -> String {
 }
 
 /// `#rgb` when each channel's two hex digits are equal, else `#rrggbb`.
+#[cfg(test)]
 fn hex(c: Color) -> String {
     Hex::new(c).as_str().to_owned()
 }
 
 /// A colour as [`hex`] writes it, kept on the stack.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Hex {
     bytes: [u8; 7],
     len: usize,
@@ -1582,8 +1583,55 @@ impl Geometry {
     }
 }
 
-/// Paint attributes of a shape, as (name, value) pairs; black fill is the SVG default.
-type Paint = Vec<(&'static str, String)>;
+/// Paint attributes of a shape: the values of `fill`, `stroke`, `stroke-width` and
+/// `stroke-dasharray` in the form they are written, each left out where it is the SVG default
+/// (black fill, no stroke). Kept as numbers and stack strings rather than a list of strings
+/// (four allocations a shape): two paints are equal exactly when their attribute texts are.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+struct Paint {
+    /// `fill`: `None` for black (not written), `Some(None)` for `none`, else the colour.
+    fill: Option<Option<Hex>>,
+    /// `stroke`, when the shape has one.
+    stroke: Option<StrokePaint>,
+}
+
+/// The stroke attributes of a [`Paint`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct StrokePaint {
+    color: Hex,
+    /// `stroke-width`, hundredths of a mm.
+    width: i64,
+    /// `stroke-dasharray` as written (hundredths of a mm, space-separated); empty for solid.
+    dash: String,
+}
+
+impl Paint {
+    /// Whether every attribute is the default, so nothing needs to carry the paint.
+    fn is_empty(&self) -> bool {
+        self.fill.is_none() && self.stroke.is_none()
+    }
+
+    /// The attributes as (name, value) pairs in their written order, and how many there are;
+    /// `width` holds the digits of the stroke width.
+    fn attrs<'a>(&'a self, width: &'a mut itoa::Buffer) -> ([(&'static str, &'a str); 4], usize) {
+        let mut a: [(&'static str, &str); 4] = [("", ""); 4];
+        let mut n = 0;
+        if let Some(fill) = &self.fill {
+            a[n] = ("fill", fill.as_ref().map_or("none", Hex::as_str));
+            n += 1;
+        }
+        if let Some(st) = &self.stroke {
+            a[n] = ("stroke", st.color.as_str());
+            a[n + 1] = ("stroke-width", width.format(st.width));
+            n += 2;
+            if !st.dash.is_empty() {
+                a[n] = ("stroke-dasharray", &st.dash);
+                n += 1;
+            }
+        }
+        (a, n)
+    }
+}
 
 /// A shape as (geometry element, paint), or `None` when it draws nothing.
 fn shape_node(s: &Shape) -> Option<(Geometry, Paint)> {
@@ -1595,19 +1643,25 @@ fn shape_node(s: &Shape) -> Option<(Geometry, Paint)> {
     if segs.is_empty() || (s.fill.is_none() && stroke.is_none()) {
         return None;
     }
-    let mut paint = Paint::new();
+    let mut paint = Paint::default();
     match s.fill {
-        None => paint.push(("fill", "none".into())),
+        None => paint.fill = Some(None),
         Some(c) if c == Color::BLACK => {}
-        Some(c) => paint.push(("fill", hex(c))),
+        Some(c) => paint.fill = Some(Some(Hex::new(c))),
     }
     if let Some((color, (width, dash))) = stroke {
-        paint.push(("stroke", hex(color)));
-        paint.push(("stroke-width", num(width)));
-        if !dash.is_empty() {
-            let pattern: Vec<String> = dash.iter().map(|d| num(*d)).collect();
-            paint.push(("stroke-dasharray", pattern.join(" ")));
+        let mut pattern = String::new();
+        for (i, d) in dash.iter().enumerate() {
+            if i > 0 {
+                pattern.push(' ');
+            }
+            push_int(&mut pattern, hundredths(*d));
         }
+        paint.stroke = Some(StrokePaint {
+            color: Hex::new(color),
+            width: hundredths(width),
+            dash: pattern,
+        });
     }
     Some((geometry(segs), paint))
 }
@@ -1830,10 +1884,21 @@ impl Classes {
                 None
             }
         };
+        let mut body = String::new();
         for (p, uses) in paints {
-            let attrs: usize = p.iter().map(|(k, v)| k.len() + v.len() + 4).sum();
-            let body: Vec<String> = p.iter().map(|(k, v)| format!("{k}:{v}")).collect();
-            if let Some(name) = pays(uses, attrs, &body.join(";"), &mut c.rules) {
+            let mut width = itoa::Buffer::new();
+            let (pairs, n) = p.attrs(&mut width);
+            let attrs: usize = pairs[..n].iter().map(|(k, v)| k.len() + v.len() + 4).sum();
+            body.clear();
+            for (i, (k, v)) in pairs[..n].iter().enumerate() {
+                if i > 0 {
+                    body.push(';');
+                }
+                body.push_str(k);
+                body.push(':');
+                body.push_str(v);
+            }
+            if let Some(name) = pays(uses, attrs, &body, &mut c.rules) {
                 c.paint.insert(p.clone(), name);
             }
         }
@@ -1857,20 +1922,13 @@ impl Classes {
                     }
                 }
                 Out::Shapes(paint, elems) => {
-                    let mut dress: [(&'static str, &str); 4] = [("", ""); 4];
-                    let dress = match self.paint.get(&paint) {
-                        Some(c) => {
-                            dress[0] = ("class", c.as_str());
-                            &dress[..1]
-                        }
-                        None => {
-                            let n = paint.len().min(4);
-                            for (d, (k, v)) in dress.iter_mut().zip(&paint) {
-                                *d = (k, v.as_str());
-                            }
-                            &dress[..n]
-                        }
-                    };
+                    let mut width = itoa::Buffer::new();
+                    let (mut dress, mut n) = ([("", ""); 4], 1);
+                    match self.paint.get(&paint) {
+                        Some(c) => dress[0] = ("class", c.as_str()),
+                        None => (dress, n) = paint.attrs(&mut width),
+                    }
+                    let dress = &dress[..n];
                     if let [e] = elems.as_slice() {
                         e.write(out, dress);
                     } else {
@@ -2679,7 +2737,10 @@ mod tests {
                 };
                 let p = rng.below(paints);
                 shapes.push((p, b));
-                let paint: Paint = vec![("fill", p.to_string())];
+                let paint = Paint {
+                    fill: Some(Some(Hex::new(Color::grey(p as u8)))),
+                    stroke: None,
+                };
                 // The shape's number stands in for its path data.
                 run.push(Geometry::Path(i.to_string()), paint, b);
             }
