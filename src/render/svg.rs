@@ -292,6 +292,8 @@ fn push_clean(out: &mut String, s: &str) {
 /// absolute points, so rounding never accumulates.
 struct PathWriter {
     d: String,
+    /// Where this path's data starts in `d` (a marker run's data is appended to its block's).
+    from: usize,
     cur: (i64, i64),
     start: (i64, i64),
     /// The command in force: a following pair list of this command needs no letter.
@@ -305,6 +307,7 @@ impl PathWriter {
     fn new(fill_only: bool) -> PathWriter {
         PathWriter {
             d: String::with_capacity(64),
+            from: 0,
             cur: (0, 0),
             start: (0, 0),
             last: ' ',
@@ -324,7 +327,9 @@ impl PathWriter {
     /// Whether the path data so far ends in a digit (a following number that is not negative
     /// needs a separator).
     fn ends_in_digit(&self) -> bool {
-        self.d.as_bytes().last().is_some_and(u8::is_ascii_digit)
+        self.d.as_bytes()[self.from..]
+            .last()
+            .is_some_and(u8::is_ascii_digit)
     }
 
     /// How many characters command `c` (either case) with numbers `vals` would append, told
@@ -616,13 +621,25 @@ impl LineCosts {
 /// tie), which mostly keeps to a line and crosses between lines where they are close. `left`
 /// is the working list of points still to visit (its contents are replaced; kept by the
 /// caller from one run to the next, a page's runs need no allocation of their own for it).
+#[cfg(test)]
 fn run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>) -> String {
-    let mut w = PathWriter::new(false);
+    let mut d = String::new();
+    push_run_data(pts, left, &mut d);
+    d
+}
+
+/// Appends [`run_data`]`(pts, left)` to `out` (the runs of a text block share one string).
+fn push_run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>, out: &mut String) {
+    let Some(&first) = pts.first() else {
+        return;
+    };
+    let mut w = PathWriter {
+        from: out.len(),
+        d: std::mem::take(out),
+        ..PathWriter::new(false)
+    };
     // Steps mostly take three to six characters.
     w.d.reserve(6 * pts.len());
-    let Some(&first) = pts.first() else {
-        return String::new();
-    };
     w.move_to(first);
     left.clear();
     left.extend(pts[1..].iter().map(|&q| RunPoint::new(q)));
@@ -686,7 +703,7 @@ fn run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>) -> String {
         w.line_in(costs.shortest(&p).1, p.q);
         seed = best;
     }
-    w.d
+    *out = w.d;
 }
 
 /// SVG path data for the segments, in hundredths of a mm (see [`PathWriter`]).
@@ -1340,7 +1357,8 @@ impl<'a> Pending<'a> {
                 .count();
             let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
             let fill = (color != Color::BLACK).then(|| Hex::new(color));
-            let mut scaled = String::new();
+            // Only one of the two ways of placing glyphs is used in a block.
+            let glyphs = &mut block.glyphs;
             if in_units {
                 transform.clear();
                 transform.push_str("scale(");
@@ -1351,7 +1369,7 @@ impl<'a> Pending<'a> {
                 if let Some(f) = &fill {
                     g.str("fill", f.as_str());
                 }
-                g.open(&mut scaled, "g");
+                g.open(glyphs, "g");
             }
             for r in in_group() {
                 let (_, _, w, gid) = r.key;
@@ -1369,7 +1387,7 @@ impl<'a> Pending<'a> {
                         .id("href", "#", glyph, "")
                         .int("x", units(x))
                         .int("y", units(y))
-                        .empty_element(&mut scaled, "use");
+                        .empty_element(glyphs, "use");
                 } else if pts.len() == 1 {
                     let (x, y) = pts[0];
                     transform.clear();
@@ -1385,15 +1403,16 @@ impl<'a> Pending<'a> {
                     if let Some(f) = &fill {
                         u.str("fill", f.as_str());
                     }
-                    u.empty_element(&mut block.loose, "use");
+                    u.empty_element(glyphs, "use");
                 } else {
                     let m = defs.marker(w, gid, color, glyph, boost);
-                    block.runs.push((run_data(pts, &mut sc.left), m));
+                    let from = block.run_data.len();
+                    push_run_data(pts, &mut sc.left, &mut block.run_data);
+                    block.runs.push((from..block.run_data.len(), m));
                 }
             }
             if in_units {
-                scaled.push_str("</g>");
-                block.scaled = scaled;
+                block.glyphs.push_str("</g>");
             }
             if !block.runs.is_empty() {
                 block.stroke_width = scale_str(k * 10f64.powi(boost));
@@ -1798,16 +1817,18 @@ impl ShapeRun {
     }
 }
 
-/// The glyphs of one size and colour in a text group: glyphs drawn once (`loose` `<use>`s, or
-/// one `scaled` group placing them in font units, both as markup) and the marker runs, each
+/// The glyphs of one size and colour in a text group: glyphs drawn once (`<use>`s placed one
+/// by one, or one group placing them in font units, as markup) and the marker runs, each
 /// (path data through the glyph origins, marker id), under one `stroke-width`.
 #[derive(Default)]
 struct TextBlock {
-    loose: String,
-    scaled: String,
+    glyphs: String,
     stroke_width: String,
-    /// (path data, marker id number) of each run.
-    runs: Vec<(String, usize)>,
+    /// The path data of every run, one after another (a string for each run was the largest
+    /// share of the SVG pages' allocations).
+    run_data: String,
+    /// (its path data in `run_data`, marker id number) of each run.
+    runs: Vec<(std::ops::Range<usize>, usize)>,
 }
 
 /// A piece of the page body in painting order, kept as data until the whole page is drawn so
@@ -1949,14 +1970,14 @@ impl Classes {
                     out.push_str("\">");
                     let start = out.len();
                     for b in blocks {
-                        out.push_str(&b.loose);
-                        out.push_str(&b.scaled);
+                        out.push_str(&b.glyphs);
                         if !b.runs.is_empty() {
                             Attrs::new()
                                 .str("fill", "none")
                                 .str("stroke-width", &b.stroke_width)
                                 .open(out, "g");
                             for (d, m) in &b.runs {
+                                let d = &b.run_data[d.clone()];
                                 match self.marker.get(m) {
                                     Some(c) => {
                                         Attrs::new()
