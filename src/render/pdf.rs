@@ -456,6 +456,9 @@ struct Content {
     /// `Td` moves from.
     text: Option<[i64; 2]>,
     st: GState,
+    /// The glyphs of the text being written, kept from one text to the next (a `Vec` for
+    /// every line of text was most of the PDF's own allocations).
+    glyphs: Vec<text::Glyph>,
 }
 
 impl Content {
@@ -641,7 +644,9 @@ fn text_ops(
     if t.text.is_empty() || !(t.size_pt.is_finite() && t.size_pt > 0.0) {
         return;
     }
-    let glyphs = text::glyphs(&t.text, t.weight);
+    let mut glyphs = std::mem::take(&mut c.glyphs);
+    glyphs.clear();
+    glyphs.extend(text::glyph_iter(&t.text, t.weight));
     // Last character wins for a glyph shown for several, as printpdf's own reading of the
     // page operators would have it (see [`Shown`]).
     let used = shown.entry(t.weight).or_default();
@@ -691,6 +696,7 @@ fn text_ops(
     }
     c.out.extend_from_slice(b") ");
     c.op("Tj");
+    c.glyphs = glyphs;
 }
 
 /// Page `page`'s content stream; its glyphs are recorded in `shown` (see [`text_ops`]).
@@ -706,6 +712,7 @@ fn page_content(
         out: Vec::new(),
         text: None,
         st: GState::default(),
+        glyphs: Vec::new(),
     };
     items_ops(&page.items, &f, fonts, forms, &mut c, shown);
     c.end_text();

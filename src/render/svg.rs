@@ -1102,7 +1102,8 @@ type RunKey = (u64, Color, Weight, u16);
 
 /// One gathered text line: its glyph origins (0.01 mm), ink box and text.
 struct Line<'a> {
-    glyphs: Vec<(RunKey, (i64, i64))>,
+    /// Its glyphs' run keys and origins: `Pending::glyphs[glyphs]`.
+    glyphs: std::ops::Range<usize>,
     /// Ink box (min x, min y, max x, max y), mm.
     bbox: (f64, f64, f64, f64),
     /// The line's text as given (cleaned as [`clean_text`] does when it is drawn).
@@ -1122,6 +1123,11 @@ fn boxes_meet(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
 #[derive(Default)]
 struct Pending<'a> {
     lines: Vec<Line<'a>>,
+    /// The glyphs of the pending lines, each line's together (a `Vec` for every line was a
+    /// tenth of the SVG pages' allocations); emptied whenever no line is pending.
+    glyphs: Vec<(RunKey, (i64, i64))>,
+    /// The lines being drawn, an empty list kept from one group to the next.
+    drawn: Vec<Line<'a>>,
     /// Scale (mm per font unit) of each size key.
     scales: HashMap<u64, f64>,
     /// Working buffers of [`Pending::flush_under`] and [`Pending::draw`], kept from one
@@ -1175,8 +1181,8 @@ impl<'a> Pending<'a> {
         let em_mm = t.size_pt * text::MM_PER_PT;
         let mm_per_unit = k / 100.0;
         let mut pen_milli = 0u64;
-        // At most one glyph per byte.
-        let mut glyphs = Vec::with_capacity(t.text.len());
+        let from = self.glyphs.len();
+        let glyphs = &mut self.glyphs;
         let mut bbox: Option<(f64, f64, f64, f64)> = None;
         for g in text::glyph_iter(&t.text, t.weight) {
             let info = defs.glyph_info(t.weight, g.gid);
@@ -1201,7 +1207,7 @@ impl<'a> Pending<'a> {
             }
             pen_milli += u64::from(g.advance_milli_em);
         }
-        if let (false, Some(b)) = (glyphs.is_empty(), bbox) {
+        if let (false, Some(b)) = (glyphs.len() == from, bbox) {
             // The glyphs' ink (their outline points), widened by `INK_MARGIN` for the lattice
             // rounding and anti-aliased edges.
             let bbox = (
@@ -1211,10 +1217,12 @@ impl<'a> Pending<'a> {
                 b.3 + INK_MARGIN,
             );
             self.lines.push(Line {
-                glyphs,
+                glyphs: from..glyphs.len(),
                 bbox,
                 text: &t.text,
             });
+        } else {
+            glyphs.truncate(from);
         }
     }
 
@@ -1260,19 +1268,23 @@ impl<'a> Pending<'a> {
                 !meets
             });
         }
-        let now: Vec<Line> = if rest.is_empty() && take.iter().all(|&t| t) {
-            std::mem::take(&mut self.lines)
+        let mut now = std::mem::take(&mut self.drawn);
+        if rest.is_empty() && take.iter().all(|&t| t) {
+            std::mem::swap(&mut self.lines, &mut now);
         } else {
             // `extract_if` visits the lines once each, in order.
             let mut i = 0;
-            self.lines
-                .extract_if(.., |_| {
-                    i += 1;
-                    take[i - 1]
-                })
-                .collect()
-        };
+            now.extend(self.lines.extract_if(.., |_| {
+                i += 1;
+                take[i - 1]
+            }));
+        }
         self.draw(&now, out, defs);
+        now.clear();
+        self.drawn = now;
+        if self.lines.is_empty() {
+            self.glyphs.clear();
+        }
     }
 
     fn flush(&mut self, out: &mut Vec<Out>, defs: &mut Defs) {
@@ -1291,7 +1303,7 @@ impl<'a> Pending<'a> {
         // is first met (runs are in first-use order).
         let mut groups: Vec<(u64, Color, i64)> = Vec::new();
         for l in lines {
-            for &(run, q) in &l.glyphs {
+            for &(run, q) in &self.glyphs[l.glyphs.clone()] {
                 let (key, color, w, gid) = run;
                 let i = match sc.index.entry((key, rgb(color), w, gid)) {
                     Entry::Occupied(e) => *e.get(),

@@ -1700,7 +1700,7 @@ impl Validator<'_> {
         let texts = std::mem::take(&mut self.texts);
         for (field, span, t) in &texts {
             for w in [crate::doc::Weight::Regular, crate::doc::Weight::Bold] {
-                for g in crate::text::glyphs(t, w) {
+                for g in crate::text::glyph_iter(t, w) {
                     // Right-to-left scripts need shaping and reordering that sowkit does not do.
                     let rtl =
                         matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
