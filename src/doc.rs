@@ -286,8 +286,14 @@ pub fn circle(c: Pt, r: f64) -> Vec<Seg> {
 
 /// A closed axis-aligned ellipse centred at `c` with radii `rx`, `ry` mm.
 pub fn ellipse(c: Pt, rx: f64, ry: f64) -> Vec<Seg> {
+    ellipse_segs(c, rx, ry).to_vec()
+}
+
+/// The segments of [`ellipse`], on the stack: for comparing a path with an ellipse (the SVG
+/// backend does for every six-segment shape) without allocating one.
+pub(crate) fn ellipse_segs(c: Pt, rx: f64, ry: f64) -> [Seg; 6] {
     let (kx, ky) = (rx * KAPPA, ry * KAPPA);
-    vec![
+    [
         Seg::MoveTo(pt(c.x + rx, c.y)),
         Seg::CubicTo(
             pt(c.x + rx, c.y + ky),

@@ -447,7 +447,7 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
                     if !sowkit::layout::practice::has_exercises(&rs) {
                         cli::diag::info(&format!("warning: {}: no practice exercises: none of the games sowkit played with these rules reached a position to practise on (as when every game ends within its first three moves); the practice page and host key say so. Mark a worked example `exercise = true` to give one", f));
                     }
-                    for ex in &rs.examples {
+                    for ex in rs.examples.iter() {
                         cli::diag::verbose(&format!("  agrees: {:?}", ex.title));
                     }
                     let line = format!(

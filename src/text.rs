@@ -367,7 +367,7 @@ pub fn outline(t: &Text) -> Vec<Seg> {
     let outlines = &f.outlines;
     let scale = t.size_pt * MM_PER_PT / f64::from(f.upem.max(1));
     let mut pen_milli = 0u64;
-    for g in glyphs(&t.text, t.weight) {
+    for g in glyph_iter(&t.text, t.weight) {
         let ox = t.x + milli_to_mm(pen_milli, t.size_pt);
         if let Some(o) = outlines.get(GlyphId::new(u32::from(g.gid))) {
             let mut pen = MmPen {

@@ -41,7 +41,7 @@ fn variants() -> Vec<Ruleset> {
     big.layout.counter_diameter = 60.0;
     let mut wide = repo("kalah-6x4");
     wide.id = "wide".into();
-    wide.examples.clear();
+    wide.examples = Vec::new().into();
     let n = 16;
     wide.board.pits_per_side = n;
     wide.board.pit_labels = [
@@ -651,7 +651,7 @@ fn no_exercise_starts_where_another_ends() {
     // A 5 × 5 Kalah (a tester's own ruleset) once had exercise 3 start on exercise 2's answer.
     let mut five = repo("kalah-6x4");
     five.id = "kalah-5x5".into();
-    five.examples.clear();
+    five.examples = Vec::new().into();
     five.board.pits_per_side = 5;
     five.board.seeds_per_pit = 5;
     five.board.pit_labels = [
@@ -744,7 +744,7 @@ fn practice_intro_says_where_the_exercises_come_from() {
         .into_iter()
         .find(|r| r.id == "oware-abapa")
         .unwrap();
-    rs.examples.clear();
+    rs.examples = Vec::new().into();
     let kit = layout::kit(&rs, &layout::KitOptions::new(A4)).unwrap();
     let words: String = pages_named(&kit, "practice")
         .flat_map(texts)

@@ -168,7 +168,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 fn a_document_past_the_page_limit_is_refused() {
     // Built in code, past the loader's limits: the page limit still stops layout.
     let mut rs = common::load_path(&common::bundled_path("kalah-6x4"));
-    rs.examples = vec![rs.examples[0].clone(); 250];
+    rs.examples = vec![rs.examples[0].clone(); 250].into();
     let e = sowkit::layout::kit(&rs, &sowkit::layout::KitOptions::default()).unwrap_err();
     assert!(
         e.contains(&format!("at most {}", sowkit::layout::MAX_PAGES)),

@@ -216,7 +216,7 @@ fn spanish_speaks_to_players_with_tu() {
         texts.extend(t.rule_sources.values().cloned());
         texts.extend(t.board.players.iter().cloned());
         texts.extend(t.board.stores.iter().cloned());
-        for ex in &t.examples {
+        for ex in t.examples.iter() {
             texts.push(ex.title.clone());
             texts.extend(ex.note.clone());
         }
@@ -389,7 +389,7 @@ fn kalah_6x3_is_spanish_by_default_and_english_on_request() {
     assert!(!text.contains("Sur captura 4 semillas"));
     // Without notes, the engine's account tells the moves.
     let mut bare = rs.clone();
-    for ex in &mut bare.examples {
+    for ex in std::sync::Arc::make_mut(&mut bare.examples) {
         ex.note = None;
         for t in ex.texts.values_mut() {
             t.note = None;
@@ -449,7 +449,7 @@ fn plurals_follow_the_language() {
 fn a_ruleset_with_one_seed_a_pit_says_seed() {
     let mut rs = common::load_path(&common::bundled_path("six-pit-sowing"));
     rs.board.seeds_per_pit = 1;
-    rs.examples.clear();
+    rs.examples = Vec::new().into();
     for (lang, want) in [
         ("en", "Put 1 seed in every pit"),
         ("es", "Pon 1 semilla en cada casa"),

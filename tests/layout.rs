@@ -42,7 +42,7 @@ fn kalah(n: usize, seeds: u16) -> Ruleset {
     r.board.pits_per_side = n;
     r.board.seeds_per_pit = seeds;
     r.board.pit_labels = [labels('A', n), labels('B', n)];
-    r.examples.clear();
+    r.examples = Vec::new().into();
     r
 }
 
@@ -708,7 +708,7 @@ fn laps_name_what_they_passed_over() {
 fn long_pit_labels_stay_inside_their_pits() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
     let mut rs = load(&dir.join("kalah-6x4.toml"));
-    rs.examples.clear();
+    rs.examples = Vec::new().into();
     rs.board.pit_labels = [
         (1..=6).map(|i| format!("Mashariki{i:03}")).collect(),
         (1..=6).map(|i| format!("Magharibi{i:03}")).collect(),

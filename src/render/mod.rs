@@ -9,13 +9,14 @@ pub mod svg;
 
 /// A usable stroke: finite positive width, and a dash pattern (mm) that is either empty
 /// (solid) or all finite, non-negative values with a positive sum. Returns `None` for a stroke
-/// that draws nothing (width ≤ 0 or not finite); an unusable dash pattern becomes solid.
-pub(crate) fn clean_stroke(s: &Stroke) -> Option<(f64, Vec<f64>)> {
+/// that draws nothing (width ≤ 0 or not finite); an unusable dash pattern becomes solid. The
+/// pattern is borrowed from `s` (asked for every shape drawn, mostly for the width alone).
+pub(crate) fn clean_stroke(s: &Stroke) -> Option<(f64, &[f64])> {
     if !(s.width.is_finite() && s.width > 0.0) {
         return None;
     }
     let ok = s.dash.iter().all(|d| d.is_finite() && *d >= 0.0) && s.dash.iter().sum::<f64>() > 0.0;
-    Some((s.width, if ok { s.dash.clone() } else { Vec::new() }))
+    Some((s.width, if ok { &s.dash } else { &[] }))
 }
 
 /// The drawable part of a path: everything from the first `MoveTo` on (a path must start with

@@ -456,6 +456,9 @@ struct Content {
     /// `Td` moves from.
     text: Option<[i64; 2]>,
     st: GState,
+    /// The glyphs of the text being written, kept from one text to the next (a `Vec` for
+    /// every line of text was most of the PDF's own allocations).
+    glyphs: Vec<text::Glyph>,
 }
 
 impl Content {
@@ -565,8 +568,14 @@ fn shape_ops(s: &Shape, f: &Flip, forms: &Forms, c: &mut Content) {
             c.op("w");
             c.st.width = Some(w);
         }
-        let d: Vec<i64> = dash.iter().map(|d| centi(d * PT_PER_MM)).collect();
-        if c.st.dash.as_ref() != Some(&d) {
+        let d = dash.iter().map(|d| centi(d * PT_PER_MM));
+        // Compared as numbers: a pattern is collected only when it changes.
+        let same =
+            c.st.dash
+                .as_ref()
+                .is_some_and(|set| set.iter().copied().eq(d.clone()));
+        if !same {
+            let d: Vec<i64> = d.collect();
             c.out.push(b'[');
             for (i, v) in d.iter().enumerate() {
                 if i > 0 {
@@ -635,7 +644,9 @@ fn text_ops(
     if t.text.is_empty() || !(t.size_pt.is_finite() && t.size_pt > 0.0) {
         return;
     }
-    let glyphs = text::glyphs(&t.text, t.weight);
+    let mut glyphs = std::mem::take(&mut c.glyphs);
+    glyphs.clear();
+    glyphs.extend(text::glyph_iter(&t.text, t.weight));
     // Last character wins for a glyph shown for several, as printpdf's own reading of the
     // page operators would have it (see [`Shown`]).
     let used = shown.entry(t.weight).or_default();
@@ -685,6 +696,7 @@ fn text_ops(
     }
     c.out.extend_from_slice(b") ");
     c.op("Tj");
+    c.glyphs = glyphs;
 }
 
 /// Page `page`'s content stream; its glyphs are recorded in `shown` (see [`text_ops`]).
@@ -700,6 +712,7 @@ fn page_content(
         out: Vec::new(),
         text: None,
         st: GState::default(),
+        glyphs: Vec::new(),
     };
     items_ops(&page.items, &f, fonts, forms, &mut c, shown);
     c.end_text();
@@ -840,11 +853,12 @@ fn items_ops(
 /// graphics state, set outside the form and inherited by it).
 type FormKey = Vec<i64>;
 
-/// [`FormKey`] of `s` and its first point (page millimetres, y down), or `None`
-/// when `s` is too small to be worth a form (fewer than four segments: a form use,
-/// `q 1 0 0 1 x y cm /Pn Do Q`, is longer than a line) or paints nothing. The form's paint
-/// operator is the one [`shape_ops`] would write.
-fn form_key(s: &Shape) -> Option<(FormKey, [f64; 2])> {
+/// Writes the [`FormKey`] of `s` into `key` (its contents replaced: one buffer serves every
+/// shape of a document, and only a key seen for the first time is copied) and returns its
+/// first point (page millimetres, y down), or `None` when `s` is too small to be worth a form
+/// (fewer than four segments: a form use, `q 1 0 0 1 x y cm /Pn Do Q`, is longer than a line)
+/// or paints nothing. The form's paint operator is the one [`shape_ops`] would write.
+fn form_key(s: &Shape, key: &mut FormKey) -> Option<[f64; 2]> {
     let segs = clean_segs(&s.segs);
     if segs.len() < 4 {
         return None;
@@ -860,7 +874,8 @@ fn form_key(s: &Shape) -> Option<(FormKey, [f64; 2])> {
         return None;
     };
     let (ox, oy) = (finite(o.x), finite(o.y));
-    let mut key = Vec::with_capacity(segs.len() * 7 + 1);
+    key.clear();
+    key.reserve(segs.len() * 7 + 1);
     let pt = |key: &mut Vec<i64>, p: &crate::doc::Pt| {
         key.push(centi((finite(p.x) - ox) * PT_PER_MM));
         key.push(centi((oy - finite(p.y)) * PT_PER_MM));
@@ -869,26 +884,28 @@ fn form_key(s: &Shape) -> Option<(FormKey, [f64; 2])> {
         match seg {
             Seg::MoveTo(p) => {
                 key.push(i64::from(b'm'));
-                pt(&mut key, p);
+                pt(key, p);
             }
             Seg::LineTo(p) => {
                 key.push(i64::from(b'l'));
-                pt(&mut key, p);
+                pt(key, p);
             }
             Seg::CubicTo(a, b, p) => {
                 key.push(i64::from(b'c'));
-                pt(&mut key, a);
-                pt(&mut key, b);
-                pt(&mut key, p);
+                pt(key, a);
+                pt(key, b);
+                pt(key, p);
             }
             Seg::Close => key.push(i64::from(b'h')),
         }
     }
     key.push(i64::from(paint));
-    Some((key, [ox, oy]))
+    Some([ox, oy])
 }
 
-/// Hundredths of a point as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`.
+/// Hundredths of a point as a PDF number: `1234` → `12.34`, `-50` → `-0.5`, `300` → `3`
+/// (what [`push_centi`] writes).
+#[cfg(test)]
 fn centi_number(v: i64) -> String {
     let mut out = Vec::new();
     push_centi(&mut out, v);
@@ -899,7 +916,7 @@ fn centi_number(v: i64) -> String {
 /// the outline's points (Bézier control points included, so the curves lie inside) padded by
 /// `pad` pt for the stroke.
 fn form_content(key: &[i64], pad: f64) -> (Vec<u8>, [f64; 4]) {
-    let mut out = String::new();
+    let mut out = Vec::new();
     let (mut lo, mut hi) = ([i64::MAX; 2], [i64::MIN; 2]);
     let mut i = 0;
     while i < key.len() {
@@ -912,11 +929,11 @@ fn form_content(key: &[i64], pad: f64) -> (Vec<u8>, [f64; 4]) {
         for (j, v) in key[i + 1..i + 1 + n].iter().enumerate() {
             lo[j % 2] = lo[j % 2].min(*v);
             hi[j % 2] = hi[j % 2].max(*v);
-            out.push_str(&centi_number(*v));
-            out.push(' ');
+            push_centi(&mut out, *v);
+            out.push(b' ');
         }
-        out.push(char::from(op));
-        out.push('\n');
+        out.push(op);
+        out.push(b'\n');
         i += 1 + n;
     }
     let bbox = [
@@ -925,7 +942,7 @@ fn form_content(key: &[i64], pad: f64) -> (Vec<u8>, [f64; 4]) {
         hi[0] as f64 / 100.0 + pad,
         hi[1] as f64 / 100.0 + pad,
     ];
-    (out.into_bytes(), bbox)
+    (out, bbox)
 }
 
 /// About what a form XObject's object costs in the file (dictionary, `obj`/`endobj`, xref row).
@@ -955,9 +972,10 @@ impl Forms {
         let mut slots: Vec<(FormKey, usize, f64)> = Vec::new();
         // Every shape with a key: its address, slot and origin.
         let mut shapes = Vec::new();
+        let mut key = FormKey::new();
         for item in doc.pages.iter().flat_map(|p| crate::doc::leaves(&p.items)) {
             let Item::Shape(s) = item else { continue };
-            let Some((key, origin)) = form_key(s) else {
+            let Some(origin) = form_key(s, &mut key) else {
                 continue;
             };
             let width = s
@@ -965,10 +983,14 @@ impl Forms {
                 .as_ref()
                 .and_then(clean_stroke)
                 .map_or(0.0, |(w, _)| w);
-            let slot = *slot_of.entry(key).or_insert_with_key(|key| {
-                slots.push((key.clone(), 0, 0.0));
-                slots.len() - 1
-            });
+            let slot = match slot_of.get(key.as_slice()) {
+                Some(&slot) => slot,
+                None => {
+                    slots.push((key.clone(), 0, 0.0));
+                    slot_of.insert(key.clone(), slots.len() - 1);
+                    slots.len() - 1
+                }
+            };
             let e = &mut slots[slot];
             e.1 += 1;
             e.2 = e.2.max(width);

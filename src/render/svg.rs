@@ -98,12 +98,13 @@ fn mm_str(v: f64) -> String {
 }
 
 /// `#rgb` when each channel's two hex digits are equal, else `#rrggbb`.
+#[cfg(test)]
 fn hex(c: Color) -> String {
     Hex::new(c).as_str().to_owned()
 }
 
 /// A colour as [`hex`] writes it, kept on the stack.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Hex {
     bytes: [u8; 7],
     len: usize,
@@ -291,6 +292,8 @@ fn push_clean(out: &mut String, s: &str) {
 /// absolute points, so rounding never accumulates.
 struct PathWriter {
     d: String,
+    /// Where this path's data starts in `d` (a marker run's data is appended to its block's).
+    from: usize,
     cur: (i64, i64),
     start: (i64, i64),
     /// The command in force: a following pair list of this command needs no letter.
@@ -304,6 +307,7 @@ impl PathWriter {
     fn new(fill_only: bool) -> PathWriter {
         PathWriter {
             d: String::with_capacity(64),
+            from: 0,
             cur: (0, 0),
             start: (0, 0),
             last: ' ',
@@ -323,7 +327,9 @@ impl PathWriter {
     /// Whether the path data so far ends in a digit (a following number that is not negative
     /// needs a separator).
     fn ends_in_digit(&self) -> bool {
-        self.d.as_bytes().last().is_some_and(u8::is_ascii_digit)
+        self.d.as_bytes()[self.from..]
+            .last()
+            .is_some_and(u8::is_ascii_digit)
     }
 
     /// How many characters command `c` (either case) with numbers `vals` would append, told
@@ -615,13 +621,25 @@ impl LineCosts {
 /// tie), which mostly keeps to a line and crosses between lines where they are close. `left`
 /// is the working list of points still to visit (its contents are replaced; kept by the
 /// caller from one run to the next, a page's runs need no allocation of their own for it).
+#[cfg(test)]
 fn run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>) -> String {
-    let mut w = PathWriter::new(false);
+    let mut d = String::new();
+    push_run_data(pts, left, &mut d);
+    d
+}
+
+/// Appends [`run_data`]`(pts, left)` to `out` (the runs of a text block share one string).
+fn push_run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>, out: &mut String) {
+    let Some(&first) = pts.first() else {
+        return;
+    };
+    let mut w = PathWriter {
+        from: out.len(),
+        d: std::mem::take(out),
+        ..PathWriter::new(false)
+    };
     // Steps mostly take three to six characters.
     w.d.reserve(6 * pts.len());
-    let Some(&first) = pts.first() else {
-        return String::new();
-    };
     w.move_to(first);
     left.clear();
     left.extend(pts[1..].iter().map(|&q| RunPoint::new(q)));
@@ -685,7 +703,7 @@ fn run_data(pts: &[(i64, i64)], left: &mut Vec<RunPoint>) -> String {
         w.line_in(costs.shortest(&p).1, p.q);
         seed = best;
     }
-    w.d
+    *out = w.d;
 }
 
 /// SVG path data for the segments, in hundredths of a mm (see [`PathWriter`]).
@@ -1084,7 +1102,8 @@ type RunKey = (u64, Color, Weight, u16);
 
 /// One gathered text line: its glyph origins (0.01 mm), ink box and text.
 struct Line<'a> {
-    glyphs: Vec<(RunKey, (i64, i64))>,
+    /// Its glyphs' run keys and origins: `Pending::glyphs[glyphs]`.
+    glyphs: std::ops::Range<usize>,
     /// Ink box (min x, min y, max x, max y), mm.
     bbox: (f64, f64, f64, f64),
     /// The line's text as given (cleaned as [`clean_text`] does when it is drawn).
@@ -1104,6 +1123,11 @@ fn boxes_meet(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
 #[derive(Default)]
 struct Pending<'a> {
     lines: Vec<Line<'a>>,
+    /// The glyphs of the pending lines, each line's together (a `Vec` for every line was a
+    /// tenth of the SVG pages' allocations); emptied whenever no line is pending.
+    glyphs: Vec<(RunKey, (i64, i64))>,
+    /// The lines being drawn, an empty list kept from one group to the next.
+    drawn: Vec<Line<'a>>,
     /// Scale (mm per font unit) of each size key.
     scales: HashMap<u64, f64>,
     /// Working buffers of [`Pending::flush_under`] and [`Pending::draw`], kept from one
@@ -1157,8 +1181,8 @@ impl<'a> Pending<'a> {
         let em_mm = t.size_pt * text::MM_PER_PT;
         let mm_per_unit = k / 100.0;
         let mut pen_milli = 0u64;
-        // At most one glyph per byte.
-        let mut glyphs = Vec::with_capacity(t.text.len());
+        let from = self.glyphs.len();
+        let glyphs = &mut self.glyphs;
         let mut bbox: Option<(f64, f64, f64, f64)> = None;
         for g in text::glyph_iter(&t.text, t.weight) {
             let info = defs.glyph_info(t.weight, g.gid);
@@ -1183,7 +1207,7 @@ impl<'a> Pending<'a> {
             }
             pen_milli += u64::from(g.advance_milli_em);
         }
-        if let (false, Some(b)) = (glyphs.is_empty(), bbox) {
+        if let (false, Some(b)) = (glyphs.len() == from, bbox) {
             // The glyphs' ink (their outline points), widened by `INK_MARGIN` for the lattice
             // rounding and anti-aliased edges.
             let bbox = (
@@ -1193,10 +1217,12 @@ impl<'a> Pending<'a> {
                 b.3 + INK_MARGIN,
             );
             self.lines.push(Line {
-                glyphs,
+                glyphs: from..glyphs.len(),
                 bbox,
                 text: &t.text,
             });
+        } else {
+            glyphs.truncate(from);
         }
     }
 
@@ -1242,19 +1268,23 @@ impl<'a> Pending<'a> {
                 !meets
             });
         }
-        let now: Vec<Line> = if rest.is_empty() && take.iter().all(|&t| t) {
-            std::mem::take(&mut self.lines)
+        let mut now = std::mem::take(&mut self.drawn);
+        if rest.is_empty() && take.iter().all(|&t| t) {
+            std::mem::swap(&mut self.lines, &mut now);
         } else {
             // `extract_if` visits the lines once each, in order.
             let mut i = 0;
-            self.lines
-                .extract_if(.., |_| {
-                    i += 1;
-                    take[i - 1]
-                })
-                .collect()
-        };
+            now.extend(self.lines.extract_if(.., |_| {
+                i += 1;
+                take[i - 1]
+            }));
+        }
         self.draw(&now, out, defs);
+        now.clear();
+        self.drawn = now;
+        if self.lines.is_empty() {
+            self.glyphs.clear();
+        }
     }
 
     fn flush(&mut self, out: &mut Vec<Out>, defs: &mut Defs) {
@@ -1273,7 +1303,7 @@ impl<'a> Pending<'a> {
         // is first met (runs are in first-use order).
         let mut groups: Vec<(u64, Color, i64)> = Vec::new();
         for l in lines {
-            for &(run, q) in &l.glyphs {
+            for &(run, q) in &self.glyphs[l.glyphs.clone()] {
                 let (key, color, w, gid) = run;
                 let i = match sc.index.entry((key, rgb(color), w, gid)) {
                     Entry::Occupied(e) => *e.get(),
@@ -1339,7 +1369,8 @@ impl<'a> Pending<'a> {
                 .count();
             let in_units = singles >= 2 && k > 0.0 && k <= 1.0;
             let fill = (color != Color::BLACK).then(|| Hex::new(color));
-            let mut scaled = String::new();
+            // Only one of the two ways of placing glyphs is used in a block.
+            let glyphs = &mut block.glyphs;
             if in_units {
                 transform.clear();
                 transform.push_str("scale(");
@@ -1350,7 +1381,7 @@ impl<'a> Pending<'a> {
                 if let Some(f) = &fill {
                     g.str("fill", f.as_str());
                 }
-                g.open(&mut scaled, "g");
+                g.open(glyphs, "g");
             }
             for r in in_group() {
                 let (_, _, w, gid) = r.key;
@@ -1368,7 +1399,7 @@ impl<'a> Pending<'a> {
                         .id("href", "#", glyph, "")
                         .int("x", units(x))
                         .int("y", units(y))
-                        .empty_element(&mut scaled, "use");
+                        .empty_element(glyphs, "use");
                 } else if pts.len() == 1 {
                     let (x, y) = pts[0];
                     transform.clear();
@@ -1384,15 +1415,16 @@ impl<'a> Pending<'a> {
                     if let Some(f) = &fill {
                         u.str("fill", f.as_str());
                     }
-                    u.empty_element(&mut block.loose, "use");
+                    u.empty_element(glyphs, "use");
                 } else {
                     let m = defs.marker(w, gid, color, glyph, boost);
-                    block.runs.push((run_data(pts, &mut sc.left), m));
+                    let from = block.run_data.len();
+                    push_run_data(pts, &mut sc.left, &mut block.run_data);
+                    block.runs.push((from..block.run_data.len(), m));
                 }
             }
             if in_units {
-                scaled.push_str("</g>");
-                block.scaled = scaled;
+                block.glyphs.push_str("</g>");
             }
             if !block.runs.is_empty() {
                 block.stroke_width = scale_str(k * 10f64.powi(boost));
@@ -1496,7 +1528,7 @@ fn geometry(segs: &[Seg]) -> Geometry {
         if let (Some(m), Some(e1), Some(e2)) = (ends(0), ends(1), ends(2)) {
             let c = crate::doc::pt((m.x + e2.x) / 2.0, m.y);
             let (rx, ry) = ((m.x - e2.x) / 2.0, e1.y - m.y);
-            if rx > 0.0 && ry > 0.0 && same(segs, &crate::doc::ellipse(c, rx, ry)) {
+            if rx > 0.0 && ry > 0.0 && same(segs, &crate::doc::ellipse_segs(c, rx, ry)) {
                 let (rxs, rys) = (hundredths(rx), hundredths(ry));
                 let (cx, cy) = (hundredths(c.x), hundredths(c.y));
                 return if rxs == rys {
@@ -1582,8 +1614,55 @@ impl Geometry {
     }
 }
 
-/// Paint attributes of a shape, as (name, value) pairs; black fill is the SVG default.
-type Paint = Vec<(&'static str, String)>;
+/// Paint attributes of a shape: the values of `fill`, `stroke`, `stroke-width` and
+/// `stroke-dasharray` in the form they are written, each left out where it is the SVG default
+/// (black fill, no stroke). Kept as numbers and stack strings rather than a list of strings
+/// (four allocations a shape): two paints are equal exactly when their attribute texts are.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+struct Paint {
+    /// `fill`: `None` for black (not written), `Some(None)` for `none`, else the colour.
+    fill: Option<Option<Hex>>,
+    /// `stroke`, when the shape has one.
+    stroke: Option<StrokePaint>,
+}
+
+/// The stroke attributes of a [`Paint`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct StrokePaint {
+    color: Hex,
+    /// `stroke-width`, hundredths of a mm.
+    width: i64,
+    /// `stroke-dasharray` as written (hundredths of a mm, space-separated); empty for solid.
+    dash: String,
+}
+
+impl Paint {
+    /// Whether every attribute is the default, so nothing needs to carry the paint.
+    fn is_empty(&self) -> bool {
+        self.fill.is_none() && self.stroke.is_none()
+    }
+
+    /// The attributes as (name, value) pairs in their written order, and how many there are;
+    /// `width` holds the digits of the stroke width.
+    fn attrs<'a>(&'a self, width: &'a mut itoa::Buffer) -> ([(&'static str, &'a str); 4], usize) {
+        let mut a: [(&'static str, &str); 4] = [("", ""); 4];
+        let mut n = 0;
+        if let Some(fill) = &self.fill {
+            a[n] = ("fill", fill.as_ref().map_or("none", Hex::as_str));
+            n += 1;
+        }
+        if let Some(st) = &self.stroke {
+            a[n] = ("stroke", st.color.as_str());
+            a[n + 1] = ("stroke-width", width.format(st.width));
+            n += 2;
+            if !st.dash.is_empty() {
+                a[n] = ("stroke-dasharray", &st.dash);
+                n += 1;
+            }
+        }
+        (a, n)
+    }
+}
 
 /// A shape as (geometry element, paint), or `None` when it draws nothing.
 fn shape_node(s: &Shape) -> Option<(Geometry, Paint)> {
@@ -1595,19 +1674,25 @@ fn shape_node(s: &Shape) -> Option<(Geometry, Paint)> {
     if segs.is_empty() || (s.fill.is_none() && stroke.is_none()) {
         return None;
     }
-    let mut paint = Paint::new();
+    let mut paint = Paint::default();
     match s.fill {
-        None => paint.push(("fill", "none".into())),
+        None => paint.fill = Some(None),
         Some(c) if c == Color::BLACK => {}
-        Some(c) => paint.push(("fill", hex(c))),
+        Some(c) => paint.fill = Some(Some(Hex::new(c))),
     }
     if let Some((color, (width, dash))) = stroke {
-        paint.push(("stroke", hex(color)));
-        paint.push(("stroke-width", num(width)));
-        if !dash.is_empty() {
-            let pattern: Vec<String> = dash.iter().map(|d| num(*d)).collect();
-            paint.push(("stroke-dasharray", pattern.join(" ")));
+        let mut pattern = String::new();
+        for (i, d) in dash.iter().enumerate() {
+            if i > 0 {
+                pattern.push(' ');
+            }
+            push_int(&mut pattern, hundredths(*d));
         }
+        paint.stroke = Some(StrokePaint {
+            color: Hex::new(color),
+            width: hundredths(width),
+            dash: pattern,
+        });
     }
     Some((geometry(segs), paint))
 }
@@ -1744,16 +1829,18 @@ impl ShapeRun {
     }
 }
 
-/// The glyphs of one size and colour in a text group: glyphs drawn once (`loose` `<use>`s, or
-/// one `scaled` group placing them in font units, both as markup) and the marker runs, each
+/// The glyphs of one size and colour in a text group: glyphs drawn once (`<use>`s placed one
+/// by one, or one group placing them in font units, as markup) and the marker runs, each
 /// (path data through the glyph origins, marker id), under one `stroke-width`.
 #[derive(Default)]
 struct TextBlock {
-    loose: String,
-    scaled: String,
+    glyphs: String,
     stroke_width: String,
-    /// (path data, marker id number) of each run.
-    runs: Vec<(String, usize)>,
+    /// The path data of every run, one after another (a string for each run was the largest
+    /// share of the SVG pages' allocations).
+    run_data: String,
+    /// (its path data in `run_data`, marker id number) of each run.
+    runs: Vec<(std::ops::Range<usize>, usize)>,
 }
 
 /// A piece of the page body in painting order, kept as data until the whole page is drawn so
@@ -1830,10 +1917,21 @@ impl Classes {
                 None
             }
         };
+        let mut body = String::new();
         for (p, uses) in paints {
-            let attrs: usize = p.iter().map(|(k, v)| k.len() + v.len() + 4).sum();
-            let body: Vec<String> = p.iter().map(|(k, v)| format!("{k}:{v}")).collect();
-            if let Some(name) = pays(uses, attrs, &body.join(";"), &mut c.rules) {
+            let mut width = itoa::Buffer::new();
+            let (pairs, n) = p.attrs(&mut width);
+            let attrs: usize = pairs[..n].iter().map(|(k, v)| k.len() + v.len() + 4).sum();
+            body.clear();
+            for (i, (k, v)) in pairs[..n].iter().enumerate() {
+                if i > 0 {
+                    body.push(';');
+                }
+                body.push_str(k);
+                body.push(':');
+                body.push_str(v);
+            }
+            if let Some(name) = pays(uses, attrs, &body, &mut c.rules) {
                 c.paint.insert(p.clone(), name);
             }
         }
@@ -1857,20 +1955,13 @@ impl Classes {
                     }
                 }
                 Out::Shapes(paint, elems) => {
-                    let mut dress: [(&'static str, &str); 4] = [("", ""); 4];
-                    let dress = match self.paint.get(&paint) {
-                        Some(c) => {
-                            dress[0] = ("class", c.as_str());
-                            &dress[..1]
-                        }
-                        None => {
-                            let n = paint.len().min(4);
-                            for (d, (k, v)) in dress.iter_mut().zip(&paint) {
-                                *d = (k, v.as_str());
-                            }
-                            &dress[..n]
-                        }
-                    };
+                    let mut width = itoa::Buffer::new();
+                    let (mut dress, mut n) = ([("", ""); 4], 1);
+                    match self.paint.get(&paint) {
+                        Some(c) => dress[0] = ("class", c.as_str()),
+                        None => (dress, n) = paint.attrs(&mut width),
+                    }
+                    let dress = &dress[..n];
                     if let [e] = elems.as_slice() {
                         e.write(out, dress);
                     } else {
@@ -1891,14 +1982,14 @@ impl Classes {
                     out.push_str("\">");
                     let start = out.len();
                     for b in blocks {
-                        out.push_str(&b.loose);
-                        out.push_str(&b.scaled);
+                        out.push_str(&b.glyphs);
                         if !b.runs.is_empty() {
                             Attrs::new()
                                 .str("fill", "none")
                                 .str("stroke-width", &b.stroke_width)
                                 .open(out, "g");
                             for (d, m) in &b.runs {
+                                let d = &b.run_data[d.clone()];
                                 match self.marker.get(m) {
                                     Some(c) => {
                                         Attrs::new()
@@ -2679,7 +2770,10 @@ mod tests {
                 };
                 let p = rng.below(paints);
                 shapes.push((p, b));
-                let paint: Paint = vec![("fill", p.to_string())];
+                let paint = Paint {
+                    fill: Some(Some(Hex::new(Color::grey(p as u8)))),
+                    stroke: None,
+                };
                 // The shape's number stands in for its path data.
                 run.push(Geometry::Path(i.to_string()), paint, b);
             }

@@ -54,9 +54,14 @@ pub fn check_source(path: &str, src: &str) -> Checked {
         })
     };
     let labels_kept = !names_in_error(&errors);
+    // The rules compiled once: whether they can be played is asked four times below.
+    let rules = p
+        .ruleset
+        .as_ref()
+        .and_then(|rs| crate::engine::Rules::try_new(rs).ok());
     let mut summary = None;
     if let Some(rs) = &p.ruleset {
-        if crate::engine::Rules::try_new(rs).is_ok() {
+        if rules.is_some() {
             // An example with a problem of its own is not replayed: that would only repeat it.
             let mut replayed: Vec<Diagnostic> = crate::examples::check(rs, src)
                 .into_iter()
@@ -111,10 +116,7 @@ pub fn check_source(path: &str, src: &str) -> Checked {
             warnings.extend(crate::examples::endless(rs, src));
         }
     }
-    let replayed = p
-        .ruleset
-        .as_ref()
-        .is_some_and(|rs| crate::engine::Rules::try_new(rs).is_ok());
+    let replayed = rules.is_some();
     if !replayed && !errors.is_empty() {
         // A rule in error: no example can be replayed. Said, so that fixing the rule and seeing
         // new errors from the examples is no surprise (a threshold out of range hid two wrong
@@ -151,14 +153,11 @@ pub fn check_source(path: &str, src: &str) -> Checked {
     }
     load::sort_by_place(&mut errors);
     load::sort_by_place(&mut warnings);
-    let playable = p
-        .ruleset
-        .clone()
-        .filter(|rs| labels_kept && crate::engine::Rules::try_new(rs).is_ok());
+    let playable = p.ruleset.clone().filter(|_| labels_kept && rules.is_some());
     // Moves are read whatever their case ("n2"); the sheets print each as its pit is labelled
     // ("N2"), not as typed.
     let ruleset = p.ruleset.filter(|_| errors.is_empty()).map(|mut rs| {
-        if let Ok(rules) = crate::engine::Rules::try_new(&rs) {
+        if let Some(rules) = &rules {
             let canonical: Vec<Vec<String>> = rs
                 .examples
                 .iter()
@@ -166,15 +165,18 @@ pub fn check_source(path: &str, src: &str) -> Checked {
                     ex.moves
                         .iter()
                         .map(|m| {
-                            crate::notation::parse_move(&rules, m).map_or_else(
+                            crate::notation::parse_move(rules, m).map_or_else(
                                 |_| m.clone(),
-                                |mv| crate::notation::format_move(&rules, mv),
+                                |mv| crate::notation::format_move(rules, mv),
                             )
                         })
                         .collect()
                 })
                 .collect();
-            for (ex, moves) in rs.examples.iter_mut().zip(canonical) {
+            for (ex, moves) in std::sync::Arc::make_mut(&mut rs.examples)
+                .iter_mut()
+                .zip(canonical)
+            {
                 ex.moves = moves;
             }
         }

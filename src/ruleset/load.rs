@@ -162,7 +162,7 @@ fn one_line_texts(rs: &mut Ruleset) {
     for v in rs.rule_sources.values_mut() {
         one(v);
     }
-    for ex in &mut rs.examples {
+    for ex in std::sync::Arc::make_mut(&mut rs.examples) {
         one(&mut ex.title);
         if let Some(n) = ex.note.as_mut() {
             one(n);
@@ -1251,7 +1251,7 @@ fn validate(
     // (the file's own are played), as when the table could not be read at all.
     for lang in &v.broken_langs {
         rs.texts.remove(lang);
-        for ex in &mut rs.examples {
+        for ex in std::sync::Arc::make_mut(&mut rs.examples) {
             ex.texts.remove(lang);
         }
     }
@@ -1700,7 +1700,7 @@ impl Validator<'_> {
         let texts = std::mem::take(&mut self.texts);
         for (field, span, t) in &texts {
             for w in [crate::doc::Weight::Regular, crate::doc::Weight::Bold] {
-                for g in crate::text::glyphs(t, w) {
+                for g in crate::text::glyph_iter(t, w) {
                     // Right-to-left scripts need shaping and reordering that sowkit does not do.
                     let rtl =
                         matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
@@ -3197,7 +3197,7 @@ impl Validator<'_> {
             end,
             layout,
             next_round,
-            examples,
+            examples: examples.into(),
             path: self.path.to_string(),
             sha256: String::new(),
         }

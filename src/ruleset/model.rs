@@ -6,6 +6,7 @@
 //! (labels unique, counts in range, and so on).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Which way seeds travel around the circuit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -381,8 +382,11 @@ pub struct Ruleset {
     /// How a match goes on after the first game (`[next_round]`); `None` when the source is
     /// silent.
     pub next_round: Option<NextRound>,
-    /// Worked examples, in file order.
-    pub examples: Vec<Example>,
+    /// Worked examples, in file order. Shared, not copied, between clones of the ruleset (a
+    /// kit build clones it a dozen times, and the examples were three quarters of each
+    /// clone's allocations); change them with [`Arc::make_mut`] or by assigning a new list
+    /// (`Vec<Example>` converts with `.into()`).
+    pub examples: Arc<[Example]>,
     /// The file it was read from, as given (for diagnostics).
     pub path: String,
     /// Lower-case hex SHA-256 of the ruleset file's bytes (empty when not read from text);
@@ -467,7 +471,7 @@ impl Ruleset {
         rs.board.players = t.players.clone();
         rs.board.pit_labels = t.pit_labels.clone();
         rs.board.stores = t.stores.clone();
-        for ex in &mut rs.examples {
+        for ex in Arc::make_mut(&mut rs.examples) {
             let Some(et) = ex.texts.get(lang) else {
                 return Err(format!(
                     "{}:{}: example `{}` has no text in `{lang}`: add an [example.text.{lang}] table with its title (and note) after this [[example]] (README, \"Languages\")",

@@ -68,7 +68,7 @@ fn base(id: &str, n: usize, seeds: u16) -> Ruleset {
             child_safe: false,
         },
         next_round: None,
-        examples: vec![],
+        examples: Vec::new().into(),
         path: "<code>".into(),
         sha256: String::new(),
     }
