@@ -451,11 +451,9 @@ pub struct Solver<'r> {
     segment: Segment,
     /// Mid-segment results with the history they consulted (rules with a repetition end).
     side: rustc_hash::FxHashMap<(PathKey, u32), SideEntry>,
-    /// The `seen` lists of `side`'s entries, each a range ([`SideEntry`]), and the keys in
-    /// it that no entry lists any more (of entries replaced since the last clear or
-    /// compaction).
+    /// The `seen` lists of `side`'s entries, each a range ([`SideEntry`]), with the lists of
+    /// entries replaced since the last clear or compaction ([`Solver::side_store`]).
     side_seen: Vec<PathKey>,
-    side_dead: usize,
     /// Keys held by `side` (entries plus their `seen` lists), and the most allowed.
     side_keys: usize,
     side_cap: usize,
@@ -632,7 +630,6 @@ impl<'r> Solver<'r> {
             segment: warm.segment,
             side: warm.side,
             side_seen: warm.side_seen,
-            side_dead: 0,
             side_keys: 0,
             side_cap: limits.memory_mb.saturating_mul(1 << 20) / 2 / SIDE_KEY_BYTES,
             kid_pool: Vec::new(),
@@ -1251,15 +1248,19 @@ impl<'r> Solver<'r> {
         if self.side_keys + cost > self.side_cap {
             self.side.clear();
             self.side_seen.clear();
-            self.side_dead = 0;
             self.side_keys = 0;
         }
-        // The lists of replaced entries are dropped once they are half the buffer and it
-        // would pass the cap: the buffer stays within about twice what the cap counts.
-        if self.side_seen.len() + seen.len() > self.side_cap
-            && 2 * self.side_dead >= self.side_seen.len()
-        {
-            self.compact_side();
+        // The lists of replaced entries are dropped when the buffer would pass one and a half
+        // times the cap (the live lists hold at most the cap, so at least a third goes each
+        // time), and the buffer never grows past that: the side table stays within about
+        // half the memory cap ([`SIDE_KEY_BYTES`] a key counted, 32 held), as before.
+        let room = self.side_cap + self.side_cap / 2;
+        let need = self.side_seen.len() + seen.len();
+        if need > room {
+            self.compact_side(room);
+        } else if need > self.side_seen.capacity() {
+            let grown = (2 * self.side_seen.capacity()).clamp(need, room);
+            self.side_seen.reserve_exact(grown - self.side_seen.len());
         }
         let e = SideEntry {
             lo: lo as i16,
@@ -1271,16 +1272,15 @@ impl<'r> Solver<'r> {
         self.side_seen.extend_from_slice(seen);
         if let Some(old) = self.side.insert(k, e) {
             self.side_keys -= 1 + old.len;
-            self.side_dead += old.len;
         }
         self.side_keys += cost;
     }
 
     /// Drops the lists no side entry uses from [`Solver::side_seen`] (the entries' own
-    /// lists move; the entries are the same).
-    fn compact_side(&mut self) {
+    /// lists move; the entries are the same), into a buffer of `room` keys.
+    fn compact_side(&mut self, room: usize) {
         let mut old = std::mem::take(&mut self.side_seen);
-        let mut kept = Vec::with_capacity(old.len() - self.side_dead);
+        let mut kept = Vec::with_capacity(room);
         for e in self.side.values_mut() {
             let from = e.seen();
             e.start = kept.len();
@@ -1291,7 +1291,6 @@ impl<'r> Solver<'r> {
             );
         }
         self.side_seen = kept;
-        self.side_dead = 0;
     }
 }
 
