@@ -725,7 +725,8 @@ impl<'r> Game<'r> {
         debug_assert!(std::ptr::eq(self.rules, other.rules));
         debug_assert_eq!(other.board, self.rules.board_of(&other.pos));
         self.board = other.board;
-        self.pos.holes.clone_from(&other.pos.holes);
+        // Without a call to copy (the solver resets a game at every node it searches).
+        copy_holes(&mut self.pos.holes, &other.pos.holes);
         if other.ending.is_some() {
             return self.restart(other.pos.to_move, other.total);
         }
