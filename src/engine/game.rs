@@ -750,6 +750,12 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// The seeds on the board, stores included: the same in every position of a game.
+    #[inline]
+    pub(crate) fn total_seeds(&self) -> u32 {
+        self.total
+    }
+
     /// The rules this game follows.
     pub fn rules(&self) -> &'r Rules {
         self.rules
