@@ -417,6 +417,7 @@ impl Clone for History {
     }
 
     /// The same as `*self = src.clone()`, reusing this history's buffers.
+    #[inline]
     fn clone_from(&mut self, src: &History) {
         if src.keys.is_empty()
             && src.boards.is_empty()
@@ -429,6 +430,23 @@ impl Clone for History {
             self.keys.clear();
             self.boards.clear();
             self.gen = src.gen;
+            return;
+        }
+        if let ([k], 2..) = (src.keys.as_slice(), self.slots.len()) {
+            // A history of one position (a solver's child is a copy of a game whose history
+            // is its position alone): the same set, indexed afresh in this history's own slots
+            // under a new generation, where every slot is free, instead of a copy of the
+            // other's whole index (at least [`FIRST_SLOTS`] slots). Looked up, the two answer
+            // alike: an index is a set of the entries since the last clear, wherever their
+            // slots lie.
+            let k = *k;
+            self.clear();
+            self.keys.push(k);
+            if let Some(&b) = src.boards.first() {
+                self.boards.push(b);
+            }
+            let mask = self.slots.len() - 1;
+            self.slots[slot_of(k, mask)] = (u64::from(self.gen) << 32) | 1;
             return;
         }
         let History {
@@ -707,7 +725,8 @@ impl<'r> Game<'r> {
         debug_assert!(std::ptr::eq(self.rules, other.rules));
         debug_assert_eq!(other.board, self.rules.board_of(&other.pos));
         self.board = other.board;
-        self.pos.holes.clone_from(&other.pos.holes);
+        // Without a call to copy (the solver resets a game at every node it searches).
+        copy_holes(&mut self.pos.holes, &other.pos.holes);
         if other.ending.is_some() {
             return self.restart(other.pos.to_move, other.total);
         }
@@ -729,6 +748,12 @@ impl<'r> Game<'r> {
             self.history
                 .seen_or_push(&self.board, holes, self.to_move, self.packed);
         }
+    }
+
+    /// The seeds on the board, stores included: the same in every position of a game.
+    #[inline]
+    pub(crate) fn total_seeds(&self) -> u32 {
+        self.total
     }
 
     /// The rules this game follows.

@@ -804,7 +804,10 @@ impl<'r> Solver<'r> {
     /// The position of `g` for repetition checks (no stores).
     fn path_key(&self, g: &Game) -> PathKey {
         let h = &g.position().holes;
-        match table::key(self.rules, h, g.to_move(), false) {
+        let n = 2 * self.rules.pits_per_side();
+        // The seeds in the pits: the game's in all less the stores' (no move changes the first).
+        let sum = g.total_seeds() - u32::from(h[n]) - u32::from(h[n + 1]);
+        match table::key_with_sum(self.rules, h, sum, g.to_move(), false) {
             Some(k) => PathKey::Compact(k),
             None => PathKey::Full(h[..2 * self.rules.pits_per_side()].to_vec(), g.to_move()),
         }

@@ -11,8 +11,25 @@ pub(crate) type Key = u128;
 /// The key of a position (`holes` as in [`crate::engine::Position`]), or `None` when it needs
 /// more than 128 bits (more than about `125 - 2n` seeds in the pits, fewer with stores).
 pub(crate) fn key(rules: &Rules, holes: &[u16], to_move: u8, stores: bool) -> Option<Key> {
+    let sum: u32 = holes[..2 * rules.pits_per_side()]
+        .iter()
+        .map(|&x| x as u32)
+        .sum();
+    key_with_sum(rules, holes, sum, to_move, stores)
+}
+
+/// [`key`] for a caller that knows `sum`, the seeds in the pits (a game knows its seeds in
+/// all, so the pits' are those less the stores'): no pass over the pits to add them up.
+#[inline]
+pub(crate) fn key_with_sum(
+    rules: &Rules,
+    holes: &[u16],
+    sum: u32,
+    to_move: u8,
+    stores: bool,
+) -> Option<Key> {
     let pits = &holes[..2 * rules.pits_per_side()];
-    let sum: u32 = pits.iter().map(|&x| x as u32).sum();
+    debug_assert_eq!(sum, pits.iter().map(|&x| x as u32).sum::<u32>());
     let pits_bits = 1 + sum + pits.len() as u32 + 1;
     let bits = pits_bits + if stores { 32 } else { 0 };
     if bits > 128 {
