@@ -8,7 +8,9 @@
 # Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
 # FUZZ_TIMEOUT (seconds one input may take, default 10, kit 30) and FUZZ_RSS_MB (memory limit, default
 # 2048) and FUZZ_SANITIZER (default none; address for ASan) can be set; on a loaded machine
-# run the script under `nice -n 19`.
+# run the script under `nice -n 19`. FUZZ_JOBS=N (default 1) runs N fuzzing processes on the
+# shared corpus, one per core, each for SECONDS (libFuzzer's -jobs/-workers, each job with a
+# one-thread rayon pool so the jobs do not fight over cores); the execs reported are their sum.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: tools/fuzz.sh TARGET SECONDS}
@@ -55,10 +57,20 @@ engine | kit)
   fi
   ;;
 esac
+jobs=${FUZZ_JOBS:-1}
+par=()
+if [ "$jobs" -gt 1 ]; then
+  par=(-jobs="$jobs" -workers="$jobs")
+  export RAYON_NUM_THREADS=1
+fi
+# In -jobs mode each job writes its own log, fuzz-<job>.log, in the folder libFuzzer runs in,
+# and the parent copies it into its own output when the job ends.
+rm -f "$root"/fuzz/fuzz-*.log
 (cd fuzz && cargo +nightly fuzz run -O -a -s "${FUZZ_SANITIZER:-none}" "${tc[@]}" --target-dir "$tdir" "$target" "$corpus" -- \
   -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-$timeout}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
-  -print_final_stats=1 >"$log" 2>&1) || true
-execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
+  -print_final_stats=1 "${par[@]}" >"$log" 2>&1) || true
+rm -f "$root"/fuzz/fuzz-*.log
+execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
 new=()
 # libFuzzer reports an input as a `slow-unit` when one run of it took 10 s or more
 # (-report_slow_units), and goes on fuzzing, and as a `timeout-` when one run passed
@@ -99,8 +111,9 @@ for f in "$root/fuzz/artifacts/$target"/*; do
   new+=("$b")
 done
 rate=$(grep -oE 'exec/s: [0-9]+' "$log" | tail -1 | awk '{print $2}')
-echo "$target: ${execs:-0} execs in ${secs} s (${rate:-0} exec/s at the end), ${#new[@]} new finding(s) ${new[*]:-}"
-if [ ${#new[@]} -gt 0 ] || ! grep -q 'Done [0-9]* runs' "$log"; then
+done_runs=$(grep -c 'Done [0-9]* runs' "$log" || true)
+echo "$target: ${execs:-0} execs in ${secs} s over $jobs job(s) (${rate:-0} exec/s at the end of one), ${#new[@]} new finding(s) ${new[*]:-}"
+if [ ${#new[@]} -gt 0 ] || [ "$done_runs" -lt "$jobs" ]; then
   tail -40 "$log"
   exit 1
 fi
