@@ -63,13 +63,30 @@ if [ "$jobs" -gt 1 ]; then
   par=(-jobs="$jobs" -workers="$jobs")
   export RAYON_NUM_THREADS=1
 fi
-# In -jobs mode each job writes its own log, fuzz-<job>.log, in the folder libFuzzer runs in,
-# and the parent copies it into its own output when the job ends.
-rm -f "$root"/fuzz/fuzz-*.log
-(cd fuzz && cargo +nightly fuzz run -O -a -s "${FUZZ_SANITIZER:-none}" "${tc[@]}" --target-dir "$tdir" "$target" "$corpus" -- \
+# libFuzzer runs in a folder of this run's own: in -jobs mode each job writes its log,
+# fuzz-<job>.log, in the folder it runs in (the parent copies it into its own output when
+# the job ends), so two runs in one checkout never share or delete each other's.
+run_dir=$(mktemp -d)
+trap 'rm -f "$stamp"; rm -rf "$run_dir"' EXIT
+# Where the kernel groups processes by session for scheduling (autogroup, Linux's default),
+# `nice` only ranks the processes of one session against each other: a fuzzer under
+# `nice -n 19` still took a whole core from a build started in another shell. So the fuzzer
+# runs in a session of its own (setsid) whose group gets this script's niceness; without
+# setsid or /proc/self/autogroup it runs as before.
+own_session=()
+if command -v setsid >/dev/null 2>&1 && [ -w /proc/self/autogroup ]; then
+  own_session=(setsid --wait bash -c 'echo "$(nice)" >/proc/self/autogroup 2>/dev/null; exec "$@"' fuzz)
+fi
+# In a session of its own the fuzzer no longer gets the terminal's Ctrl-C, so an interrupt or
+# termination of this script is passed on to the fuzzer's whole process group.
+(cd "$run_dir" && exec "${own_session[@]}" cargo +nightly fuzz run --fuzz-dir "$root/fuzz" -O -a -s "${FUZZ_SANITIZER:-none}" "${tc[@]}" --target-dir "$root/fuzz/$tdir" "$target" "$corpus" -- \
   -max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-$timeout}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 \
-  -print_final_stats=1 "${par[@]}" >"$log" 2>&1) || true
-rm -f "$root"/fuzz/fuzz-*.log
+  -print_final_stats=1 "${par[@]}" >"$log" 2>&1) &
+fuzz_pid=$!
+trap 'kill -TERM -- -"$fuzz_pid" 2>/dev/null || kill -TERM "$fuzz_pid" 2>/dev/null' INT TERM
+wait "$fuzz_pid" || true
+# A trapped signal ends the first wait early; the fuzzer still finishes writing its log.
+wait "$fuzz_pid" 2>/dev/null || true
 execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
 new=()
 # libFuzzer reports an input as a `slow-unit` when one run of it took 10 s or more
