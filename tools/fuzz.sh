@@ -28,7 +28,11 @@ log=$root/fuzz/artifacts/$target.log
 # Only what this run finds counts: an artifact left from an earlier run (judged and dropped,
 # say a timeout that was the machine's load) is not copied in again.
 stamp=$(mktemp)
-trap 'rm -f "$stamp"' EXIT
+# libFuzzer runs in a folder of this run's own: in -jobs mode each job writes its log,
+# fuzz-<job>.log, in the folder it runs in (the parent copies it into its own output when
+# the job ends), so two runs in one checkout never share or delete each other's.
+run_dir=$(mktemp -d)
+trap 'rm -f "$stamp"; rm -rf "$run_dir"' EXIT
 # Seconds one input may take before libFuzzer calls it a hang. The kit target lays out a
 # whole kit and its host key (and on one input in 8 renders them, twice): an input that ran
 # 2.5 s in a release `check` took 18 s under the fuzzer's coverage instrumentation and debug
@@ -58,16 +62,15 @@ engine | kit)
   ;;
 esac
 jobs=${FUZZ_JOBS:-1}
+if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "tools/fuzz.sh: FUZZ_JOBS is '$jobs'; give a whole number of fuzzing processes, 1 or more" >&2
+  exit 2
+fi
 par=()
 if [ "$jobs" -gt 1 ]; then
   par=(-jobs="$jobs" -workers="$jobs")
   export RAYON_NUM_THREADS=1
 fi
-# libFuzzer runs in a folder of this run's own: in -jobs mode each job writes its log,
-# fuzz-<job>.log, in the folder it runs in (the parent copies it into its own output when
-# the job ends), so two runs in one checkout never share or delete each other's.
-run_dir=$(mktemp -d)
-trap 'rm -f "$stamp"; rm -rf "$run_dir"' EXIT
 # Where the kernel groups processes by session for scheduling (autogroup, Linux's default),
 # `nice` only ranks the processes of one session against each other: a fuzzer under
 # `nice -n 19` still took a whole core from a build started in another shell. So the fuzzer
