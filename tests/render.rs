@@ -835,16 +835,17 @@ fn svg_text_is_drawn_before_a_shape_over_it_and_other_text_stays_gathered() {
         .expect("lines 1 and 3 together");
     assert!(covered < rect_at && rect_at < others, "{s}");
     assert_eq!(s.matches("aria-label=").count(), 2, "{s}");
-    // 'a' is drawn four times in the second group: one marker path from (10, 10) mm along
-    // line 1, then 80 mm (8000 units) straight down to the second 'a' of line 3, back to its
-    // first.
+    // 'a' is drawn four times in the second group: one marker path through its places in
+    // line order. Its advance at 10 pt is 1255/2048 em = 6.128 pt = 2.16 mm (216 units): from
+    // (10, 10) mm along line 1 (`h216`), then to line 3's first 'a' at (10, 90) mm, 216 units
+    // back and 8000 down (`l-216 8000`, as long as `L1000 9000`, and first), then `h216`.
     let group = &s[others..];
     let d = group
         .split("<path d=\"")
         .nth(1)
         .and_then(|d| d.split('"').next())
         .unwrap_or("");
-    assert!(d.starts_with("m1000 1000h") && d.contains("v8000h-"), "{d}");
+    assert_eq!(d, "m1000 1000h216l-216 8000h216");
 }
 
 #[test]
