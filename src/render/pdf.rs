@@ -1099,9 +1099,11 @@ fn set_contents(
 }
 
 /// libdeflate's compression level for the content streams and font programs: its lazy
-/// matching with long chains. On Kalah 6x4's 63 streams (212 KB) it wrote 1 % fewer bytes than
-/// miniz_oxide at its best level (9), in about half the time.
-const DEFLATE_LEVEL: i32 = 9;
+/// matching (levels 5 to 7; 8 and 9 look one more byte ahead, `lazy2`). Measured on the five
+/// bundled kits (2026-12-06): level 9 wrote 341,070 bytes of PDF, level 6 344,071 (0.9 %
+/// more; largest kit.pdf 55,256 → 55,684, host key 22,485 → 22,708, within the 60 and 30 KB
+/// targets) in 2 to 4 ms less of the build's processor time; level 1 363,402 bytes.
+const DEFLATE_LEVEL: i32 = 6;
 
 /// What [`lopdf::Document::compress`] does, with libdeflate ([`libdeflater`]) in place of
 /// flate2: every stream that allows compression and has no `/Filter` yet is deflated with a zlib
@@ -1137,7 +1139,7 @@ fn packed(content: &[u8]) -> Option<Vec<u8>> {
 
 /// `input` deflated with a zlib header at [`DEFLATE_LEVEL`] by this thread's libdeflate
 /// compressor and output buffer, made on the thread's first call and kept for the process (a
-/// level-9 compressor is a few hundred KB of match-finder tables: made once, not once a PDF).
+/// compressor is a few hundred KB of match-finder tables: made once, not once a PDF).
 /// `None` if libdeflate fails (never seen).
 fn deflate(input: &[u8]) -> Option<Vec<u8>> {
     use libdeflater::{CompressionLvl, Compressor};
