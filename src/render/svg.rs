@@ -2332,7 +2332,7 @@ mod tests {
             let b = d.as_bytes();
             let (mut i, mut cmd, mut cur) = (0, b'm', (0i64, 0i64));
             let mut out = Vec::new();
-            let mut num = |i: &mut usize| -> i64 {
+            let num = |i: &mut usize| -> i64 {
                 while b[*i] == b' ' {
                     *i += 1;
                 }
