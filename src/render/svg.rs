@@ -428,27 +428,48 @@ impl PathWriter {
         forms
     }
 
-    /// A straight line to `q` (a vertex even when `q` is the current point).
+    /// A straight line to `q` (a vertex even when `q` is the current point), in the first of
+    /// its shortest forms in the order of [`PathWriter::line_forms`] (`h H v V l L`), each
+    /// measured as [`PathWriter::form_len_after`] would (the same sums, written out: a marker
+    /// run takes one step a glyph, and the generic [`PathWriter::pick`] was a third of them).
     fn line_to(&mut self, q: (i64, i64)) {
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
-        // The forms of [`PathWriter::line_forms`], in its order, without allocating.
-        let (h, hh, v, vv, l, ll) = ([dx], [q.0], [dy], [q.1], [dx, dy], [q.0, q.1]);
-        let mut cands: [(char, &[i64]); 6] = [(' ', &[]); 6];
-        let mut n = 0;
+        let after_digit = self.ends_in_digit();
+        // Characters of a form's letter (0 when implied), and of its first number after it.
+        let first = |c: char, v: i64| {
+            let (n, ad) = if self.implied(c) {
+                (0, after_digit)
+            } else {
+                (1, false)
+            };
+            n + usize::from(v >= 0 && ad) + usize::from(v < 0) + digits(v.unsigned_abs())
+        };
+        // A second number always follows a digit.
+        let second = |v: i64| 1 + digits(v.unsigned_abs());
+        let mut best = (usize::MAX, ' ');
+        let mut consider = |n: usize, c: char| {
+            if n < best.0 {
+                best = (n, c);
+            }
+        };
         if dy == 0 {
-            cands[n] = ('h', &h);
-            cands[n + 1] = ('H', &hh);
-            n += 2;
+            consider(first('h', dx), 'h');
+            consider(first('H', q.0), 'H');
         }
         if dx == 0 {
-            cands[n] = ('v', &v);
-            cands[n + 1] = ('V', &vv);
-            n += 2;
+            consider(first('v', dy), 'v');
+            consider(first('V', q.1), 'V');
         }
-        cands[n] = ('l', &l);
-        cands[n + 1] = ('L', &ll);
-        n += 2;
-        self.pick(&cands[..n]);
+        consider(first('l', dx) + second(dy), 'l');
+        consider(first('L', q.0) + second(q.1), 'L');
+        match best.1 {
+            'h' => self.put('h', &[dx]),
+            'H' => self.put('H', &[q.0]),
+            'v' => self.put('v', &[dy]),
+            'V' => self.put('V', &[q.1]),
+            'l' => self.put('l', &[dx, dy]),
+            _ => self.put('L', &[q.0, q.1]),
+        }
         self.cur = q;
     }
 
@@ -2398,8 +2419,11 @@ mod tests {
             for &q in prefix {
                 w.line_to(q);
             }
-            for &x in &vals {
-                for &y in &vals {
+            // The current point's own coordinates too, for horizontal and vertical lines.
+            let xs: Vec<i64> = vals.iter().copied().chain([w.cur.0]).collect();
+            let ys: Vec<i64> = vals.iter().copied().chain([w.cur.1]).collect();
+            for &x in &xs {
+                for &y in &ys {
                     let written: Vec<String> = w
                         .line_forms((x, y))
                         .iter()
