@@ -17,7 +17,7 @@
 //!   than 0.01 mm at the largest size the page draws it (y down, in lattice steps, without `z`:
 //!   glyphs are only filled);
 //! * a glyph drawn several times at one size and colour is one unfilled, unstroked `<path>`
-//!   (a run) whose vertices are the glyph origins, visited shortest step first, with a
+//!   (a run) whose vertices are the glyph origins, in line order, with a
 //!   `<marker>` holding the glyph at every vertex. Markers scale with `stroke-width` (their
 //!   default `markerUnits`), so the group's `stroke-width` is the hundredths of a mm per
 //!   lattice step at that size; one `<style>` rule, `marker{overflow:visible}`, lets the
@@ -2102,8 +2102,7 @@ impl std::fmt::Write for Markup {
 pub fn render_all(doc: &Document) -> Vec<(String, String)> {
     use rayon::prelude::*;
     // Pages render independently, in parallel, those with the most text first: a page's time
-    // grows with its text (faster than in proportion, as each marker run's points are ordered
-    // by a nearest-point search), and a text-heavy page started last (Kalah 6×4's first rules
+    // grows with its text, and a text-heavy page started last (Kalah 6×4's first rules
     // page, 3× the average) ran alone on one core at the end while the other idled. Each page
     // then goes back to its place.
     let text = |p: &Page| -> usize {
