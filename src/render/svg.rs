@@ -430,39 +430,30 @@ impl PathWriter {
 
     /// A straight line to `q` (a vertex even when `q` is the current point), in the first of
     /// its shortest forms in the order of [`PathWriter::line_forms`] (`h H v V l L`), each
-    /// measured as [`PathWriter::form_len_after`] would (the same sums, written out: a marker
-    /// run takes one step a glyph, and the generic [`PathWriter::pick`] took 14.5 M more of
-    /// the five kits' 1,087 M instructions).
+    /// measured by [`PathWriter::form_len_after`] and the chosen one written by
+    /// [`PathWriter::put`] (not through [`PathWriter::pick`]'s list of candidates: a marker
+    /// run takes one step a glyph, and the list cost 14.5 M of the five kits' 1,087 M
+    /// instructions).
     fn line_to(&mut self, q: (i64, i64)) {
         let (dx, dy) = (q.0 - self.cur.0, q.1 - self.cur.1);
-        let after_digit = self.ends_in_digit();
-        // Characters of a form's letter (0 when implied), and of its first number after it.
-        let first = |c: char, v: i64| {
-            let (n, ad) = if self.implied(c) {
-                (0, after_digit)
-            } else {
-                (1, false)
-            };
-            n + usize::from(v >= 0 && ad) + usize::from(v < 0) + digits(v.unsigned_abs())
-        };
-        // A second number always follows a digit.
-        let second = |v: i64| 1 + digits(v.unsigned_abs());
+        let ad = self.ends_in_digit();
         let mut best = (usize::MAX, ' ');
-        let mut consider = |n: usize, c: char| {
+        let mut consider = |c: char, vals: &[i64]| {
+            let n = self.form_len_after(ad, c, vals);
             if n < best.0 {
                 best = (n, c);
             }
         };
         if dy == 0 {
-            consider(first('h', dx), 'h');
-            consider(first('H', q.0), 'H');
+            consider('h', &[dx]);
+            consider('H', &[q.0]);
         }
         if dx == 0 {
-            consider(first('v', dy), 'v');
-            consider(first('V', q.1), 'V');
+            consider('v', &[dy]);
+            consider('V', &[q.1]);
         }
-        consider(first('l', dx) + second(dy), 'l');
-        consider(first('L', q.0) + second(q.1), 'L');
+        consider('l', &[dx, dy]);
+        consider('L', &[q.0, q.1]);
         match best.1 {
             'h' => self.put('h', &[dx]),
             'H' => self.put('H', &[q.0]),
