@@ -4,11 +4,12 @@
 //! How: [`Output::open`] takes an exclusive lock on the output folder (so two builds never
 //! interleave; names need no PID or random part) and tidies what a killed run left. Each kit is
 //! [staged](Output::stage) in full in the hidden sibling `.sowkit-new.<id>/`, every file and the
-//! folder fsynced. [`Output::commit`] then switches each kit in with one atomic step: on Linux
-//! `renameat2(RENAME_EXCHANGE)` swaps the staged folder and the old kit, elsewhere (or on a
-//! file system without exchange) the old kit is renamed to `.sowkit-old.<id>/` and the new one
-//! renamed into place; the next run restores a `.sowkit-old.<id>` whose kit is missing. Only when
-//! every kit is switched are the old kits deleted. Any error undoes every switch and removes
+//! folder fsynced (on a disk in the background, while the build lays out its next kits).
+//! [`Output::commit`] waits for every flush, then switches each kit in with one atomic step:
+//! on Linux `renameat2(RENAME_EXCHANGE)` swaps the staged folder and the old kit, elsewhere (or
+//! on a file system without exchange) the old kit is renamed to `.sowkit-old.<id>/` and the new
+//! one renamed into place; the next run restores a `.sowkit-old.<id>` whose kit is missing. Only
+//! when every kit is switched are the old kits deleted (their files from several threads). Any error undoes every switch and removes
 //! every staged folder, so a failed build leaves nothing new.
 //!
 //! An `-o` folder that does not exist yet is never created before the commit, so even a killed
@@ -138,6 +139,51 @@ fn sync_all_at_once(files: &[(PathBuf, fs::File)]) -> io::Result<()> {
     })
 }
 
+/// Threads that remove the old kits' files after a commit, at most ([`remove_all`]).
+const REMOVERS: usize = 4;
+
+/// Kits whose flushes go on at once in the background, at most ([`Output::stage`]): each
+/// takes up to [`SYNC_THREADS`] threads, so a build of many kits holds a bounded number.
+const FLUSHES_AT_ONCE: usize = 4;
+
+/// One kit's flush ([`Output::stage`]): under way on a thread of its own, or done where no
+/// thread could be started.
+enum Flush {
+    Running(std::thread::JoinHandle<io::Result<()>>),
+    Done(io::Result<()>),
+}
+
+impl Flush {
+    /// Runs `flush` on a new thread; where no thread can be started, here and now.
+    fn start(flush: impl FnOnce() -> io::Result<()> + Send + 'static) -> Flush {
+        type Job = Box<dyn FnOnce() -> io::Result<()> + Send>;
+        fn run(cell: &std::sync::Mutex<Option<Job>>) -> io::Result<()> {
+            let job = cell.lock().unwrap_or_else(|p| p.into_inner()).take();
+            job.map_or(Ok(()), |f| f())
+        }
+        // Shared so that a thread that cannot be started leaves the flush to run here.
+        let cell = std::sync::Arc::new(std::sync::Mutex::new(Some(Box::new(flush) as Job)));
+        let theirs = cell.clone();
+        let spawned = std::thread::Builder::new()
+            .name("sowkit-flush".into())
+            .spawn(move || run(&theirs));
+        match spawned {
+            Ok(h) => Flush::Running(h),
+            Err(_) => Flush::Done(run(&cell)),
+        }
+    }
+
+    /// Waits for the flush to end: its result.
+    fn wait(self) -> io::Result<()> {
+        match self {
+            Flush::Running(h) => h
+                .join()
+                .unwrap_or_else(|_| Err(Error::other("a kit's flush panicked"))),
+            Flush::Done(r) => r,
+        }
+    }
+}
+
 /// Whether `file` lies on a file system kept in memory (tmpfs or ramfs, by `fstatfs`), where
 /// flushing writes nothing to a device. `false` where that cannot be told (other systems, or
 /// the call failing).
@@ -238,6 +284,9 @@ pub struct Output {
     fresh: Option<(PathBuf, PathBuf)>,
     /// Kits staged so far (ids).
     staged: std::sync::Mutex<Vec<String>>,
+    /// Flushes of staged kits still under way ([`Output::stage`] on a disk), oldest first:
+    /// every one is waited for before the commit, and before a drop removes anything.
+    flushes: std::sync::Mutex<Vec<Flush>>,
     committed: bool,
     _lock: fs::File,
 }
@@ -274,6 +323,7 @@ impl Output {
                     root: out.to_path_buf(),
                     fresh: None,
                     staged: std::sync::Mutex::new(Vec::new()),
+                    flushes: std::sync::Mutex::new(Vec::new()),
                     committed: false,
                     _lock: lock(out)?,
                 };
@@ -350,6 +400,7 @@ impl Output {
             root: root.clone(),
             fresh: Some((stage_top, top)),
             staged: std::sync::Mutex::new(Vec::new()),
+            flushes: std::sync::Mutex::new(Vec::new()),
             committed: false,
             _lock: f,
         };
@@ -402,8 +453,11 @@ impl Output {
     }
 
     /// Writes one kit's files to its staging folder, each fsynced, then the folder fsynced.
-    /// Safe to call from several threads for different ids. Errors: `id` would leave the
-    /// output folder or is taken by a file, or I/O (naming the path).
+    /// On a disk the flushes go on in the background ([`FLUSHES_AT_ONCE`] kits at most) and
+    /// this returns once the files are written, so a build's threads lay out the next kit
+    /// while the disk works; [`Output::commit`] waits for every flush first (a flush error
+    /// is its error). Safe to call from several threads for different ids. Errors: `id`
+    /// would leave the output folder or is taken by a file, or I/O (naming the path).
     pub fn stage(&self, id: &str, files: &[crate::kit::File]) -> io::Result<()> {
         use std::io::Write;
         if id.is_empty() || id.contains(['/', '\\']) || id.starts_with('.') {
@@ -437,14 +491,42 @@ impl Output {
                 step(&format!("staging:{id}"))?;
             }
         }
-        sync_all_at_once(&written)?;
-        sync_dir(&dir)?;
-        step(&format!("staged:{id}"))
+        // In memory (tmpfs) a flush waits on nothing: done here, no thread started.
+        let in_memory = written.first().is_none_or(|(_, f)| in_memory(f));
+        let flush = {
+            let id = id.to_string();
+            move || {
+                sync_all_at_once(&written)?;
+                sync_dir(&dir)?;
+                step(&format!("staged:{id}"))
+            }
+        };
+        if in_memory {
+            return flush();
+        }
+        let mut flushes = self.flushes.lock().unwrap_or_else(|p| p.into_inner());
+        if flushes.len() >= FLUSHES_AT_ONCE {
+            // The oldest first: at most that many kits' flushes (and their threads) at once.
+            flushes.remove(0).wait()?;
+        }
+        flushes.push(Flush::start(flush));
+        Ok(())
+    }
+
+    /// Waits for every flush [`Output::stage`] left under way; the first error (oldest
+    /// first), after all have ended.
+    fn wait_flushed(&self) -> io::Result<()> {
+        let flushes = std::mem::take(&mut *self.flushes.lock().unwrap_or_else(|p| p.into_inner()));
+        // Every one waited for, then the first error.
+        let ended: Vec<io::Result<()>> = flushes.into_iter().map(Flush::wait).collect();
+        ended.into_iter().collect()
     }
 
     /// Switches every staged kit in (in `ids` order), then deletes the old kits. On an error
     /// every switch is undone and nothing new is left. Returns the kit folders in order.
     pub fn commit(mut self, ids: &[String]) -> io::Result<Vec<PathBuf>> {
+        // Every kit on disk before any is switched in (a failed flush: nothing new is left).
+        self.wait_flushed()?;
         let mut done: Vec<(String, Switched)> = Vec::new();
         let mut result = Ok(());
         for id in ids {
@@ -479,18 +561,19 @@ impl Output {
         self.committed = true;
         step("committed")?;
         // The new kits are in place; deleting the old ones is tidying (the next run retries).
-        for (id, s) in &done {
-            let old = match s {
-                Switched::Fresh => continue,
-                Switched::Exchanged => self.stage_dir(id),
-                Switched::MovedAside => self.root.join(format!("{OLD}{id}")),
-            };
-            if let Err(e) = remove_tree(&old) {
-                eprintln!(
-                    "warning: {e}; the next build into this folder tries again (if it cannot \
-                     either, remove that folder by hand)"
-                );
-            }
+        let old: Vec<PathBuf> = done
+            .iter()
+            .filter_map(|(id, s)| match s {
+                Switched::Fresh => None,
+                Switched::Exchanged => Some(self.stage_dir(id)),
+                Switched::MovedAside => Some(self.root.join(format!("{OLD}{id}"))),
+            })
+            .collect();
+        for e in remove_all(&old) {
+            eprintln!(
+                "warning: {e}; the next build into this folder tries again (if it cannot \
+                 either, remove that folder by hand)"
+            );
         }
         // The removals are not flushed: the new kits are already on disk (flushed before the
         // reveal), and an old kit that a crash brings back is removed by the next build.
@@ -549,6 +632,8 @@ impl Drop for Output {
         if self.committed {
             return;
         }
+        // No flush may still be working on what is removed below.
+        let _ = self.wait_flushed();
         if let Some((stage_top, _)) = &self.fresh {
             let _ = fs::remove_dir_all(stage_top);
             return;
@@ -642,6 +727,40 @@ pub fn is_kit_folder(dir: &Path) -> bool {
         crate::layout::phrases::Phrases::load(lang)
             .is_ok_and(|ph| ph.get("manifest.head").as_bytes() == first)
     })
+}
+
+/// Removes the folders `dirs` (old kits): first the files right inside them, spread over
+/// up to [`REMOVERS`] threads (on a disk each removal waits on the file system's journal, not
+/// the processor), then each folder with whatever is left ([`remove_tree`], which also deals
+/// with read-only folders). The errors, in the order of `dirs`, for the caller to report.
+fn remove_all(dirs: &[PathBuf]) -> Vec<Error> {
+    let files: Vec<PathBuf> = dirs
+        .iter()
+        .filter_map(|d| fs::read_dir(d).ok())
+        .flat_map(|rd| rd.filter_map(|e| e.ok()))
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .collect();
+    // In memory (tmpfs) a removal waits on nothing: no threads started for it.
+    let on_disk = dirs
+        .first()
+        .and_then(|d| fs::File::open(d).ok())
+        .is_some_and(|d| !in_memory(&d));
+    let threads = REMOVERS.min(files.len());
+    if on_disk && threads > 1 {
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let files = &files;
+                // A file that cannot be removed here is left to `remove_tree`, which says why.
+                s.spawn(move || {
+                    for f in files.iter().skip(t).step_by(threads) {
+                        let _ = fs::remove_file(f);
+                    }
+                });
+            }
+        });
+    }
+    dirs.iter().filter_map(|d| remove_tree(d).err()).collect()
 }
 
 /// Removes `p` (a folder with everything in it, or a file). A leftover can be an old kit whose
@@ -789,5 +908,75 @@ mod tests {
         if cfg!(target_os = "linux") {
             assert!(checked > 0, "no folder could be checked");
         }
+    }
+
+    /// A flush's result comes back from its thread: an error as it was, a panic as an error;
+    /// `wait_flushed` waits for every flush (the slowest is the last) and returns the oldest
+    /// error.
+    #[test]
+    fn a_flush_reports_its_error_and_every_flush_is_waited_for() {
+        assert!(Flush::start(|| Ok(())).wait().is_ok());
+        let e = Flush::start(|| Err(Error::other("disk full at a.pdf")))
+            .wait()
+            .unwrap_err();
+        assert_eq!(e.to_string(), "disk full at a.pdf");
+        let e = Flush::start(|| -> io::Result<()> { panic!("boom") })
+            .wait()
+            .unwrap_err();
+        assert!(e.to_string().contains("panicked"), "{e}");
+
+        let dir = std::env::temp_dir().join(format!("sowkit-flushes-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let out = Output::open(&dir).expect("open");
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        {
+            let mut flushes = out.flushes.lock().unwrap();
+            for k in 0..3 {
+                let done = done.clone();
+                flushes.push(Flush::start(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(20 * (k + 1)));
+                    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    if k == 0 {
+                        Ok(())
+                    } else {
+                        Err(Error::other(format!("flush {k} failed")))
+                    }
+                }));
+            }
+        }
+        let e = out.wait_flushed().unwrap_err();
+        assert_eq!(e.to_string(), "flush 1 failed");
+        assert_eq!(done.load(std::sync::atomic::Ordering::SeqCst), 3);
+        assert!(out.flushes.lock().unwrap().is_empty());
+        drop(out);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// `remove_all` removes every folder given, with the files in it, a subfolder and a
+    /// read-only subfolder, and reports nothing.
+    #[test]
+    fn remove_all_removes_every_old_kit_whole() {
+        let base = std::env::temp_dir().join(format!("sowkit-remove-all-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        let dirs: Vec<PathBuf> = (0..3).map(|k| base.join(format!("kit-{k}"))).collect();
+        for d in &dirs {
+            fs::create_dir_all(d.join("sub")).unwrap();
+            for f in 0..12 {
+                fs::write(d.join(format!("{f:02}.svg")), b"<svg/>").unwrap();
+            }
+            fs::write(d.join("sub/inner.txt"), b"x").unwrap();
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let ro = dirs[1].join("sub");
+            fs::set_permissions(&ro, fs::Permissions::from_mode(0o555)).unwrap();
+        }
+        let errors = remove_all(&dirs);
+        assert!(errors.is_empty(), "{errors:?}");
+        for d in &dirs {
+            assert!(fs::symlink_metadata(d).is_err(), "{} left", d.display());
+        }
+        let _ = fs::remove_dir_all(&base);
     }
 }

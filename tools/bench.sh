@@ -71,6 +71,10 @@ if command -v valgrind >/dev/null; then
     --out "$tmp/cg" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | head -1)
   printf '%-44s %9s M instructions (no target; load-independent measure of the 15 ms kit)\n' \
     "kalah-6x4 (one kit, callgrind)" "$(awk -v i="${ins:-0}" 'BEGIN {printf "%.0f", i / 1e6}')"
+  ins=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg5.out" "$bin" build rulesets \
+    --out "$tmp/cg5" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | head -1)
+  printf '%-44s %9s M instructions (no target; load-independent measure of the 60 ms build)\n' \
+    "all five bundled kits (callgrind)" "$(awk -v i="${ins:-0}" 'BEGIN {printf "%.0f", i / 1e6}')"
 else
   echo "kalah-6x4 instructions: valgrind not found; skipped"
 fi
