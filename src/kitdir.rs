@@ -29,10 +29,11 @@
 //! Test hooks (for `tests/kill.rs`; no effect unless set): `SOWKIT_TEST_PAUSE_AT=<step>` makes
 //! the process print `sowkit: paused at <step>` and sleep at that step; `SOWKIT_TEST_FAIL_AT=<step>`
 //! makes that step fail as a full disk would; `SOWKIT_TEST_NO_EXCHANGE=1` uses the portable
-//! switch. Steps: `locked`, `staging:<id>` (first file written), `staged:<id>`,
-//! `switching:<id>` (portable switch only, old kit moved aside), `switched:<id>`, `revealing`
-//! (only when `-o` did not exist: every kit switched in the hidden tree, not yet renamed into
-//! place), `committed`.
+//! switch. Steps: `locked`, `staging:<id>` (first file written), `staged:<id>` (files and
+//! folder flushed; on a disk reached on the kit's flush thread), `switching:<id>` (portable
+//! switch only, old kit moved aside), `switched:<id>`, `revealing` (only when `-o` did not
+//! exist: every kit switched in the hidden tree, not yet renamed into place), `committed`
+//! (pause only: every kit is new there, nothing can fail).
 
 use std::fs;
 use std::io::{self, Error, ErrorKind};
@@ -75,6 +76,16 @@ pub fn explain_missing(path: &Path, e: &Error) -> String {
     }
 }
 
+/// Test hook at `step` (see the module docs): pause forever when asked to pause there.
+fn pause_at(step: &str) {
+    if hook("pause") == Some(step) {
+        eprintln!("sowkit: paused at {step}");
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+}
+
 fn hook(name: &str) -> Option<&'static str> {
     static PAUSE: OnceLock<Option<String>> = OnceLock::new();
     static FAIL: OnceLock<Option<String>> = OnceLock::new();
@@ -89,12 +100,7 @@ fn hook(name: &str) -> Option<&'static str> {
 
 /// Test hook at `step` (see the module docs): pause forever, or fail as a full disk would.
 fn step(step: &str) -> io::Result<()> {
-    if hook("pause") == Some(step) {
-        eprintln!("sowkit: paused at {step}");
-        loop {
-            std::thread::sleep(std::time::Duration::from_secs(3600));
-        }
-    }
+    pause_at(step);
     if hook("fail") == Some(step) {
         return Err(Error::new(
             ErrorKind::StorageFull,
@@ -113,13 +119,21 @@ const SYNC_THREADS: usize = 8;
 /// (ext4, Kalah 6×4's 25 files; writing, flushing and the folder's flush, median of 15 builds
 /// in each of 4 alternating rounds): 7.6, 8.0, 10.1, 11.7 ms from the 2 threads of the
 /// machine's cores, 6.2, 6.4, 7.6, 10.8 ms from 8. On a file system kept in memory
-/// ([`in_memory`]: tmpfs, ramfs) a flush waits on nothing, so the files are flushed on the
-/// calling thread, one after another, rather than from threads started for nothing (0.4 ms of
-/// a Kalah 6×4 kit's 17 on tmpfs). Errors: the first failed flush, naming its file.
-fn sync_all_at_once(files: &[(PathBuf, fs::File)]) -> io::Result<()> {
-    let flush =
-        |(p, f): &(PathBuf, fs::File)| f.sync_all().map_err(|e| at_path("cannot write", p, e));
-    if files.first().is_some_and(|(_, f)| in_memory(f)) {
+/// (`in_memory`, from [`in_memory`]: tmpfs, ramfs) a flush waits on nothing, so the files are
+/// flushed on the calling thread, one after another, rather than from threads started for
+/// nothing (0.4 ms of a Kalah 6×4 kit's 17 on tmpfs). Each file is opened again to be flushed
+/// (for writing: some systems flush only such handles) and closed after, so a build holds no
+/// more files open than it flushes at once, however many kits wait for their flush. Errors:
+/// the first failed flush, naming its file.
+fn sync_all_at_once(files: &[PathBuf], in_memory: bool) -> io::Result<()> {
+    let flush = |p: &PathBuf| {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(p)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| at_path("cannot write", p, e))
+    };
+    if in_memory {
         return files.iter().try_for_each(flush);
     }
     let threads = SYNC_THREADS.min(files.len());
@@ -370,14 +384,24 @@ impl Output {
             Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
             Err(e) => return Err(at_path("cannot create folder", &top, e)),
         }
-        let f =
-            fs::File::open(&stage_top).map_err(|e| at_path("cannot open folder", &stage_top, e))?;
+        let f = match fs::File::open(&stage_top) {
+            Ok(f) => f,
+            // Another build has just renamed its staging folder into place: look again.
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(at_path("cannot open folder", &stage_top, e)),
+        };
         if lock_or_wait(&f, out, &stage_top)? {
             return Ok(None);
         }
         // The folder locked must still be the staging folder (not one another build has
         // just committed as `top`), and `out` still missing.
-        if !same_folder(&f, &stage_top) || fs::symlink_metadata(out).is_ok() {
+        if !same_folder(&f, &stage_top) {
+            return Ok(None);
+        }
+        if fs::symlink_metadata(out).is_ok() {
+            // Another build made `out` meanwhile: this staging folder (locked here, so no
+            // build is using it) would be left behind, beside a folder no build stages again.
+            let _ = remove_tree(&stage_top);
             return Ok(None);
         }
         #[cfg(not(unix))]
@@ -486,17 +510,19 @@ impl Output {
             let mut file = fs::File::create(&p).map_err(|e| at_path("cannot create", &p, e))?;
             file.write_all(&f.bytes)
                 .map_err(|e| at_path("cannot write", &p, e))?;
-            written.push((p, file));
+            // Closed now (flushed through a handle of its own, [`sync_all_at_once`]).
+            drop(file);
+            written.push(p);
             if k == 0 {
                 step(&format!("staging:{id}"))?;
             }
         }
         // In memory (tmpfs) a flush waits on nothing: done here, no thread started.
-        let in_memory = written.first().is_none_or(|(_, f)| in_memory(f));
+        let in_memory = fs::File::open(&dir).is_ok_and(|d| in_memory(&d));
         let flush = {
             let id = id.to_string();
             move || {
-                sync_all_at_once(&written)?;
+                sync_all_at_once(&written, in_memory)?;
                 sync_dir(&dir)?;
                 step(&format!("staged:{id}"))
             }
@@ -559,7 +585,9 @@ impl Output {
             return Err(e); // Drop removes the staged folders (and a staged `-o` tree).
         }
         self.committed = true;
-        step("committed")?;
+        // Pause only: nothing can fail here, every kit is new (a failure hook would report
+        // "nothing was changed" and skip the tidying).
+        pause_at("committed");
         // The new kits are in place; deleting the old ones is tidying (the next run retries).
         let old: Vec<PathBuf> = done
             .iter()
@@ -618,10 +646,13 @@ impl Output {
         }
         let old = self.root.join(format!("{OLD}{id}"));
         fs::rename(&fin, &old).map_err(|e| at_path("cannot move aside", &fin, e))?;
-        step(&format!("switching:{id}"))?;
-        if let Err(e) = fs::rename(&new, &fin) {
+        // A failure from here on puts the old kit back.
+        let into_place = step(&format!("switching:{id}")).and_then(|_| {
+            fs::rename(&new, &fin).map_err(|e| at_path("cannot rename into place", &fin, e))
+        });
+        if let Err(e) = into_place {
             let _ = fs::rename(&old, &fin);
-            return Err(at_path("cannot rename into place", &fin, e));
+            return Err(e);
         }
         Ok(Switched::MovedAside)
     }

@@ -233,11 +233,17 @@ fn killed_at_spread_out_moments_each_kit_is_old_or_new() {
 fn a_failure_while_switching_puts_every_kit_back() {
     let base = scratch("fail");
     let (old, _new) = references(&base);
-    for exchange in [true, false] {
-        let out = base.join(format!("out-{exchange}"));
+    // After a kit's switch, and (portable switch) between its two renames.
+    let cases = [
+        ("switched", true),
+        ("switched", false),
+        ("switching", false),
+    ];
+    for (at, exchange) in cases {
+        let out = base.join(format!("out-{at}-{exchange}"));
         copy_tree(&old, &out);
         let mut c = build(&out, "letter");
-        c.env("SOWKIT_TEST_FAIL_AT", format!("switched:{}", IDS[1]));
+        c.env("SOWKIT_TEST_FAIL_AT", format!("{at}:{}", IDS[1]));
         if !exchange {
             c.env("SOWKIT_TEST_NO_EXCHANGE", "1");
         }
@@ -245,7 +251,12 @@ fn a_failure_while_switching_puts_every_kit_back() {
         let err = String::from_utf8_lossy(&r.stderr);
         assert_eq!(r.status.code(), Some(1), "{err}");
         assert!(err.contains("nothing was changed"), "{err}");
-        assert_eq!(tree(&out), tree(&old), "exchange: {exchange}");
+        assert_eq!(
+            tree(&out),
+            tree(&old),
+            "failed at {at} (exchange: {exchange})"
+        );
+        assert_eq!(hidden(&out), Vec::<String>::new(), "failed at {at}");
     }
 }
 
