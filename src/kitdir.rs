@@ -9,8 +9,9 @@
 //! on Linux `renameat2(RENAME_EXCHANGE)` swaps the staged folder and the old kit, elsewhere (or
 //! on a file system without exchange) the old kit is renamed to `.sowkit-old.<id>/` and the new
 //! one renamed into place; the next run restores a `.sowkit-old.<id>` whose kit is missing. Only
-//! when every kit is switched are the old kits deleted (their files from several threads). Any error undoes every switch and removes
-//! every staged folder, so a failed build leaves nothing new.
+//! when every kit is switched are the old kits deleted (their files from several threads). Any
+//! error undoes every switch and removes every staged folder, so a failed build leaves nothing
+//! new.
 //!
 //! An `-o` folder that does not exist yet is never created before the commit, so even a killed
 //! build (which cannot clean up) leaves no empty or half-filled `-o` folder. Its outermost
@@ -119,13 +120,13 @@ const SYNC_THREADS: usize = 8;
 /// (ext4, Kalah 6×4's 25 files; writing, flushing and the folder's flush, median of 15 builds
 /// in each of 4 alternating rounds): 7.6, 8.0, 10.1, 11.7 ms from the 2 threads of the
 /// machine's cores, 6.2, 6.4, 7.6, 10.8 ms from 8. On a file system kept in memory
-/// (`in_memory`, from [`in_memory`]: tmpfs, ramfs) a flush waits on nothing, so the files are
-/// flushed on the calling thread, one after another, rather than from threads started for
+/// (`memory_fs`, as [`in_memory`] tells: tmpfs, ramfs) a flush waits on nothing, so the files
+/// are flushed on the calling thread, one after another, rather than from threads started for
 /// nothing (0.4 ms of a Kalah 6×4 kit's 17 on tmpfs). Each file is opened again to be flushed
 /// (for writing: some systems flush only such handles) and closed after, so a build holds no
 /// more files open than it flushes at once, however many kits wait for their flush. Errors:
 /// the first failed flush, naming its file.
-fn sync_all_at_once(files: &[PathBuf], in_memory: bool) -> io::Result<()> {
+fn sync_all_at_once(files: &[PathBuf], memory_fs: bool) -> io::Result<()> {
     let flush = |p: &PathBuf| {
         fs::OpenOptions::new()
             .write(true)
@@ -133,7 +134,7 @@ fn sync_all_at_once(files: &[PathBuf], in_memory: bool) -> io::Result<()> {
             .and_then(|f| f.sync_all())
             .map_err(|e| at_path("cannot write", p, e))
     };
-    if in_memory {
+    if memory_fs {
         return files.iter().try_for_each(flush);
     }
     let threads = SYNC_THREADS.min(files.len());
@@ -160,41 +161,23 @@ const REMOVERS: usize = 4;
 /// takes up to [`SYNC_THREADS`] threads, so a build of many kits holds a bounded number.
 const FLUSHES_AT_ONCE: usize = 4;
 
-/// One kit's flush ([`Output::stage`]): under way on a thread of its own, or done where no
-/// thread could be started.
-enum Flush {
-    Running(std::thread::JoinHandle<io::Result<()>>),
-    Done(io::Result<()>),
-}
+/// One kit's flush under way on a thread of its own ([`Output::stage`]).
+struct Flush(std::thread::JoinHandle<io::Result<()>>);
 
 impl Flush {
-    /// Runs `flush` on a new thread; where no thread can be started, here and now.
-    fn start(flush: impl FnOnce() -> io::Result<()> + Send + 'static) -> Flush {
-        type Job = Box<dyn FnOnce() -> io::Result<()> + Send>;
-        fn run(cell: &std::sync::Mutex<Option<Job>>) -> io::Result<()> {
-            let job = cell.lock().unwrap_or_else(|p| p.into_inner()).take();
-            job.map_or(Ok(()), |f| f())
-        }
-        // Shared so that a thread that cannot be started leaves the flush to run here.
-        let cell = std::sync::Arc::new(std::sync::Mutex::new(Some(Box::new(flush) as Job)));
-        let theirs = cell.clone();
-        let spawned = std::thread::Builder::new()
+    /// Runs `flush` on a new thread. Errors: the thread cannot be started.
+    fn start(flush: impl FnOnce() -> io::Result<()> + Send + 'static) -> io::Result<Flush> {
+        std::thread::Builder::new()
             .name("sowkit-flush".into())
-            .spawn(move || run(&theirs));
-        match spawned {
-            Ok(h) => Flush::Running(h),
-            Err(_) => Flush::Done(run(&cell)),
-        }
+            .spawn(flush)
+            .map(Flush)
     }
 
     /// Waits for the flush to end: its result.
     fn wait(self) -> io::Result<()> {
-        match self {
-            Flush::Running(h) => h
-                .join()
-                .unwrap_or_else(|_| Err(Error::other("a kit's flush panicked"))),
-            Flush::Done(r) => r,
-        }
+        self.0
+            .join()
+            .unwrap_or_else(|_| Err(Error::other("a kit's flush panicked")))
     }
 }
 
@@ -221,6 +204,12 @@ fn in_memory(file: &fs::File) -> bool {
         let _ = file;
         false
     }
+}
+
+/// [`in_memory`] for the file system that holds the folder `dir` (`false` if it cannot be
+/// opened).
+fn folder_in_memory(dir: &Path) -> bool {
+    fs::File::open(dir).is_ok_and(|d| in_memory(&d))
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
@@ -518,7 +507,7 @@ impl Output {
             }
         }
         // In memory (tmpfs) a flush waits on nothing: done here, no thread started.
-        let in_memory = fs::File::open(&dir).is_ok_and(|d| in_memory(&d));
+        let in_memory = folder_in_memory(&dir);
         let flush = {
             let id = id.to_string();
             move || {
@@ -535,7 +524,7 @@ impl Output {
             // The oldest first: at most that many kits' flushes (and their threads) at once.
             flushes.remove(0).wait()?;
         }
-        flushes.push(Flush::start(flush));
+        flushes.push(Flush::start(flush)?);
         Ok(())
     }
 
@@ -773,10 +762,7 @@ fn remove_all(dirs: &[PathBuf]) -> Vec<Error> {
         .map(|e| e.path())
         .collect();
     // In memory (tmpfs) a removal waits on nothing: no threads started for it.
-    let on_disk = dirs
-        .first()
-        .and_then(|d| fs::File::open(d).ok())
-        .is_some_and(|d| !in_memory(&d));
+    let on_disk = dirs.first().is_some_and(|d| !folder_in_memory(d));
     let threads = REMOVERS.min(files.len());
     if on_disk && threads > 1 {
         std::thread::scope(|s| {
@@ -946,12 +932,14 @@ mod tests {
     /// error.
     #[test]
     fn a_flush_reports_its_error_and_every_flush_is_waited_for() {
-        assert!(Flush::start(|| Ok(())).wait().is_ok());
+        assert!(Flush::start(|| Ok(())).unwrap().wait().is_ok());
         let e = Flush::start(|| Err(Error::other("disk full at a.pdf")))
+            .unwrap()
             .wait()
             .unwrap_err();
         assert_eq!(e.to_string(), "disk full at a.pdf");
         let e = Flush::start(|| -> io::Result<()> { panic!("boom") })
+            .unwrap()
             .wait()
             .unwrap_err();
         assert!(e.to_string().contains("panicked"), "{e}");
@@ -964,15 +952,18 @@ mod tests {
             let mut flushes = out.flushes.lock().unwrap();
             for k in 0..3 {
                 let done = done.clone();
-                flushes.push(Flush::start(move || {
-                    std::thread::sleep(std::time::Duration::from_millis(20 * (k + 1)));
-                    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    if k == 0 {
-                        Ok(())
-                    } else {
-                        Err(Error::other(format!("flush {k} failed")))
-                    }
-                }));
+                flushes.push(
+                    Flush::start(move || {
+                        std::thread::sleep(std::time::Duration::from_millis(20 * (k + 1)));
+                        done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        if k == 0 {
+                            Ok(())
+                        } else {
+                            Err(Error::other(format!("flush {k} failed")))
+                        }
+                    })
+                    .unwrap(),
+                );
             }
         }
         let e = out.wait_flushed().unwrap_err();

@@ -67,14 +67,16 @@ nos=$(cargo bench -q --bench build -- --without-solver 2>/dev/null | sed -n 's/.
 printf '%-44s %9s ms  (no target; the solver is not counted)\n' "kalah-6x4 without the solver (in process)" "${nos:-?}"
 # Load-independent: instructions of the whole kalah-6x4 build (all threads), under callgrind.
 if command -v valgrind >/dev/null; then
-  ins=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$bin" build rulesets/kalah-6x4.toml \
-    --out "$tmp/cg" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | head -1)
+  # Millions of instructions of `sowkit build <what>` (all threads), under callgrind.
+  mins() {
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg-$2.out" "$bin" build "$1" \
+      --out "$tmp/cg-$2" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | head -1 |
+      awk '{printf "%.0f", $1 / 1e6}'
+  }
   printf '%-44s %9s M instructions (no target; load-independent measure of the 15 ms kit)\n' \
-    "kalah-6x4 (one kit, callgrind)" "$(awk -v i="${ins:-0}" 'BEGIN {printf "%.0f", i / 1e6}')"
-  ins=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg5.out" "$bin" build rulesets \
-    --out "$tmp/cg5" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | head -1)
+    "kalah-6x4 (one kit, callgrind)" "$(mins rulesets/kalah-6x4.toml one)"
   printf '%-44s %9s M instructions (no target; load-independent measure of the 60 ms build)\n' \
-    "all five bundled kits (callgrind)" "$(awk -v i="${ins:-0}" 'BEGIN {printf "%.0f", i / 1e6}')"
+    "all five bundled kits (callgrind)" "$(mins rulesets all)"
 else
   echo "kalah-6x4 instructions: valgrind not found; skipped"
 fi
