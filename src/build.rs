@@ -63,13 +63,25 @@ pub fn build_all(
 
 /// As [`build_all`], adding to each kit the files `extra` makes for its ruleset (the 3D board
 /// of `--3d`), which its how-to sheet names ([`KitOptions::three_d_files`]); an `extra` error
-/// is [`BuildError::Extra`] and writes nothing.
+/// is [`BuildError::Extra`] and writes nothing. A ruleset file inside the kit folder of one of
+/// `rulesets` ([`crate::kitdir::kit_folder_holding`]) is a [`BuildError::Io`] of kind
+/// `InvalidInput`, before anything is written.
 pub fn build_all_with(
     rulesets: &[Ruleset],
     opts_for: impl Fn(&Ruleset) -> KitOptions + Sync,
     extra: impl Fn(&Ruleset) -> Result<Vec<crate::kit::File>, String> + Sync,
     out: &Path,
 ) -> Result<Vec<Built>, BuildError> {
+    // A ruleset kept in a kit folder this build replaces would go with the old kit.
+    let kit_ids: Vec<&str> = rulesets.iter().map(|r| r.id.as_str()).collect();
+    for rs in rulesets {
+        let file = Path::new(&rs.path);
+        if let Some(dir) = crate::kitdir::kit_folder_holding(file, out, &kit_ids) {
+            return Err(BuildError::Io(crate::kitdir::ruleset_in_kit_folder(
+                file, &dir,
+            )));
+        }
+    }
     let o = Output::open(out).map_err(BuildError::Io)?;
     let results: Vec<Result<Built, BuildError>> = rulesets
         .par_iter()

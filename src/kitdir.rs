@@ -731,6 +731,35 @@ pub fn ours_to_replace(dir: &Path) -> io::Result<()> {
     ))
 }
 
+/// The kit folder `<out>/<id>/` (for an id of `ids`) that holds the file `file`, as the path
+/// to report; `None` when it is in none of them (or either path cannot be resolved: a file
+/// that does not exist, a bundled ruleset, an `out` not made yet). Paths are compared resolved
+/// (`..` and symbolic links followed), so a link into a kit folder counts as inside it.
+/// A kit folder is replaced whole (`build`) or loses the files its kit does not make
+/// (`watch`): a ruleset kept in its own kit folder would be deleted by building it.
+pub fn kit_folder_holding(file: &Path, out: &Path, ids: &[&str]) -> Option<PathBuf> {
+    let file = fs::canonicalize(file).ok()?;
+    let root = fs::canonicalize(out).ok()?;
+    ids.iter()
+        .find(|id| file.starts_with(root.join(id)))
+        .map(|id| out.join(id))
+}
+
+/// The error [`kit_folder_holding`] leads to: the ruleset `file` lies in kit folder `dir`,
+/// which writing the kit would replace. `InvalidInput`, saying what to do.
+pub fn ruleset_in_kit_folder(file: &Path, dir: &Path) -> Error {
+    Error::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "the ruleset {} is inside the kit folder {}, which is replaced whole when the kit \
+             is written (a file kept there goes with the old kit): move the ruleset out of \
+             that folder, or choose another -o",
+            file.display(),
+            dir.display()
+        ),
+    )
+}
+
 /// Whether `dir` is a kit folder sowkit wrote: it holds a `manifest.txt` whose first line is
 /// the manifest heading of one of the compiled-in catalogues (`sowkit kit` in English; see
 /// `manifest.head` in `templates/<lang>.toml`). Reads at most the manifest's first 4 KB.

@@ -148,37 +148,59 @@ pub fn read_sources(files: &[PathBuf]) -> Result<Vec<(String, String)>, String> 
         .collect()
 }
 
-/// Writes into `out` only what differs from `kits`: each changed or missing file is written to
-/// a temporary file in its kit folder and renamed over the old one (a reader never sees half a
-/// file); files the kit no longer produces are removed; files whose bytes are unchanged are not
-/// touched (their modification time stays). Returns the files written or removed.
-/// Errors: a kit's folder exists and is not a kit (nothing is written), or I/O (files already
-/// replaced stay replaced; each is whole).
-pub fn write_changed(kits: &[Kit], out: &Path) -> std::io::Result<Vec<Change>> {
-    // As `build`: a folder of someone else's that has a kit's id is never written into.
-    for k in kits {
-        let dir = out.join(&k.id);
-        if dir.is_dir() {
-            crate::kitdir::ours_to_replace(&dir)?;
+/// Writes into `out` only what differs from `kits`, holding the output folder's lock as
+/// `build` does ([`crate::kitdir::Output::open`]: a build writing there meanwhile is waited
+/// for and waits for this, and what a killed build or watch left is tidied first). A kit whose
+/// folder is missing or empty is staged in full and switched in, as `build` writes it, so a
+/// killed watch never leaves half a new kit. In a kit folder that exists, each changed or
+/// missing file is written to a temporary file and renamed over the old one (a reader never
+/// sees half a file); files the kit no longer produces are removed; files whose bytes are
+/// unchanged are not touched (their modification time stays). `sources` are the ruleset files
+/// the kits come from. Returns the files written or removed.
+/// Errors: a kit's folder exists and is not a kit, or a file of `sources` is inside a kit's
+/// folder ([`crate::kitdir::kit_folder_holding`]; nothing is written either way), or I/O
+/// (files already replaced stay replaced; each is whole).
+pub fn write_changed(
+    kits: &[Kit],
+    sources: &[PathBuf],
+    out: &Path,
+) -> std::io::Result<Vec<Change>> {
+    let ids: Vec<&str> = kits.iter().map(|k| k.id.as_str()).collect();
+    for f in sources {
+        if let Some(dir) = crate::kitdir::kit_folder_holding(f, out, &ids) {
+            return Err(crate::kitdir::ruleset_in_kit_folder(f, &dir));
         }
     }
-    let changes = kitdiff::compare(kits, out)?;
+    let o = crate::kitdir::Output::open(out)?;
+    // As `build`: a folder of someone else's (or a file, or a link) where a kit goes is never
+    // written into, and nothing is written when there is one.
+    for k in kits {
+        crate::kitdir::may_replace(&out.join(&k.id))?;
+    }
+    // A kit with no folder yet, or an empty one, is written whole, as `build` writes it.
     let mut done = Vec::new();
-    for c in changes {
+    let mut new_kits: Vec<String> = Vec::new();
+    for k in kits {
+        let dir = out.join(&k.id);
+        if !crate::kitdir::is_kit_folder(&dir) {
+            o.stage(&k.id, &k.files)?;
+            new_kits.push(k.id.clone());
+            done.push(Change::Missing(dir));
+        }
+    }
+    let is_new = |p: &Path| new_kits.iter().any(|id| p.starts_with(out.join(id)));
+    for c in kitdiff::compare(kits, out)? {
         match &c {
+            _ if is_new(c.path()) => continue,
             Change::Missing(p) | Change::Differs(p) => {
                 let Some(k) = kits.iter().find(|k| p.starts_with(out.join(&k.id))) else {
                     continue;
                 };
                 let dir = out.join(&k.id);
-                if *p == dir {
-                    std::fs::create_dir_all(&dir)?;
-                    for f in &k.files {
-                        replace_file(&dir.join(&f.name), &f.bytes)?;
-                    }
-                } else if let Some(f) = k.files.iter().find(|f| dir.join(&f.name) == *p) {
-                    replace_file(p, &f.bytes)?;
-                }
+                let Some(f) = k.files.iter().find(|f| dir.join(&f.name) == *p) else {
+                    continue;
+                };
+                replace_file(p, &f.bytes)?;
             }
             Change::Stale(p) => {
                 // Only files inside a kit being written; whole stale kit folders are left alone.
@@ -190,6 +212,11 @@ pub fn write_changed(kits: &[Kit], out: &Path) -> std::io::Result<Vec<Change>> {
             }
         }
         done.push(c);
+    }
+    done.sort_by(|a, b| a.path().cmp(b.path()));
+    // Nothing staged: nothing to switch in (and an `-o` that did not exist stays so).
+    if !new_kits.is_empty() {
+        o.commit(&new_kits)?;
     }
     Ok(done)
 }

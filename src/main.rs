@@ -1212,6 +1212,18 @@ fn main() -> ExitCode {
                 if !problems.is_empty() {
                     return ExitCode::from(1);
                 }
+                // As `build` refuses it: a ruleset kept in a kit folder it would replace.
+                let kit_ids: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
+                for rs in &all {
+                    let file = std::path::Path::new(&rs.path);
+                    if let Some(dir) = sowkit::kitdir::kit_folder_holding(file, &out, &kit_ids) {
+                        eprintln!(
+                            "error: {}",
+                            sowkit::kitdir::ruleset_in_kit_folder(file, &dir)
+                        );
+                        return ExitCode::from(1);
+                    }
+                }
                 return cli::check_out(&kits, &out);
             }
             // Each kit is staged as soon as it is rendered; none is switched in unless all are.

@@ -338,3 +338,124 @@ fn a_heavy_build_into_a_missing_folder_killed_part_way_leaves_no_folder_or_every
     // Killed early, the folder is not there at all.
     assert!(absent >= 1, "every kill came after the commit");
 }
+
+/// Reads `stream` on a thread of its own and waits (at most two minutes) for a line for which
+/// `want` holds; whether one came. The process is left running.
+fn wait_for_line(
+    stream: impl std::io::Read + Send + 'static,
+    want: impl Fn(&str) -> bool + Send + 'static,
+) -> bool {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if want(&line) {
+                let _ = tx.send(());
+                break;
+            }
+        }
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(120)).is_ok()
+}
+
+/// `sowkit watch <six-pit ruleset> -o out`, its output piped.
+fn watch(out: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_sowkit"));
+    c.arg("watch").arg(ruleset_file(IDS[0])).arg("-o").arg(out);
+    c.stdout(Stdio::piped()).stderr(Stdio::piped());
+    c
+}
+
+/// A kit `watch` writes where there was none is staged whole and renamed into place, as
+/// `build` does: a watch killed while writing it leaves no half kit (a folder without its
+/// manifest, which every later build refused as "not a kit"), and the next build tidies.
+#[test]
+fn a_watch_killed_while_writing_a_new_kit_leaves_no_half_kit() {
+    let out = scratch("watch-new-kit");
+    let step = format!("staging:{}", IDS[0]);
+    let mut c = watch(&out);
+    c.env("SOWKIT_TEST_PAUSE_AT", &step);
+    let mut child = c.spawn().unwrap();
+    let err = child.stderr.take().unwrap();
+    let want = format!("sowkit: paused at {step}");
+    let paused = wait_for_line(err, move |l| l == want);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        paused,
+        "watch never staged the new kit (it wrote it in place)"
+    );
+    assert!(
+        !out.join(IDS[0]).exists(),
+        "a killed watch left a half kit: {:?}",
+        tree(&out).keys().collect::<Vec<_>>()
+    );
+    let mut b = Command::new(env!("CARGO_BIN_EXE_sowkit"));
+    let r = b
+        .arg("build")
+        .arg(ruleset_file(IDS[0]))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [IDS[0]],
+        "the next build left something beside the kit"
+    );
+}
+
+/// `watch` holds the output folder's lock while it writes, as `build` does: while a build holds
+/// it, watch waits (and says so) and writes nothing; once the build is gone it writes its kit.
+/// (Before, a watch and a build writing one folder at once left kits mixing both builds' files.)
+#[test]
+fn watch_waits_for_a_build_writing_the_same_folder() {
+    let out = scratch("watch-lock");
+    let mut holder = build(&out, "a4");
+    holder.env("SOWKIT_TEST_PAUSE_AT", "locked");
+    let mut holder = holder.spawn().unwrap();
+    let err = holder.stderr.take().unwrap();
+    assert!(
+        wait_for_line(err, |l| l == "sowkit: paused at locked"),
+        "the build never took the lock"
+    );
+    let mut w = watch(&out).spawn().unwrap();
+    let (werr, wout) = (w.stderr.take().unwrap(), w.stdout.take().unwrap());
+    let waited = wait_for_line(werr, |l| l.starts_with("waiting: another sowkit build"));
+    let written_meanwhile = out.join(IDS[0]).exists();
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let rebuilt = waited && wait_for_line(wout, |l| l.starts_with("rebuilt 1 kit(s)"));
+    w.kill().unwrap();
+    w.wait().unwrap();
+    assert!(
+        waited,
+        "watch did not wait for the build holding the folder"
+    );
+    assert!(
+        !written_meanwhile,
+        "watch wrote while the build held the folder"
+    );
+    assert!(
+        rebuilt,
+        "watch did not write its kit once the build was gone"
+    );
+    let check = Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .arg("build")
+        .arg("--check")
+        .arg(ruleset_file(IDS[0]))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}

@@ -262,12 +262,84 @@ fn watch_never_writes_into_a_folder_that_is_not_a_kit() {
     std::fs::write(mine.join("diary.txt"), b"mine").unwrap();
     let before = tree(&out);
     let kits = [kit("six-pit-sowing")];
-    let err = sowkit::live::write_changed(&kits, &out).unwrap_err();
+    let err = sowkit::live::write_changed(&kits, &[], &out).unwrap_err();
     assert!(err.to_string().contains("is not a kit"), "{err}");
     assert_eq!(tree(&out), before);
     std::fs::remove_file(mine.join("diary.txt")).unwrap();
-    let done = sowkit::live::write_changed(&kits, &out).unwrap();
+    let done = sowkit::live::write_changed(&kits, &[], &out).unwrap();
     assert!(!done.is_empty() && mine.join("kit.pdf").is_file());
     // Now a kit: rewritten in place without complaint.
-    assert!(sowkit::live::write_changed(&kits, &out).unwrap().is_empty());
+    assert!(sowkit::live::write_changed(&kits, &[], &out)
+        .unwrap()
+        .is_empty());
+}
+
+/// A ruleset kept in its own kit folder would go with the old kit when the kit is replaced
+/// (`build`) or be removed as a file the kit does not make (`watch`): both refuse, naming the
+/// file and the folder, and change nothing; `build --check` says the same. A ruleset in the
+/// output folder but outside every kit folder is fine.
+#[test]
+fn a_ruleset_inside_its_kit_folder_is_refused_and_kept() {
+    let bin = env!("CARGO_BIN_EXE_sowkit");
+    let out = scratch("inside");
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
+    let run =
+        |args: &[&std::ffi::OsStr]| std::process::Command::new(bin).args(args).output().unwrap();
+    let first = run(&[
+        "build".as_ref(),
+        bundled.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    // Kept in the kit folder, and reached through a symbolic link from outside it.
+    let inside = out.join("six-pit-sowing").join("six-pit-sowing.toml");
+    std::fs::copy(&bundled, &inside).unwrap();
+    let link = out.join("link.toml");
+    std::os::unix::fs::symlink(&inside, &link).unwrap();
+    let before = tree(&out);
+    for given in [&inside, &link] {
+        for check in [false, true] {
+            let mut args: Vec<&std::ffi::OsStr> = vec!["build".as_ref()];
+            if check {
+                args.push("--check".as_ref());
+            }
+            args.extend([given.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+            let r = run(&args);
+            let err = String::from_utf8_lossy(&r.stderr);
+            assert_eq!(r.status.code(), Some(1), "{err}");
+            assert!(
+                err.contains(&format!("{} is inside the kit folder", given.display()))
+                    && err.contains("six-pit-sowing")
+                    && err.contains("move the ruleset out of that folder"),
+                "{err}"
+            );
+            assert_eq!(
+                tree(&out),
+                before,
+                "build (check: {check}) changed the folder"
+            );
+        }
+        // `watch` writes through `live::write_changed`.
+        let kits = [kit("six-pit-sowing")];
+        let e = sowkit::live::write_changed(&kits, std::slice::from_ref(given), &out).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{e}");
+        assert_eq!(tree(&out), before, "watch changed the folder");
+    }
+    // Beside the kit folders, not in one: built, and kept.
+    std::fs::remove_file(&link).unwrap();
+    let beside = out.join("six-pit-sowing.toml");
+    std::fs::rename(&inside, &beside).unwrap();
+    let r = run(&[
+        "build".as_ref(),
+        beside.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(beside.is_file());
 }

@@ -159,8 +159,12 @@ fn watch_once(
             false
         }
         Ok(built) => {
+            let sources: Vec<PathBuf> = built
+                .iter()
+                .map(|b| PathBuf::from(&b.ruleset.path))
+                .collect();
             let kits: Vec<_> = built.into_iter().map(|b| b.kit).collect();
-            match live::write_changed(&kits, out) {
+            match live::write_changed(&kits, &sources, out) {
                 Ok(ch) => {
                     println!(
                         "rebuilt {} kit(s) in {} ms: {}",
