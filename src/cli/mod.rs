@@ -345,7 +345,15 @@ pub fn replay(
                     eprintln!("error: --title: {msg} (check refuses it in example.title)");
                     return ExitCode::from(2);
                 }
-                None => t.to_string(),
+                // A character the bundled font lacks: `check` refuses the appended example
+                // (the same rule `sowkit new` applies to a name).
+                None => match sowkit::ruleset::load::font_missing(t).into_iter().next() {
+                    Some((_, msg)) => {
+                        eprintln!("error: --title: {msg} (check refuses it in example.title)");
+                        return ExitCode::from(2);
+                    }
+                    None => t.to_string(),
+                },
             },
             None => sowkit::replay::example_title(&rs.lang, &moves),
         };
