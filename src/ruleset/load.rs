@@ -3126,6 +3126,20 @@ impl Validator<'_> {
             }
             self.lines = lines;
             let mut ex_texts = BTreeMap::new();
+            let move_names: Vec<String> = ex
+                .moves
+                .get_ref()
+                .iter()
+                .map(|m| m.get_ref().clone())
+                .collect();
+            // Whether the example's own title was given (`--title`), not the one
+            // `replay --emit-example` makes up: then a translation still titled with the made-up
+            // one is a placeholder left to translate.
+            let own_title_given = !crate::replay::is_example_title_placeholder(
+                &lang,
+                ex.title.get_ref(),
+                &move_names,
+            );
             for (code, et) in ex.text.into_iter().flatten() {
                 let at = et.span();
                 let et = et.into_inner();
@@ -3165,6 +3179,21 @@ impl Validator<'_> {
                         at.clone(),
                         &format!("{f}.title"),
                         "the title is empty: give the example's title in this language",
+                    );
+                }
+                // The placeholder `replay --emit-example --title …` writes in each translation
+                // (with the title to translate in an `# UPDATE` comment, which TOML does not
+                // keep): recognised as the title it makes up from the example's moves.
+                if own_title_given
+                    && crate::replay::is_example_title_placeholder(&code, &title, &move_names)
+                {
+                    self.warn(
+                        et.title.span(),
+                        &format!("{f}.title"),
+                        format!(
+                            "{title:?} is the placeholder `sowkit replay --emit-example` wrote, not a translation: a kit in {code:?} prints it as this example's heading; translate the example's title {:?} into {code:?} here",
+                            ex.title.get_ref()
+                        ),
                     );
                 }
                 if ex.note.is_some() != note.is_some() {
