@@ -433,29 +433,59 @@ pub fn emit_example_command(
 
 /// The title of a worked example written from `moves` (`replay --emit-example`, the play-test
 /// page's "copy as worked example") when the user gives none, in `lang`: "Replay of S3 N3"
-/// (catalogue `example.replay_title`), or "Replay of 120 moves" (`example.replay_title_many`)
-/// when that is longer than [`MAX_TITLE_CHARS`](crate::ruleset::load::MAX_TITLE_CHARS). A
-/// language with no catalogue gets the English words.
+/// (catalogue `example.replay_title`, given the moves and their count `n`, so Spanish says
+/// "Jugada S3" for one move and "Jugadas S3 N3" for more), or "Replay of 120 moves"
+/// (`example.replay_title_many`) when that is longer than
+/// [`MAX_TITLE_CHARS`](crate::ruleset::load::MAX_TITLE_CHARS). A language with no catalogue
+/// gets the English words.
 pub fn example_title(lang: &str, moves: &[String]) -> String {
-    use crate::layout::phrases::Phrases;
-    let ph = Phrases::load(lang).or_else(|_| Phrases::load("en"));
-    let (all, many) = match &ph {
-        Ok(ph) => (
-            ph.fmt("example.replay_title", &[("moves", &moves.join(" "))]),
-            ph.fmt(
-                "example.replay_title_many",
-                &[("n", &moves.len().to_string())],
-            ),
+    let all = match phrases_or_en(lang) {
+        Some(ph) => ph.count(
+            "example.replay_title",
+            moves.len() as u64,
+            &[("moves", &moves.join(" "))],
         ),
-        Err(_) => (
-            format!("Replay of {}", moves.join(" ")),
-            format!("Replay of {} moves", moves.len()),
-        ),
+        None => format!("Replay of {}", moves.join(" ")),
     };
     if all.chars().count() <= crate::ruleset::load::MAX_TITLE_CHARS {
         all
     } else {
-        many
+        title_of_many(lang, moves.len() as u64)
+    }
+}
+
+/// The catalogue of `lang`, else the English one (`None` only if neither loads).
+fn phrases_or_en(lang: &str) -> Option<crate::layout::phrases::Phrases> {
+    use crate::layout::phrases::Phrases;
+    Phrases::load(lang).or_else(|_| Phrases::load("en")).ok()
+}
+
+/// [`example_title`]'s form for a game too long to list: "Replay of 120 moves" in `lang`.
+fn title_of_many(lang: &str, n: u64) -> String {
+    match phrases_or_en(lang) {
+        Some(ph) => ph.count("example.replay_title_many", n, &[]),
+        None => format!("Replay of {n} moves"),
+    }
+}
+
+/// Whether `title` is the placeholder [`example_title`] gives in `lang` for an example whose
+/// moves are `moves`, as `replay --emit-example` writes it into an `[example.text.<lang>]`
+/// table when `--title` was given in the ruleset's own language (the title to translate stands
+/// in a comment above). Also recognised: the "Replay of 700 moves" form of a game longer than
+/// an example may be, which `--emit-example` cuts to its last moves, so the count is at least
+/// the example's.
+pub fn is_example_title_placeholder(lang: &str, title: &str, moves: &[String]) -> bool {
+    if moves.is_empty() {
+        return false;
+    }
+    if title == example_title(lang, moves) {
+        return true;
+    }
+    // The count as the catalogue writes it (grouped in threes from 10 000: digits only).
+    let digits: String = title.chars().filter(char::is_ascii_digit).collect();
+    match digits.parse::<u64>() {
+        Ok(n) if n >= moves.len() as u64 && n <= 1 << 40 => title == title_of_many(lang, n),
+        _ => false,
     }
 }
 
@@ -863,5 +893,59 @@ fn ply_json(r: &Rules, ply: usize, mv: &str, rep: &Report, g: &Game) -> PlyJson 
             .map(|&p| r.player_name(p).to_string())
             .collect(),
         after: state(r, g),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{example_title, is_example_title_placeholder};
+
+    fn moves(n: usize) -> Vec<String> {
+        (0..n).map(|k| format!("A{}", k % 6 + 1)).collect()
+    }
+
+    /// The made-up titles, from the catalogues' words: Spanish "Jugada" for one move and
+    /// "Jugadas" for more; a list too long for a title (100 characters) becomes a count.
+    #[test]
+    fn made_up_titles_agree_with_the_number_of_moves() {
+        assert_eq!(example_title("es", &moves(1)), "Jugada A1");
+        assert_eq!(example_title("es", &moves(2)), "Jugadas A1 A2");
+        assert_eq!(example_title("en", &moves(1)), "Replay of A1");
+        assert_eq!(example_title("en", &moves(2)), "Replay of A1 A2");
+        // 33 moves of 2 characters with spaces: 98 characters after "Replay of ".
+        assert_eq!(example_title("en", &moves(33)), "Replay of 33 moves");
+        assert_eq!(example_title("es", &moves(40)), "Partida de 40 jugadas");
+    }
+
+    /// A placeholder is recognised from the example's moves: exactly the made-up title, or
+    /// the count form for at least as many moves (a game cut to its last 500 moves is titled
+    /// with all of them); a title the user wrote, or made up for other moves, is not one.
+    #[test]
+    fn placeholders_are_recognised_from_the_moves() {
+        assert!(is_example_title_placeholder("es", "Jugada A1", &moves(1)));
+        assert!(!is_example_title_placeholder("es", "Jugadas A1", &moves(1)));
+        assert!(!is_example_title_placeholder("es", "Jugada A1", &moves(2)));
+        assert!(!is_example_title_placeholder("es", "Apertura", &moves(1)));
+        assert!(is_example_title_placeholder(
+            "en",
+            "Replay of 700 moves",
+            &moves(500)
+        ));
+        assert!(is_example_title_placeholder(
+            "en",
+            "Replay of 12,000 moves",
+            &moves(500)
+        ));
+        assert!(!is_example_title_placeholder(
+            "en",
+            "Replay of 400 moves",
+            &moves(500)
+        ));
+        assert!(!is_example_title_placeholder(
+            "en",
+            "Replay of 700 turns",
+            &moves(500)
+        ));
+        assert!(!is_example_title_placeholder("en", "Replay of A1", &[]));
     }
 }

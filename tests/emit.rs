@@ -145,7 +145,9 @@ fn an_emitted_example_appends_to_every_bundled_ruleset() {
 }
 
 /// `replay --title` refuses what `check` refuses in an example's title, with the same words:
-/// invisible and bidi-control characters, and (in a title, one line) newlines and tabs.
+/// invisible and bidi-control characters, (in a title, one line) newlines and tabs, and
+/// characters the bundled font lacks (CJK, an emoji DejaVu Sans has no glyph for) or that need
+/// right-to-left shaping (Arabic); the first such character is named.
 #[test]
 fn replay_title_refuses_what_check_refuses() {
     let d = scratch("title");
@@ -155,6 +157,9 @@ fn replay_title_refuses_what_check_refuses() {
         ("\u{202E}S1", "U+202E"),
         ("two\nlines", "U+000A"),
         ("a\ttab", "U+0009"),
+        ("中文の例", "U+4E2D"),
+        ("Opening مرحبا", "U+0645"),
+        ("Crab \u{1F980} move", "U+1F980"),
     ] {
         let o = emit(&six, &["A1".to_string()], Some(title));
         let (out, err) = text(&o);

@@ -497,14 +497,32 @@ fn emitted_example_round_trips_through_check() {
         // The ruleset has a Spanish translation: the example gets its [example.text.es], titled
         // in Spanish, the English title given only in a comment to translate (copied as the
         // Spanish title, it printed in the Spanish kit; without the table, check warned and
-        // `build --lang es` refused the ruleset).
+        // `build --lang es` refused the ruleset). "Jugada" for one move, "Jugadas" for more.
+        let word = if moves.contains(' ') {
+            "Jugadas"
+        } else {
+            "Jugada"
+        };
+        let placeholder = format!("title = \"{word} {moves}\"\n");
         assert!(
-            ex.ends_with(&format!("[example.text.es]\n# UPDATE: translate \"Round trip\" into \"es\" here\ntitle = \"Jugadas {}\"\n", moves.split_whitespace().collect::<Vec<_>>().join(" "))),
+            ex.ends_with(&format!("[example.text.es]\n# UPDATE: translate \"Round trip\" into \"es\" here\n{placeholder}")),
             "{ex}"
         );
+        // check accepts it, warning of the placeholder until it is translated.
         let o = check_with("roundtrip", &ex);
         assert!(o.status.success(), "{ex}\n{:?}", text(&o));
         assert!(text(&o).1.contains("9 worked examples agree"));
+        assert!(
+            text(&o).1.contains("warning: example[9].text.es.title: ")
+                && text(&o).1.contains("placeholder"),
+            "{:?}",
+            text(&o)
+        );
+        let o = check_with(
+            "roundtrip",
+            &ex.replace(&placeholder, "title = \"Ida y vuelta\"\n"),
+        );
+        assert!(o.status.success(), "{ex}\n{:?}", text(&o));
         assert!(!text(&o).1.contains("warning"), "{:?}", text(&o));
         // A wrong expectation in the same example is caught.
         let wrong = ex.replacen("extra_turn = ", "extra_turn = !", 1);
@@ -518,7 +536,9 @@ fn emitted_example_round_trips_through_check() {
 
 /// Without --title, the example is titled in the ruleset's language and each translation in
 /// its own: six-pit sowing is English with a Spanish translation, Kalah 6×3 Spanish with an
-/// English one (titles from the catalogues' `example.replay_title`, written here by hand).
+/// English one (titles from the catalogues' `example.replay_title`, written here by hand:
+/// Spanish "Jugada" for one move, "Jugadas" for more). No title was given to translate, so
+/// `check` does not warn of either as a placeholder (`emitted_titles_warn_until_translated`).
 #[test]
 fn emitted_example_titles_follow_each_language() {
     for (id, moves, own, other) in [
@@ -531,7 +551,7 @@ fn emitted_example_titles_follow_each_language() {
         (
             "kalah-6x3",
             "S1",
-            "title = \"Jugadas S1\"\n",
+            "title = \"Jugada S1\"\n",
             "[example.text.en]\ntitle = \"Replay of S1\"\n",
         ),
     ] {
@@ -550,6 +570,96 @@ fn emitted_example_titles_follow_each_language() {
         assert!(o.status.success(), "{err}");
         assert!(ex.starts_with(&format!("\n[[example]]\n{own}")), "{ex}");
         assert!(ex.ends_with(other), "{ex}");
+    }
+}
+
+/// The new user's path (README "Start: sowkit new", "Replay in the terminal"): an example
+/// emitted with an English `--title` into a copy of Kalah 6×4 (English, with a Spanish
+/// translation) gets the placeholder Spanish title "Jugada S3" (one move; typed "s3", written
+/// as the example writes it), and `check` and `build --lang es` warn of it, naming the file, its
+/// line and the field, until it is translated; with no `--title`, the titles in both languages
+/// are the made-up ones and nothing warns. The same the other way round: a Spanish ruleset
+/// (Kalah 6×3) with a Spanish `--title` warns of the English placeholder "Replay of S1".
+#[test]
+fn emitted_titles_warn_until_translated() {
+    let d = scratch("placeholder");
+    for (id, moves, title, placeholder, lang) in [
+        (
+            "kalah-6x4",
+            "s3",
+            "Opening: three seeds to the store",
+            "title = \"Jugada S3\"",
+            "es",
+        ),
+        (
+            "kalah-6x3",
+            "S1",
+            "Apertura",
+            "title = \"Replay of S1\"",
+            "en",
+        ),
+    ] {
+        let f = d.join(format!("club-{id}.toml"));
+        let base = std::fs::read_to_string(repo(&format!("rulesets/{id}.toml"))).unwrap();
+        let emit = |t: Option<&str>| {
+            std::fs::write(&f, &base).unwrap();
+            let mut c = sowkit();
+            c.arg("replay")
+                .arg(&f)
+                .args(["--moves", moves, "--emit-example"]);
+            if let Some(t) = t {
+                c.args(["--title", t]);
+            }
+            let o = c.output().unwrap();
+            assert!(o.status.success(), "{:?}", text(&o));
+            let ex = text(&o).0;
+            std::fs::write(&f, format!("{base}{ex}")).unwrap();
+            ex
+        };
+        let ex = emit(Some(title));
+        assert!(ex.ends_with(&format!("{placeholder}\n")), "{ex}");
+        // The line of the placeholder, counted in the file as written.
+        let src = std::fs::read_to_string(&f).unwrap();
+        let line = src.lines().position(|l| l == placeholder).unwrap() + 1;
+        let at = format!("club-{id}.toml:{line}:");
+        // The appended example is the last of the file's.
+        let k = src.lines().filter(|l| l.trim() == "[[example]]").count();
+        let field = format!("example[{k}].text.{lang}.title");
+        let o = sowkit().arg("check").arg(&f).output().unwrap();
+        let (_, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            err.contains(&format!("warning: {field}: "))
+                && err.contains("placeholder")
+                && err.contains(&format!("{title:?}"))
+                && err.contains(&at),
+            "{id}: {err}"
+        );
+        let out = d.join(format!("kit-{id}"));
+        let o = sowkit()
+            .args(["build", "--lang", lang])
+            .arg(&f)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let (_, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            err.contains(&format!("warning: {field}: ")) && err.contains(&at),
+            "{id}: {err}"
+        );
+        // Translated: no warning.
+        std::fs::write(&f, src.replace(placeholder, "title = \"Translated\"")).unwrap();
+        let o = sowkit().arg("check").arg(&f).output().unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+        assert!(!text(&o).1.contains("warning"), "{id}: {:?}", text(&o));
+        // No --title: the made-up titles in both languages; nothing to translate.
+        let ex = emit(None);
+        assert!(ex.ends_with(&format!("{placeholder}\n")), "{ex}");
+        let o = sowkit().arg("check").arg(&f).output().unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+        assert!(!text(&o).1.contains("warning"), "{id}: {:?}", text(&o));
     }
 }
 

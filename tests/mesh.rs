@@ -791,10 +791,28 @@ fn a_large_board_gets_a_coarser_grid_within_the_grid_point_bound() {
     }
 }
 
-/// A board too deep for the bed names what makes it deep: 4 pits of 50 seeds on 12 mm pits
-/// (12 mm gap) have a 200 mm store (half of 400 seeds need far more; capped at 200), past the
-/// two rows' `2·12 + 12 = 36` mm, so the stores; Kalah 6×4 at 80 mm pits (rows
-/// `2·80 + 12 = 172` mm over its 102 mm stores) on a 150 mm bed, the pits.
+/// A board too deep for the bed names what makes it deep, and says how deep it is. Half the
+/// depth is the larger of two terms, rounded up to the y grid step (`sy`, the half row spacing
+/// over a whole number of steps near [`board::STEP`], larger for a big board):
+/// - the stores: `store_length / 2 + 2.4` (outer rim bead) ` + 4` (margin);
+/// - the pit rows: `(d + row_gap) / 2 + d / 2` (outer edge of a row) ` + 2.4 + 0.55` (rim
+///   bead and its half-width) ` + 3.5` (band inset) ` + 4` (a 4 mm label's cap height)
+///   ` + 4` (band margin); labels as short as "S1" keep the 4 mm cap.
+///
+/// 4 pits of 50 seeds on 12 mm pits (12 mm gap) with a 200 mm store: stores
+/// `100 + 6.4 = 106.4`, rows `12 + 6 + 2.95 + 3.5 + 4 + 4 = 32.45`: the stores. `sy = 12 /
+/// round(12 / 0.35) = 12 / 34`; `106.4 / sy = 301.5`, so 302 steps: `2 · 302 · 12 / 34 =
+/// 213.18` mm.
+///
+/// Kalah 6×4 at 80 mm pits, 12 mm gap, 178 mm stores (the testers' file): stores `89 + 6.4 =
+/// 95.4`, rows `46 + 40 + 2.95 + 3.5 + 4 + 4 = 100.45`: the pits, though the stores are longer
+/// than the rows' `2·80 + 12 = 172` mm span (the old message blamed the stores). The block is
+/// `2 · 372.45` mm wide (end gap 10 mm, as one store is skipped by the other player: store
+/// centre `5·92/2 + 40 + 10 + 40 = 320`, then `40 + 2.95 + 2` to the label, 3.5 cap, 4
+/// margin), so `4 · 372.45 · 100.45 = 149,650` mm² over 1.1 M grid points gives a step of
+/// `√0.13605 = 0.3689` mm; `sy = 46 / round(46 / 0.3689) = 46 / 125`; `100.45 / sy = 272.96`,
+/// 273 steps: `2 · 273 · 46 / 125 = 200.93` mm, 1 mm more than the 200 mm bed. Shrinking the
+/// stores to 102 mm leaves the depth as it is.
 #[test]
 fn too_deep_for_the_bed_names_what_sets_the_depth() {
     let mut rs = load("kalah-6x4");
@@ -803,11 +821,33 @@ fn too_deep_for_the_bed_names_what_sets_the_depth() {
     rs.layout.pit_diameter = 12.0;
     rs.layout.pit_gap = 12.0;
     rs.layout.store_length = 200.0;
-    let e = board::seams(&Design::new(&rs, false).unwrap(), Bed::DEFAULT).unwrap_err();
+    let d = Design::new(&rs, false).unwrap();
+    let depth = 2.0 * d.half_size().1;
+    assert!((depth - 2.0 * 302.0 * 12.0 / 34.0).abs() < 1e-9, "{depth}");
+    let e = board::seams(&d, Bed::DEFAULT).unwrap_err();
     assert!(
-        e.contains("a smaller layout.store_length (the stores set the depth)"),
+        e.contains("the board is 213 mm deep")
+            && e.contains("a smaller layout.store_length (the stores set the depth)"),
         "{e}"
     );
+    for store in [178.0, 102.0] {
+        let mut rs = load("kalah-6x4");
+        rs.layout.pit_diameter = 80.0;
+        rs.layout.pit_gap = 12.0;
+        rs.layout.store_length = store;
+        let d = Design::new(&rs, false).unwrap();
+        let depth = 2.0 * d.half_size().1;
+        assert!(
+            (depth - 2.0 * 273.0 * 46.0 / 125.0).abs() < 1e-9,
+            "{store}: {depth}"
+        );
+        let e = board::seams(&d, Bed::DEFAULT).unwrap_err();
+        assert!(
+            e.contains("the board is 201 mm deep")
+                && e.contains("a smaller layout.pit_diameter or layout.pit_gap"),
+            "{store}: {e}"
+        );
+    }
     let mut rs = load("kalah-6x4");
     rs.layout.pit_diameter = 80.0;
     let e = board::seams(

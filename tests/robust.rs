@@ -968,3 +968,21 @@ fn solve_budget_is_checked_as_an_argument() {
         .unwrap();
     assert!(o.status.success());
 }
+
+/// A tiny `solve --budget` runs out at the first time check (after 4096 positions: Kalah 6×3
+/// is far bigger) and is echoed in exponent form, as typed: it was a 302-character decimal on
+/// a 382-character line.
+#[test]
+fn a_tiny_solve_budget_is_echoed_short() {
+    let o = bin()
+        .args(["solve", "--bundled", "kalah-6x3", "--budget", "1e-300"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("Not proven: the time budget (1e-300 s) ran out."),
+        "{out}"
+    );
+    assert!(out.lines().all(|l| l.chars().count() < 100), "{out}");
+}

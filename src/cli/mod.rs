@@ -328,6 +328,9 @@ pub fn replay(
     if emit_example {
         use sowkit::ruleset::load::{MAX_EXAMPLES, MAX_TITLE_CHARS, MAX_TOTAL_MOVES};
         let title_given = title;
+        // Titles name the moves as the example writes them ("S3", typed "s3"), so `check` can
+        // tell a placeholder title from the example's moves.
+        let played: Vec<String> = rep.plies.iter().map(|p| p.0.clone()).collect();
         let title = match title {
             Some(t) if t.trim().is_empty() => {
                 eprintln!("error: --title is empty: give the example a short title");
@@ -345,9 +348,17 @@ pub fn replay(
                     eprintln!("error: --title: {msg} (check refuses it in example.title)");
                     return ExitCode::from(2);
                 }
-                None => t.to_string(),
+                // A character the bundled font lacks: `check` refuses the appended example
+                // (the same rule `sowkit new` applies to a name).
+                None => match sowkit::ruleset::load::font_missing(t).into_iter().next() {
+                    Some((_, msg)) => {
+                        eprintln!("error: --title: {msg} (check refuses it in example.title)");
+                        return ExitCode::from(2);
+                    }
+                    None => t.to_string(),
+                },
             },
-            None => sowkit::replay::example_title(&rs.lang, &moves),
+            None => sowkit::replay::example_title(&rs.lang, &played),
         };
         match rep.example_toml_noted(&title) {
             Ok((t, notes)) => {
@@ -367,7 +378,7 @@ pub fn replay(
                 }
                 print!(
                     "{t}{}",
-                    sowkit::replay::example_translations(&rs, &moves, title_given)
+                    sowkit::replay::example_translations(&rs, &played, title_given)
                 );
             }
             Err(e) => {

@@ -132,6 +132,12 @@ pub struct Design {
     pub pitch: f64,
     /// y of the label band of each side, mm.
     pub band_y: [f64; 2],
+    /// Half the depth the two rows of pits need with their label bands, mm: the half-depth
+    /// of the block ([`Design::half_size`]) is the larger of this and `stores_half_depth`,
+    /// rounded up to a grid line.
+    pub pits_half_depth: f64,
+    /// Half the depth the stores need with their rims and margin, mm.
+    pub stores_half_depth: f64,
     /// Distance of the joiner's pegs and screws from the seam, mm ([`PEG_X`] and [`SCREW_X`]
     /// moved onto grid lines, so the holes are symmetric about their centres).
     pub peg_x: f64,
@@ -433,7 +439,11 @@ impl Design {
         }
         let row_out = half_row + r;
         let band = row_out + BEADS[1] + BEAD_HW + BAND_IN + cap / 2.0;
-        let y_half = (band + cap / 2.0 + BAND_OUT).max(g.store_h / 2.0 + BEADS[1] + 4.0);
+        // The depth is set by the pit rows with their label bands or by the stores, whichever
+        // needs more; both are kept, so a board too deep for the bed names the right one.
+        let pits_half_depth = band + cap / 2.0 + BAND_OUT;
+        let stores_half_depth = g.store_h / 2.0 + BEADS[1] + 4.0;
+        let y_half = pits_half_depth.max(stores_half_depth);
         let band_y = [-band, band];
         let mut labels = Vec::new();
         let lw = widest * cap * cap_pt_per_mm;
@@ -559,6 +569,8 @@ impl Design {
             iy,
             pitch,
             band_y,
+            pits_half_depth,
+            stores_half_depth,
             peg_x: (PEG_X / sx).round() * sx,
             screw_x: (SCREW_X / sx).round() * sx,
             labels,
@@ -672,17 +684,10 @@ pub fn seams(d: &Design, bed: Bed) -> Result<Vec<f64>, String> {
     let (hx, hy) = d.half_size();
     let depth = 2.0 * hy;
     if depth > bed.w.max(bed.h) {
-        // What sets the depth: the stores when they are longer than the two rows of pits
-        // span, else the pits (a 200 mm store on 12 mm pits was blamed on the pits).
-        let rows = match (
-            d.pits.iter().map(|p| p.1).reduce(f64::min),
-            d.pits.iter().map(|p| p.1).reduce(f64::max),
-        ) {
-            (Some(lo), Some(hi)) => hi - lo + 2.0 * d.r,
-            _ => 0.0,
-        };
-        let store = d.stores[0].3.max(d.stores[1].3);
-        let field = if store > rows {
+        // What sets the depth: the term of the block's depth that is larger, the stores' or
+        // the pit rows' with their label bands (comparing the stores with the rows' span
+        // alone blamed 178 mm stores for a depth the 80 mm pits' rows set).
+        let field = if d.stores_half_depth > d.pits_half_depth {
             "layout.store_length (the stores set the depth)"
         } else {
             "layout.pit_diameter or layout.pit_gap"

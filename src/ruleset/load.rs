@@ -208,6 +208,40 @@ pub fn invisible(c: char) -> Option<&'static str> {
     ignorable.then_some("an invisible (default-ignorable) character")
 }
 
+/// The characters of `t` the bundled font (DejaVu Sans, both weights) cannot print, each
+/// once in the order they first appear, with the message `check` gives for it: a character
+/// with no glyph (it would print as an empty box) or one of a right-to-left script (which
+/// needs shaping and reordering that sowkit does not do). Whitespace, controls and invisible
+/// characters are left to [`unprintable`]. `check` applies it to every text a kit prints;
+/// `sowkit new` (through `check`) and `replay --title` refuse the same characters.
+pub fn font_missing(t: &str) -> Vec<(char, String)> {
+    let mut out: Vec<(char, String)> = Vec::new();
+    for w in [crate::doc::Weight::Regular, crate::doc::Weight::Bold] {
+        for g in crate::text::glyph_iter(t, w) {
+            // Right-to-left scripts need shaping and reordering that sowkit does not do.
+            let rtl = matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
+            // Controls and invisible characters are reported where they are read.
+            let reported = g.ch.is_control() || invisible(g.ch).is_some();
+            if (g.gid == 0 || rtl)
+                && !g.ch.is_whitespace()
+                && !reported
+                && !out.iter().any(|(c, _)| *c == g.ch)
+            {
+                let k = t.chars().position(|c| c == g.ch).unwrap_or(0) + 1;
+                out.push((
+                    g.ch,
+                    format!(
+                        "character {k} of {t:?}, {:?} (U+{:04X}), cannot be printed: it is missing from the bundled font (DejaVu Sans) or needs right-to-left shaping, which sowkit does not do yet; use another character or spell it out",
+                        g.ch,
+                        g.ch as u32
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// The first character of `t` that would not print as it reads: a control character (other
 /// than those in `allowed`), an invisible (default-ignorable) code point or a bidirectional
 /// control; with the message `check` gives for it. `replay --title` uses the same rule as
@@ -1699,31 +1733,11 @@ impl Validator<'_> {
         let mut missing: Vec<char> = Vec::new();
         let texts = std::mem::take(&mut self.texts);
         for (field, span, t) in &texts {
-            for w in [crate::doc::Weight::Regular, crate::doc::Weight::Bold] {
-                for g in crate::text::glyph_iter(t, w) {
-                    // Right-to-left scripts need shaping and reordering that sowkit does not do.
-                    let rtl =
-                        matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
-                    // Controls and invisible characters were reported where they were read.
-                    let reported = g.ch.is_control() || invisible(g.ch).is_some();
-                    if (g.gid == 0 || rtl)
-                        && !g.ch.is_whitespace()
-                        && !reported
-                        && !missing.contains(&g.ch)
-                    {
-                        missing.push(g.ch);
-                        let k = t.chars().position(|c| c == g.ch).unwrap_or(0) + 1;
-                        let at = locate_char(self.src, span.clone(), g.ch);
-                        self.err(
-                            at,
-                            field,
-                            format!(
-                                "character {k} of {t:?}, {:?} (U+{:04X}), cannot be printed: it is missing from the bundled font (DejaVu Sans) or needs right-to-left shaping, which sowkit does not do yet; use another character or spell it out",
-                                g.ch,
-                                g.ch as u32
-                            ),
-                        );
-                    }
+            for (c, msg) in font_missing(t) {
+                if !missing.contains(&c) {
+                    missing.push(c);
+                    let at = locate_char(self.src, span.clone(), c);
+                    self.err(at, field, msg);
                 }
             }
         }
@@ -3112,6 +3126,20 @@ impl Validator<'_> {
             }
             self.lines = lines;
             let mut ex_texts = BTreeMap::new();
+            let move_names: Vec<String> = ex
+                .moves
+                .get_ref()
+                .iter()
+                .map(|m| m.get_ref().clone())
+                .collect();
+            // Whether the example's own title was given (`--title`), not the one
+            // `replay --emit-example` makes up: then a translation still titled with the made-up
+            // one is a placeholder left to translate.
+            let own_title_given = !crate::replay::is_example_title_placeholder(
+                &lang,
+                ex.title.get_ref(),
+                &move_names,
+            );
             for (code, et) in ex.text.into_iter().flatten() {
                 let at = et.span();
                 let et = et.into_inner();
@@ -3151,6 +3179,21 @@ impl Validator<'_> {
                         at.clone(),
                         &format!("{f}.title"),
                         "the title is empty: give the example's title in this language",
+                    );
+                }
+                // The placeholder `replay --emit-example --title …` writes in each translation
+                // (with the title to translate in an `# UPDATE` comment, which TOML does not
+                // keep): recognised as the title it makes up from the example's moves.
+                if own_title_given
+                    && crate::replay::is_example_title_placeholder(&code, &title, &move_names)
+                {
+                    self.warn(
+                        et.title.span(),
+                        &format!("{f}.title"),
+                        format!(
+                            "{title:?} is the placeholder `sowkit replay --emit-example` wrote, not a translation: a kit in {code:?} prints it as this example's heading; translate the example's title {:?} into {code:?} here",
+                            ex.title.get_ref()
+                        ),
                     );
                 }
                 if ex.note.is_some() != note.is_some() {

@@ -20,6 +20,18 @@ fn value_words(rules: &Rules, v: i32) -> String {
     }
 }
 
+/// A number of seconds as `solve` echoes a `--budget`: the shortest digits that read back as
+/// the same number, as a plain decimal from 0.0001 up to a billion ("2.5", "60", "0.001"),
+/// else in exponent form ("1e-300", "1.5e12"), so a budget is never echoed as hundreds of
+/// digits (`1e-300` was printed as a 302-character decimal). At most 24 characters.
+pub fn seconds_text(s: f64) -> String {
+    if s == 0.0 || !s.is_finite() || (1e-4..1e9).contains(&s.abs()) {
+        format!("{s}")
+    } else {
+        format!("{s:e}")
+    }
+}
+
 fn stop_words(s: Option<Stop>, limits: &Limits) -> String {
     match s {
         Some(Stop::Nodes) => format!(
@@ -28,7 +40,7 @@ fn stop_words(s: Option<Stop>, limits: &Limits) -> String {
         ),
         Some(Stop::Time) => format!(
             "the time budget ({} s) ran out",
-            limits.seconds.unwrap_or(0.0)
+            seconds_text(limits.seconds.unwrap_or(0.0))
         ),
         Some(Stop::Depth) => format!("a line of play grew past {} moves", super::MAX_DEPTH),
         None => String::new(),
@@ -266,7 +278,8 @@ pub fn run(a: &Args) -> Result<String, String> {
     if let Some(s) = a.seconds {
         if !(s.is_finite() && s > 0.0) {
             return Err(format!(
-                "error: --budget is {s}; give a number of seconds above 0"
+                "error: --budget is {}; give a number of seconds above 0",
+                seconds_text(s)
             ));
         }
     }
@@ -317,4 +330,39 @@ pub fn run(a: &Args) -> Result<String, String> {
     };
     solve_report(rules, &pos, limits, a.json)
         .map_err(|e| format!("error: {}: cannot solve: {e}", a.file.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seconds_text;
+
+    /// Shortest round-trip digits: plain between 0.0001 and a billion, exponent form outside;
+    /// each reads back as the same number.
+    #[test]
+    fn seconds_are_short_and_read_back() {
+        for (s, want) in [
+            (2.5, "2.5"),
+            (60.0, "60"),
+            (0.001, "0.001"),
+            (0.0001, "0.0001"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (999_999_999.5, "999999999.5"),
+            (1e9, "1e9"),
+            (1e-300, "1e-300"),
+            (0.00005, "5e-5"),
+            (1.5e-7, "1.5e-7"),
+            (1e300, "1e300"),
+            (2.5e-310, "2.5e-310"),
+            (-1e-300, "-1e-300"),
+            (0.0, "0"),
+            (f64::NAN, "NaN"),
+        ] {
+            let t = seconds_text(s);
+            assert_eq!(t, want, "{s:e}");
+            assert!(t.len() <= 24, "{t}");
+            if s.is_finite() {
+                assert_eq!(t.parse::<f64>().unwrap(), s, "{t}");
+            }
+        }
+    }
 }
