@@ -95,7 +95,7 @@ enum Command {
     /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
     /// [[example]] table.
     #[command(
-        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nWrong worked examples, words or sizes are printed, and the ruleset is replayed anyway (so\n--emit-example can mend an example): exit 0.\nExit codes: 0 replayed; 1 the file cannot be read, a rule or the board's players, pit labels\nor stores are wrong, or a move cannot be read or played; 2 bad command line."
+        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B1>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nWrong worked examples, words or sizes are printed, and the ruleset is replayed anyway (so\n--emit-example can mend an example): exit 0.\nExit codes: 0 replayed; 1 the file cannot be read, a rule or the board's players, pit labels\nor stores are wrong, or a move cannot be read or played; 2 bad command line."
     )]
     Replay {
         /// Ruleset file (`-` reads standard input)
