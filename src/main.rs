@@ -415,12 +415,19 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
     for (input, read) in files.iter().zip(read_and_checked) {
         let f = input.display();
         let mut summary = None;
+        // A file's warnings, each kind in file order, the same for check and build: before
+        // its `ok:` line, or after its errors (an error is what to mend first, and a warning
+        // such as "worked examples not checked" follows from it), before its problem count.
+        let mut warnings = Vec::new();
         let diags: Vec<Diagnostic> = match read {
             Err(d) => vec![d],
             Ok(checked) => {
-                // Errors and warnings in file order, the same for check and build.
-                for w in &checked.warnings {
-                    cli::diag::warning(w);
+                if checked.errors.is_empty() {
+                    for w in &checked.warnings {
+                        cli::diag::warning(w);
+                    }
+                } else {
+                    warnings = checked.warnings;
                 }
                 let d = checked.errors;
                 summary = checked.summary;
@@ -473,6 +480,9 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
             // After the worked examples' errors: how many disagree, why, and how to rewrite one.
             if let Some(s) = &summary {
                 cli::diag::info(s);
+            }
+            for w in &warnings {
+                cli::diag::warning(w);
             }
             cli::diag::info(&format!(
                 "{}: {} problem(s)",

@@ -575,6 +575,69 @@ fn a_rule_in_error_says_the_worked_examples_wait() {
     assert!(c.errors.is_empty() && c.warnings.is_empty());
 }
 
+/// A file's errors are printed before its warnings: the warning that the worked examples wait
+/// (a consequence of the error) came first, above the error to mend. Kalah 6×4 with one value
+/// of the wrong type or word; by hand, in rulesets/kalah-6x4.toml `pits_per_side = 6` is line
+/// 10 and `seeds_per_pit = 4` line 11 (values at column 17), `direction = "counterclockwise"`
+/// line 17 (value at column 13), and the first of its 6 `[[example]]` tables line 61.
+#[test]
+fn errors_are_printed_before_the_warnings_that_follow() {
+    let kalah = include_str!("../rulesets/kalah-6x4.toml");
+    let dir = scratch("errors-first");
+    let waits = "e.toml:61:1: warning: example: 6 worked example(s) not checked: they are replayed once the errors in this file are mended";
+    for (from, to, error) in [
+        (
+            "pits_per_side = 6",
+            "pits_per_side = \"5\"",
+            "e.toml:10:17: error: board.pits_per_side: ",
+        ),
+        (
+            "seeds_per_pit = 4",
+            "seeds_per_pit = 3.5",
+            "e.toml:11:17: error: board.seeds_per_pit: ",
+        ),
+        (
+            "direction = \"counterclockwise\"",
+            "direction = \"anticlockwise\"",
+            "e.toml:17:13: error: sowing.direction: ",
+        ),
+    ] {
+        assert!(kalah.contains(from), "{from}");
+        std::fs::write(dir.join("e.toml"), kalah.replacen(from, to, 1)).unwrap();
+        // One line each: the error, the warning, the file's count, the run's.
+        let o = sowkit_in(&dir, &["check", "--format", "short", "e.toml"]);
+        let err = String::from_utf8(o.stderr).unwrap();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 4, "{to}: {err}");
+        assert!(lines[0].starts_with(error), "{to}: {err}");
+        assert_eq!(
+            lines[1..],
+            [waits, "e.toml: 1 problem(s)", "1 of 1 ruleset(s) failed"],
+            "{to}"
+        );
+        // With source lines, and in `replay` (which refuses a file whose rule is wrong).
+        let (field, _) = error["e.toml:10:17: error: ".len()..]
+            .split_once(':')
+            .unwrap();
+        for args in [
+            &["check", "e.toml"][..],
+            &["replay", "e.toml", "--moves", "S1"],
+        ] {
+            let o = sowkit_in(&dir, args);
+            assert_eq!(o.status.code(), Some(1), "{args:?} {to}");
+            let err = String::from_utf8(o.stderr).unwrap();
+            let e = err
+                .find(&format!("error: {field}: "))
+                .unwrap_or_else(|| panic!("{err}"));
+            let w = err
+                .find("worked example(s) not checked")
+                .unwrap_or_else(|| panic!("{err}"));
+            assert!(e < w, "{args:?} {to}: the error comes first: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A limit is said in the game's terms: with the board in error (no seeds a pit) there is
 /// no total to bound `min_seeds` by, and "1 to 65535" named only the integer type's limit.
 #[test]

@@ -222,14 +222,19 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
 /// label is wrong, or the file cannot be read.
 fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
     let name = input.display();
-    let res = input.read().map_err(|d| vec![d]).and_then(|src| {
+    let res = input.read().map_err(|d| (vec![d], vec![])).and_then(|src| {
         let checked = ruleset::check_source(&name, &src);
         // Warnings do not stop a replay: one short line each (`check` shows them with their
-        // source lines), none with `-q`.
-        if !diag::quiet() {
-            for w in &checked.warnings {
-                eprintln!("{}", w.short());
+        // source lines), none with `-q`; after the errors, as `check` prints them.
+        let warn = || {
+            if !diag::quiet() {
+                for w in &checked.warnings {
+                    eprintln!("{}", w.short());
+                }
             }
+        };
+        if checked.errors.is_empty() {
+            warn();
         }
         match checked.playable {
             Some(rs) => {
@@ -240,6 +245,7 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
                     if let Some(s) = &checked.summary {
                         eprintln!("{s}\n");
                     }
+                    warn();
                     // Said so that it stands on its own (the errors are printed even with
                     // `-q`, but a reader of the last line should not need them).
                     eprintln!(
@@ -249,14 +255,19 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
                 }
                 Ok(rs)
             }
-            None => Err(checked.errors),
+            None => Err((checked.errors, checked.warnings)),
         }
     });
     match res {
         Ok(x) => Some(x),
-        Err(diags) => {
+        Err((diags, warnings)) => {
             for d in &diags {
                 eprintln!("{}\n", d.rendered);
+            }
+            if !diag::quiet() {
+                for w in &warnings {
+                    eprintln!("{}", w.short());
+                }
             }
             eprintln!(
                 "{name}: {} problem(s)",
