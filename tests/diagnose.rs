@@ -1529,7 +1529,7 @@ fn every_wrong_type_shows_with_the_other_errors() {
     let want = [
         "t.toml:6:17: board.pits_per_side: invalid type: string \"3\", expected a whole number; write the number without quotes: 3",
         "t.toml:7:17: board.seeds_per_pit: 99 is out of range: use a whole number from 1 to 50",
-        "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number",
+        "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number; write pit_diameter = 40 (millimetres, without quotes or unit)",
     ];
     assert_eq!(short(&check(&src).errors), want);
 
@@ -1575,7 +1575,7 @@ fn every_wrong_type_shows_with_the_other_errors() {
 }
 
 /// A number in quotes is text to TOML: the error says how to write it, and only when what is
-/// in the quotes is a number of the kind the key takes.
+/// in the quotes is a number of the kind the key takes (with a unit: in the key's own unit).
 #[test]
 fn a_number_in_quotes_is_shown_without_them() {
     for (from, to, want) in [
@@ -1587,6 +1587,16 @@ fn a_number_in_quotes_is_shown_without_them() {
         // As TOML reads a number: "06" was advised as 06, which TOML refuses (a leading zero).
         ("seeds_per_pit = 2", "seeds_per_pit = \"06\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"06\", expected a whole number; write the number without quotes: 6"),
         ("[[example]]", "[layout]\npit_diameter = \"040.50\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"040.50\", expected a number; write the number without quotes: 40.5"),
+        // A number with a unit: the line to write in the field's own unit, centimetres and
+        // inches converted by hand (4.5 cm = 45 mm; 2 in = 2 × 25.4 = 50.8 mm).
+        ("[[example]]", "[layout]\npit_diameter = \"40 mm\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number; write pit_diameter = 40 (millimetres, without quotes or unit)"),
+        ("[[example]]", "[layout]\npit_diameter = \"4.5cm\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"4.5cm\", expected a number; write pit_diameter = 45 (millimetres, without quotes or unit: 4.5 cm is 45 mm)"),
+        ("[[example]]", "[layout]\npit_diameter = \"2 in\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"2 in\", expected a number; write pit_diameter = 50.8 (millimetres, without quotes or unit: 2 in is 50.8 mm)"),
+        ("[[example]]", "[layout]\npit_diameter = \"40 px\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 px\", expected a number; write pit_diameter as a number of millimetres, without quotes or unit (\"px\" is not a unit sowkit converts: mm, cm or in)"),
+        ("pits_per_side = 3", "pits_per_side = \"3 pits\"", "t.toml:6:17: board.pits_per_side: invalid type: string \"3 pits\", expected a whole number; write pits_per_side = 3 (a number of pits, without quotes or unit)"),
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2 seeds\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2 seeds\", expected a whole number; write seeds_per_pit = 2 (a number of seeds, without quotes or unit)"),
+        // Not a whole number: no number to advise.
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2.5 seeds\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2.5 seeds\", expected a whole number"),
         // A long text is quoted to 40 characters (a million were quoted whole).
         ("seeds_per_pit = 2", &format!("seeds_per_pit = \"{}\"", "6".repeat(100_000)), &format!("t.toml:7:17: board.seeds_per_pit: invalid type: string \"{}…\", expected a whole number", "6".repeat(40))),
     ] {
