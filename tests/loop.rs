@@ -193,6 +193,60 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     }
 }
 
+/// `build --check`'s last line counts a missing kit folder as a kit, not as a file: with no
+/// `kits/` folder, two kits given are two kits missing ("2 file(s) in kits differ" before);
+/// with one of them built and its kit.pdf deleted by hand, one kit is missing and one file
+/// differs.
+#[test]
+fn build_check_counts_missing_kits_apart_from_files() {
+    let d = scratch("check-counts");
+    let args = [
+        "build",
+        "--check",
+        "-o",
+        "kits",
+        "--bundled",
+        "six-pit-sowing",
+        "--bundled",
+        "kalah-6x3",
+    ];
+    let o = sowkit().args(args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert_eq!(
+        out,
+        "missing: kits/kalah-6x3\nmissing: kits/six-pit-sowing\n"
+    );
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("2 kit(s) missing (kits does not exist yet); run `sowkit build -o kits --bundled six-pit-sowing --bundled kalah-6x3`"),
+        "{err}"
+    );
+    assert!(!err.contains("file(s)"), "{err}");
+
+    let o = sowkit()
+        .args(["build", "-o", "kits", "--bundled", "six-pit-sowing"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    std::fs::remove_file(d.join("kits/six-pit-sowing/kit.pdf")).unwrap();
+    let o = sowkit().args(args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert_eq!(
+        out,
+        "missing: kits/kalah-6x3\nmissing: kits/six-pit-sowing/kit.pdf\n"
+    );
+    assert!(
+        err.lines().last().unwrap_or_default().starts_with(
+            "1 kit(s) missing from kits and 1 file(s) in it differ from what `sowkit build` would write; run `sowkit build"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn build_bundled_works_in_an_empty_folder() {
     let d = scratch("bundled");

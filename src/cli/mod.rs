@@ -196,11 +196,37 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
                     if p.parent() == Some(out) && p.is_dir())
             };
             let folders = changes.iter().filter(is_kit).count();
-            let files = changes.len() - folders;
-            if files > 0 {
+            // Whole kits `build` would write (a missing kit folder is one line, not a file).
+            let missing_kits = changes
+                .iter()
+                .filter(
+                    |c| matches!(c, sowkit::kitdiff::Change::Missing(p) if p.parent() == Some(out)),
+                )
+                .count();
+            let files = changes.len() - folders - missing_kits;
+            let kits_said = match (missing_kits, out.exists()) {
+                (0, _) => None,
+                (k, true) => Some(format!("{k} kit(s) missing from {}", out.display())),
+                (k, false) => Some(format!(
+                    "{k} kit(s) missing ({} does not exist yet)",
+                    out.display()
+                )),
+            };
+            let files_said = (files > 0).then(|| {
+                if missing_kits > 0 {
+                    format!("{files} file(s) in it differ from what `sowkit build` would write")
+                } else {
+                    format!(
+                        "{files} file(s) in {} differ from what `sowkit build` would write",
+                        out.display()
+                    )
+                }
+            });
+            let said: Vec<String> = kits_said.into_iter().chain(files_said).collect();
+            if !said.is_empty() {
                 eprintln!(
-                    "{files} file(s) in {} differ from what `sowkit build` would write; run `{}` and commit the result (nothing was written)",
-                    out.display(),
+                    "{}; run `{}` and commit the result (nothing was written)",
+                    said.join(" and "),
                     rebuild_command()
                 );
             }
