@@ -1386,6 +1386,49 @@ fn an_option_start_replays_and_solves_under_its_count() {
     assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
 }
 
+/// An unknown `--bundled` id is a command-line error, exit 2 as a bad `--paper` (README "Using
+/// it": 2 the command line itself is wrong), for every command that takes `--bundled`: it
+/// exited 1, as a wrong ruleset does. The message still lists the bundled ids; nothing is
+/// written, and `serve` does not start.
+#[test]
+fn an_unknown_bundled_id_is_a_command_line_error() {
+    let d = scratch("bundled-unknown");
+    for args in [
+        vec!["build", "--bundled", "kalah-6x5"],
+        vec!["build", "--bundled", "giuthi", "--bundled", "kalah-6x5"],
+        vec!["check", "--bundled", "kalah-6x5"],
+        vec!["replay", "--bundled", "kalah-6x5", "--moves", "S1"],
+        vec!["solve", "--bundled", "kalah-6x5"],
+        vec!["serve", "--bundled", "kalah-6x5"],
+    ] {
+        let mut child = sowkit()
+            .args(&args)
+            .current_dir(&d)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A `serve` that started would run until killed.
+        let t = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if t.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{args:?} did not exit");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("no bundled ruleset has id \"kalah-6x5\"; the bundled rulesets are giuthi, kalah-6x3, kalah-6x4, oware-abapa, six-pit-sowing"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!d.join("out").exists(), "an unknown id wrote a kit");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// `solve` takes `--bundled` as `build`, `replay` and `serve` do (README "Solving": the
 /// six-pit ruleset's start is worth 2 with best moves A1 and A2), and every command taking
 /// ruleset paths answers a bundled id given as a path that does not exist with the option.

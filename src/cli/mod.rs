@@ -106,7 +106,7 @@ pub fn bundled_hint(path: &Path, command: &str) -> Option<String> {
 
 /// The one ruleset `replay` and `solve` take: a file, `-` (standard input) or `--bundled ID`
 /// (clap makes sure exactly one is given). Errors: an unknown bundled id (the message lists
-/// the ids), or, never through clap, none or both.
+/// the ids; clap refuses one first, exit 2), or, never through clap, none or both.
 pub fn one_input(file: Option<PathBuf>, bundled: Option<String>) -> Result<Input, String> {
     let ids: Vec<String> = bundled.into_iter().collect();
     let mut v = inputs(file.into_iter().collect(), &ids)?;
@@ -118,7 +118,8 @@ pub fn one_input(file: Option<PathBuf>, bundled: Option<String>) -> Result<Input
 }
 
 /// The inputs named by ruleset paths (`-` is standard input) and `--bundled` ids.
-/// Errors: an unknown bundled id (the message lists the ids).
+/// Errors: an unknown bundled id (the message lists the ids; on the command line clap refuses
+/// one first, exit 2).
 pub fn inputs(files: Vec<PathBuf>, bundled_ids: &[String]) -> Result<Vec<Input>, String> {
     let mut v: Vec<Input> = files
         .into_iter()
