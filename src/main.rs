@@ -79,7 +79,7 @@ enum Command {
         #[arg(long)]
         check: bool,
         /// Also build a bundled ruleset by id (`sowkit list`); works in any folder
-        #[arg(long, value_name = "ID")]
+        #[arg(long, value_name = "ID", value_parser = bundled_id)]
         bundled: Vec<String>,
         /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
         /// (one object a line)
@@ -95,14 +95,14 @@ enum Command {
     /// Replay moves from the start (or a position): a text board per ply, JSON, or a ready
     /// [[example]] table.
     #[command(
-        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B3>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nWrong worked examples, words or sizes are printed, and the ruleset is replayed anyway (so\n--emit-example can mend an example): exit 0.\nExit codes: 0 replayed; 1 the file cannot be read, a rule or the board's players, pit labels\nor stores are wrong, or a move cannot be read or played; 2 bad command line."
+        after_help = "Examples:\n  sowkit replay rulesets/six-pit-sowing.toml --moves \"A1 A2 B1\"\n  sowkit replay --bundled giuthi --moves \"A1< B1>\" --format json\n  sowkit replay my.toml --from \"A 1 0 2 (4) / B 3 3 2 (3); A\" --moves A1 --emit-example >> my.toml\n\nWrong worked examples, words or sizes are printed, and the ruleset is replayed anyway (so\n--emit-example can mend an example): exit 0.\nExit codes: 0 replayed; 1 the file cannot be read, a rule or the board's players, pit labels\nor stores are wrong, or a move cannot be read or played; 2 bad command line."
     )]
     Replay {
         /// Ruleset file (`-` reads standard input)
         #[arg(required_unless_present = "bundled")]
         ruleset: Option<PathBuf>,
         /// A bundled ruleset by id instead of a file
-        #[arg(long, value_name = "ID", conflicts_with = "ruleset")]
+        #[arg(long, value_name = "ID", value_parser = bundled_id, conflicts_with = "ruleset")]
         bundled: Option<String>,
         /// The moves, separated by spaces or commas, e.g. "A3 B2" ("A3> B2<" when the mover
         /// chooses the direction)
@@ -158,7 +158,7 @@ enum Command {
         /// Ruleset files or folders of them [default: ./rulesets, unless --bundled is given]
         rulesets: Vec<PathBuf>,
         /// Also serve a bundled ruleset by id
-        #[arg(long, value_name = "ID")]
+        #[arg(long, value_name = "ID", value_parser = bundled_id)]
         bundled: Vec<String>,
         /// Port on 127.0.0.1; 0 takes a free one
         #[arg(long, default_value_t = 0)]
@@ -200,7 +200,7 @@ enum Command {
         #[arg(long, value_parser = Paper::parse)]
         paper: Option<Paper>,
         /// Also check a bundled ruleset by id (`sowkit list`); works in any folder
-        #[arg(long, value_name = "ID")]
+        #[arg(long, value_name = "ID", value_parser = bundled_id)]
         bundled: Vec<String>,
         /// Diagnostics: human (with a snippet), short (path:line:column: field: message), json
         /// (one object a line)
@@ -214,7 +214,7 @@ enum Command {
         #[arg(required_unless_present = "bundled")]
         file: Option<PathBuf>,
         /// A bundled ruleset by id instead of a file (`sowkit list`); works in any folder
-        #[arg(long, value_name = "ID", conflicts_with = "file")]
+        #[arg(long, value_name = "ID", value_parser = bundled_id, conflicts_with = "file")]
         bundled: Option<String>,
         /// Position to solve, e.g. "South 4 4 0 5 5 5 (1) / North 4 4 4 4 4 4 (0); South"
         /// [default: the start]
@@ -265,6 +265,19 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
         Ok(_) => Err(format!("{s} is not a number of seconds above 0")),
         Err(_) => Err(format!(
             "{s:?} is not a number: give seconds above 0, such as 2.5"
+        )),
+    }
+}
+
+/// `--bundled ID` of `build`, `check`, `replay`, `solve` and `serve`: the id of a bundled
+/// ruleset. An unknown id is a command-line error (exit 2, as a bad `--paper`), its message
+/// listing the ids there are.
+fn bundled_id(id: &str) -> Result<String, String> {
+    match sowkit::bundled::get(id) {
+        Some(b) => Ok(b.id.to_string()),
+        None => Err(format!(
+            "no bundled ruleset has id {id:?}; the bundled rulesets are {} (`sowkit list`)",
+            sowkit::bundled::ids()
         )),
     }
 }
@@ -415,12 +428,19 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
     for (input, read) in files.iter().zip(read_and_checked) {
         let f = input.display();
         let mut summary = None;
+        // A file's warnings, each kind in file order, the same for check and build: before
+        // its `ok:` line, or after its errors (an error is what to mend first, and a warning
+        // such as "worked examples not checked" follows from it), before its problem count.
+        let mut warnings = Vec::new();
         let diags: Vec<Diagnostic> = match read {
             Err(d) => vec![d],
             Ok(checked) => {
-                // Errors and warnings in file order, the same for check and build.
-                for w in &checked.warnings {
-                    cli::diag::warning(w);
+                if checked.errors.is_empty() {
+                    for w in &checked.warnings {
+                        cli::diag::warning(w);
+                    }
+                } else {
+                    warnings = checked.warnings;
                 }
                 let d = checked.errors;
                 summary = checked.summary;
@@ -473,6 +493,9 @@ fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ru
             // After the worked examples' errors: how many disagree, why, and how to rewrite one.
             if let Some(s) = &summary {
                 cli::diag::info(s);
+            }
+            for w in &warnings {
+                cli::diag::warning(w);
             }
             cli::diag::info(&format!(
                 "{}: {} problem(s)",

@@ -575,6 +575,69 @@ fn a_rule_in_error_says_the_worked_examples_wait() {
     assert!(c.errors.is_empty() && c.warnings.is_empty());
 }
 
+/// A file's errors are printed before its warnings: the warning that the worked examples wait
+/// (a consequence of the error) came first, above the error to mend. Kalah 6×4 with one value
+/// of the wrong type or word; by hand, in rulesets/kalah-6x4.toml `pits_per_side = 6` is line
+/// 10 and `seeds_per_pit = 4` line 11 (values at column 17), `direction = "counterclockwise"`
+/// line 17 (value at column 13), and the first of its 6 `[[example]]` tables line 61.
+#[test]
+fn errors_are_printed_before_the_warnings_that_follow() {
+    let kalah = include_str!("../rulesets/kalah-6x4.toml");
+    let dir = scratch("errors-first");
+    let waits = "e.toml:61:1: warning: example: 6 worked example(s) not checked: they are replayed once the errors in this file are mended";
+    for (from, to, error) in [
+        (
+            "pits_per_side = 6",
+            "pits_per_side = \"5\"",
+            "e.toml:10:17: error: board.pits_per_side: ",
+        ),
+        (
+            "seeds_per_pit = 4",
+            "seeds_per_pit = 3.5",
+            "e.toml:11:17: error: board.seeds_per_pit: ",
+        ),
+        (
+            "direction = \"counterclockwise\"",
+            "direction = \"anticlockwise\"",
+            "e.toml:17:13: error: sowing.direction: ",
+        ),
+    ] {
+        assert!(kalah.contains(from), "{from}");
+        std::fs::write(dir.join("e.toml"), kalah.replacen(from, to, 1)).unwrap();
+        // One line each: the error, the warning, the file's count, the run's.
+        let o = sowkit_in(&dir, &["check", "--format", "short", "e.toml"]);
+        let err = String::from_utf8(o.stderr).unwrap();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 4, "{to}: {err}");
+        assert!(lines[0].starts_with(error), "{to}: {err}");
+        assert_eq!(
+            lines[1..],
+            [waits, "e.toml: 1 problem(s)", "1 of 1 ruleset(s) failed"],
+            "{to}"
+        );
+        // With source lines, and in `replay` (which refuses a file whose rule is wrong).
+        let (field, _) = error["e.toml:10:17: error: ".len()..]
+            .split_once(':')
+            .unwrap();
+        for args in [
+            &["check", "e.toml"][..],
+            &["replay", "e.toml", "--moves", "S1"],
+        ] {
+            let o = sowkit_in(&dir, args);
+            assert_eq!(o.status.code(), Some(1), "{args:?} {to}");
+            let err = String::from_utf8(o.stderr).unwrap();
+            let e = err
+                .find(&format!("error: {field}: "))
+                .unwrap_or_else(|| panic!("{err}"));
+            let w = err
+                .find("worked example(s) not checked")
+                .unwrap_or_else(|| panic!("{err}"));
+            assert!(e < w, "{args:?} {to}: the error comes first: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A limit is said in the game's terms: with the board in error (no seeds a pit) there is
 /// no total to bound `min_seeds` by, and "1 to 65535" named only the integer type's limit.
 #[test]
@@ -1466,7 +1529,7 @@ fn every_wrong_type_shows_with_the_other_errors() {
     let want = [
         "t.toml:6:17: board.pits_per_side: invalid type: string \"3\", expected a whole number; write the number without quotes: 3",
         "t.toml:7:17: board.seeds_per_pit: 99 is out of range: use a whole number from 1 to 50",
-        "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number",
+        "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number; write pit_diameter = 40 (millimetres, without quotes or unit)",
     ];
     assert_eq!(short(&check(&src).errors), want);
 
@@ -1512,7 +1575,7 @@ fn every_wrong_type_shows_with_the_other_errors() {
 }
 
 /// A number in quotes is text to TOML: the error says how to write it, and only when what is
-/// in the quotes is a number of the kind the key takes.
+/// in the quotes is a number of the kind the key takes (with a unit: in the key's own unit).
 #[test]
 fn a_number_in_quotes_is_shown_without_them() {
     for (from, to, want) in [
@@ -1524,6 +1587,16 @@ fn a_number_in_quotes_is_shown_without_them() {
         // As TOML reads a number: "06" was advised as 06, which TOML refuses (a leading zero).
         ("seeds_per_pit = 2", "seeds_per_pit = \"06\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"06\", expected a whole number; write the number without quotes: 6"),
         ("[[example]]", "[layout]\npit_diameter = \"040.50\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"040.50\", expected a number; write the number without quotes: 40.5"),
+        // A number with a unit: the line to write in the field's own unit, centimetres and
+        // inches converted by hand (4.5 cm = 45 mm; 2 in = 2 × 25.4 = 50.8 mm).
+        ("[[example]]", "[layout]\npit_diameter = \"40 mm\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 mm\", expected a number; write pit_diameter = 40 (millimetres, without quotes or unit)"),
+        ("[[example]]", "[layout]\npit_diameter = \"4.5cm\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"4.5cm\", expected a number; write pit_diameter = 45 (millimetres, without quotes or unit: 4.5 cm is 45 mm)"),
+        ("[[example]]", "[layout]\npit_diameter = \"2 in\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"2 in\", expected a number; write pit_diameter = 50.8 (millimetres, without quotes or unit: 2 in is 50.8 mm)"),
+        ("[[example]]", "[layout]\npit_diameter = \"40 px\"\n[[example]]", "t.toml:25:16: layout.pit_diameter: invalid type: string \"40 px\", expected a number; write pit_diameter as a number of millimetres, without quotes or unit (\"px\" is not a unit sowkit converts: mm, cm or in)"),
+        ("pits_per_side = 3", "pits_per_side = \"3 pits\"", "t.toml:6:17: board.pits_per_side: invalid type: string \"3 pits\", expected a whole number; write pits_per_side = 3 (a number of pits, without quotes or unit)"),
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2 seeds\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2 seeds\", expected a whole number; write seeds_per_pit = 2 (a number of seeds, without quotes or unit)"),
+        // Not a whole number: no number to advise.
+        ("seeds_per_pit = 2", "seeds_per_pit = \"2.5 seeds\"", "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2.5 seeds\", expected a whole number"),
         // A long text is quoted to 40 characters (a million were quoted whole).
         ("seeds_per_pit = 2", &format!("seeds_per_pit = \"{}\"", "6".repeat(100_000)), &format!("t.toml:7:17: board.seeds_per_pit: invalid type: string \"{}…\", expected a whole number", "6".repeat(40))),
     ] {

@@ -193,6 +193,60 @@ fn example_repository_workflow_passes_on_fresh_kits_and_fails_on_stale_ones() {
     }
 }
 
+/// `build --check`'s last line counts a missing kit folder as a kit, not as a file: with no
+/// `kits/` folder, two kits given are two kits missing ("2 file(s) in kits differ" before);
+/// with one of them built and its kit.pdf deleted by hand, one kit is missing and one file
+/// differs.
+#[test]
+fn build_check_counts_missing_kits_apart_from_files() {
+    let d = scratch("check-counts");
+    let args = [
+        "build",
+        "--check",
+        "-o",
+        "kits",
+        "--bundled",
+        "six-pit-sowing",
+        "--bundled",
+        "kalah-6x3",
+    ];
+    let o = sowkit().args(args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert_eq!(
+        out,
+        "missing: kits/kalah-6x3\nmissing: kits/six-pit-sowing\n"
+    );
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("2 kit(s) missing (kits does not exist yet); run `sowkit build -o kits --bundled six-pit-sowing --bundled kalah-6x3`"),
+        "{err}"
+    );
+    assert!(!err.contains("file(s)"), "{err}");
+
+    let o = sowkit()
+        .args(["build", "-o", "kits", "--bundled", "six-pit-sowing"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    std::fs::remove_file(d.join("kits/six-pit-sowing/kit.pdf")).unwrap();
+    let o = sowkit().args(args).current_dir(&d).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert_eq!(
+        out,
+        "missing: kits/kalah-6x3\nmissing: kits/six-pit-sowing/kit.pdf\n"
+    );
+    assert!(
+        err.lines().last().unwrap_or_default().starts_with(
+            "1 kit(s) missing from kits and 1 file(s) in it differ from what `sowkit build` would write; run `sowkit build"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn build_bundled_works_in_an_empty_folder() {
     let d = scratch("bundled");
@@ -209,7 +263,8 @@ fn build_bundled_works_in_an_empty_folder() {
         .current_dir(&d)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
+    // A bad command line (an_unknown_bundled_id_is_a_command_line_error), naming the ids.
+    assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("kalah-6x4"), "{:?}", text(&o));
     // Nothing given and no ./rulesets: each command's hint is one it takes (watch has no
     // --bundled), and `sowkit new` is offered.
@@ -1440,6 +1495,49 @@ fn an_option_start_replays_and_solves_under_its_count() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
+}
+
+/// An unknown `--bundled` id is a command-line error, exit 2 as a bad `--paper` (README "Using
+/// it": 2 the command line itself is wrong), for every command that takes `--bundled`: it
+/// exited 1, as a wrong ruleset does. The message still lists the bundled ids; nothing is
+/// written, and `serve` does not start.
+#[test]
+fn an_unknown_bundled_id_is_a_command_line_error() {
+    let d = scratch("bundled-unknown");
+    for args in [
+        vec!["build", "--bundled", "kalah-6x5"],
+        vec!["build", "--bundled", "giuthi", "--bundled", "kalah-6x5"],
+        vec!["check", "--bundled", "kalah-6x5"],
+        vec!["replay", "--bundled", "kalah-6x5", "--moves", "S1"],
+        vec!["solve", "--bundled", "kalah-6x5"],
+        vec!["serve", "--bundled", "kalah-6x5"],
+    ] {
+        let mut child = sowkit()
+            .args(&args)
+            .current_dir(&d)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A `serve` that started would run until killed.
+        let t = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if t.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{args:?} did not exit");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("no bundled ruleset has id \"kalah-6x5\"; the bundled rulesets are giuthi, kalah-6x3, kalah-6x4, oware-abapa, six-pit-sowing"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!d.join("out").exists(), "an unknown id wrote a kit");
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// `solve` takes `--bundled` as `build`, `replay` and `serve` do (README "Solving": the

@@ -4,6 +4,9 @@
 //! keys", is read out of README.md and compared with the page counts of the kit and host key
 //! built for that bundled ruleset, paper and print style (in the ruleset's own language, as
 //! `sowkit build` makes them).
+//!
+//! And the README's command examples: every `sowkit …` line of a ```` ```sh ```` block is run
+//! as a user would type it (see [`sh_examples_run`]).
 use crate::common;
 
 use sowkit::layout::{self, KitOptions, Paper, A4, LETTER};
@@ -108,4 +111,235 @@ fn readme_page_counts_are_the_built_kits() {
         wrong.is_empty(),
         "README page counts (said, built) that differ: {wrong:?}"
     );
+}
+
+/// README lines of ```` ```sh ```` blocks that are not run, with why. A line here that the
+/// README no longer has fails the test (a reworded line must be sorted again).
+const NOT_RUN: [(&str, &str); 8] = [
+    (
+        "sowkit serve club-oware.toml",
+        "serve runs until interrupted",
+    ),
+    (
+        "sowkit watch rulesets/my-game.toml -o kits",
+        "watch runs until interrupted",
+    ),
+    (
+        "sowkit serve rulesets/my-game.toml",
+        "serve runs until interrupted",
+    ),
+    (
+        "sowkit serve --bundled giuthi --port 8080",
+        "serve runs until interrupted",
+    ),
+    (
+        "sowkit serve --bundled kalah-6x3 --lang en",
+        "serve runs until interrupted",
+    ),
+    (
+        "sowkit solve rulesets/kalah-6x3.toml",
+        "a whole board solved: minutes in a debug build",
+    ),
+    (
+        "sowkit solve rulesets/kalah-6x4.toml --budget 60 --memory 8192",
+        "runs 60 s by design",
+    ),
+    (
+        "sowkit solve rulesets/kalah-6x3.toml --format json",
+        "a whole board solved: minutes in a debug build",
+    ),
+];
+
+/// README lines run only by [`sh_examples_run_in_full`] (about 20 s of a debug build
+/// together): each lays out every bundled kit, or makes a 3D board.
+const SLOW: [&str; 19] = [
+    "sowkit build --bundled giuthi --3d",
+    "sowkit build",
+    "sowkit build --paper a3",
+    "sowkit build --fit",
+    "sowkit build --child-safe",
+    "sowkit check rulesets/*.toml",
+    "sowkit check --format short rulesets",
+    "sowkit check --format json rulesets 2> d.jsonl",
+    "sowkit -q build",
+    "sowkit build --check -o kits rulesets",
+    "sowkit build --3d rulesets/giuthi.toml",
+    "sowkit build --3d --bed 250x210 rulesets/kalah-6x4.toml",
+    "sowkit build --lang es",
+    "sowkit build --style contrast",
+    "sowkit build --style low-ink",
+    "sowkit build --style colour",
+    "sowkit build --style contrast,colour",
+    "sowkit build --style large",
+    "sowkit build --style large,low-ink",
+];
+
+/// What a README line takes for granted, run (as `sowkit` arguments) just before it: `build
+/// --check` compares with kits that `build` wrote, as in the CI it is shown for.
+const BEFORE: [(&str, &[&str]); 1] = [(
+    "sowkit build --check -o kits rulesets",
+    &["build", "-o", "kits", "rulesets"],
+)];
+
+/// `line` without its shell comment (a `#` starting a word outside quotes), whitespace made
+/// single spaces: the command as the tables above name it.
+fn command_of(line: &str) -> String {
+    let mut quote = None;
+    let mut prev = ' ';
+    let mut end = line.len();
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, '#') if prev.is_whitespace() => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    line[..end].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every line starting `sowkit ` in a ```` ```sh ```` block of README.md, in order, as written.
+fn sh_examples() -> Vec<String> {
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut in_sh = false;
+    let mut out = Vec::new();
+    for line in src.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_sh = !in_sh && t == "```sh";
+        } else if in_sh && t.starts_with("sowkit ") {
+            out.push(t.to_string());
+        }
+    }
+    out
+}
+
+/// Runs the README's `sowkit` example lines in README order, through `sh` (so quotes,
+/// redirections and globs are the shell's) with `sowkit` this build, in one scratch folder
+/// holding a copy of `rulesets/` and a `my.toml` (the examples' own ruleset: a copy of
+/// six-pit-sowing, the three-pit board `replay my.toml --from "A 1 0 2 (4) / …"` plays), with
+/// HOME there too (the completion and man page lines write under it). Each must exit 0.
+/// `slow`: also the [`SLOW`] lines. Returns how many lines were run.
+#[cfg(unix)]
+fn run_sh_examples(slow: bool) -> usize {
+    let lines = sh_examples();
+    let commands: Vec<String> = lines.iter().map(|l| command_of(l)).collect();
+    // Every exception is a README line still (a reworded one is found again or sorted again).
+    let listed = NOT_RUN
+        .iter()
+        .map(|(c, _)| *c)
+        .chain(SLOW)
+        .chain(BEFORE.iter().map(|(c, _)| *c));
+    for c in listed {
+        assert!(
+            commands.iter().any(|k| k == c),
+            "{c:?} is listed in tests/readme.rs but is no longer a README example line"
+        );
+    }
+    // A replay example is always run (a README move that cannot be played went unnoticed).
+    for c in commands.iter().filter(|c| c.starts_with("sowkit replay")) {
+        assert!(
+            !SLOW.contains(&c.as_str()) && !NOT_RUN.iter().any(|(n, _)| n == c),
+            "{c:?}: every replay example is run by the fast test"
+        );
+    }
+
+    let dir = std::env::temp_dir().join(format!(
+        "sowkit-test-{}-readme-sh-{slow}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let home = dir.join("home");
+    for d in [
+        ".local/share/bash-completion/completions",
+        ".local/share/man/man1",
+    ] {
+        std::fs::create_dir_all(home.join(d)).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("rulesets")).unwrap();
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    for id in common::BUNDLED {
+        let to = dir.join("rulesets").join(format!("{id}.toml"));
+        std::fs::copy(common::bundled_path(id), to).unwrap();
+    }
+    std::fs::copy(common::bundled_path("six-pit-sowing"), dir.join("my.toml")).unwrap();
+    let bin = env!("CARGO_BIN_EXE_sowkit");
+    std::os::unix::fs::symlink(bin, dir.join("bin/sowkit")).unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+
+    let mut failed = Vec::new();
+    let mut ran = 0;
+    for (line, command) in lines.iter().zip(&commands) {
+        if NOT_RUN.iter().any(|(c, _)| c == command) || (!slow && SLOW.contains(&command.as_str()))
+        {
+            continue;
+        }
+        if let Some((_, args)) = BEFORE.iter().find(|(c, _)| c == command) {
+            let o = std::process::Command::new(bin)
+                .args(*args)
+                .current_dir(&dir)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "before {line:?}: sowkit {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("HOME", &home)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        ran += 1;
+        if !o.status.success() {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let head: Vec<&str> = err.lines().take(6).collect();
+            failed.push(format!(
+                "{line}\n  exit {:?}:\n  {}",
+                o.status.code(),
+                head.join("\n  ")
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        failed.is_empty(),
+        "README examples that fail:\n{}",
+        failed.join("\n")
+    );
+    ran
+}
+
+/// The README's `sowkit …` example lines run and exit 0: every one but those that never end
+/// or take minutes ([`NOT_RUN`]) and the slow ones ([`SLOW`], run in full in a release build).
+/// Every `sowkit replay` example is among them: `--moves "A1< B3>"` went unnoticed though
+/// B3 holds 1 seed after A1< and Giuthi needs 2 for a move.
+#[cfg(unix)]
+#[test]
+fn sh_examples_run() {
+    let ran = run_sh_examples(false);
+    // list, new, check, replay, completions, man, schema, solve, single-kit builds.
+    assert!(ran >= 20, "only {ran} README examples run");
+}
+
+/// [`sh_examples_run`] with the [`SLOW`] lines too (run by .ci/run in a release build).
+#[cfg(unix)]
+#[test]
+#[ignore = "about 20 s in a debug build: run in release (cargo test --release -- --ignored readme::)"]
+fn sh_examples_run_in_full() {
+    let ran = run_sh_examples(true);
+    assert!(ran >= 40, "only {ran} README examples run");
 }

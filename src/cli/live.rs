@@ -149,16 +149,19 @@ fn watch_once(
 ) -> bool {
     let t = Instant::now();
     let r = rebuild(inputs, paper, None);
-    tell_warnings(&r.warnings, warned);
     match r.kits {
         Err(e) => {
+            // The errors first, then the warnings (as `check` prints them), then the verdict.
+            eprintln!("{e}\n");
+            tell_warnings(&r.warnings, warned);
             eprintln!(
-                "{e}\n\nerror: the check failed, so no kit was rebuilt (the rulesets are built together); the kits in {} were left untouched",
+                "error: the check failed, so no kit was rebuilt (the rulesets are built together); the kits in {} were left untouched",
                 out.display()
             );
             false
         }
         Ok(built) => {
+            tell_warnings(&r.warnings, warned);
             let sources: Vec<PathBuf> = built
                 .iter()
                 .map(|b| PathBuf::from(&b.ruleset.path))
@@ -269,9 +272,13 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>, lang: Option<String>
     };
     let first = rebuild(&inputs, paper, lang.as_deref());
     let mut warned = Vec::new();
-    tell_warnings(&first.warnings, &mut warned);
+    // The errors first, then the warnings (as `check` prints them), then the verdict.
     if let Err(e) = &first.kits {
-        eprintln!("{e}\n\nerror: the check failed; the page shows this until a save fixes it");
+        eprintln!("{e}\n");
+    }
+    tell_warnings(&first.warnings, &mut warned);
+    if first.kits.is_err() {
+        eprintln!("error: the check failed; the page shows this until a save fixes it");
     }
     let shared = sowkit::serve::Shared::new(first, lang.clone());
     let addr = match listener.local_addr() {
@@ -306,15 +313,19 @@ pub fn serve(given: Given, port: u16, paper: Option<Paper>, lang: Option<String>
                         }
                         Err(e) => Rebuild::failed(e),
                     };
-                    tell_warnings(&result.warnings, &mut warned);
                     match &result.kits {
-                        Ok(k) => super::diag::info(&format!(
-                            "rebuilt {} kit(s) in {} ms",
-                            k.len(),
-                            t.elapsed().as_millis()
-                        )),
+                        Ok(k) => {
+                            tell_warnings(&result.warnings, &mut warned);
+                            super::diag::info(&format!(
+                                "rebuilt {} kit(s) in {} ms",
+                                k.len(),
+                                t.elapsed().as_millis()
+                            ))
+                        }
                         Err(e) => {
-                            eprintln!("{e}\n\nerror: the check failed; serving the last good kit")
+                            eprintln!("{e}\n");
+                            tell_warnings(&result.warnings, &mut warned);
+                            eprintln!("error: the check failed; serving the last good kit")
                         }
                     }
                     shared.update(result);

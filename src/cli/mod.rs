@@ -106,7 +106,7 @@ pub fn bundled_hint(path: &Path, command: &str) -> Option<String> {
 
 /// The one ruleset `replay` and `solve` take: a file, `-` (standard input) or `--bundled ID`
 /// (clap makes sure exactly one is given). Errors: an unknown bundled id (the message lists
-/// the ids), or, never through clap, none or both.
+/// the ids; clap refuses one first, exit 2), or, never through clap, none or both.
 pub fn one_input(file: Option<PathBuf>, bundled: Option<String>) -> Result<Input, String> {
     let ids: Vec<String> = bundled.into_iter().collect();
     let mut v = inputs(file.into_iter().collect(), &ids)?;
@@ -118,7 +118,8 @@ pub fn one_input(file: Option<PathBuf>, bundled: Option<String>) -> Result<Input
 }
 
 /// The inputs named by ruleset paths (`-` is standard input) and `--bundled` ids.
-/// Errors: an unknown bundled id (the message lists the ids).
+/// Errors: an unknown bundled id (the message lists the ids; on the command line clap refuses
+/// one first, exit 2).
 pub fn inputs(files: Vec<PathBuf>, bundled_ids: &[String]) -> Result<Vec<Input>, String> {
     let mut v: Vec<Input> = files
         .into_iter()
@@ -196,11 +197,37 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
                     if p.parent() == Some(out) && p.is_dir())
             };
             let folders = changes.iter().filter(is_kit).count();
-            let files = changes.len() - folders;
-            if files > 0 {
+            // Whole kits `build` would write (a missing kit folder is one line, not a file).
+            let missing_kits = changes
+                .iter()
+                .filter(
+                    |c| matches!(c, sowkit::kitdiff::Change::Missing(p) if p.parent() == Some(out)),
+                )
+                .count();
+            let files = changes.len() - folders - missing_kits;
+            let kits_said = match (missing_kits, out.exists()) {
+                (0, _) => None,
+                (k, true) => Some(format!("{k} kit(s) missing from {}", out.display())),
+                (k, false) => Some(format!(
+                    "{k} kit(s) missing ({} does not exist yet)",
+                    out.display()
+                )),
+            };
+            let files_said = (files > 0).then(|| {
+                if missing_kits > 0 {
+                    format!("{files} file(s) in it differ from what `sowkit build` would write")
+                } else {
+                    format!(
+                        "{files} file(s) in {} differ from what `sowkit build` would write",
+                        out.display()
+                    )
+                }
+            });
+            let said: Vec<String> = kits_said.into_iter().chain(files_said).collect();
+            if !said.is_empty() {
                 eprintln!(
-                    "{files} file(s) in {} differ from what `sowkit build` would write; run `{}` and commit the result (nothing was written)",
-                    out.display(),
+                    "{}; run `{}` and commit the result (nothing was written)",
+                    said.join(" and "),
                     rebuild_command()
                 );
             }
@@ -222,14 +249,19 @@ pub fn check_out(kits: &[Kit], out: &Path) -> ExitCode {
 /// label is wrong, or the file cannot be read.
 fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
     let name = input.display();
-    let res = input.read().map_err(|d| vec![d]).and_then(|src| {
+    let res = input.read().map_err(|d| (vec![d], vec![])).and_then(|src| {
         let checked = ruleset::check_source(&name, &src);
         // Warnings do not stop a replay: one short line each (`check` shows them with their
-        // source lines), none with `-q`.
-        if !diag::quiet() {
-            for w in &checked.warnings {
-                eprintln!("{}", w.short());
+        // source lines), none with `-q`; after the errors, as `check` prints them.
+        let warn = || {
+            if !diag::quiet() {
+                for w in &checked.warnings {
+                    eprintln!("{}", w.short());
+                }
             }
+        };
+        if checked.errors.is_empty() {
+            warn();
         }
         match checked.playable {
             Some(rs) => {
@@ -240,6 +272,7 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
                     if let Some(s) = &checked.summary {
                         eprintln!("{s}\n");
                     }
+                    warn();
                     // Said so that it stands on its own (the errors are printed even with
                     // `-q`, but a reader of the last line should not need them).
                     eprintln!(
@@ -249,14 +282,19 @@ fn load_playable(input: &Input) -> Option<sowkit::ruleset::Ruleset> {
                 }
                 Ok(rs)
             }
-            None => Err(checked.errors),
+            None => Err((checked.errors, checked.warnings)),
         }
     });
     match res {
         Ok(x) => Some(x),
-        Err(diags) => {
+        Err((diags, warnings)) => {
             for d in &diags {
                 eprintln!("{}\n", d.rendered);
+            }
+            if !diag::quiet() {
+                for w in &warnings {
+                    eprintln!("{}", w.short());
+                }
             }
             eprintln!(
                 "{name}: {} problem(s)",

@@ -1491,9 +1491,90 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
         };
         if let Some(n) = hint {
             msg = format!("{msg}; write the number without quotes: {n}");
+        } else if let Some(h) = number_with_unit_hint(field, inner, msg.ends_with("a whole number"))
+        {
+            msg = format!("{msg}; {h}");
         }
     }
     with_did_you_mean(raw, cut_quoted(msg))
+}
+
+/// What the number of `field` is written in: millimetres for the `[layout]` sizes, else what
+/// the whole number counts (`None` for a field that is not a number).
+fn field_unit(field: &str) -> Option<&'static str> {
+    let key = field.rsplit('.').next().unwrap_or(field);
+    let key = key.split('[').next().unwrap_or(key);
+    Some(match key {
+        "pit_diameter" | "pit_gap" | "store_length" | "counter_diameter" => "millimetres",
+        "pits_per_side" | "min_pits" => "pits",
+        "seeds_per_pit"
+        | "seeds_per_pit_options"
+        | "min_seeds"
+        | "threshold"
+        | "counts"
+        | "captured"
+        | "scores" => "seeds",
+        "players" => "players",
+        "shorten_below" => "per cent",
+        _ => return None,
+    })
+}
+
+/// The hint for a number written in quotes with a unit (`pit_diameter = "40 mm"`,
+/// `pits_per_side = "6 pits"`): the line to write, in the field's own unit, without quotes or
+/// unit (centimetres and inches converted to millimetres). `whole`: the field takes a whole
+/// number. `None` when `inner` (the text in the quotes) is not a number and a unit.
+fn number_with_unit_hint(field: &str, inner: &str, whole: bool) -> Option<String> {
+    let unit_of_field = field_unit(field)?;
+    let split = inner.find(|c: char| !(c.is_ascii_digit() || ".+-_ ".contains(c)))?;
+    let (number, unit) = (inner[..split].trim(), inner[split..].trim());
+    if number.is_empty() || unit.is_empty() || unit.chars().count() > 20 {
+        return None;
+    }
+    let key = field.rsplit('.').next().unwrap_or(field);
+    let key = key.split('[').next().unwrap_or(key);
+    // A list's item (`counts = ["2 seeds"]`) is written as the number alone.
+    let list = ["seeds_per_pit_options", "counts", "scores"].contains(&key);
+    let write = |n: &str| {
+        if list {
+            n.to_string()
+        } else {
+            format!("{key} = {n}")
+        }
+    };
+    if whole {
+        let n: i64 = number.parse().ok()?;
+        return Some(format!(
+            "write {} (a number of {unit_of_field}, without quotes or unit)",
+            write(&n.to_string())
+        ));
+    }
+    let x: f64 = number.parse().ok().filter(|x: &f64| x.is_finite())?;
+    if unit_of_field != "millimetres" {
+        return None;
+    }
+    let u = unit.trim_end_matches('.').to_lowercase();
+    let per_unit = match u.as_str() {
+        "mm" | "millimetre" | "millimetres" | "millimeter" | "millimeters" => 1.0,
+        "cm" | "centimetre" | "centimetres" | "centimeter" | "centimeters" => 10.0,
+        "in" | "inch" | "inches" | "\"" => 25.4,
+        _ => {
+            return Some(format!(
+                "write {key} as a number of millimetres, without quotes or unit ({unit:?} is not a unit sowkit converts: mm, cm or in)"
+            ))
+        }
+    };
+    // To a tenth of a millimetre, as written (40.0 is 40).
+    let mm = (x * per_unit * 10.0).round() / 10.0;
+    let converted = if per_unit == 1.0 {
+        String::new()
+    } else {
+        format!(": {number} {u} is {mm} mm")
+    };
+    Some(format!(
+        "write {} (millimetres, without quotes or unit{converted})",
+        write(&mm.to_string())
+    ))
 }
 
 /// `msg` with the text it quotes from the file (`invalid type: string "…", expected …`) cut to
