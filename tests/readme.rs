@@ -5,8 +5,9 @@
 //! built for that bundled ruleset, paper and print style (in the ruleset's own language, as
 //! `sowkit build` makes them).
 //!
-//! And the README's command examples: every `sowkit …` line of a ```` ```sh ```` block is run
-//! as a user would type it (see [`sh_examples_run`]).
+//! And the command examples: every `sowkit …` line of a README ```` ```sh ```` block, and every
+//! example of `sowkit --help` and of each subcommand's `--help`, is run as a user would type it
+//! (see [`sh_examples_run`] and [`help_examples_run`]).
 use crate::common;
 
 use sowkit::layout::{self, KitOptions, Paper, A4, LETTER};
@@ -218,12 +219,92 @@ fn sh_examples() -> Vec<String> {
     out
 }
 
-/// Runs the README's `sowkit` example lines in README order, through `sh` (so quotes,
-/// redirections and globs are the shell's) with `sowkit` this build, in one scratch folder
-/// holding a copy of `rulesets/` and a `my.toml` (the examples' own ruleset: a copy of
-/// six-pit-sowing, the three-pit board `replay my.toml --from "A 1 0 2 (4) / …"` plays), with
-/// HOME there too (the completion and man page lines write under it). Each must exit 0.
-/// `slow`: also the [`SLOW`] lines. Returns how many lines were run.
+/// A scratch folder the examples run in, as a user's: a copy of `rulesets/` and a `my.toml`
+/// (the examples' own ruleset: a copy of six-pit-sowing, the three-pit board `replay my.toml
+/// --from "A 1 0 2 (4) / …"` plays), HOME there too (the completion and man page lines write
+/// under it), and `sowkit` on the PATH as this build. Removed when dropped.
+#[cfg(unix)]
+struct Scratch {
+    dir: std::path::PathBuf,
+    home: std::path::PathBuf,
+    path: String,
+}
+
+#[cfg(unix)]
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("sowkit-test-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let home = dir.join("home");
+        for d in [
+            ".local/share/bash-completion/completions",
+            ".local/share/man/man1",
+        ] {
+            std::fs::create_dir_all(home.join(d)).unwrap();
+        }
+        std::fs::create_dir_all(dir.join("rulesets")).unwrap();
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        for id in common::BUNDLED {
+            let to = dir.join("rulesets").join(format!("{id}.toml"));
+            std::fs::copy(common::bundled_path(id), to).unwrap();
+        }
+        std::fs::copy(common::bundled_path("six-pit-sowing"), dir.join("my.toml")).unwrap();
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_sowkit"), dir.join("bin/sowkit")).unwrap();
+        let path = format!(
+            "{}:{}",
+            dir.join("bin").display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        Scratch { dir, home, path }
+    }
+
+    /// Runs `line` through `sh` here (quotes, redirections and globs are the shell's), after
+    /// `sowkit <before>` when given (what the line takes for granted). Err: the line, its exit
+    /// code and the head of its standard error.
+    fn run(&self, line: &str, before: Option<&[&str]>) -> Result<(), String> {
+        if let Some(args) = before {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+                .args(args)
+                .current_dir(&self.dir)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "before {line:?}: sowkit {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        let o = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .current_dir(&self.dir)
+            .env("PATH", &self.path)
+            .env("HOME", &self.home)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        if o.status.success() {
+            return Ok(());
+        }
+        let err = String::from_utf8_lossy(&o.stderr);
+        let head: Vec<&str> = err.lines().take(6).collect();
+        Err(format!(
+            "{line}\n  exit {:?}:\n  {}",
+            o.status.code(),
+            head.join("\n  ")
+        ))
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs the README's `sowkit` example lines in README order in one [`Scratch`] folder; each
+/// must exit 0. `slow`: also the [`SLOW`] lines. Returns how many lines were run.
 #[cfg(unix)]
 fn run_sh_examples(slow: bool) -> usize {
     let lines = sh_examples();
@@ -248,33 +329,7 @@ fn run_sh_examples(slow: bool) -> usize {
         );
     }
 
-    let dir = std::env::temp_dir().join(format!(
-        "sowkit-test-{}-readme-sh-{slow}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    let home = dir.join("home");
-    for d in [
-        ".local/share/bash-completion/completions",
-        ".local/share/man/man1",
-    ] {
-        std::fs::create_dir_all(home.join(d)).unwrap();
-    }
-    std::fs::create_dir_all(dir.join("rulesets")).unwrap();
-    std::fs::create_dir_all(dir.join("bin")).unwrap();
-    for id in common::BUNDLED {
-        let to = dir.join("rulesets").join(format!("{id}.toml"));
-        std::fs::copy(common::bundled_path(id), to).unwrap();
-    }
-    std::fs::copy(common::bundled_path("six-pit-sowing"), dir.join("my.toml")).unwrap();
-    let bin = env!("CARGO_BIN_EXE_sowkit");
-    std::os::unix::fs::symlink(bin, dir.join("bin/sowkit")).unwrap();
-    let path = format!(
-        "{}:{}",
-        dir.join("bin").display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-
+    let place = Scratch::new(&format!("readme-sh-{slow}"));
     let mut failed = Vec::new();
     let mut ran = 0;
     for (line, command) in lines.iter().zip(&commands) {
@@ -282,39 +337,12 @@ fn run_sh_examples(slow: bool) -> usize {
         {
             continue;
         }
-        if let Some((_, args)) = BEFORE.iter().find(|(c, _)| c == command) {
-            let o = std::process::Command::new(bin)
-                .args(*args)
-                .current_dir(&dir)
-                .output()
-                .unwrap();
-            assert!(
-                o.status.success(),
-                "before {line:?}: sowkit {args:?}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        let o = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(line)
-            .current_dir(&dir)
-            .env("PATH", &path)
-            .env("HOME", &home)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        let before = BEFORE.iter().find(|(c, _)| c == command).map(|(_, a)| *a);
         ran += 1;
-        if !o.status.success() {
-            let err = String::from_utf8_lossy(&o.stderr);
-            let head: Vec<&str> = err.lines().take(6).collect();
-            failed.push(format!(
-                "{line}\n  exit {:?}:\n  {}",
-                o.status.code(),
-                head.join("\n  ")
-            ));
+        if let Err(e) = place.run(line, before) {
+            failed.push(e);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         failed.is_empty(),
         "README examples that fail:\n{}",
@@ -342,4 +370,116 @@ fn sh_examples_run() {
 fn sh_examples_run_in_full() {
     let ran = run_sh_examples(true);
     assert!(ran >= 40, "only {ran} README examples run");
+}
+
+/// `--help` example lines that are not run: `serve` and `watch` run until interrupted.
+const HELP_NOT_RUN: [&str; 2] = ["sowkit serve ", "sowkit watch "];
+
+/// `--help` example lines run only by [`help_examples_run_in_full`]: each checks or lays out
+/// every bundled kit (seconds each in a debug build).
+const HELP_SLOW: [&str; 3] = [
+    "sowkit build",
+    "sowkit build --check -o kits rulesets",
+    "sowkit check",
+];
+
+/// The example lines of `sowkit --help` and of every subcommand's `--help`, one list per help
+/// page in that order: the lines of an "Example:" or "Examples:" block that start with
+/// `sowkit `, without the words that follow the command after two spaces ("  every ruleset in
+/// ./rulesets").
+fn help_examples() -> Vec<Vec<String>> {
+    let help = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "sowkit {args:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let top = help(&["--help"]);
+    // The subcommands `sowkit --help` lists, `help` aside.
+    let subs: Vec<String> = top
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|s| s != "help")
+        .collect();
+    assert!(subs.len() >= 10, "{subs:?}");
+    let mut pages = Vec::new();
+    for text in std::iter::once(top.clone()).chain(subs.iter().map(|s| help(&[s, "--help"]))) {
+        let mut out = Vec::new();
+        let mut in_examples = false;
+        for line in text.lines() {
+            if line == "Example:" || line == "Examples:" {
+                in_examples = true;
+            } else if line.trim().is_empty() {
+                in_examples = false;
+            } else if in_examples && line.trim_start().starts_with("sowkit ") {
+                let t = line.trim();
+                out.push(t.split("  ").next().unwrap_or(t).to_string());
+            }
+        }
+        pages.push(out);
+    }
+    pages
+}
+
+/// Runs the `--help` example lines, each help page's in order in a [`Scratch`] folder of its
+/// own (the top-level session writes `my-kalah.toml` and builds it; `build --check -o kits
+/// rulesets` compares with what `build -o kits rulesets` wrote), each to exit 0: all but
+/// [`HELP_NOT_RUN`], and [`HELP_SLOW`] only when `slow`. Returns how many ran.
+#[cfg(unix)]
+fn run_help_examples(slow: bool) -> usize {
+    let pages = help_examples();
+    for c in HELP_SLOW {
+        assert!(
+            pages.iter().flatten().any(|l| l == c),
+            "{c:?} is listed in tests/readme.rs but no --help shows it any more"
+        );
+    }
+    let mut failed = Vec::new();
+    let mut ran = 0;
+    for (i, lines) in pages.iter().enumerate() {
+        let place = Scratch::new(&format!("help-examples-{slow}-{i}"));
+        for line in lines {
+            let never_ends = HELP_NOT_RUN.iter().any(|p| line.starts_with(p));
+            if never_ends || (!slow && HELP_SLOW.contains(&line.as_str())) {
+                continue;
+            }
+            // `build --check` compares with the kits a `build` wrote.
+            let before: Option<&[&str]> = (line == "sowkit build --check -o kits rulesets")
+                .then_some(&["build", "-o", "kits", "rulesets"]);
+            ran += 1;
+            if let Err(e) = place.run(line, before) {
+                failed.push(e);
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "--help examples that fail:\n{}",
+        failed.join("\n")
+    );
+    ran
+}
+
+/// Every `--help` example a user can copy runs and exits 0 (the `replay` one played a move
+/// Giuthi does not allow, as the README's did), but those that never end and the slow ones.
+#[cfg(unix)]
+#[test]
+fn help_examples_run() {
+    let ran = run_help_examples(false);
+    // list, new ×3, build ×3, replay ×3, completions, man, schema, check ×2.
+    assert!(ran >= 15, "only {ran} --help examples run");
+}
+
+/// [`help_examples_run`] with the [`HELP_SLOW`] lines too (run by .ci/run in a release build).
+#[cfg(unix)]
+#[test]
+#[ignore = "lays out every bundled kit: run in release (cargo test --release -- --ignored readme::)"]
+fn help_examples_run_in_full() {
+    let ran = run_help_examples(true);
+    assert!(ran >= 18, "only {ran} --help examples run");
 }
