@@ -345,7 +345,12 @@ impl Output {
     /// [`Output::open`] for a missing `out`: creates and locks the hidden staging tree (see
     /// the module docs), clearing what a killed run left in it. `None` when another build was
     /// staging the same folder (waited for; the caller looks again).
-    fn open_fresh(out: &Path) -> io::Result<Option<Output>> {
+    fn open_fresh(given: &Path) -> io::Result<Option<Output>> {
+        // `..` and `.` in the missing part (`a/b/../b/c` with `a/b` missing) taken away first:
+        // the staging folder is found from the path's parts, and `a/.sowkit-new-out.b/../b/c`
+        // would lead out of it.
+        let resolved = without_dots_in_missing_part(given);
+        let out = resolved.as_deref().unwrap_or(given);
         // The outermost missing folder.
         let mut top = out.to_path_buf();
         while let Some(p) = top.parent() {
@@ -409,7 +414,7 @@ impl Output {
         let inner = out.strip_prefix(&top).unwrap_or(Path::new(""));
         let root = stage_top.join(inner);
         let o = Output {
-            out: out.to_path_buf(),
+            out: given.to_path_buf(),
             root: root.clone(),
             fresh: Some((stage_top, top)),
             staged: std::sync::Mutex::new(Vec::new()),
@@ -664,6 +669,46 @@ impl Drop for Output {
     }
 }
 
+/// `path` with the `.` and `..` of its missing part worked out, when it has any (else `None`):
+/// the longest part that exists is kept as it is (a `..` that leads above it goes to its
+/// resolved parent, since it may be a symbolic link); what follows does not exist, so it holds
+/// no link and its `..` simply drops the name before it.
+fn without_dots_in_missing_part(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut base = path.to_path_buf();
+    let mut missing = Vec::new();
+    while !base.as_os_str().is_empty() && fs::symlink_metadata(&base).is_err() {
+        let name = base.components().next_back()?;
+        missing.push(name.as_os_str().to_os_string());
+        if !base.pop() {
+            break;
+        }
+    }
+    missing.reverse();
+    let dotted = |c: &std::ffi::OsString| c == "." || c == "..";
+    if !missing.iter().any(dotted) {
+        return None;
+    }
+    let mut tail: Vec<std::ffi::OsString> = Vec::new();
+    for c in missing {
+        match Path::new(&c).components().next() {
+            Some(Component::CurDir) => {}
+            Some(Component::ParentDir) => {
+                if tail.pop().is_none() {
+                    let here = if base.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        &base
+                    };
+                    base = fs::canonicalize(here).ok()?.parent()?.to_path_buf();
+                }
+            }
+            _ => tail.push(c),
+        }
+    }
+    Some(tail.iter().fold(base, |p, c| p.join(c)))
+}
+
 /// Whether the open folder `f` is the one at `path` now (on Unix by device and inode; on other
 /// systems assumed).
 fn same_folder(f: &fs::File, path: &Path) -> bool {
@@ -731,8 +776,9 @@ pub fn ours_to_replace(dir: &Path) -> io::Result<()> {
     ))
 }
 
-/// The kit folder `<out>/<id>/` (for an id of `ids`) that holds the file `file`, as the path
-/// to report; `None` when it is in none of them (or either path cannot be resolved: a file
+/// The kit folder `<out>/<id>/` (for an id of `ids`, a folder sowkit wrote: [`is_kit_folder`])
+/// that holds the file `file`, as the path to report; `None` when it is in none of them (or
+/// either path cannot be resolved: a file
 /// that does not exist, a bundled ruleset, an `out` not made yet). Paths are compared resolved
 /// (`..` and symbolic links followed), so a link into a kit folder counts as inside it.
 /// A kit folder is replaced whole (`build`) or loses the files its kit does not make
@@ -740,8 +786,9 @@ pub fn ours_to_replace(dir: &Path) -> io::Result<()> {
 pub fn kit_folder_holding(file: &Path, out: &Path, ids: &[&str]) -> Option<PathBuf> {
     let file = fs::canonicalize(file).ok()?;
     let root = fs::canonicalize(out).ok()?;
+    // A folder that is not a kit is never replaced ([`may_replace`] says so, in its words).
     ids.iter()
-        .find(|id| file.starts_with(root.join(id)))
+        .find(|id| file.starts_with(root.join(id)) && is_kit_folder(&root.join(id)))
         .map(|id| out.join(id))
 }
 

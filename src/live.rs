@@ -229,10 +229,12 @@ fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         name.unwrap_or_default(),
         std::process::id()
     ));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    // A write that fails part-way (a full disk) leaves no temporary file either.
+    std::fs::write(&tmp, bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 /// What [`watch`] follows: ruleset files, and folders whose `*.toml` files come and go.

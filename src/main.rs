@@ -406,6 +406,18 @@ fn expand(paths: &[PathBuf], command: &str) -> Result<Vec<PathBuf>, String> {
 /// and how many failed. Each passing file's `ok: FILE (N worked examples agree …)` line is
 /// printed at once, or, given `oks`, kept there (one for each ruleset returned, in order) for
 /// a caller with more to check first (`check` and `build` lay the kits out).
+/// The refusal of a ruleset file of `files` (as given, so a name that is not UTF-8 is found
+/// too) that lies in the kit folder, under `out`, of one of the rulesets `all`: writing that
+/// kit would delete it ([`sowkit::kitdir::kit_folder_holding`]).
+fn ruleset_in_a_kit(files: &[cli::Input], all: &[Ruleset], out: &Path) -> Option<std::io::Error> {
+    let ids: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
+    files.iter().find_map(|f| match f {
+        cli::Input::File(p) => sowkit::kitdir::kit_folder_holding(p, out, &ids)
+            .map(|dir| sowkit::kitdir::ruleset_in_kit_folder(p, &dir)),
+        _ => None,
+    })
+}
+
 fn load_each(files: &[cli::Input], mut oks: Option<&mut Vec<String>>) -> (Vec<Ruleset>, usize) {
     let mut ok = Vec::new();
     let mut failed = 0usize;
@@ -1236,18 +1248,20 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
                 // As `build` refuses it: a ruleset kept in a kit folder it would replace.
-                let kit_ids: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
-                for rs in &all {
-                    let file = std::path::Path::new(&rs.path);
-                    if let Some(dir) = sowkit::kitdir::kit_folder_holding(file, &out, &kit_ids) {
-                        eprintln!(
-                            "error: {}",
-                            sowkit::kitdir::ruleset_in_kit_folder(file, &dir)
-                        );
-                        return ExitCode::from(1);
-                    }
+                if let Some(e) = ruleset_in_a_kit(&files, &all, &out) {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
                 }
                 return cli::check_out(&kits, &out);
+            }
+            // A ruleset kept in a kit folder this build replaces (checked with the files as
+            // given: `build_all_with` has only their display names).
+            if let Some(e) = ruleset_in_a_kit(&files, &all, &out) {
+                eprintln!(
+                    "error: cannot write the kits to {}: {e}; nothing was changed there",
+                    out.display()
+                );
+                return ExitCode::from(1);
             }
             // Each kit is staged as soon as it is rendered; none is switched in unless all are.
             match sowkit::build::build_all_with(&all, opts_for, extra, &out) {

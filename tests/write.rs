@@ -343,3 +343,80 @@ fn a_ruleset_inside_its_kit_folder_is_refused_and_kept() {
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     assert!(beside.is_file());
 }
+
+/// A ruleset file whose name is not UTF-8, kept in its kit folder, is refused too (the check
+/// uses the file as given, not its display name, which no longer names it), and `build
+/// --check` given such a name prints its advice instead of panicking.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_ruleset_named_in_latin_1_inside_its_kit_folder_is_refused_and_check_does_not_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let bin = env!("CARGO_BIN_EXE_sowkit");
+    let out = scratch("inside-latin1");
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
+    // "règles.toml" in Latin-1: not UTF-8.
+    let name = std::ffi::OsStr::from_bytes(b"r\xe8gles.toml");
+    let beside = out.join(name);
+    std::fs::copy(&bundled, &beside).unwrap();
+    let kits = out.join("kits");
+    let run =
+        |args: &[&std::ffi::OsStr]| std::process::Command::new(bin).args(args).output().unwrap();
+    // Not built yet: --check says what to run (it named the arguments through a panic).
+    let r = run(&[
+        "build".as_ref(),
+        "--check".as_ref(),
+        "-o".as_ref(),
+        kits.as_os_str(),
+        beside.as_os_str(),
+    ]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(err.contains("run `sowkit build"), "{err}");
+    let r = run(&[
+        "build".as_ref(),
+        beside.as_os_str(),
+        "-o".as_ref(),
+        kits.as_os_str(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let inside = kits.join("six-pit-sowing").join(name);
+    std::fs::rename(&beside, &inside).unwrap();
+    let r = run(&[
+        "build".as_ref(),
+        inside.as_os_str(),
+        "-o".as_ref(),
+        kits.as_os_str(),
+    ]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(err.contains("is inside the kit folder"), "{err}");
+    assert!(inside.is_file(), "the ruleset was deleted");
+}
+
+/// An `-o` path through a folder that does not exist yet and back out of it (`a/b/../b/c`,
+/// `a/b` missing) is the folder `a/b/c`: the kit is built there and nothing hidden is left
+/// (the staging folder was found from the path's parts, `a/.sowkit-new-out.b/../b/c`, which
+/// leads out of it: the build failed and left a staged kit in `a/b/c`).
+#[test]
+fn an_output_path_with_dot_dot_through_a_missing_folder_is_built() {
+    let bin = env!("CARGO_BIN_EXE_sowkit");
+    let base = scratch("dotdot");
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
+    std::fs::create_dir_all(base.join("a")).unwrap();
+    let out = base.join("a/b/../b/c");
+    let r = std::process::Command::new(bin)
+        .arg("build")
+        .arg(&bundled)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(base.join("a/b/c/six-pit-sowing/manifest.txt").is_file());
+    let names: Vec<String> = tree(&base.join("a"))
+        .into_iter()
+        .map(|(n, _)| n)
+        .filter(|n| !n.starts_with("b/c/six-pit-sowing/"))
+        .collect();
+    assert_eq!(names, ["b/", "b/c/"], "left beside the kit");
+}

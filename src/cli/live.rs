@@ -162,10 +162,8 @@ fn watch_once(
         }
         Ok(built) => {
             tell_warnings(&r.warnings, warned);
-            let sources: Vec<PathBuf> = built
-                .iter()
-                .map(|b| PathBuf::from(&b.ruleset.path))
-                .collect();
+            // The files as given (a name that is not UTF-8 included), not their display names.
+            let sources = files_of(inputs);
             let kits: Vec<_> = built.into_iter().map(|b| b.kit).collect();
             match live::write_changed(&kits, &sources, out) {
                 Ok(ch) => {

@@ -149,7 +149,12 @@ pub fn inputs(files: Vec<PathBuf>, bundled_ids: &[String]) -> Result<Vec<Input>,
 /// (same rulesets, paper and options). Arguments with spaces or quotes are single-quoted.
 fn rebuild_command() -> String {
     let mut words = vec!["sowkit".to_string()];
-    for a in std::env::args().skip(1).filter(|a| a != "--check") {
+    // `args_os`: an argument that is not UTF-8 (a file name) is shown lossily, not a panic.
+    for a in std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .filter(|a| a != "--check")
+    {
         if !a.is_empty()
             && a.chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@".contains(c))
