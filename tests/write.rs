@@ -8,6 +8,14 @@ fn kit(id: &str) -> sowkit::kit::Kit {
     sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(sowkit::layout::A4)).unwrap()
 }
 
+/// `sowkit ARGS` run to the end (this build's binary), its output captured.
+fn run(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sowkit"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("sowkit-write-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -280,11 +288,8 @@ fn watch_never_writes_into_a_folder_that_is_not_a_kit() {
 /// output folder but outside every kit folder is fine.
 #[test]
 fn a_ruleset_inside_its_kit_folder_is_refused_and_kept() {
-    let bin = env!("CARGO_BIN_EXE_sowkit");
     let out = scratch("inside");
     let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
-    let run =
-        |args: &[&std::ffi::OsStr]| std::process::Command::new(bin).args(args).output().unwrap();
     let first = run(&[
         "build".as_ref(),
         bundled.as_os_str(),
@@ -351,7 +356,6 @@ fn a_ruleset_inside_its_kit_folder_is_refused_and_kept() {
 #[test]
 fn a_ruleset_named_in_latin_1_inside_its_kit_folder_is_refused_and_check_does_not_panic() {
     use std::os::unix::ffi::OsStrExt;
-    let bin = env!("CARGO_BIN_EXE_sowkit");
     let out = scratch("inside-latin1");
     let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
     // "règles.toml" in Latin-1: not UTF-8.
@@ -359,8 +363,6 @@ fn a_ruleset_named_in_latin_1_inside_its_kit_folder_is_refused_and_check_does_no
     let beside = out.join(name);
     std::fs::copy(&bundled, &beside).unwrap();
     let kits = out.join("kits");
-    let run =
-        |args: &[&std::ffi::OsStr]| std::process::Command::new(bin).args(args).output().unwrap();
     // Not built yet: --check says what to run (it named the arguments through a panic).
     let r = run(&[
         "build".as_ref(),
@@ -399,18 +401,16 @@ fn a_ruleset_named_in_latin_1_inside_its_kit_folder_is_refused_and_check_does_no
 /// leads out of it: the build failed and left a staged kit in `a/b/c`).
 #[test]
 fn an_output_path_with_dot_dot_through_a_missing_folder_is_built() {
-    let bin = env!("CARGO_BIN_EXE_sowkit");
     let base = scratch("dotdot");
     let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
     std::fs::create_dir_all(base.join("a")).unwrap();
     let out = base.join("a/b/../b/c");
-    let r = std::process::Command::new(bin)
-        .arg("build")
-        .arg(&bundled)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let r = run(&[
+        "build".as_ref(),
+        bundled.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     assert!(base.join("a/b/c/six-pit-sowing/manifest.txt").is_file());
     let names: Vec<String> = tree(&base.join("a"))

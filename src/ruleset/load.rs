@@ -1499,11 +1499,17 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
     with_did_you_mean(raw, cut_quoted(msg))
 }
 
+/// The key a field path ends in, without its list index (`layout.pit_diameter` →
+/// `pit_diameter`, `example[2].counts[0]` → `counts`).
+fn field_key(field: &str) -> &str {
+    let key = field.rsplit('.').next().unwrap_or(field);
+    key.split('[').next().unwrap_or(key)
+}
+
 /// What the number of `field` is written in: millimetres for the `[layout]` sizes, else what
 /// the whole number counts (`None` for a field that is not a number).
 fn field_unit(field: &str) -> Option<&'static str> {
-    let key = field.rsplit('.').next().unwrap_or(field);
-    let key = key.split('[').next().unwrap_or(key);
+    let key = field_key(field);
     Some(match key {
         "pit_diameter" | "pit_gap" | "store_length" | "counter_diameter" => "millimetres",
         "pits_per_side" | "min_pits" => "pits",
@@ -1531,8 +1537,7 @@ fn number_with_unit_hint(field: &str, inner: &str, whole: bool) -> Option<String
     if number.is_empty() || unit.is_empty() || unit.chars().count() > 20 {
         return None;
     }
-    let key = field.rsplit('.').next().unwrap_or(field);
-    let key = key.split('[').next().unwrap_or(key);
+    let key = field_key(field);
     // A list's item (`counts = ["2 seeds"]`) is written as the number alone.
     let list = ["seeds_per_pit_options", "counts", "scores"].contains(&key);
     let write = |n: &str| {
