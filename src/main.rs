@@ -841,6 +841,8 @@ fn field_line(src: &str, message: &str) -> Option<(usize, String)> {
 }
 
 fn main() -> ExitCode {
+    // Before anything is allocated in earnest (see there).
+    sowkit::build::tune_allocator();
     let cli = Cli::parse();
     let format = match &cli.command {
         Command::Check { format, .. } | Command::Build { format, .. } => *format,
