@@ -125,7 +125,8 @@ impl Phrases {
         let ph =
             Phrases::parse_lang(lang, src).map_err(|e| format!("templates/{lang}.toml: {e}"))?;
         if lang != "en" {
-            let en = Phrases::parse_lang("en", CATALOGUES[0].2)?;
+            // The English catalogue as loaded once for the process.
+            let en = Phrases::load("en")?;
             let lacks: Vec<&str> = en
                 .map
                 .keys()
