@@ -9,26 +9,6 @@ use crate::ruleset::Ruleset;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
-/// Sets the C allocator (glibc malloc) up for building kits, once, at the start of the process;
-/// does nothing on other C libraries. A kit build makes and drops many blocks of 128 KiB to
-/// a few MiB (page content, deflated streams, font subsets, SVG text): by default glibc maps
-/// each such block afresh from the system and unmaps it when it is dropped, and gives memory
-/// at the top of its heap back as soon as 128 KiB are free, so the same memory is mapped,
-/// faulted in page by page and zeroed again and again. Here blocks under 64 MiB come from the
-/// heap (whose free memory is reused), the heap grows 16 MiB at a time and keeps up to
-/// 128 MiB free. Measured (`perf stat`, 21 runs, 2 cores): all five bundled kits 114 ms of
-/// CPU and 66 ms whole process before, 104 ms and 57 ms after. Memory stays bounded by the
-/// build's own peak plus those 128 MiB.
-pub fn tune_allocator() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets glibc's allocator parameters; it takes the allocator's lock.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 64 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 20);
-        libc::mallopt(libc::M_TOP_PAD, 16 << 20);
-    }
-}
-
 /// One kit written by [`build_all`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Built {
