@@ -51,7 +51,9 @@ impl<K: Hash + Eq + Clone, V: Clone> Memo<K, V> {
     }
 
     /// The answer for `key`: remembered, or computed by `f` (once, whichever thread asks first).
-    /// A panic in `f` leaves the cell empty, so a later call computes it again.
+    /// A panic in `f` leaves the cell empty, so a later call computes it again. `f` must not
+    /// wait on another cell of a memo: a worker waiting there runs pending jobs, and one of
+    /// them may wait on `key`, whose computation lies below it on the same stack.
     pub fn get_or_compute(&self, key: K, f: impl FnOnce() -> V) -> V {
         let cell = {
             let mut guard = self.cells.lock().unwrap_or_else(|p| p.into_inner());

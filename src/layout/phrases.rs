@@ -125,8 +125,11 @@ impl Phrases {
         let ph =
             Phrases::parse_lang(lang, src).map_err(|e| format!("templates/{lang}.toml: {e}"))?;
         if lang != "en" {
-            // The English catalogue as loaded once for the process.
-            let en = Phrases::load("en")?;
+            // Parsed afresh, not through `Phrases::load`: this runs inside the memo's
+            // computation of `lang`, and waiting there on another of its cells let a rayon
+            // worker pick up a job that waited on `lang` itself, behind it on its own stack
+            // (a build that never ended, seen in a debug test).
+            let en = Phrases::parse_lang("en", CATALOGUES[0].2)?;
             let lacks: Vec<&str> = en
                 .map
                 .keys()
