@@ -840,17 +840,9 @@ fn field_line(src: &str, message: &str) -> Option<(usize, String)> {
     header.map(|n| (n, field.to_string()))
 }
 
-/// The program's memory allocator: mimalloc, not the C library's. A kit build makes and drops
-/// many blocks of 128 KiB to a few MiB (page content, deflated streams, font subsets, SVG
-/// text), which glibc's malloc maps afresh from the system, faults in page by page and unmaps
-/// each time; mimalloc keeps and reuses them. Measured (medians of alternating runs, 2
-/// cores, tmpfs): Kalah 6x4 15.8 -> 14.8 ms, all five bundled kits 69.1 -> 67.0 ms; page
-/// faults of one Kalah 6x4 build 1,418 -> 469. Only the program: the library's tests and
-/// fuzz targets keep the system allocator (a fuzzer's sanitizer watches that one).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
+    // Before anything is allocated in earnest (see there).
+    sowkit::build::tune_allocator();
     let cli = Cli::parse();
     let format = match &cli.command {
         Command::Check { format, .. } | Command::Build { format, .. } => *format,
