@@ -43,6 +43,8 @@ fn without_solver(out: &Path, runs: usize) -> f64 {
 }
 
 fn main() {
+    // The allocator set up as the program sets it (src/main.rs), so the bench times what runs.
+    sowkit::build::tune_allocator();
     let out = std::env::temp_dir().join(format!("sowkit-bench-{}", std::process::id()));
     if std::env::args().any(|a| a == "--without-solver") {
         let t = without_solver(&out, 11);
