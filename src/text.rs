@@ -1,18 +1,15 @@
 //! The bundled font (DejaVu Sans, regular and bold): measuring with real glyph advances,
 //! line breaking, and glyph outlines. Both backends use these same advances.
 //!
-//! Advances are read from the font's `hmtx` table (via skrifa) and then quantised to whole
+//! Advances are read from the font's `hmtx` table (via ttf-parser) and then quantised to whole
 //! thousandths of an em, truncating, exactly as printpdf writes them into the PDF `/W` array
 //! (`advance × 1000 / unitsPerEm`, fraction dropped). Measuring, the SVG outlines and the PDF
 //! viewer's pen therefore agree to the bit; the quantisation error is under 1/1000 em per glyph
 //! (under 0.004 mm per glyph at 10 pt). No kerning and no shaping: one character, one glyph.
 //! A character the font lacks is drawn as glyph 0 (`.notdef`, a box) with that glyph's advance.
 use crate::doc::{pt, Seg, Text, Weight};
-use skrifa::instance::{LocationRef, Size};
-use skrifa::outline::{DrawSettings, OutlineGlyphCollection, OutlinePen};
-use skrifa::raw::TableProvider;
-use skrifa::{FontRef, GlyphId, MetadataProvider};
 use std::sync::OnceLock;
+use ttf_parser::{GlyphId, OutlineBuilder};
 
 /// Millimetres per point (1 pt = 1/72 in, 1 in = 25.4 mm).
 pub const MM_PER_PT: f64 = 25.4 / 72.0;
@@ -29,48 +26,43 @@ pub(crate) struct Face {
     descender: i16,
     /// Advance of every glyph in thousandths of an em, truncated (see the module docs).
     advances_milli: Vec<u16>,
-    /// The Unicode cmap, selected once (selecting it per character was a seventh of a kit
-    /// build's instructions).
-    charmap: skrifa::charmap::Charmap<'static>,
-    /// Glyph ids of U+0000–U+00FF, the characters of nearly all text, looked up once.
+    /// Glyph ids of U+0000–U+00FF, the characters of nearly all text, looked up once
+    /// (selecting the Unicode cmap per character was a seventh of a kit build's instructions).
     latin1: [u16; 256],
-    /// The glyph outline tables, read once (reading them again for every outline drawn was
-    /// over a third of drawing a glyph for the SVG pages).
-    outlines: OutlineGlyphCollection<'static>,
+    /// The parsed face: its tables (`cmap`, `glyf`, `loca`) are found once, so drawing an
+    /// outline or looking up a character reads only that glyph's or character's bytes.
+    font: ttf_parser::Face<'static>,
 }
 
 impl Face {
     fn load(bytes: &'static [u8]) -> Option<Face> {
-        let font = FontRef::new(bytes).ok()?;
-        let upem = font.head().ok()?.units_per_em();
-        let hhea = font.hhea().ok()?;
-        let (ascender, descender) = (hhea.ascender().to_i16(), hhea.descender().to_i16());
-        let count = font.maxp().ok()?.num_glyphs();
-        let gm = font.glyph_metrics(Size::unscaled(), LocationRef::default());
-        let advances_milli = (0..count)
+        let font = ttf_parser::Face::parse(bytes, 0).ok()?;
+        let upem = font.units_per_em();
+        // The hhea table's values: `Face::ascender` may take OS/2's typographic ones instead.
+        let hhea = font.tables().hhea;
+        let (ascender, descender) = (hhea.ascender, hhea.descender);
+        let advances_milli = (0..font.number_of_glyphs())
             .map(|g| {
-                let units = gm.advance_width(GlyphId::new(u32::from(g))).unwrap_or(0.0);
-                milli_em(units.max(0.0) as u32, upem)
+                milli_em(
+                    u32::from(font.glyph_hor_advance(GlyphId(g)).unwrap_or(0)),
+                    upem,
+                )
             })
             .collect();
-        let charmap = font.charmap();
         let mut latin1 = [0u16; 256];
         for (i, g) in latin1.iter_mut().enumerate() {
             *g = char::from_u32(i as u32)
-                .and_then(|c| charmap.map(c))
-                .and_then(|g| u16::try_from(g.to_u32()).ok())
-                .unwrap_or(0);
+                .and_then(|c| font.glyph_index(c))
+                .map_or(0, |g| g.0);
         }
-        let outlines = font.outline_glyphs();
         Some(Face {
             bytes,
             upem,
             ascender,
             descender,
             advances_milli,
-            charmap,
             latin1,
-            outlines,
+            font,
         })
     }
 
@@ -79,10 +71,22 @@ impl Face {
         if let Some(g) = self.latin1.get(c as usize) {
             return *g;
         }
-        self.charmap
-            .map(c)
-            .and_then(|g| u16::try_from(g.to_u32()).ok())
-            .unwrap_or(0)
+        self.font.glyph_index(c).map_or(0, |g| g.0)
+    }
+
+    /// Draws glyph `gid`'s outline into `pen` (font units, y up); nothing for a glyph
+    /// without contours or an unknown id. Each contour closes without a last straight
+    /// segment back to its start ([`ClosingPen`]). False when the glyph has no outline or
+    /// its data is broken (then `pen` may hold part of it).
+    fn draw(&self, gid: u16, pen: &mut impl OutlineBuilder) -> bool {
+        let mut closing = ClosingPen {
+            pen,
+            start: (0.0, 0.0),
+            line: None,
+        };
+        self.font
+            .outline_glyph(GlyphId(gid), &mut closing)
+            .is_some()
     }
 
     /// Advance of glyph `gid` in thousandths of an em (0 for an out-of-range id).
@@ -261,10 +265,56 @@ pub enum GlyphSeg {
     Close,
 }
 
+/// Passes a glyph outline on to `pen`, leaving out a straight segment back to the contour's
+/// start just before the contour closes: ttf-parser draws that segment, which closing the
+/// contour already implies (and which skrifa, this program's earlier font reader, left out,
+/// so the SVG pages' paths kept their bytes). The segment is held back until the next one
+/// shows whether the contour closes after it.
+struct ClosingPen<'a, P: OutlineBuilder> {
+    pen: &'a mut P,
+    start: (f32, f32),
+    line: Option<(f32, f32)>,
+}
+
+impl<P: OutlineBuilder> ClosingPen<'_, P> {
+    fn flush(&mut self) {
+        if let Some((x, y)) = self.line.take() {
+            self.pen.line_to(x, y);
+        }
+    }
+}
+
+impl<P: OutlineBuilder> OutlineBuilder for ClosingPen<'_, P> {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.flush();
+        self.start = (x, y);
+        self.pen.move_to(x, y);
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.flush();
+        self.line = Some((x, y));
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.flush();
+        self.pen.quad_to(x1, y1, x, y);
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.flush();
+        self.pen.curve_to(x1, y1, x2, y2, x, y);
+    }
+    fn close(&mut self) {
+        if self.line != Some(self.start) {
+            self.flush();
+        }
+        self.line = None;
+        self.pen.close();
+    }
+}
+
 /// Collects a glyph outline in font units, y up, as [`glyph_outline`] gives it.
 pub(crate) struct UnitPen(pub(crate) Vec<GlyphSeg>);
 
-impl OutlinePen for UnitPen {
+impl OutlineBuilder for UnitPen {
     fn move_to(&mut self, x: f32, y: f32) {
         self.0.push(GlyphSeg::MoveTo(x, y));
     }
@@ -282,16 +332,26 @@ impl OutlinePen for UnitPen {
     }
 }
 
+impl UnitPen {
+    /// The outline drawn by ttf-parser straight into this pen, with no segment left out
+    /// (tests compare it with [`glyph_outline`]).
+    #[cfg(test)]
+    pub(crate) fn raw(bytes: &[u8], gid: u16) -> Vec<GlyphSeg> {
+        let mut pen = UnitPen(Vec::new());
+        if let Ok(f) = ttf_parser::Face::parse(bytes, 0) {
+            f.outline_glyph(GlyphId(gid), &mut pen);
+        }
+        pen.0
+    }
+}
+
 /// The outline of glyph `gid` (a [`Glyph::gid`]) in font units, y up; empty for a glyph
 /// without contours (space) or an unknown id.
 pub fn glyph_outline(weight: Weight, gid: u16) -> Vec<GlyphSeg> {
     let mut pen = UnitPen(Vec::new());
     if let Some(f) = face(weight) {
-        if let Some(o) = f.outlines.get(GlyphId::new(u32::from(gid))) {
-            let settings = DrawSettings::unhinted(Size::unscaled(), LocationRef::default());
-            if o.draw(settings, &mut pen).is_err() {
-                pen.0.clear();
-            }
+        if !f.draw(gid, &mut pen) {
+            pen.0.clear();
         }
     }
     pen.0
@@ -321,7 +381,7 @@ impl MmPen<'_> {
     }
 }
 
-impl OutlinePen for MmPen<'_> {
+impl OutlineBuilder for MmPen<'_> {
     fn move_to(&mut self, x: f32, y: f32) {
         let q = self.p(x, y);
         self.segs.push(Seg::MoveTo(pt(q.0, q.1)));
@@ -364,22 +424,21 @@ pub fn outline(t: &Text) -> Vec<Seg> {
     if !(t.size_pt.is_finite() && t.x.is_finite() && t.y.is_finite()) {
         return segs;
     }
-    let outlines = &f.outlines;
     let scale = t.size_pt * MM_PER_PT / f64::from(f.upem.max(1));
     let mut pen_milli = 0u64;
     for g in glyph_iter(&t.text, t.weight) {
         let ox = t.x + milli_to_mm(pen_milli, t.size_pt);
-        if let Some(o) = outlines.get(GlyphId::new(u32::from(g.gid))) {
-            let mut pen = MmPen {
-                segs: &mut segs,
-                scale,
-                ox,
-                oy: t.y,
-                last: (ox, t.y),
-            };
-            let settings = DrawSettings::unhinted(Size::unscaled(), LocationRef::default());
-            // A glyph that fails to draw is skipped; its advance still counts.
-            let _ = o.draw(settings, &mut pen);
+        let before = segs.len();
+        let mut pen = MmPen {
+            segs: &mut segs,
+            scale,
+            ox,
+            oy: t.y,
+            last: (ox, t.y),
+        };
+        // A glyph that fails to draw is skipped; its advance still counts.
+        if !f.draw(g.gid, &mut pen) {
+            segs.truncate(before);
         }
         pen_milli += u64::from(g.advance_milli_em);
     }
@@ -391,14 +450,24 @@ mod tests {
     use super::*;
 
     /// Advance of `c` in font units straight from `hmtx` (longHorMetric array, or the last
-    /// entry for glyphs past `numberOfHMetrics`), independent of skrifa's metrics layer.
+    /// entry for glyphs past `numberOfHMetrics`), read from the tables' bytes, independent of
+    /// ttf-parser's metrics.
     fn hmtx_advance(bytes: &[u8], c: char) -> (u16, u16) {
-        let font = FontRef::new(bytes).unwrap();
-        let gid = font.charmap().map(c).unwrap().to_u32() as usize;
-        let hmtx = font.hmtx().unwrap();
-        let hm = hmtx.h_metrics();
-        let adv = hm.get(gid).unwrap_or(hm.last().unwrap()).advance();
-        (adv, font.head().unwrap().units_per_em())
+        let raw = ttf_parser::RawFace::parse(bytes, 0).unwrap();
+        let table = |tag: &[u8; 4]| raw.table(ttf_parser::Tag::from_bytes(tag)).unwrap();
+        let be16 = |t: &[u8], at: usize| u16::from_be_bytes([t[at], t[at + 1]]);
+        let gid = usize::from(
+            ttf_parser::Face::parse(bytes, 0)
+                .unwrap()
+                .glyph_index(c)
+                .unwrap()
+                .0,
+        );
+        // hhea.numberOfHMetrics at byte 34; hmtx: (advanceWidth u16, lsb i16) pairs.
+        let metrics = usize::from(be16(table(b"hhea"), 34));
+        let adv = be16(table(b"hmtx"), 4 * gid.min(metrics - 1));
+        // head.unitsPerEm at byte 18.
+        (adv, be16(table(b"head"), 18))
     }
 
     #[test]
@@ -524,5 +593,107 @@ mod tests {
             ..t
         };
         assert!(outline(&space).is_empty());
+    }
+
+    /// A contour's straight segment back to its start, just before it closes, is left out;
+    /// any other segment, and a curve ending at the start, is passed on (worked by hand).
+    #[test]
+    fn closing_pen_leaves_out_only_the_last_line_back_to_the_start() {
+        use GlyphSeg::*;
+        let draw = |f: &dyn Fn(&mut ClosingPen<UnitPen>)| {
+            let mut out = UnitPen(Vec::new());
+            let mut pen = ClosingPen {
+                pen: &mut out,
+                start: (0.0, 0.0),
+                line: None,
+            };
+            f(&mut pen);
+            out.0
+        };
+        // A square drawn with its closing side: three sides and the close.
+        let square = draw(&|p| {
+            p.move_to(0.0, 0.0);
+            p.line_to(10.0, 0.0);
+            p.line_to(10.0, 10.0);
+            p.line_to(0.0, 10.0);
+            p.line_to(0.0, 0.0);
+            p.close();
+            p.move_to(20.0, 20.0);
+            p.line_to(30.0, 20.0);
+            p.line_to(30.0, 30.0);
+            p.close();
+        });
+        assert_eq!(
+            square,
+            vec![
+                MoveTo(0.0, 0.0),
+                LineTo(10.0, 0.0),
+                LineTo(10.0, 10.0),
+                LineTo(0.0, 10.0),
+                Close,
+                MoveTo(20.0, 20.0),
+                LineTo(30.0, 20.0),
+                LineTo(30.0, 30.0),
+                Close,
+            ]
+        );
+        // A curve back to the start stays; a line to the start in mid-contour stays; of two
+        // lines to the start at the end (a repeated point), one stays.
+        let mixed = draw(&|p| {
+            p.move_to(5.0, 5.0);
+            p.line_to(5.0, 5.0);
+            p.quad_to(9.0, 9.0, 5.0, 5.0);
+            p.close();
+            p.move_to(1.0, 1.0);
+            p.line_to(2.0, 1.0);
+            p.line_to(1.0, 1.0);
+            p.line_to(1.0, 1.0);
+            p.close();
+        });
+        assert_eq!(
+            mixed,
+            vec![
+                MoveTo(5.0, 5.0),
+                LineTo(5.0, 5.0),
+                QuadTo(9.0, 9.0, 5.0, 5.0),
+                Close,
+                MoveTo(1.0, 1.0),
+                LineTo(2.0, 1.0),
+                LineTo(1.0, 1.0),
+                Close,
+            ]
+        );
+    }
+
+    /// DejaVu Sans's H is one contour of 12 on-curve points (2 stems and a bar): drawn as a
+    /// move, 11 lines and a close, its corners at the stems' edges 201, 403, 1137 and 1339
+    /// font units and the bar from 711 to 881, 1493 high.
+    #[test]
+    fn h_is_one_contour_of_twelve_corners() {
+        use GlyphSeg::*;
+        let g = face(Weight::Regular).unwrap().gid('H');
+        let segs = glyph_outline(Weight::Regular, g);
+        assert_eq!(segs.len(), 13);
+        assert_eq!(segs[0], MoveTo(201.0, 1493.0));
+        assert_eq!(segs[12], Close);
+        let mut xs: Vec<f32> = Vec::new();
+        let mut ys: Vec<f32> = Vec::new();
+        for s in &segs[..12] {
+            let (MoveTo(x, y) | LineTo(x, y)) = *s else {
+                panic!("{s:?} is not a corner");
+            };
+            xs.push(x);
+            ys.push(y);
+        }
+        for v in [&mut xs, &mut ys] {
+            v.sort_by(f32::total_cmp);
+            v.dedup();
+        }
+        assert_eq!(xs, [201.0, 403.0, 1137.0, 1339.0]);
+        assert_eq!(ys, [0.0, 711.0, 881.0, 1493.0]);
+        // ttf-parser itself draws the side back to the first corner too.
+        let raw = UnitPen::raw(dejavu::sans::regular(), g);
+        assert_eq!(raw.len(), 14);
+        assert_eq!(raw[12], LineTo(201.0, 1493.0));
     }
 }

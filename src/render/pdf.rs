@@ -1428,24 +1428,24 @@ mod tests {
     }
 
     /// The subset of each face, made from its trimmed tables, draws every kept glyph exactly
-    /// as the whole face does (read back by skrifa, not by allsorts), composite glyphs
+    /// as the whole face does (read back by ttf-parser, not by allsorts), composite glyphs
     /// included (DejaVu builds most accented letters from components), and maps each kept
     /// character to glyph `i` for full-font glyph `gids[i]`: accented Latin letters, Greek,
     /// Cyrillic, arrows and symbols, and three sets of 300 characters drawn at random from
     /// the face's whole character map.
     #[test]
     fn trimmed_subsets_draw_every_kept_glyph_as_the_whole_face() {
-        use skrifa::instance::{LocationRef, Size};
-        use skrifa::outline::DrawSettings;
-        use skrifa::MetadataProvider;
         for weight in [Weight::Regular, Weight::Bold] {
             let face = text::face(weight).unwrap();
-            let whole = skrifa::FontRef::new(face.bytes).unwrap();
-            let mapped: Vec<char> = whole
-                .charmap()
-                .mappings()
-                .filter_map(|(c, _)| char::from_u32(c))
-                .collect();
+            let whole = ttf_parser::Face::parse(face.bytes, 0).unwrap();
+            let mut mapped: Vec<char> = Vec::new();
+            for t in whole.tables().cmap.unwrap().subtables {
+                if t.is_unicode() {
+                    t.codepoints(|c| mapped.extend(char::from_u32(c)));
+                }
+            }
+            mapped.sort_unstable();
+            mapped.dedup();
             let mut sets: Vec<Vec<char>> = vec![('\u{C0}'..='\u{17F}')
                 .chain("αβγΩ жЖщЯ →←⇒ ✂ ⌀ ©".chars())
                 .collect()];
@@ -1468,18 +1468,14 @@ mod tests {
                 gids.sort_unstable();
                 gids.dedup();
                 let pf = subset_face(face, &gids).expect("subset");
-                let sub = skrifa::FontRef::new(&pf.original_bytes).expect("subset reads back");
-                let outlines = sub.outline_glyphs();
-                let settings = || DrawSettings::unhinted(Size::unscaled(), LocationRef::default());
+                let sub =
+                    ttf_parser::Face::parse(&pf.original_bytes, 0).expect("subset reads back");
                 let mut composites = 0;
                 for (i, &g) in gids.iter().enumerate() {
-                    let mut pen = text::UnitPen(Vec::new());
-                    if let Some(o) = outlines.get(skrifa::GlyphId::new(i as u32)) {
-                        o.draw(settings(), &mut pen).expect("subset glyph draws");
-                    }
+                    // Both drawn by ttf-parser as it draws them, closing segments included.
                     assert_eq!(
-                        pen.0,
-                        text::glyph_outline(weight, g),
+                        text::UnitPen::raw(&pf.original_bytes, i as u16),
+                        text::UnitPen::raw(face.bytes, g),
                         "{weight:?}: glyph {g} (subset {i}) drawn differently"
                     );
                     if face_glyph_is_composite(face.bytes, g) {
@@ -1489,7 +1485,7 @@ mod tests {
                 for &c in &chars {
                     let i = gids.binary_search(&face.gid(c)).unwrap() as u32;
                     assert_eq!(
-                        sub.charmap().map(c).map(|g| g.to_u32()),
+                        sub.glyph_index(c).map(|g| u32::from(g.0)),
                         Some(i).filter(|&i| i != 0),
                         "{weight:?}: {c:?}"
                     );
@@ -1499,16 +1495,22 @@ mod tests {
         }
     }
 
-    /// Whether glyph `g` of the TrueType font `bytes` is a composite (`numberOfContours` < 0).
+    /// Whether glyph `g` of the TrueType font `bytes` is a composite (`numberOfContours` < 0),
+    /// read from the `head`, `loca` and `glyf` tables' bytes.
     fn face_glyph_is_composite(bytes: &[u8], g: u16) -> bool {
-        use skrifa::raw::TableProvider;
-        let f = skrifa::FontRef::new(bytes).unwrap();
-        let (Ok(loca), Ok(glyf)) = (f.loca(None), f.glyf()) else {
-            return false;
+        let raw = ttf_parser::RawFace::parse(bytes, 0).unwrap();
+        let table = |tag: &[u8; 4]| raw.table(ttf_parser::Tag::from_bytes(tag)).unwrap();
+        let (head, loca, glyf) = (table(b"head"), table(b"loca"), table(b"glyf"));
+        let g = usize::from(g);
+        // head.indexToLocFormat at byte 50: 0, u16 offsets halved; 1, u32 offsets.
+        let (start, end) = if head[50..52] == [0, 0] {
+            let at = |i: usize| 2 * usize::from(u16::from_be_bytes([loca[2 * i], loca[2 * i + 1]]));
+            (at(g), at(g + 1))
+        } else {
+            let at =
+                |i: usize| u32::from_be_bytes(loca[4 * i..4 * i + 4].try_into().unwrap()) as usize;
+            (at(g), at(g + 1))
         };
-        matches!(
-            loca.get_glyf(skrifa::GlyphId::new(u32::from(g)), &glyf),
-            Ok(Some(skrifa::raw::tables::glyf::Glyph::Composite(_)))
-        )
+        end > start && i16::from_be_bytes([glyf[start], glyf[start + 1]]) < 0
     }
 }
