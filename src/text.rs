@@ -89,6 +89,13 @@ impl Face {
             .is_some()
     }
 
+    /// Whether glyph `gid` draws nothing (no contours): in DejaVu Sans, besides the spaces,
+    /// U+2800 (blank Braille pattern) and U+FFF9–U+FFFC (annotation marks, object
+    /// replacement character).
+    pub(crate) fn is_blank(&self, gid: u16) -> bool {
+        self.font.glyph_bounding_box(GlyphId(gid)).is_none()
+    }
+
     /// Advance of glyph `gid` in thousandths of an em (0 for an out-of-range id).
     pub(crate) fn advance_milli(&self, gid: u16) -> u16 {
         self.advances_milli
@@ -355,6 +362,12 @@ pub fn glyph_outline(weight: Weight, gid: u16) -> Vec<GlyphSeg> {
         }
     }
     pen.0
+}
+
+/// Whether glyph `gid` (a [`Glyph::gid`]) of `weight`'s face draws nothing (a space, or a
+/// blank glyph such as U+2800's); true for an unknown id.
+pub fn draws_nothing(weight: Weight, gid: u16) -> bool {
+    face(weight).is_none_or(|f| f.is_blank(gid))
 }
 
 /// Font design units per em of `weight`'s face (2048 for DejaVu Sans).

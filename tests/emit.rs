@@ -146,8 +146,9 @@ fn an_emitted_example_appends_to_every_bundled_ruleset() {
 
 /// `replay --title` refuses what `check` refuses in an example's title, with the same words:
 /// invisible and bidi-control characters, (in a title, one line) newlines and tabs, and
-/// characters the bundled font lacks (CJK, an emoji DejaVu Sans has no glyph for) or that need
-/// right-to-left shaping (Arabic); the first such character is named.
+/// characters the bundled font lacks (CJK, an emoji DejaVu Sans has no glyph for), draws as
+/// nothing (U+2800, the blank Braille pattern) or that need right-to-left shaping (Arabic);
+/// the first such character is named.
 #[test]
 fn replay_title_refuses_what_check_refuses() {
     let d = scratch("title");
@@ -160,6 +161,8 @@ fn replay_title_refuses_what_check_refuses() {
         ("中文の例", "U+4E2D"),
         ("Opening مرحبا", "U+0645"),
         ("Crab \u{1F980} move", "U+1F980"),
+        // In the font, but its glyph is blank: it would print as nothing.
+        ("Pit \u{2800} one", "U+2800"),
     ] {
         let o = emit(&six, &["A1".to_string()], Some(title));
         let (out, err) = text(&o);

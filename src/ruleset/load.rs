@@ -210,9 +210,10 @@ pub fn invisible(c: char) -> Option<&'static str> {
 
 /// The characters of `t` the bundled font (DejaVu Sans, both weights) cannot print, each
 /// once in the order they first appear, with the message `check` gives for it: a character
-/// with no glyph (it would print as an empty box) or one of a right-to-left script (which
-/// needs shaping and reordering that sowkit does not do). Whitespace, controls and invisible
-/// characters are left to [`unprintable`]. `check` applies it to every text a kit prints;
+/// with no glyph (it would print as an empty box), one whose glyph is blank (U+2800, the
+/// blank Braille pattern, would leave a pit label empty) or one of a right-to-left script
+/// (which needs shaping and reordering that sowkit does not do). Whitespace, controls and
+/// invisible characters are left to [`unprintable`]. `check` applies it to every text a kit prints;
 /// `sowkit new` (through `check`) and `replay --title` refuse the same characters.
 pub fn font_missing(t: &str) -> Vec<(char, String)> {
     let mut out: Vec<(char, String)> = Vec::new();
@@ -222,21 +223,25 @@ pub fn font_missing(t: &str) -> Vec<(char, String)> {
             let rtl = matches!(g.ch as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
             // Controls and invisible characters are reported where they are read.
             let reported = g.ch.is_control() || invisible(g.ch).is_some();
-            if (g.gid == 0 || rtl)
-                && !g.ch.is_whitespace()
-                && !reported
-                && !out.iter().any(|(c, _)| *c == g.ch)
-            {
-                let k = t.chars().position(|c| c == g.ch).unwrap_or(0) + 1;
-                out.push((
-                    g.ch,
-                    format!(
-                        "character {k} of {t:?}, {:?} (U+{:04X}), cannot be printed: it is missing from the bundled font (DejaVu Sans) or needs right-to-left shaping, which sowkit does not do yet; use another character or spell it out",
-                        g.ch,
-                        g.ch as u32
-                    ),
-                ));
+            if g.ch.is_whitespace() || reported || out.iter().any(|(c, _)| *c == g.ch) {
+                continue;
             }
+            let why = if g.gid == 0 || rtl {
+                "it is missing from the bundled font (DejaVu Sans) or needs right-to-left shaping, which sowkit does not do yet"
+            } else if crate::text::draws_nothing(w, g.gid) {
+                "its glyph in the bundled font (DejaVu Sans) is blank, so it would print as nothing"
+            } else {
+                continue;
+            };
+            let k = t.chars().position(|c| c == g.ch).unwrap_or(0) + 1;
+            out.push((
+                g.ch,
+                format!(
+                    "character {k} of {t:?}, {:?} (U+{:04X}), cannot be printed: {why}; use another character or spell it out",
+                    g.ch,
+                    g.ch as u32
+                ),
+            ));
         }
     }
     out
