@@ -885,6 +885,39 @@ fn names_in_error_do_not_cascade_into_the_examples() {
     assert_eq!(e[1], "t.toml: 1 worked example(s) not checked: they name players, pits or stores the board does not have while its names are in error above; mend those first");
 }
 
+/// A player name written decomposed ("Cafe" and a combining acute accent, as some editors
+/// save it) is the one word "Café": accepted, kept composed, and matched by a worked
+/// example's position typed with the composed letter.
+#[test]
+fn a_decomposed_player_name_is_the_composed_word() {
+    let src = BASE
+        .replacen(
+            "players = [\"A\", \"B\"]",
+            "players = [\"Cafe\\u0301\", \"B\"]",
+            1,
+        )
+        .replacen(
+            "pit_labels = [[\"A1\", \"A2\", \"A3\"], [\"B1\", \"B2\", \"B3\"]]\n",
+            "",
+            1,
+        )
+        .replacen("stores = [\"store A\", \"store B\"]\n", "", 1)
+        .replacen("moves = [\"A2\"]", "moves = [\"Caf\u{e9}2\"]", 1)
+        .replacen(
+            "position = \"A 2 0 3 (1) / B 2 2 2 (0)\"",
+            "position = \"Caf\u{e9} 2 0 3 (1) / B 2 2 2 (0)\"",
+            1,
+        )
+        .replacen("next = \"A\"", "next = \"Caf\u{e9}\"", 1)
+        .replacen("last = \"store A\"", "last = \"store Caf\u{e9}\"", 1);
+    assert!(src.contains("Cafe\\u0301"), "{src}");
+    let c = check(&src);
+    assert_eq!(short(&c.errors), Vec::<String>::new());
+    let rs = c.ruleset.expect("loads");
+    assert_eq!(rs.board.players[0], "Caf\u{e9}");
+    assert_eq!(rs.board.players[0].chars().count(), 4);
+}
+
 /// Every bundled ruleset passes `check` with no warning: a shipped file that warns teaches its
 /// readers to ignore warnings (Giuthi listed its usual 4 among its other starting counts).
 #[test]

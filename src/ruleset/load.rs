@@ -2088,6 +2088,12 @@ impl Validator<'_> {
             self.err(players_raw.span(), &f_players, format!("{} names given: list exactly two player names, the first moves first, e.g. [\"A\", \"B\"]", players_raw.get_ref().len()));
         } else {
             for (i, name) in players_raw.get_ref().iter().enumerate() {
+                // Composed (NFC): "Cafe" with a combining acute accent is the one word "Café",
+                // as a keyboard types it in a position.
+                let name: String = {
+                    use unicode_normalization::UnicodeNormalization;
+                    name.nfc().collect()
+                };
                 let reserved = ["none", "pass", "initial"]
                     .iter()
                     .any(|r| name.eq_ignore_ascii_case(r));
@@ -2101,7 +2107,7 @@ impl Validator<'_> {
                 } else {
                     players[i] = name.clone();
                     self.texts
-                        .push((f_players.clone(), players_raw.span(), name.clone()));
+                        .push((f_players.clone(), players_raw.span(), name));
                 }
             }
             if fold(&players[0]) == fold(&players[1]) {
