@@ -879,10 +879,28 @@ fn names_in_error_do_not_cascade_into_the_examples() {
     let e = short(&c.errors);
     assert_eq!(e.len(), 2, "{e:?}");
     assert!(
-        e[0].starts_with("t.toml:8:11: board.players: player name \"Ann Lee\" is not usable"),
+        // At the name itself: `players = ["` is 12 characters, so the name starts at column 13.
+        e[0].starts_with("t.toml:8:13: board.players: player name \"Ann Lee\" is not usable"),
         "{e:?}"
     );
     assert_eq!(e[1], "t.toml: 1 worked example(s) not checked: they name players, pits or stores the board does not have while its names are in error above; mend those first");
+}
+
+/// An unusable pit label is pointed at in its list, not at the list's start: in
+/// `pit_labels = [["A1", "A 2", "A3"], …]` the label "A 2" starts at column 23 (22 characters
+/// before it, counted by hand).
+#[test]
+fn an_unusable_label_is_pointed_at_in_its_list() {
+    let src = BASE.replacen(
+        "pit_labels = [[\"A1\", \"A2\", \"A3\"]",
+        "pit_labels = [[\"A1\", \"A 2\", \"A3\"]",
+        1,
+    );
+    let e = short(&check(&src).errors);
+    assert!(
+        e[0].starts_with("t.toml:9:23: board.pit_labels: label \"A 2\" is not usable"),
+        "{e:?}"
+    );
 }
 
 /// A player name written decomposed ("Cafe" and a combining acute accent, as some editors

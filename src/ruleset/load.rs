@@ -347,6 +347,21 @@ fn locate_char(src: &str, span: Range<usize>, c: char) -> Range<usize> {
     span.start..span.start
 }
 
+/// Byte range of the text `t` inside its string literal within `span` of `src` (one item of
+/// a list, such as a pit label): the first `"t"` written there; all of `span` when `t` needs
+/// an escape in TOML or is not found.
+fn locate_literal(src: &str, span: Range<usize>, t: &str) -> Range<usize> {
+    let span = clamp_span(src, span);
+    if t.is_empty() || t.contains(['"', '\\']) || t.chars().any(char::is_control) {
+        return span;
+    }
+    let quoted = format!("\"{t}\"");
+    match src[span.clone()].find(&quoted) {
+        Some(i) => span.start + i + 1..span.start + i + 1 + t.len(),
+        None => span,
+    }
+}
+
 /// 1-based line and column (in characters) of byte `offset` in `src`.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
@@ -2055,7 +2070,7 @@ impl Validator<'_> {
                 format!("1 to 12 characters (it is printed inside the pit) without spaces or {marks} and double quotes (\"), e.g. \"A1\" or \"A1'\"")
             };
             self.err(
-                span,
+                locate_literal(self.src, span, label),
                 field,
                 format!("label {label:?} is not usable: a label needs {what}"),
             );
@@ -2087,12 +2102,12 @@ impl Validator<'_> {
         if players_raw.get_ref().len() != 2 {
             self.err(players_raw.span(), &f_players, format!("{} names given: list exactly two player names, the first moves first, e.g. [\"A\", \"B\"]", players_raw.get_ref().len()));
         } else {
-            for (i, name) in players_raw.get_ref().iter().enumerate() {
+            for (i, raw) in players_raw.get_ref().iter().enumerate() {
                 // Composed (NFC): "Cafe" with a combining acute accent is the one word "Café",
                 // as a keyboard types it in a position.
                 let name: String = {
                     use unicode_normalization::UnicodeNormalization;
-                    name.nfc().collect()
+                    raw.nfc().collect()
                 };
                 let reserved = ["none", "pass", "initial"]
                     .iter()
@@ -2103,7 +2118,8 @@ impl Validator<'_> {
                     && name.chars().next().is_some_and(|c| c.is_alphabetic())
                     && name.chars().all(|c| c.is_alphanumeric());
                 if !ok {
-                    self.err(players_raw.span(), &f_players, format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
+                    let at = locate_literal(self.src, players_raw.span(), raw);
+                    self.err(at, &f_players, format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
                 } else {
                     players[i] = name.clone();
                     self.texts
