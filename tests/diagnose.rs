@@ -903,6 +903,69 @@ fn an_unusable_label_is_pointed_at_in_its_list() {
     );
 }
 
+/// The game's name is one line of printed text (page titles and footers), like an example's
+/// title, a pit or store label or a player name: a tab in it is refused with the title's
+/// words, whether written as the escape `\t` or as a tab, in a translation too, and `build`
+/// writes nothing. It was silently turned into a space.
+#[test]
+fn a_tab_in_the_name_is_refused_like_one_in_a_title() {
+    let control = "is U+0009, a control character: it would not print as it reads; remove it";
+    // The escape: at the literal's opening quote, as in a title (line 2: `name = ` is 7).
+    let src = with("name = \"Tiny Kalah\"", "name = \"Tiny\\tKalah\"");
+    assert_eq!(
+        short(&check(&src).errors),
+        [format!(
+            "t.toml:2:8: name: character 5 of \"Tiny\\tKalah\" {control}"
+        )]
+    );
+    // The title, for comparison (line 25: `title = ` is 8).
+    let title = with(
+        "title = \"Two seeds to the store\"",
+        "title = \"Two\\tseeds to the store\"",
+    );
+    assert_eq!(
+        short(&check(&title).errors),
+        [format!(
+            "t.toml:25:9: example[1].title: character 4 of \"Two\\tseeds to the store\" {control}"
+        )]
+    );
+    // A tab written as it is: at the tab (line 2: `name = "Tiny` is 12).
+    let literal = with("name = \"Tiny Kalah\"", "name = \"Tiny\tKalah\"");
+    assert_eq!(
+        short(&check(&literal).errors),
+        [format!(
+            "t.toml:2:13: name: character 5 of \"Tiny\\tKalah\" {control}"
+        )]
+    );
+    // A translated name (line 25: `name = ` is 7).
+    let es = ES.replace(
+        "name = \"Kalah (seis casas, cuatro semillas)\"",
+        "name = \"Kalah\\tpeque\u{f1}o\"",
+    );
+    let c = check(&BASE.replace("\n[[example]]", &format!("{es}\n[[example]]")));
+    assert_eq!(
+        short(&c.errors),
+        [format!(
+            "t.toml:25:8: text.es.name: character 6 of \"Kalah\\tpeque\u{f1}o\" {control}"
+        )]
+    );
+    // `build` refuses the file and writes nothing.
+    let dir = scratch("name-tab");
+    std::fs::write(dir.join("t.toml"), &src).unwrap();
+    let o = sowkit_in(&dir, &["build", "--format", "short", "t.toml", "-o", "out"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "t.toml:2:8: error: name: character 5 of \"Tiny\\tKalah\" {control}"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(!dir.join("out").exists(), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A player name written decomposed ("Cafe" and a combining acute accent, as some editors
 /// save it) is the one word "Café": accepted, kept composed, and matched by a worked
 /// example's position typed with the composed letter.

@@ -151,7 +151,9 @@ fn clamp_span(src: &str, span: Range<usize>) -> Range<usize> {
 }
 
 /// Sheet text is set as flowing paragraphs: a TOML multi-line string's line breaks and tabs
-/// become single spaces (a printed `\n` would be an empty box).
+/// become single spaces (a printed `\n` would be an empty box). In the name and titles a
+/// control character is an error (they are one line, [`Validator::line`]); any other run of
+/// whitespace in them (no-break spaces, say) still becomes one space.
 fn one_line_texts(rs: &mut Ruleset) {
     let one = |s: &mut String| *s = s.split_whitespace().collect::<Vec<_>>().join(" ");
     one(&mut rs.name);
@@ -1923,8 +1925,9 @@ impl Validator<'_> {
         self.text_allowing(field, v, max_chars, &['\n', '\t', '\r'])
     }
 
-    /// As [`Validator::text`] for a one-line text (an example's title): no control character
-    /// at all, not even a newline or tab.
+    /// As [`Validator::text`] for a one-line text (the game's name, an example's title): no
+    /// control character at all, not even a newline or tab, as in a pit label, store label or
+    /// player name.
     fn line(&mut self, field: &str, v: &Spanned<String>, max_chars: usize) -> String {
         self.text_allowing(field, v, max_chars, &[])
     }
@@ -2251,7 +2254,8 @@ impl Validator<'_> {
                 format!("{id:?} is a device name on Windows (con, prn, aux, nul, com1-com9, lpt1-lpt9), so no folder can have it there: choose another id, e.g. \"{id}-game\""),
             );
         }
-        self.text("name", &raw.name, usize::MAX);
+        // The name is a heading (page titles, footers): one line, like an example's title.
+        self.line("name", &raw.name, usize::MAX);
         self.text("source", &raw.source, MAX_SOURCE_CHARS);
         if let Some(d) = &raw.duration {
             self.text("duration", d, MAX_DURATION_CHARS);
@@ -2985,7 +2989,7 @@ impl Validator<'_> {
                 self.say_missing(m, "");
             }
             // Free texts: checked like the ruleset's own, and for the font.
-            self.text(&format!("{table}.name"), &t.name, 80);
+            self.line(&format!("{table}.name"), &t.name, 80);
             self.text(&format!("{table}.source"), &t.source, MAX_SOURCE_CHARS);
             if let Some(d) = &t.duration {
                 self.text(&format!("{table}.duration"), d, MAX_DURATION_CHARS);
