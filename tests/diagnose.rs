@@ -903,6 +903,31 @@ fn an_unusable_label_is_pointed_at_in_its_list() {
     );
 }
 
+/// A label or player name written with a TOML escape, or as a literal '…' string, is pointed
+/// at in its own literal too: the search looked for it between double quotes as it reads,
+/// which such a literal is not, and fell back to the list's start.
+#[test]
+fn an_unusable_escaped_label_is_pointed_at_in_its_list() {
+    // `A\u00202` reads "A 2"; line 9: `pit_labels = [["A1", "` is 22 characters.
+    let e = short(&check(&with("\"A2\", \"A3\"]", "\"A\\u00202\", \"A3\"]")).errors);
+    assert!(
+        e[0].starts_with("t.toml:9:23: board.pit_labels: label \"A 2\" is not usable"),
+        "{e:?}"
+    );
+    // A literal string with a trailing space; line 10: `stores = ["store A", '` is 22.
+    let e = short(&check(&with("\"store B\"]", "'store B ']")).errors);
+    assert!(
+        e[0].starts_with("t.toml:10:23: board.stores: label \"store B \" is not usable"),
+        "{e:?}"
+    );
+    // A player name with a `\t` escape; line 8: `players = ["A", "` is 17 characters.
+    let e = short(&check(&with("\"A\", \"B\"]", "\"A\", \"B\\tb\"]")).errors);
+    assert!(
+        e[0].starts_with("t.toml:8:18: board.players: player name \"B\\tb\" is not usable"),
+        "{e:?}"
+    );
+}
+
 /// The game's name is one line of printed text (page titles and footers), like an example's
 /// title, a pit or store label or a player name: a tab in it is refused with the title's
 /// words, whether written as the escape `\t` or as a tab, in a translation too, and `build`

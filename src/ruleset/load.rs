@@ -349,11 +349,65 @@ fn locate_char(src: &str, span: Range<usize>, c: char) -> Range<usize> {
     span.start..span.start
 }
 
-/// Byte range of the text `t` inside its string literal within `span` of `src` (one item of
-/// a list, such as a pit label): the first `"t"` written there; all of `span` when `t` needs
-/// an escape in TOML or is not found.
-fn locate_literal(src: &str, span: Range<usize>, t: &str) -> Range<usize> {
+/// The strings of a list as [`string_items`] reads them: each one's text and the byte range
+/// of what is written between its quotes.
+type ListStrings = Vec<(String, Range<usize>)>;
+
+/// Every string in the TOML value written at `span` of `src` (a list, or a list of lists), in
+/// file order, as the TOML parser reads it: its text (escapes decoded) and the byte range of
+/// what is written between its quotes. Empty when `span` does not hold one TOML value.
+fn string_items(src: &str, span: Range<usize>) -> ListStrings {
     let span = clamp_span(src, span);
+    let Ok(value) = toml::de::DeValue::parse(&src[span.clone()]) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    // Depth first, last item pushed first so that items come out in file order; a stack,
+    // not recursion, however deeply the lists nest.
+    let mut stack = vec![&value];
+    while let Some(v) = stack.pop() {
+        match v.get_ref() {
+            toml::de::DeValue::Array(items) => stack.extend(items.iter().rev()),
+            toml::de::DeValue::String(text) => {
+                let r = v.span();
+                let Some(written) = src.get(span.start + r.start..span.start + r.end) else {
+                    continue;
+                };
+                let quote = if written.starts_with("\"\"\"") || written.starts_with("'''") {
+                    3
+                } else {
+                    1
+                };
+                // The quotes are ASCII: the range between them starts and ends on character
+                // boundaries.
+                if written.len() >= 2 * quote {
+                    let start = span.start + r.start + quote;
+                    let end = span.start + r.end - quote;
+                    out.push((text.to_string(), start..end));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Byte range of the text `t` inside its string literal within `span` of `src` (one item of
+/// a list, such as a pit label), given `items`, the list's [`string_items`]: what is written
+/// between the quotes of the first string there that reads as `t`, however it is written
+/// (with TOML escapes such as `\u2800` or `\t`, as a literal `'…'` string, on a line of a
+/// multi-line list); all of `span` when no string there reads as `t`.
+fn locate_literal(
+    src: &str,
+    span: Range<usize>,
+    items: &[(String, Range<usize>)],
+    t: &str,
+) -> Range<usize> {
+    let span = clamp_span(src, span);
+    if let Some((_, at)) = items.iter().find(|(text, _)| text == t) {
+        return clamp_span(src, at.clone());
+    }
+    // Not read as a TOML value: the first `"t"` written there, if it needs no escape.
     if t.is_empty() || t.contains(['"', '\\']) || t.chars().any(char::is_control) {
         return span;
     }
@@ -1296,6 +1350,7 @@ fn validate(
         left_out: 0,
         texts: Vec::new(),
         warns: Vec::new(),
+        list_strings: None,
     };
     let mut rs = v.ruleset(raw);
     rs.sha256 = sha256_hex(src.as_bytes());
@@ -1831,6 +1886,9 @@ struct Validator<'a> {
     texts: Vec<(String, Range<usize>, String)>,
     /// Warnings: the ruleset still builds.
     warns: Vec<Diagnostic>,
+    /// The last list an item was looked for in ([`Validator::item_at`]): its byte range and
+    /// its [`string_items`].
+    list_strings: Option<(Range<usize>, ListStrings)>,
 }
 
 impl Validator<'_> {
@@ -1969,6 +2027,22 @@ impl Validator<'_> {
         }
     }
 
+    /// Where the item `t` (a pit or store label, a player name) stands in the list at `span`,
+    /// for an error about it ([`locate_literal`]); the list's strings are read once for all
+    /// its items, and not at all once no more errors are rendered ([`MAX_DIAGNOSTICS`]): a
+    /// hostile file's list may hold many thousand unusable items.
+    fn item_at(&mut self, span: Range<usize>, t: &str) -> Range<usize> {
+        if self.errs.len() >= MAX_DIAGNOSTICS {
+            return span;
+        }
+        let span = clamp_span(self.src, span);
+        if self.list_strings.as_ref().is_none_or(|(s, _)| *s != span) {
+            self.list_strings = Some((span.clone(), string_items(self.src, span.clone())));
+        }
+        let items = self.list_strings.as_ref().map_or(&[][..], |(_, v)| &v[..]);
+        locate_literal(self.src, span, items, t)
+    }
+
     /// Reports a list longer than [`MAX_LIST_ITEMS`].
     fn list_len(&mut self, span: Range<usize>, field: &str, len: usize) {
         if len > MAX_LIST_ITEMS {
@@ -2072,8 +2146,9 @@ impl Validator<'_> {
             } else {
                 format!("1 to 12 characters (it is printed inside the pit) without spaces or {marks} and double quotes (\"), e.g. \"A1\" or \"A1'\"")
             };
+            let at = self.item_at(span, label);
             self.err(
-                locate_literal(self.src, span, label),
+                at,
                 field,
                 format!("label {label:?} is not usable: a label needs {what}"),
             );
@@ -2121,7 +2196,7 @@ impl Validator<'_> {
                     && name.chars().next().is_some_and(|c| c.is_alphabetic())
                     && name.chars().all(|c| c.is_alphanumeric());
                 if !ok {
-                    let at = locate_literal(self.src, players_raw.span(), raw);
+                    let at = self.item_at(players_raw.span(), raw);
                     self.err(at, &f_players, format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
                 } else {
                     players[i] = name.clone();
@@ -3685,6 +3760,53 @@ mod tests {
             "{}",
             d[0].rendered
         );
+    }
+
+    /// [`locate_literal`] with the list's strings read from `span`, as the validator does.
+    fn locate(src: &str, span: Range<usize>, t: &str) -> Range<usize> {
+        locate_literal(src, span.clone(), &string_items(src, span), t)
+    }
+
+    #[test]
+    fn a_list_item_is_found_however_it_is_written() {
+        // A comment naming a label is no label; each label is found in its own literal,
+        // escaped or not, in a list of lists too: the range is what stands between its quotes.
+        let src = "x = [\"a\", # \"b c\" in a comment\n  \"b\\u0020c\", 'd e', \"\"\"f\\tg\"\"\", '''h\"i''', [\"\\\"j\", \"\u{e9}\\\\\"]]\n";
+        let list = src.find('[').unwrap()..src.len() - 1;
+        let written = |w: &str| {
+            let i = src.find(w).unwrap();
+            i..i + w.len()
+        };
+        for (label, w) in [
+            ("a", "a"),
+            ("b c", "b\\u0020c"),
+            ("d e", "d e"),
+            ("f\tg", "f\\tg"),
+            ("h\"i", "h\"i"),
+            ("\"j", "\\\"j"),
+            ("\u{e9}\\", "\u{e9}\\\\"),
+        ] {
+            assert_eq!(locate(src, list.clone(), label), written(w), "{label:?}");
+        }
+        // Not there: the whole list.
+        assert_eq!(locate(src, list.clone(), "z"), list);
+        // An empty label: inside its empty literal (bytes 0-9 are `x = ["a",`, 10 is `"`).
+        let src = "x = [\"a\", \"\"]";
+        assert_eq!(locate(src, 4..src.len(), ""), 11..11);
+    }
+
+    #[test]
+    fn locating_a_list_item_never_panics_and_stays_on_characters() {
+        let src = "x = [\"\u{e9}\u{2800}\", '\u{1F980}', \"\\u00e9\", [\"\\U0001F980\"]] # \u{e9}";
+        for start in 0..=src.len() + 2 {
+            for end in 0..=src.len() + 2 {
+                for t in ["\u{e9}\u{2800}", "\u{1F980}", "\u{e9}", "", "x"] {
+                    let r = locate(src, start..end, t);
+                    assert!(r.start <= r.end && r.end <= src.len(), "{start}..{end}");
+                    assert!(src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
+                }
+            }
+        }
     }
 
     #[test]
