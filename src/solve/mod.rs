@@ -437,6 +437,8 @@ pub struct Solver<'r> {
     rules: &'r Rules,
     limits: Limits,
     table: Table,
+    /// Entries the table may hold at most, besides [`Limits::memory_mb`] ([`within`]).
+    table_slots: usize,
     nodes: u64,
     start: Instant,
     repetition: bool,
@@ -618,16 +620,17 @@ impl<'r> Solver<'r> {
             .ok()
             .flatten()
             .unwrap_or_default();
-        Solver::with_warm(rules, limits, warm)
+        Solver::with_warm(rules, limits, usize::MAX, warm)
     }
 
     /// [`Solver::new`] with the buffers `warm` (emptied).
-    fn with_warm(rules: &'r Rules, limits: Limits, warm: Warm) -> Solver<'r> {
+    fn with_warm(rules: &'r Rules, limits: Limits, table_slots: usize, warm: Warm) -> Solver<'r> {
         let end = &rules.ruleset().end;
         Solver {
             rules,
             limits,
-            table: Table::new(limits.memory_mb),
+            table: Table::capped(limits.memory_mb, table_slots),
+            table_slots,
             nodes: 0,
             depth: 0,
             max_depth: MAX_DEPTH,
@@ -709,7 +712,7 @@ impl<'r> Solver<'r> {
         // The old table goes back to its thread's pool before the new one is taken from it.
         drop(std::mem::replace(&mut self.table, Table::new(0)));
         // The solver replaced holds no buffers now, so its drop leaves none ([`Warm`]).
-        *self = Solver::with_warm(self.rules, self.limits, warm);
+        *self = Solver::with_warm(self.rules, self.limits, self.table_slots, warm);
         self.kid_pool = kid_pool;
         self.base = base;
     }
@@ -1336,21 +1339,38 @@ pub fn solve(rules: &Rules, pos: &Position, limits: Limits) -> Result<Solution, 
 }
 
 /// The proven value (side 0's final total minus side 1's) and best moves of `pos` within
-/// `nodes` positions and a 4 MiB table (deterministic, not remembered), or `None` when not
-/// proven in that budget or the game has no value.
+/// `nodes` positions and a table of [`HINT_TABLE_SLOTS`] entries (deterministic, not
+/// remembered), or `None` when not proven in that budget or the game has no value.
 pub fn proven_best_within(rules: &Rules, pos: &Position, nodes: u64) -> Option<(i32, Vec<Move>)> {
     proven_answer(&mut within(rules, nodes), pos)
 }
 
-/// The solver [`proven_best_within`] uses: `nodes` positions, a 4 MiB table.
+/// Entries of the table of a [`within`] solver (768 KiB). Its solves store at most one entry
+/// a position ([`HINT_NODES`], 5,000 at most), so a quarter of the slots or fewer are used.
+/// Measured (2026-12-07): in the 1.5 MiB the 4 MiB cap started with, the first touch of each
+/// entry's bucket came from memory; at this size the twenty host-key hints the five bundled
+/// kits cannot prove took 22.8 ms of one core instead of 25.4 (in process, 30 rounds), and the
+/// five kits and 192 variants of them (3 to 10 pits, 2 to 6 seeds) built byte for byte as
+/// before (at 16,384 entries too).
+pub const HINT_TABLE_SLOTS: usize = 1 << 15;
+
+/// The solver [`proven_best_within`] uses: `nodes` positions, a table of
+/// [`HINT_TABLE_SLOTS`] entries, and the 4 MiB cap's side table (repetition rules).
 pub fn within(rules: &Rules, nodes: u64) -> Solver<'_> {
-    Solver::new(
+    let warm = WARM
+        .try_with(|w| w.borrow_mut().take())
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    Solver::with_warm(
         rules,
         Limits {
             nodes: Some(nodes),
             seconds: None,
             memory_mb: 4,
         },
+        HINT_TABLE_SLOTS,
+        warm,
     )
 }
 
@@ -1407,8 +1427,8 @@ const PREFETCH_TABLE_BYTES: usize = 4 << 20;
 /// the Kalah 6×4 kit's instructions (callgrind).
 pub const HINT_NODES: u64 = 5_000;
 
-/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a 4 MiB table
-/// (deterministic), or `None` when not proven in that budget or the game has no value. Used by
+/// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a table of
+/// [`HINT_TABLE_SLOTS`] entries (deterministic), or `None` when not proven in that budget or the game has no value. Used by
 /// the host key; answers are remembered ([`crate::memo::Memo`], the last 8,192 positions asked
 /// about, keyed by the rules ([`rules_key`]) and the position): the key is laid out once per
 /// paper and language, the layout advice lays it out again for each size it tries, and
@@ -1487,4 +1507,57 @@ mod tests {
             assert_eq!(always, never, "{id} after {line:?}");
         }
     }
+
+    /// A [`within`] solver's table has [`HINT_TABLE_SLOTS`] entries (768 KiB), also once
+    /// renewed, and answers as a solver with the whole 4 MiB table did: the same proven value
+    /// and best moves, or the same `None`, for the positions along practice-like random games
+    /// of each bundled ruleset (proven and unproven ones both).
+    #[test]
+    fn hint_solves_answer_as_with_the_whole_4_mib_table() {
+        let mut proven = 0;
+        let mut unproven = 0;
+        for b in crate::bundled::ALL {
+            let rs = crate::ruleset::load::load_str("r.toml", b.source).expect("loads");
+            let rules = Rules::new(&rs);
+            let mut hint = within(&rules, HINT_NODES);
+            assert_eq!(hint.table.bytes(), HINT_TABLE_SLOTS * 24, "{}", b.id);
+            let mut rng = crate::rng::XorShift::new(7);
+            let mut g = Game::new(&rules, rules.initial());
+            for ply in 0..200 {
+                if g.is_over() {
+                    break;
+                }
+                if ply % 4 == 3 {
+                    let pos = g.position().clone();
+                    let mut whole = Solver::new(
+                        &rules,
+                        Limits {
+                            nodes: Some(HINT_NODES),
+                            seconds: None,
+                            memory_mb: 4,
+                        },
+                    );
+                    assert_eq!(whole.table.bytes(), POOL_BYTES_4_MIB, "{}", b.id);
+                    let want = proven_answer(&mut whole, &pos);
+                    let got = proven_best_by(&mut hint, &pos);
+                    assert_eq!(hint.table.bytes(), HINT_TABLE_SLOTS * 24, "{}", b.id);
+                    assert_eq!(got, want, "{} at ply {ply}", b.id);
+                    if want.is_some() {
+                        proven += 1;
+                    } else {
+                        unproven += 1;
+                    }
+                }
+                let moves = g.legal_moves();
+                g.play(moves[rng.below(moves.len())]).expect("legal");
+            }
+        }
+        assert!(
+            proven >= 5 && unproven >= 5,
+            "{proven} proven, {unproven} not"
+        );
+    }
+
+    /// Bytes of a 4 MiB cap's first table: 65,536 entries of 24 bytes.
+    const POOL_BYTES_4_MIB: usize = 65_536 * 24;
 }

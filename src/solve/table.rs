@@ -108,7 +108,7 @@ pub(crate) struct Table {
 }
 
 /// Buffers of this many slots or fewer are kept for reuse ([`POOL`]): the first size of a
-/// table capped at 4 MiB or more, such as every [`crate::solve::proven_best`] call's.
+/// table capped at 4 MiB or more, and every [`crate::solve::within`] solver's table.
 const POOL_SLOTS: usize = 1 << 16;
 
 /// A table's cleared buffers: keys and data by bucket, and its emptied list of filled slots
@@ -162,7 +162,12 @@ fn index(k: Key, buckets: usize) -> usize {
 impl Table {
     /// A table that may grow to `memory_mb` mebibytes (0: no table).
     pub fn new(memory_mb: usize) -> Table {
-        let max = memory_mb.saturating_mul(1 << 20) / ENTRY_BYTES;
+        Table::capped(memory_mb, usize::MAX)
+    }
+
+    /// [`Table::new`] holding at most `max_slots` entries (rounded down to a power of two).
+    pub fn capped(memory_mb: usize, max_slots: usize) -> Table {
+        let max = (memory_mb.saturating_mul(1 << 20) / ENTRY_BYTES).min(max_slots);
         // Largest power-of-two number of buckets within the cap.
         let mut cap = 0usize;
         if max >= WAYS {
