@@ -219,16 +219,6 @@ fn generate(
                 continue;
             }
             let k = kind_of(rules, &pos, &r);
-            // Two exercises of the same kind lifting the same number of seeds teach the same
-            // thing twice: keep the first.
-            let lifted = |r: &Report| r.laps.first().map_or(0, |l| l.lifted);
-            let dup = found.iter().flatten().any(|(q, _, _, _)| *q == pos)
-                || found[idx(k)]
-                    .iter()
-                    .any(|(_, _, _, q)| lifted(q) == lifted(&r))
-                || avoid
-                    .iter()
-                    .any(|(q, m)| *q == pos && *m == notation::format_move(rules, mv));
             // Both players get positions: a position for the player who already has more is
             // passed over (the same game's next ply is the other's). Taking each game's first
             // position after two plies gave the first player almost every exercise.
@@ -240,8 +230,21 @@ fn generate(
                     .filter(|(q, _, _, _)| q.to_move == side)
                     .count()
             };
-            let more = has(mover) > has(1 - mover);
-            if dup || more || found[idx(k)].len() >= PER_KIND {
+            if found[idx(k)].len() >= PER_KIND || has(mover) > has(1 - mover) {
+                continue;
+            }
+            // Two exercises of the same kind lifting the same number of seeds teach the same
+            // thing twice: keep the first. (Looked for last: comparing the position with every
+            // one found was most of this loop's time, and most plies are passed over above.)
+            let lifted = |r: &Report| r.laps.first().map_or(0, |l| l.lifted);
+            let dup = found.iter().flatten().any(|(q, _, _, _)| *q == pos)
+                || found[idx(k)]
+                    .iter()
+                    .any(|(_, _, _, q)| lifted(q) == lifted(&r))
+                || avoid
+                    .iter()
+                    .any(|(q, m)| *q == pos && *m == notation::format_move(rules, mv));
+            if dup {
                 continue;
             }
             found[idx(k)].push((pos.clone(), mv, k, r.clone()));
