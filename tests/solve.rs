@@ -283,7 +283,7 @@ fn a_renewed_solver_solves_as_a_new_one() {
                 continue;
             }
             let p = g.position().clone();
-            let fresh = solve(&rules, &p, limits).unwrap();
+            let fresh = sowkit::solve::within(&rules, 200).solve(&p).unwrap();
             renewed.renew();
             let again = renewed.solve(&p).unwrap();
             assert_eq!(
@@ -291,6 +291,18 @@ fn a_renewed_solver_solves_as_a_new_one() {
                 again,
                 "{id}: {}",
                 sowkit::notation::format_position(&rules, &p)
+            );
+            // A solver with the whole 4 MiB table (its first 1.5 MiB) searches the same
+            // positions (200 of them fill no bucket of the smaller table).
+            let whole = solve(&rules, &p, limits).unwrap();
+            assert_eq!(whole.table_bytes, 65_536 * 24);
+            assert_eq!(again.table_bytes, sowkit::solve::HINT_TABLE_SLOTS * 24);
+            assert_eq!(
+                sowkit::solve::Solution {
+                    table_bytes: again.table_bytes,
+                    ..whole
+                },
+                again
             );
             assert_eq!(
                 sowkit::solve::proven_best_by(&mut renewed, &p),
