@@ -328,25 +328,77 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Byte range of character `c` inside the string literal at `span` of `src`: where it is
-/// written literally or as a TOML escape (`\uXXXX`, `\UXXXXXXXX`); the literal's start if
-/// neither is found.
+/// Byte range of character `c` inside the string literal at `span` of `src` (the literal
+/// with its quotes, or what is written between them): where it is written as itself or as a
+/// TOML escape (`\t`, `\n`, `\xHH`, `\uXXXX`, `\UXXXXXXXX`…; none in a `'…'` literal
+/// string); the span's start if it is not there. One pass over the span.
 fn locate_char(src: &str, span: Range<usize>, c: char) -> Range<usize> {
     let span = clamp_span(src, span);
     let lit = &src[span.clone()];
-    if let Some(i) = lit.find(c) {
-        return span.start + i..span.start + i + c.len_utf8();
-    }
-    let lower = lit.to_ascii_lowercase();
-    for esc in [
-        format!("\\u{:04x}", c as u32),
-        format!("\\u{:08x}", c as u32),
-    ] {
-        if let Some(i) = lower.find(&esc) {
-            return span.start + i..span.start + i + esc.len();
+    // A literal string ('…', '\'\'\'…') has no escapes: its quote opens the span or stands
+    // just before it.
+    let quote = lit
+        .chars()
+        .next()
+        .filter(|q| matches!(q, '"' | '\''))
+        .or_else(|| src[..span.start].chars().next_back());
+    let escapes = quote != Some('\'');
+    // Past the opening quote(s) when the span holds them: they are not the text.
+    let mut i = if lit.starts_with("\"\"\"") || lit.starts_with("'''") {
+        3
+    } else {
+        usize::from(lit.starts_with(['"', '\'']))
+    };
+    while let Some(ch) = lit[i..].chars().next() {
+        if escapes && ch == '\\' {
+            let (decoded, len) = toml_escape(&lit[i..]);
+            if decoded == Some(c) {
+                return span.start + i..span.start + i + len;
+            }
+            i += len;
+            continue;
         }
+        if ch == c {
+            return span.start + i..span.start + i + ch.len_utf8();
+        }
+        i += ch.len_utf8();
     }
     span.start..span.start
+}
+
+/// The escape at the start of `s` (which starts with a backslash) in a TOML basic string:
+/// the character it stands for (`None` for a line-ending backslash, which stands for nothing,
+/// or a malformed escape) and its length in bytes (at least 1, on a character boundary).
+fn toml_escape(s: &str) -> (Option<char>, usize) {
+    let hex = |digits: usize| -> (Option<char>, usize) {
+        let code = s
+            .get(2..2 + digits)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|h| u32::from_str_radix(h, 16).ok());
+        match code {
+            Some(v) => (char::from_u32(v), 2 + digits),
+            None => (None, 1),
+        }
+    };
+    match s.as_bytes().get(1) {
+        Some(b'b') => (Some('\u{8}'), 2),
+        Some(b't') => (Some('\t'), 2),
+        Some(b'n') => (Some('\n'), 2),
+        Some(b'f') => (Some('\u{c}'), 2),
+        Some(b'r') => (Some('\r'), 2),
+        Some(b'e') => (Some('\u{1b}'), 2),
+        Some(b'"') => (Some('"'), 2),
+        Some(b'\\') => (Some('\\'), 2),
+        Some(b'x') => hex(2),
+        Some(b'u') => hex(4),
+        Some(b'U') => hex(8),
+        Some(b' ' | b'\t' | b'\r' | b'\n') => {
+            // A line-ending backslash: it and the whitespace after it stand for nothing.
+            let rest = s[1..].trim_start_matches([' ', '\t', '\r', '\n']);
+            (None, s.len() - rest.len())
+        }
+        _ => (None, 1),
+    }
 }
 
 /// The strings of a list as [`string_items`] reads them: each one's text and the byte range
@@ -368,6 +420,7 @@ fn string_items(src: &str, span: Range<usize>) -> ListStrings {
     while let Some(v) = stack.pop() {
         match v.get_ref() {
             toml::de::DeValue::Array(items) => stack.extend(items.iter().rev()),
+            toml::de::DeValue::Table(t) => stack.extend(t.values().rev()),
             toml::de::DeValue::String(text) => {
                 let r = v.span();
                 let Some(written) = src.get(span.start + r.start..span.start + r.end) else {
@@ -423,7 +476,11 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
     let before = &src[..offset];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let mut col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    // A byte-order mark opening the file is no character of its first line.
+    if line == 1 && before.starts_with('\u{feff}') {
+        col -= 1;
+    }
     (line, col)
 }
 
@@ -1882,8 +1939,9 @@ struct Validator<'a> {
     /// Errors left out because they were about a stand-in: counted, so that checks which
     /// depend on a field in error (the board's size) are skipped as for any other error.
     left_out: usize,
-    /// Every printed text read so far: field, byte range of its value, value.
-    texts: Vec<(String, Range<usize>, String)>,
+    /// Every printed text read so far: field, byte range of its value (or of the list or
+    /// table it is an item of, with its index there: [`Validator::item_at`]), value.
+    texts: Vec<(String, Range<usize>, String, Option<usize>)>,
     /// Warnings: the ruleset still builds.
     warns: Vec<Diagnostic>,
     /// The last list an item was looked for in ([`Validator::item_at`]): its byte range and
@@ -1898,11 +1956,11 @@ impl Validator<'_> {
     fn printable(&mut self) {
         let mut missing: Vec<char> = Vec::new();
         let texts = std::mem::take(&mut self.texts);
-        for (field, span, t) in &texts {
+        for (field, span, t, item) in &texts {
             for (c, msg) in font_missing(t) {
                 if !missing.contains(&c) {
                     missing.push(c);
-                    let at = locate_char(self.src, span.clone(), c);
+                    let at = self.char_at(span.clone(), t, *item, c);
                     self.err(at, field, msg);
                 }
             }
@@ -2007,19 +2065,28 @@ impl Validator<'_> {
             );
         }
         // An over-long text is not read further: that bounds the work on hostile files.
-        if n <= max_chars && self.bad_chars(t, v.span(), field, allowed) {
-            self.texts.push((field.to_string(), v.span(), t.clone()));
+        if n <= max_chars && self.bad_chars(t, v.span(), None, field, allowed) {
+            self.texts
+                .push((field.to_string(), v.span(), t.clone(), None));
         }
         t.clone()
     }
 
-    /// Reports the first character of `t` (at byte range `span` of the file) that would not
-    /// print as it reads: a control character (other than those in `allowed`), an invisible
-    /// (default-ignorable) code point, or a bidirectional control.
-    fn bad_chars(&mut self, t: &str, span: Range<usize>, field: &str, allowed: &[char]) -> bool {
+    /// Reports the first character of `t` (at byte range `span` of the file, or item `item`
+    /// of the list or table there: [`Validator::item_at`]) that would not print as it reads:
+    /// a control character (other than those in `allowed`), an invisible (default-ignorable)
+    /// code point, or a bidirectional control.
+    fn bad_chars(
+        &mut self,
+        t: &str,
+        span: Range<usize>,
+        item: Option<usize>,
+        field: &str,
+        allowed: &[char],
+    ) -> bool {
         match unprintable(t, allowed) {
             Some((c, msg)) => {
-                let at = locate_char(self.src, span, c);
+                let at = self.char_at(span, t, item, c);
                 self.err(at, field, msg);
                 false
             }
@@ -2027,11 +2094,34 @@ impl Validator<'_> {
         }
     }
 
-    /// Where the item `t` (a pit or store label, a player name) stands in the list at `span`,
-    /// for an error about it ([`locate_literal`]); the list's strings are read once for all
-    /// its items, and not at all once no more errors are rendered ([`MAX_DIAGNOSTICS`]): a
+    /// Where character `c` of text `t` is written, `t` being the value at `span` or item
+    /// `item` of the list or table there ([`Validator::item_at`], [`locate_char`]). Only
+    /// while errors are still rendered ([`MAX_DIAGNOSTICS`]; `span` after that): each search
+    /// reads the text's whole literal, and a hostile list holds thousands.
+    fn char_at(
+        &mut self,
+        span: Range<usize>,
+        t: &str,
+        item: Option<usize>,
+        c: char,
+    ) -> Range<usize> {
+        if self.errs.len() >= MAX_DIAGNOSTICS {
+            return span;
+        }
+        let within = match item {
+            Some(i) => self.item_at(span, i, t),
+            None => span,
+        };
+        locate_char(self.src, within, c)
+    }
+
+    /// Where item `index` (in file order), `t` (a pit or store label, a player name, a
+    /// source), stands in the list or table at `span`, for an error about it: that string's
+    /// literal, or the first reading as `t` when there is no such item ([`locate_literal`];
+    /// `usize::MAX`: the index is not known). The list's strings are read once for all its
+    /// items, and not at all once no more errors are rendered ([`MAX_DIAGNOSTICS`]): a
     /// hostile file's list may hold many thousand unusable items.
-    fn item_at(&mut self, span: Range<usize>, t: &str) -> Range<usize> {
+    fn item_at(&mut self, span: Range<usize>, index: usize, t: &str) -> Range<usize> {
         if self.errs.len() >= MAX_DIAGNOSTICS {
             return span;
         }
@@ -2040,7 +2130,15 @@ impl Validator<'_> {
             self.list_strings = Some((span.clone(), string_items(self.src, span.clone())));
         }
         let items = self.list_strings.as_ref().map_or(&[][..], |(_, v)| &v[..]);
-        locate_literal(self.src, span, items, t)
+        // Item `index` when it reads as `t` (composed: a player name is read so).
+        let composed = |x: &str| {
+            use unicode_normalization::UnicodeNormalization;
+            x.nfc().eq(t.chars())
+        };
+        match items.get(index) {
+            Some((text, at)) if text == t || composed(text) => clamp_span(self.src, at.clone()),
+            _ => locate_literal(self.src, span, items, t),
+        }
     }
 
     /// Reports a list longer than [`MAX_LIST_ITEMS`].
@@ -2113,17 +2211,21 @@ impl Validator<'_> {
     fn label_ok(
         &mut self,
         label: &str,
-        span: Range<usize>,
+        (span, index): (Range<usize>, usize),
         field: &str,
         allow_space: bool,
     ) -> bool {
         // Pit labels are printed inside the pits, store labels inside the stores.
         let max = if allow_space { 24 } else { 12 };
-        if !self.bad_chars(label, span.clone(), field, &[]) {
+        if !self.bad_chars(label, span.clone(), Some(index), field, &[]) {
             return false;
         }
-        self.texts
-            .push((field.to_string(), span.clone(), label.to_string()));
+        self.texts.push((
+            field.to_string(),
+            span.clone(),
+            label.to_string(),
+            Some(index),
+        ));
         let bad = label.trim().is_empty()
             || label.trim() != label
             || label.chars().count() > max
@@ -2146,7 +2248,7 @@ impl Validator<'_> {
             } else {
                 format!("1 to 12 characters (it is printed inside the pit) without spaces or {marks} and double quotes (\"), e.g. \"A1\" or \"A1'\"")
             };
-            let at = self.item_at(span, label);
+            let at = self.item_at(span, index, label);
             self.err(
                 at,
                 field,
@@ -2196,12 +2298,12 @@ impl Validator<'_> {
                     && name.chars().next().is_some_and(|c| c.is_alphabetic())
                     && name.chars().all(|c| c.is_alphanumeric());
                 if !ok {
-                    let at = self.item_at(players_raw.span(), raw);
+                    let at = self.item_at(players_raw.span(), i, raw);
                     self.err(at, &f_players, format!("player name {name:?} is not usable: use one word of letters and digits starting with a letter, at most 10 characters (pit labels default to the name and a number), other than none, pass or initial"));
                 } else {
                     players[i] = name.clone();
                     self.texts
-                        .push((f_players.clone(), players_raw.span(), name));
+                        .push((f_players.clone(), players_raw.span(), name, Some(i)));
                 }
             }
             if fold(&players[0]) == fold(&players[1]) {
@@ -2231,8 +2333,10 @@ impl Validator<'_> {
                         self.err(pl.span(), &f_labels, format!("side {} has {} labels but board.pits_per_side is {n}: give exactly {n}", players[side], labels.len()));
                     }
                     let mut all_ok = true;
-                    for l in labels {
-                        all_ok &= self.label_ok(l, pl.span(), &f_labels, false);
+                    // Item indices in the whole list: the first side's labels, then the other's.
+                    let before = if side == 0 { 0 } else { pl.get_ref()[0].len() };
+                    for (i, l) in labels.iter().enumerate() {
+                        all_ok &= self.label_ok(l, (pl.span(), before + i), &f_labels, false);
                     }
                     if all_ok {
                         // With a wrong count the worked examples are still checked: with the
@@ -2255,8 +2359,8 @@ impl Validator<'_> {
                 self.err(st.span(), &f_stores, "give two store labels, the first for the first player, e.g. [\"store A\", \"store B\"]");
             } else {
                 let mut ok = true;
-                for l in st.get_ref() {
-                    ok &= self.label_ok(l, st.span(), &f_stores, true);
+                for (i, l) in st.get_ref().iter().enumerate() {
+                    ok &= self.label_ok(l, (st.span(), i), &f_stores, true);
                 }
                 if ok {
                     stores = [st.get_ref()[0].clone(), st.get_ref()[1].clone()];
@@ -3072,8 +3176,9 @@ impl Validator<'_> {
             if let Some(ss) = &t.sources {
                 for (k, v) in ss.get_ref() {
                     let f = format!("{table}.sources.{k}");
-                    self.bad_chars(v, ss.span(), &f, &['\n', '\t', '\r']);
-                    self.texts.push((f, ss.span(), v.clone()));
+                    // Found by its text (`usize::MAX`): a table's keys are read in their order.
+                    self.bad_chars(v, ss.span(), Some(usize::MAX), &f, &['\n', '\t', '\r']);
+                    self.texts.push((f, ss.span(), v.clone(), Some(usize::MAX)));
                 }
             }
             // A translated name copied with a bundled ruleset (`sowkit new --from`) names that
@@ -3802,6 +3907,54 @@ mod tests {
             for end in 0..=src.len() + 2 {
                 for t in ["\u{e9}\u{2800}", "\u{1F980}", "\u{e9}", "", "x"] {
                     let r = locate(src, start..end, t);
+                    assert!(r.start <= r.end && r.end <= src.len(), "{start}..{end}");
+                    assert!(src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
+                }
+            }
+        }
+    }
+
+    /// [`locate_char`] finds a character where it is written, as itself or as any TOML
+    /// escape of it, and not inside another escape (`\\t` is a backslash and a `t`) or in a
+    /// literal string, where a backslash is itself.
+    #[test]
+    fn a_character_is_found_however_it_is_escaped() {
+        fn at(src: &str, span: Range<usize>, c: char) -> &str {
+            &src[locate_char(src, span, c)]
+        }
+        let all = |src: &str| 0..src.len();
+        for (src, c, want) in [
+            (r#""a\tb""#, '\t', r"\t"),
+            (r#""a\\tb\tc""#, '\t', r"\t"),
+            (r#""a\\tb\tc""#, '\\', r"\\"),
+            (r#""a\nb""#, '\n', r"\n"),
+            (r#""a\rb""#, '\r', r"\r"),
+            (r#""a\bb""#, '\u{8}', r"\b"),
+            (r#""a\fb""#, '\u{c}', r"\f"),
+            (r#""a\eb""#, '\u{1b}', r"\e"),
+            (r#""a\x09b""#, '\t', r"\x09"),
+            (r#""a\u0009b""#, '\t', r"\u0009"),
+            (r#""a\U00002800b""#, '\u{2800}', r"\U00002800"),
+            (r#""a\u2800b""#, '\u{2800}', r"\u2800"),
+            (r#""a\"b""#, '"', r#"\""#),
+            ("\"a\u{2800}b\"", '\u{2800}', "\u{2800}"),
+            // A line-ending backslash stands for nothing, not for the line break after it.
+            ("\"\"\"a \\\n  b\\nc\"\"\"", '\n', r"\n"),
+        ] {
+            assert_eq!(at(src, all(src), c), want, "{src:?} {c:?}");
+        }
+        // In a literal string a backslash is itself: no tab there, the span's start.
+        let src = r"'a\tb'";
+        assert_eq!(locate_char(src, all(src), '\t'), 0..0);
+        assert_eq!(at(src, all(src), '\\'), "\\");
+        // Between the quotes of a literal string (its quote just before the span): the same.
+        assert_eq!(locate_char(src, 1..5, '\t'), 1..1);
+        // Never off a character, from any start to any end.
+        let src = "\"\u{e9}\\u00e9\\t\u{2800}\\\" '\\x\"";
+        for start in 0..=src.len() + 1 {
+            for end in 0..=src.len() + 1 {
+                for c in ['\u{e9}', '\t', '\u{2800}', '"', 'x'] {
+                    let r = locate_char(src, start..end, c);
                     assert!(r.start <= r.end && r.end <= src.len(), "{start}..{end}");
                     assert!(src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
                 }
