@@ -2435,3 +2435,14 @@ fn the_summary_names_a_translated_note_only_when_there_is_one() {
         "{s}"
     );
 }
+
+/// A byte-order mark opening the file is no column of its first line: an error there gives
+/// the column an editor shows (line 1: `id = ` is 5 characters, then the id's quote).
+#[test]
+fn a_byte_order_mark_is_no_column() {
+    let src = BASE.replacen("id = \"tiny\"", "id = \"ti\tny\"", 1);
+    let plain = short(&check(&src).errors);
+    let marked = short(&check(&format!("\u{feff}{src}")).errors);
+    assert!(plain[0].starts_with("t.toml:1:6: id"), "{plain:?}");
+    assert_eq!(marked, plain);
+}
