@@ -2446,3 +2446,27 @@ fn a_byte_order_mark_is_no_column() {
     assert!(plain[0].starts_with("t.toml:1:6: id"), "{plain:?}");
     assert_eq!(marked, plain);
 }
+
+/// A repeated label and a reserved word are pointed at in their own literal (the repeat, not
+/// the first use): they pointed at the list's `[`, or at the `[board]` header.
+#[test]
+fn a_repeated_or_reserved_label_is_pointed_at_in_its_literal() {
+    // Line 9: `pit_labels = [["A1", "A2", "A3"], ["B1", "B2", "` is 48 characters.
+    let e = short(&check(&with("\"B3\"]]", "\"a2\"]]")).errors);
+    assert!(
+        e[0].starts_with("t.toml:9:49: board.pit_labels: label \"a2\" is used twice"),
+        "{e:?}"
+    );
+    // Line 9: `pit_labels = [["A1", "` is 22.
+    let e = short(&check(&with("\"A2\", \"A3\"]", "\"pass\", \"A3\"]")).errors);
+    assert!(
+        e[0].starts_with("t.toml:9:23: board.pit_labels: label \"pass\" is a reserved word"),
+        "{e:?}"
+    );
+    // A store named as a pit: line 10, `stores = ["store A", "` is 22.
+    let e = short(&check(&with("\"store B\"]", "\"b1\"]")).errors);
+    assert!(
+        e[0].starts_with("t.toml:10:23: board.stores: label \"b1\" is used twice"),
+        "{e:?}"
+    );
+}

@@ -2370,39 +2370,50 @@ impl Validator<'_> {
         {
             let mut seen = std::collections::BTreeSet::new();
             let n_pits = pit_labels[0].len() + pit_labels[1].len();
+            // Where the `k`th label (pit labels, then the stores) is written: its literal when
+            // it was read from the file, else the table.
+            let raw_first = pit_labels_raw.map_or(0, |x| x.get_ref().first().map_or(0, Vec::len));
+            let first = pit_labels[0].len();
+            let place = |v: &mut Self, k: usize, l: &str| -> (Range<usize>, String) {
+                if k >= n_pits {
+                    let at = match stores_raw {
+                        Some(st) => v.item_at(st.span(), k - n_pits, l),
+                        None => table_span.clone(),
+                    };
+                    (at, f_stores.clone())
+                } else {
+                    let at = match pit_labels_raw {
+                        Some(pl) => {
+                            let i = if k < first { k } else { raw_first + k - first };
+                            v.item_at(pl.span(), i, l)
+                        }
+                        None => table_span.clone(),
+                    };
+                    (at, f_labels.clone())
+                }
+            };
             for (k, l) in pit_labels.iter().flatten().chain(stores.iter()).enumerate() {
                 if !seen.insert(fold(l)) {
-                    // Point at the list the repeat is in.
-                    let (span, field) = if k >= n_pits {
-                        (
-                            stores_raw.as_ref().map_or(table_span.clone(), |x| x.span()),
-                            &f_stores,
-                        )
-                    } else {
-                        (
-                            pit_labels_raw
-                                .as_ref()
-                                .map_or(table_span.clone(), |x| x.span()),
-                            &f_labels,
-                        )
-                    };
+                    // Point at the repeat.
+                    let (at, field) = place(self, k, l);
                     self.err(
-                        span,
-                        field,
+                        at,
+                        &field,
                         format!(
                             "label {l:?} is used twice (labels are compared after Unicode normalisation and ignoring case): every pit and store needs its own label"
                         ),
                     );
                 }
             }
-            for l in pit_labels.iter().flatten() {
+            for (k, l) in pit_labels.iter().flatten().enumerate() {
                 if l.eq_ignore_ascii_case("initial")
                     || l.eq_ignore_ascii_case("none")
                     || l.eq_ignore_ascii_case("pass")
                 {
+                    let (at, field) = place(self, k, l);
                     self.err(
-                        table_span.clone(),
-                        &f_labels,
+                        at,
+                        &field,
                         format!("label {l:?} is a reserved word: choose another pit label"),
                     );
                 }
