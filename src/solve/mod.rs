@@ -1349,9 +1349,11 @@ pub fn proven_best_within(rules: &Rules, pos: &Position, nodes: u64) -> Option<(
 /// a position ([`HINT_NODES`], 5,000 at most), so a quarter of the slots or fewer are used.
 /// Measured (2026-12-07): in the 1.5 MiB the 4 MiB cap started with, the first touch of each
 /// entry's bucket came from memory; at this size the twenty host-key hints the five bundled
-/// kits cannot prove took 22.8 ms of one core instead of 25.4 (in process, 30 rounds), and the
-/// five kits and 192 variants of them (3 to 10 pits, 2 to 6 seeds) built byte for byte as
-/// before (at 16,384 entries too).
+/// kits cannot prove took 22.8 ms of one core instead of 25.4 (in process, 30 rounds). A full
+/// bucket is a little more likely, so a proof can take a position more (5 of about 175,000
+/// positions of random games, none near the budget): a proof right at the budget could come
+/// out otherwise, but 2,896 rulesets (the five, variants of 2 to 16 pits and 1 to 9 seeds,
+/// changed rule options, random ones) built 7,437 kits byte for byte as before.
 pub const HINT_TABLE_SLOTS: usize = 1 << 15;
 
 /// The solver [`proven_best_within`] uses: `nodes` positions, a table of
