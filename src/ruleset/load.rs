@@ -3911,17 +3911,23 @@ mod tests {
         assert_eq!(locate(src, 4..src.len(), ""), 11..11);
     }
 
+    /// Calls `find` with every range of `src`, ends past its end included, and checks that
+    /// each range it gives lies in `src` on character boundaries.
+    fn on_every_range(src: &str, find: impl Fn(Range<usize>) -> Range<usize>) {
+        for start in 0..=src.len() + 2 {
+            for end in 0..=src.len() + 2 {
+                let r = find(start..end);
+                assert!(r.start <= r.end && r.end <= src.len(), "{start}..{end}");
+                assert!(src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
+            }
+        }
+    }
+
     #[test]
     fn locating_a_list_item_never_panics_and_stays_on_characters() {
         let src = "x = [\"\u{e9}\u{2800}\", '\u{1F980}', \"\\u00e9\", [\"\\U0001F980\"]] # \u{e9}";
-        for start in 0..=src.len() + 2 {
-            for end in 0..=src.len() + 2 {
-                for t in ["\u{e9}\u{2800}", "\u{1F980}", "\u{e9}", "", "x"] {
-                    let r = locate(src, start..end, t);
-                    assert!(r.start <= r.end && r.end <= src.len(), "{start}..{end}");
-                    assert!(src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
-                }
-            }
+        for t in ["\u{e9}\u{2800}", "\u{1F980}", "\u{e9}", "", "x"] {
+            on_every_range(src, |r| locate(src, r, t));
         }
     }
 
@@ -3962,14 +3968,8 @@ mod tests {
         assert_eq!(locate_char(src, 1..5, '\t'), 1..1);
         // Never off a character, from any start to any end.
         let src = "\"\u{e9}\\u00e9\\t\u{2800}\\\" '\\x\"";
-        for start in 0..=src.len() + 1 {
-            for end in 0..=src.len() + 1 {
-                for c in ['\u{e9}', '\t', '\u{2800}', '"', 'x'] {
-                    let r = locate_char(src, start..end, c);
-                    assert!(r.start <= r.end && r.end <= src.len(), "{start}..{end}");
-                    assert!(src.is_char_boundary(r.start) && src.is_char_boundary(r.end));
-                }
-            }
+        for c in ['\u{e9}', '\t', '\u{2800}', '"', 'x'] {
+            on_every_range(src, |r| locate_char(src, r, c));
         }
     }
 
