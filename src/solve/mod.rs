@@ -615,12 +615,18 @@ fn pit_seeds(rules: &Rules, g: &Game) -> i32 {
 impl<'r> Solver<'r> {
     /// A solver for `rules` within `limits`.
     pub fn new(rules: &'r Rules, limits: Limits) -> Solver<'r> {
+        Solver::with_table_slots(rules, limits, usize::MAX)
+    }
+
+    /// [`Solver::new`] whose table holds at most `table_slots` entries besides the memory cap
+    /// (a [`within`] solver's: [`HINT_TABLE_SLOTS`]).
+    fn with_table_slots(rules: &'r Rules, limits: Limits, table_slots: usize) -> Solver<'r> {
         let warm = WARM
             .try_with(|w| w.borrow_mut().take())
             .ok()
             .flatten()
             .unwrap_or_default();
-        Solver::with_warm(rules, limits, usize::MAX, warm)
+        Solver::with_warm(rules, limits, table_slots, warm)
     }
 
     /// [`Solver::new`] with the buffers `warm` (emptied).
@@ -1359,12 +1365,7 @@ pub const HINT_TABLE_SLOTS: usize = 1 << 15;
 /// The solver [`proven_best_within`] uses: `nodes` positions, a table of
 /// [`HINT_TABLE_SLOTS`] entries, and the 4 MiB cap's side table (repetition rules).
 pub fn within(rules: &Rules, nodes: u64) -> Solver<'_> {
-    let warm = WARM
-        .try_with(|w| w.borrow_mut().take())
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    Solver::with_warm(
+    Solver::with_table_slots(
         rules,
         Limits {
             nodes: Some(nodes),
@@ -1372,7 +1373,6 @@ pub fn within(rules: &Rules, nodes: u64) -> Solver<'_> {
             memory_mb: 4,
         },
         HINT_TABLE_SLOTS,
-        warm,
     )
 }
 
@@ -1430,9 +1430,10 @@ const PREFETCH_TABLE_BYTES: usize = 4 << 20;
 pub const HINT_NODES: u64 = 5_000;
 
 /// The proven value and best moves of `pos` within [`HINT_NODES`] positions and a table of
-/// [`HINT_TABLE_SLOTS`] entries (deterministic), or `None` when not proven in that budget or the game has no value. Used by
-/// the host key; answers are remembered ([`crate::memo::Memo`], the last 8,192 positions asked
-/// about, keyed by the rules ([`rules_key`]) and the position): the key is laid out once per
+/// [`HINT_TABLE_SLOTS`] entries (deterministic), or `None` when not proven in that budget or
+/// the game has no value. Used by the host key; answers are remembered ([`crate::memo::Memo`],
+/// the last 8,192 positions asked about, keyed by the rules ([`rules_key`]) and the
+/// position): the key is laid out once per
 /// paper and language, the layout advice lays it out again for each size it tries, and
 /// `build` lays out several kits at once. Two threads asking about the same position (the
 /// document and the host key of one kit) never solve it twice; the answer does not depend on
