@@ -335,20 +335,23 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 fn locate_char(src: &str, span: Range<usize>, c: char) -> Range<usize> {
     let span = clamp_span(src, span);
     let lit = &src[span.clone()];
-    // A literal string ('…', '\'\'\'…') has no escapes: its quote opens the span or stands
-    // just before it.
-    let quote = lit
-        .chars()
-        .next()
-        .filter(|q| matches!(q, '"' | '\''))
-        .or_else(|| src[..span.start].chars().next_back());
-    let escapes = quote != Some('\'');
-    // Past the opening quote(s) when the span holds them: they are not the text.
-    let mut i = if lit.starts_with("\"\"\"") || lit.starts_with("'''") {
-        3
-    } else {
-        usize::from(lit.starts_with(['"', '\'']))
+    // Between the quotes (a quote just before the span: an item's literal, whose text may
+    // itself start with a quote), or the literal with its quotes, skipped. A literal string
+    // ('…', '\'\'\'…') has no escapes.
+    let is_quote = |q: &char| matches!(q, '"' | '\'');
+    let (quote, mut i) = match src[..span.start].chars().next_back().filter(is_quote) {
+        Some(q) => (Some(q), 0),
+        None => {
+            let q = lit.chars().next().filter(is_quote);
+            let skip = if lit.starts_with("\"\"\"") || lit.starts_with("'''") {
+                3
+            } else {
+                usize::from(q.is_some())
+            };
+            (q, skip)
+        }
     };
+    let escapes = quote != Some('\'');
     while let Some(ch) = lit[i..].chars().next() {
         if escapes && ch == '\\' {
             let (decoded, len) = toml_escape(&lit[i..]);
@@ -2117,8 +2120,8 @@ impl Validator<'_> {
 
     /// Where item `index` (in file order), `t` (a pit or store label, a player name, a
     /// source), stands in the list or table at `span`, for an error about it: that string's
-    /// literal, or the first reading as `t` when there is no such item ([`locate_literal`];
-    /// `usize::MAX`: the index is not known). The list's strings are read once for all its
+    /// literal, or the first reading as `t` when item `index` is not `t` ([`locate_literal`]:
+    /// a table's values come in key order). The list's strings are read once for all its
     /// items, and not at all once no more errors are rendered ([`MAX_DIAGNOSTICS`]): a
     /// hostile file's list may hold many thousand unusable items.
     fn item_at(&mut self, span: Range<usize>, index: usize, t: &str) -> Range<usize> {
@@ -3185,11 +3188,12 @@ impl Validator<'_> {
                 self.text(&format!("{table}.duration"), d, MAX_DURATION_CHARS);
             }
             if let Some(ss) = &t.sources {
-                for (k, v) in ss.get_ref() {
+                for (i, (k, v)) in ss.get_ref().iter().enumerate() {
                     let f = format!("{table}.sources.{k}");
-                    // Found by its text (`usize::MAX`): a table's keys are read in their order.
-                    self.bad_chars(v, ss.span(), Some(usize::MAX), &f, &['\n', '\t', '\r']);
-                    self.texts.push((f, ss.span(), v.clone(), Some(usize::MAX)));
+                    // In key order, which may not be the file's: [`Validator::item_at`] then
+                    // finds the text instead.
+                    self.bad_chars(v, ss.span(), Some(i), &f, &['\n', '\t', '\r']);
+                    self.texts.push((f, ss.span(), v.clone(), Some(i)));
                 }
             }
             // A translated name copied with a bundled ruleset (`sowkit new --from`) names that
@@ -3966,6 +3970,11 @@ mod tests {
         assert_eq!(at(src, all(src), '\\'), "\\");
         // Between the quotes of a literal string (its quote just before the span): the same.
         assert_eq!(locate_char(src, 1..5, '\t'), 1..1);
+        // Between quotes, a text that starts with the other quote: the quote before the span
+        // says which kind of string it is (`'"a\tb'` holds no tab, `"'a\tb"` one).
+        let src = r#"x = ['"a\tb', "'a\tb"]"#;
+        assert_eq!(locate_char(src, 6..11, '\t'), 6..6);
+        assert_eq!(at(src, 15..20, '\t'), r"\t");
         // Never off a character, from any start to any end.
         let src = "\"\u{e9}\\u00e9\\t\u{2800}\\\" '\\x\"";
         for c in ['\u{e9}', '\t', '\u{2800}', '"', 'x'] {
