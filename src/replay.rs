@@ -482,7 +482,7 @@ pub fn is_example_title_placeholder(lang: &str, title: &str, moves: &[String]) -
     // for each catalogue by a test): a title with neither is no placeholder, which is told
     // without loading a catalogue (the loader asks for each translated example, before any
     // kit needs the catalogue).
-    if !title.contains(&moves.join(" ")) && !title.chars().any(|c| c.is_ascii_digit()) {
+    if !title.contains(&moves.join(" ")) && !holds_one_number(title) {
         return false;
     }
     if title == example_title(lang, moves) {
@@ -494,6 +494,24 @@ pub fn is_example_title_placeholder(lang: &str, title: &str, moves: &[String]) -
         Ok(n) if n >= moves.len() as u64 && n <= 1 << 40 => title == title_of_many(lang, n),
         _ => false,
     }
+}
+
+/// Whether `title` holds digits that can be one number as a catalogue writes a count
+/// ([`crate::layout::phrases::Phrases::int`]): from its first digit to its last, nothing but
+/// digits and the group separator, which is never a letter or digit (checked for each
+/// catalogue by a test). So "Una captura de 2 o 3" holds none, and
+/// [`is_example_title_placeholder`] tells it is no placeholder without loading the catalogue
+/// (a build in English loaded the Spanish one for it, 4.5 M instructions).
+fn holds_one_number(title: &str) -> bool {
+    let (Some(first), Some(last)) = (
+        title.find(|c: char| c.is_ascii_digit()),
+        title.rfind(|c: char| c.is_ascii_digit()),
+    ) else {
+        return false;
+    };
+    title[first..=last]
+        .chars()
+        .all(|c| c.is_ascii_digit() || !c.is_alphanumeric())
 }
 
 /// The `[example.text.<lang>]` tables a worked example from `moves` needs in `rs` (one for
@@ -905,7 +923,7 @@ fn ply_json(r: &Rules, ply: usize, mv: &str, rep: &Report, g: &Game) -> PlyJson 
 
 #[cfg(test)]
 mod tests {
-    use super::{example_title, is_example_title_placeholder};
+    use super::{example_title, holds_one_number, is_example_title_placeholder, title_of_many};
 
     fn moves(n: usize) -> Vec<String> {
         (0..n).map(|k| format!("A{}", k % 6 + 1)).collect()
@@ -972,6 +990,47 @@ mod tests {
                 let digits: String = t.chars().filter(char::is_ascii_digit).collect();
                 assert_eq!(digits, n.to_string(), "{lang}: {t:?}");
             }
+            // The count form, whatever the count (the placeholder check reads it from the
+            // title): one number, its digits broken only by a separator that is no letter.
+            for n in [1, 9_999, 10_000, 123_456, 12_345_678_901] {
+                let t = title_of_many(lang, n);
+                assert!(holds_one_number(&t), "{lang}: {t:?}");
+                let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+                assert_eq!(digits, n.to_string(), "{lang}: {t:?}");
+            }
         }
+    }
+
+    /// Titles with digits that no count as a catalogue writes it can be, and some that can.
+    #[test]
+    fn one_number_is_told_from_several() {
+        for t in [
+            "Una captura de 2 o 3",
+            "Replay of A1 and B2",
+            "3 seeds, 4 pits",
+        ] {
+            assert!(!holds_one_number(t), "{t:?}");
+        }
+        for t in [
+            "Replay of 700 moves",
+            "Partida de 12\u{a0}000 jugadas",
+            "12,000",
+            "7",
+        ] {
+            assert!(holds_one_number(t), "{t:?}");
+        }
+        assert!(!holds_one_number("No digits here"));
+        // The Oware title above is no placeholder, in Spanish or English.
+        let moves = vec!["S6".to_string()];
+        assert!(!is_example_title_placeholder(
+            "es",
+            "Una captura de 2 o 3",
+            &moves
+        ));
+        assert!(!is_example_title_placeholder(
+            "en",
+            "Una captura de 2 o 3",
+            &moves
+        ));
     }
 }
