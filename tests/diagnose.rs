@@ -2470,3 +2470,39 @@ fn a_repeated_or_reserved_label_is_pointed_at_in_its_literal() {
         "{e:?}"
     );
 }
+
+/// A value of the wrong type in a list of labels or names is said once, as a wrong type named
+/// by its place (the list in a list by both indices), with no second error about the stand-in
+/// the loader reads in its place (it said `label "" is not usable`, at the list's `[`); a tab
+/// in the name is said as a control character only (it also said "starts or ends with a
+/// space"). Columns counted by hand.
+#[test]
+fn a_wrong_type_in_a_label_list_is_said_once_by_its_place() {
+    let cases = [
+        // `stores = ["store A", ` is 21 characters.
+        (
+            with("\"store B\"]", "{x = 1}]"),
+            "t.toml:10:22: board.stores[2]: invalid type: a table, expected a string",
+        ),
+        // `pit_labels = [["A1", "A2", "A3"], ["B1", ` is 41: the second side's second label.
+        (
+            with("\"B2\", \"B3\"]]", "{x = 1}, \"B3\"]]"),
+            "t.toml:9:42: board.pit_labels[2][2]: invalid type: a table, expected a string",
+        ),
+        // `players = ["A", ` is 16.
+        (
+            with("players = [\"A\", \"B\"]", "players = [\"A\", {x = 1}]"),
+            "t.toml:8:17: board.players[2]: invalid type: a table, expected a string",
+        ),
+        // `name = "` is 8: the escape `\t` is character 9.
+        (
+            with("name = \"Tiny Kalah\"", "name = \"\\tTiny Kalah\""),
+            "t.toml:2:9: name: character 1 of \"\\tTiny Kalah\" is U+0009, a control character",
+        ),
+    ];
+    for (src, want) in cases {
+        let e = short(&check(&src).errors);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].starts_with(want), "{e:?}");
+    }
+}

@@ -2009,6 +2009,18 @@ impl Validator<'_> {
         self.stand_ins.contains(field)
     }
 
+    /// Whether the list `field` or a value in it (`field[2]`, `field[1][3]`: a table or a list
+    /// in it is named by its place) is read as a stand-in for a value of the wrong type.
+    fn stand_in_list(&self, field: &str) -> bool {
+        let inside = format!("{field}[");
+        self.stand_in(field)
+            || self
+                .stand_ins
+                .range(inside.clone()..)
+                .next()
+                .is_some_and(|k| k.starts_with(&inside))
+    }
+
     /// How many errors were found so far, reported or not.
     fn errors_so_far(&self) -> usize {
         self.errs.len() + self.more + self.left_out
@@ -2280,9 +2292,18 @@ impl Validator<'_> {
         let f_players = format!("{table}.players");
         let f_labels = format!("{table}.pit_labels");
         let f_stores = format!("{table}.stores");
+        // A list holding a value of the wrong type (said already, and read as a stand-in) is
+        // not checked further, and its defaults are used: the stand-in is no name or label.
+        let (players_in, labels_in, stores_in) = (
+            self.stand_in_list(&f_players),
+            self.stand_in_list(&f_labels),
+            self.stand_in_list(&f_stores),
+        );
         // players
         let mut players = [String::from("A"), String::from("B")];
-        if players_raw.get_ref().len() != 2 {
+        if players_in {
+            // The defaults (a stand-in is no name).
+        } else if players_raw.get_ref().len() != 2 {
             self.err(players_raw.span(), &f_players, format!("{} names given: list exactly two player names, the first moves first, e.g. [\"A\", \"B\"]", players_raw.get_ref().len()));
         } else {
             for (i, raw) in players_raw.get_ref().iter().enumerate() {
@@ -2322,7 +2343,7 @@ impl Validator<'_> {
             (1..=n).map(|i| format!("{}{}", players[0], i)).collect(),
             (1..=n).map(|i| format!("{}{}", players[1], i)).collect(),
         ];
-        if let Some(pl) = pit_labels_raw {
+        if let Some(pl) = pit_labels_raw.filter(|_| !labels_in) {
             if pl.get_ref().len() != 2 {
                 self.err(
                     pl.span(),
@@ -2357,7 +2378,7 @@ impl Validator<'_> {
             format!("store {}", players[0]),
             format!("store {}", players[1]),
         ];
-        if let Some(st) = stores_raw {
+        if let Some(st) = stores_raw.filter(|_| !stores_in) {
             if st.get_ref().len() != 2 {
                 self.err(st.span(), &f_stores, "give two store labels, the first for the first player, e.g. [\"store A\", \"store B\"]");
             } else {
@@ -2460,7 +2481,9 @@ impl Validator<'_> {
                 "the name is longer than 80 characters: it has to fit page titles and footers; shorten it",
             );
         }
-        if raw.name.get_ref().trim() != raw.name.get_ref() {
+        // Spaces only: a tab or line break is a control character, said as such (`line`).
+        let spaces = |c: char| c.is_whitespace() && !c.is_control();
+        if raw.name.get_ref().trim_matches(spaces) != raw.name.get_ref() {
             self.err(
                 raw.name.span(),
                 "name",

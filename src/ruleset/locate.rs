@@ -280,9 +280,13 @@ fn types_in_value(
                 return;
             };
             for (n, item) in items.iter_mut().enumerate() {
-                // An array of tables is named by index, as `field_at` names it.
+                // An array of tables is named by index, as `field_at` names it, and so is a
+                // list in a list (`board.pit_labels[2][3]`: the second side's third label).
                 let p = match item.get_ref() {
                     DeValue::Table(_) => format!("{path}[{}]", n + 1),
+                    DeValue::Array(_) if item_schema.get("items").is_some() => {
+                        format!("{path}[{}]", n + 1)
+                    }
                     _ => path.to_string(),
                 };
                 types_in_value(item, item_schema, &p, out);
@@ -470,9 +474,13 @@ fn walk_value(
                 return;
             };
             for (n, item) in items.iter().enumerate() {
-                // An array of tables is named by index, as `field_at` names it.
+                // An array of tables is named by index, as `field_at` names it, and so is a
+                // list in a list ([`types_in_value`]).
                 let p = match item.get_ref() {
                     DeValue::Table(_) => format!("{path}[{}]", n + 1),
+                    DeValue::Array(_) if item_schema.get("items").is_some() => {
+                        format!("{path}[{}]", n + 1)
+                    }
                     _ => path.to_string(),
                 };
                 walk_value(item.get_ref(), item.span(), item_schema, &p, out);
