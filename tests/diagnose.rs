@@ -1797,8 +1797,8 @@ fn a_number_in_quotes_is_shown_without_them() {
     }
 }
 
-/// A wrong type in a worked example is located at that example (`example[2]`, a list's item
-/// by the list's key), and does not keep the other examples from being replayed: example 1's
+/// A wrong type in a worked example is located at that example (`example[2]`, and a list's
+/// item by its place, `moves[2]`, as the replay names a move), and does not keep the other examples from being replayed: example 1's
 /// `next = "B"` is wrong by hand (A2's last seed ends in A's store, so A moves again).
 /// Hand positions: the second example starts on line 33; `moves = ["A1", 2]` is line 36, the
 /// `2` at column 16; `captured = "none"` line 38, its value at column 12.
@@ -1812,7 +1812,7 @@ fn a_wrong_type_in_an_example_is_located_at_that_example() {
         short(&check(&src).errors),
         [
             "t.toml:30:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
-            "t.toml:36:16: example[2].moves: invalid type: integer `2`, expected a string",
+            "t.toml:36:16: example[2].moves[2]: invalid type: integer `2`, expected a string",
             "t.toml:38:12: example[2].expect.captured: invalid type: string \"none\", expected a whole number",
         ]
     );
@@ -2499,10 +2499,49 @@ fn a_wrong_type_in_a_label_list_is_said_once_by_its_place() {
             with("name = \"Tiny Kalah\"", "name = \"\\tTiny Kalah\""),
             "t.toml:2:9: name: character 1 of \"\\tTiny Kalah\" is U+0009, a control character",
         ),
+        // A value that is no table is named by its place too (it was named by the list alone,
+        // and the examples were then said to name pits the board does not have, as an error).
+        (
+            with("\"store B\"]", "7]"),
+            "t.toml:10:22: board.stores[2]: invalid type: integer `7`, expected a string",
+        ),
+        // `pit_labels = [["A1", ` is 21: the first side's second label.
+        (
+            with("\"A2\", \"A3\"]", "true, \"A3\"]"),
+            "t.toml:9:22: board.pit_labels[1][2]: invalid type: boolean `true`, expected a string",
+        ),
+        // A line separator is no space, and no line of a name: `name = "Tiny` is 12.
+        (
+            with("name = \"Tiny Kalah\"", "name = \"Tiny\\u2028Kalah\""),
+            "t.toml:2:13: name: character 5 of \"Tiny\\u{2028}Kalah\" is U+2028, a line or paragraph separator",
+        ),
     ];
     for (src, want) in cases {
         let e = short(&check(&src).errors);
         assert_eq!(e.len(), 1, "{e:?}");
         assert!(e[0].starts_with(want), "{e:?}");
+    }
+}
+
+/// A translated name is held to the ruleset's own: a space at either end is refused (it was
+/// not checked there). Line 2 of the translation table is its name; the value at column 8.
+#[test]
+fn a_translated_name_may_not_start_or_end_with_a_space() {
+    for name in [" Kalah", "Kalah ", "Kalah\u{a0}"] {
+        let es = ES.replace("Kalah (seis casas, cuatro semillas)", name);
+        let src = BASE.replace("\n[[example]]", &format!("{es}\n[[example]]"));
+        let at = src
+            .lines()
+            .position(|l| l.starts_with("[text.es]"))
+            .unwrap()
+            + 2;
+        let e = short(&check(&src).errors);
+        assert_eq!(
+            e,
+            [format!(
+                "t.toml:{at}:8: text.es.name: the name starts or ends with a space: remove it"
+            )],
+            "{name:?}"
+        );
     }
 }

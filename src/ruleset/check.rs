@@ -47,10 +47,9 @@ pub fn check_source(path: &str, src: &str) -> Checked {
     // Labels in error are the loader's defaults: a replay would name other pits.
     let names_in_error = |errors: &[Diagnostic]| {
         errors.iter().any(|d| {
-            matches!(
-                d.field.as_str(),
-                "board.players" | "board.pit_labels" | "board.stores"
-            ) || d.field.starts_with("board.pit_labels[")
+            ["board.players", "board.pit_labels", "board.stores"]
+                .iter()
+                .any(|f| d.field == *f || d.field.starts_with(&format!("{f}[")))
         })
     };
     let labels_kept = !names_in_error(&errors);

@@ -249,6 +249,14 @@ pub fn font_missing(t: &str) -> Vec<(char, String)> {
     out
 }
 
+/// Whether `name` neither starts nor ends with a space (any white space but a control
+/// character or a line or paragraph separator, which [`unprintable`] names as such).
+fn trimmed_of_spaces(name: &str) -> bool {
+    let space =
+        |c: char| c.is_whitespace() && !c.is_control() && !matches!(c, '\u{2028}' | '\u{2029}');
+    name.trim_matches(space) == name
+}
+
 /// The first character of `t` that would not print as it reads: a control character (other
 /// than those in `allowed`), an invisible (default-ignorable) code point or a bidirectional
 /// control; with the message `check` gives for it. `replay --title` uses the same rule as
@@ -257,6 +265,9 @@ pub fn unprintable(t: &str, allowed: &[char]) -> Option<(char, String)> {
     for (k, c) in t.chars().enumerate() {
         let what = if c.is_control() && !allowed.contains(&c) {
             "a control character"
+        } else if matches!(c, '\u{2028}' | '\u{2029}') && !allowed.contains(&'\n') {
+            // Breaks the line as a line feed does, where only a one-line text may stand.
+            "a line or paragraph separator"
         } else if let Some(w) = invisible(c) {
             w
         } else {
@@ -2005,15 +2016,13 @@ impl Validator<'_> {
     }
 
     /// Whether `field` is read as a stand-in for a value of the wrong type.
+    /// A list counts as read as a stand-in when an item of it is (`board.stores[2]`).
     fn stand_in(&self, field: &str) -> bool {
-        self.stand_ins.contains(field)
-    }
-
-    /// Whether the list `field` or a value in it (`field[2]`, `field[1][3]`: a table or a list
-    /// in it is named by its place) is read as a stand-in for a value of the wrong type.
-    fn stand_in_list(&self, field: &str) -> bool {
+        if self.stand_ins.is_empty() {
+            return false;
+        }
         let inside = format!("{field}[");
-        self.stand_in(field)
+        self.stand_ins.contains(field)
             || self
                 .stand_ins
                 .range(inside.clone()..)
@@ -2295,9 +2304,9 @@ impl Validator<'_> {
         // A list holding a value of the wrong type (said already, and read as a stand-in) is
         // not checked further, and its defaults are used: the stand-in is no name or label.
         let (players_in, labels_in, stores_in) = (
-            self.stand_in_list(&f_players),
-            self.stand_in_list(&f_labels),
-            self.stand_in_list(&f_stores),
+            self.stand_in(&f_players),
+            self.stand_in(&f_labels),
+            self.stand_in(&f_stores),
         );
         // players
         let mut players = [String::from("A"), String::from("B")];
@@ -2481,9 +2490,7 @@ impl Validator<'_> {
                 "the name is longer than 80 characters: it has to fit page titles and footers; shorten it",
             );
         }
-        // Spaces only: a tab or line break is a control character, said as such (`line`).
-        let spaces = |c: char| c.is_whitespace() && !c.is_control();
-        if raw.name.get_ref().trim_matches(spaces) != raw.name.get_ref() {
+        if !trimmed_of_spaces(raw.name.get_ref()) {
             self.err(
                 raw.name.span(),
                 "name",
@@ -3238,6 +3245,13 @@ impl Validator<'_> {
                     t.name.span(),
                     &format!("{table}.name"),
                     "the name is empty: give the game's name in this language",
+                );
+            } else if !trimmed_of_spaces(t.name.get_ref()) {
+                // As the ruleset's own name (it was not checked here).
+                self.err(
+                    t.name.span(),
+                    &format!("{table}.name"),
+                    "the name starts or ends with a space: remove it",
                 );
             }
             if t.source.get_ref().trim().is_empty() {

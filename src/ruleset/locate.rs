@@ -280,15 +280,10 @@ fn types_in_value(
                 return;
             };
             for (n, item) in items.iter_mut().enumerate() {
-                // An array of tables is named by index, as `field_at` names it, and so is a
-                // list in a list (`board.pit_labels[2][3]`: the second side's third label).
-                let p = match item.get_ref() {
-                    DeValue::Table(_) => format!("{path}[{}]", n + 1),
-                    DeValue::Array(_) if item_schema.get("items").is_some() => {
-                        format!("{path}[{}]", n + 1)
-                    }
-                    _ => path.to_string(),
-                };
+                // Each item is named by its place, 1-based (an array of tables as `field_at`
+                // names it; `board.stores[2]`, `board.pit_labels[2][3]`: the second side's
+                // third label).
+                let p = format!("{path}[{}]", n + 1);
                 types_in_value(item, item_schema, &p, out);
             }
         }
