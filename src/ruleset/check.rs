@@ -49,7 +49,7 @@ pub fn check_source(path: &str, src: &str) -> Checked {
         errors.iter().any(|d| {
             ["board.players", "board.pit_labels", "board.stores"]
                 .iter()
-                .any(|f| d.field == *f || d.field.starts_with(&format!("{f}[")))
+                .any(|list| load::in_list(&d.field, list))
         })
     };
     let labels_kept = !names_in_error(&errors);

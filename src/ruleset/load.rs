@@ -252,9 +252,21 @@ pub fn font_missing(t: &str) -> Vec<(char, String)> {
 /// Whether `name` neither starts nor ends with a space (any white space but a control
 /// character or a line or paragraph separator, which [`unprintable`] names as such).
 fn trimmed_of_spaces(name: &str) -> bool {
-    let space =
-        |c: char| c.is_whitespace() && !c.is_control() && !matches!(c, '\u{2028}' | '\u{2029}');
+    let space = |c: char| c.is_whitespace() && !c.is_control() && !line_separator(c);
     name.trim_matches(space) == name
+}
+
+/// U+2028 or U+2029: white space that breaks the line as a line feed does.
+fn line_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Whether the field `field` is the list `list` or lies in it (`board.stores[2]`,
+/// `board.pit_labels[2][3]`): a wrong type in a list is named by its item's place.
+pub(crate) fn in_list(field: &str, list: &str) -> bool {
+    field
+        .strip_prefix(list)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
 }
 
 /// The first character of `t` that would not print as it reads: a control character (other
@@ -265,7 +277,7 @@ pub fn unprintable(t: &str, allowed: &[char]) -> Option<(char, String)> {
     for (k, c) in t.chars().enumerate() {
         let what = if c.is_control() && !allowed.contains(&c) {
             "a control character"
-        } else if matches!(c, '\u{2028}' | '\u{2029}') && !allowed.contains(&'\n') {
+        } else if line_separator(c) && !allowed.contains(&'\n') {
             // Breaks the line as a line feed does, where only a one-line text may stand.
             "a line or paragraph separator"
         } else if let Some(w) = invisible(c) {
@@ -2015,19 +2027,14 @@ impl Validator<'_> {
         self.errs.push(d);
     }
 
-    /// Whether `field` is read as a stand-in for a value of the wrong type.
-    /// A list counts as read as a stand-in when an item of it is (`board.stores[2]`).
+    /// Whether `field` is read as a stand-in for a value of the wrong type. A list counts as
+    /// read as a stand-in when an item of it is ([`in_list`]).
     fn stand_in(&self, field: &str) -> bool {
-        if self.stand_ins.is_empty() {
-            return false;
-        }
-        let inside = format!("{field}[");
-        self.stand_ins.contains(field)
-            || self
-                .stand_ins
-                .range(inside.clone()..)
-                .next()
-                .is_some_and(|k| k.starts_with(&inside))
+        // The set is sorted: the list and its items come first among the fields from it on.
+        self.stand_ins
+            .range::<str, _>((std::ops::Bound::Included(field), std::ops::Bound::Unbounded))
+            .take_while(|k| k.starts_with(field))
+            .any(|k| in_list(k, field))
     }
 
     /// How many errors were found so far, reported or not.

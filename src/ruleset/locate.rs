@@ -469,13 +469,9 @@ fn walk_value(
                 return;
             };
             for (n, item) in items.iter().enumerate() {
-                // An array of tables is named by index, as `field_at` names it, and so is a
-                // list in a list ([`types_in_value`]).
+                // An array of tables is named by index, as `field_at` names it.
                 let p = match item.get_ref() {
                     DeValue::Table(_) => format!("{path}[{}]", n + 1),
-                    DeValue::Array(_) if item_schema.get("items").is_some() => {
-                        format!("{path}[{}]", n + 1)
-                    }
                     _ => path.to_string(),
                 };
                 walk_value(item.get_ref(), item.span(), item_schema, &p, out);
