@@ -49,6 +49,13 @@ fn short(d: &[Diagnostic]) -> Vec<String> {
     d.iter().map(Diagnostic::short).collect()
 }
 
+/// Asserts that the first error `check` gives for `src` starts with `want`
+/// (`path:line:column: field: message`).
+fn first_error_starts(src: &str, want: &str) {
+    let e = short(&check(src).errors);
+    assert!(e.first().is_some_and(|f| f.starts_with(want)), "{e:?}");
+}
+
 fn with(from: &str, to: &str) -> String {
     assert!(BASE.contains(from), "{from:?} not in the base ruleset");
     BASE.replacen(from, to, 1)
@@ -896,10 +903,9 @@ fn an_unusable_label_is_pointed_at_in_its_list() {
         "pit_labels = [[\"A1\", \"A 2\", \"A3\"]",
         1,
     );
-    let e = short(&check(&src).errors);
-    assert!(
-        e[0].starts_with("t.toml:9:23: board.pit_labels: label \"A 2\" is not usable"),
-        "{e:?}"
+    first_error_starts(
+        &src,
+        "t.toml:9:23: board.pit_labels: label \"A 2\" is not usable",
     );
 }
 
@@ -909,22 +915,19 @@ fn an_unusable_label_is_pointed_at_in_its_list() {
 #[test]
 fn an_unusable_escaped_label_is_pointed_at_in_its_list() {
     // `A\u00202` reads "A 2"; line 9: `pit_labels = [["A1", "` is 22 characters.
-    let e = short(&check(&with("\"A2\", \"A3\"]", "\"A\\u00202\", \"A3\"]")).errors);
-    assert!(
-        e[0].starts_with("t.toml:9:23: board.pit_labels: label \"A 2\" is not usable"),
-        "{e:?}"
+    first_error_starts(
+        &with("\"A2\", \"A3\"]", "\"A\\u00202\", \"A3\"]"),
+        "t.toml:9:23: board.pit_labels: label \"A 2\" is not usable",
     );
     // A literal string with a trailing space; line 10: `stores = ["store A", '` is 22.
-    let e = short(&check(&with("\"store B\"]", "'store B ']")).errors);
-    assert!(
-        e[0].starts_with("t.toml:10:23: board.stores: label \"store B \" is not usable"),
-        "{e:?}"
+    first_error_starts(
+        &with("\"store B\"]", "'store B ']"),
+        "t.toml:10:23: board.stores: label \"store B \" is not usable",
     );
     // A player name with a `\t` escape; line 8: `players = ["A", "` is 17 characters.
-    let e = short(&check(&with("\"A\", \"B\"]", "\"A\", \"B\\tb\"]")).errors);
-    assert!(
-        e[0].starts_with("t.toml:8:18: board.players: player name \"B\\tb\" is not usable"),
-        "{e:?}"
+    first_error_starts(
+        &with("\"A\", \"B\"]", "\"A\", \"B\\tb\"]"),
+        "t.toml:8:18: board.players: player name \"B\\tb\" is not usable",
     );
 }
 
@@ -958,10 +961,9 @@ fn a_bad_character_in_a_label_is_pointed_at_in_its_own_literal() {
         "stores = [\"store A\", \"store B\"]",
         "stores = [ # \u{2800} here is a comment\n  \"store A\",\n  \"store\u{2800}B\",\n]",
     );
-    let e = short(&check(&src).errors);
-    assert!(
-        e[0].starts_with("t.toml:12:9: board.stores: character 6 of \"store\u{2800}B\""),
-        "{e:?}"
+    first_error_starts(
+        &src,
+        "t.toml:12:9: board.stores: character 6 of \"store\u{2800}B\"",
     );
     // Thousands of escaped tabs in one list: the first 50 errors are rendered, the rest
     // counted (`tools/bench-hostile.sh` times such a list).
@@ -2452,22 +2454,19 @@ fn a_byte_order_mark_is_no_column() {
 #[test]
 fn a_repeated_or_reserved_label_is_pointed_at_in_its_literal() {
     // Line 9: `pit_labels = [["A1", "A2", "A3"], ["B1", "B2", "` is 48 characters.
-    let e = short(&check(&with("\"B3\"]]", "\"a2\"]]")).errors);
-    assert!(
-        e[0].starts_with("t.toml:9:49: board.pit_labels: label \"a2\" is used twice"),
-        "{e:?}"
+    first_error_starts(
+        &with("\"B3\"]]", "\"a2\"]]"),
+        "t.toml:9:49: board.pit_labels: label \"a2\" is used twice",
     );
     // Line 9: `pit_labels = [["A1", "` is 22.
-    let e = short(&check(&with("\"A2\", \"A3\"]", "\"pass\", \"A3\"]")).errors);
-    assert!(
-        e[0].starts_with("t.toml:9:23: board.pit_labels: label \"pass\" is a reserved word"),
-        "{e:?}"
+    first_error_starts(
+        &with("\"A2\", \"A3\"]", "\"pass\", \"A3\"]"),
+        "t.toml:9:23: board.pit_labels: label \"pass\" is a reserved word",
     );
     // A store named as a pit: line 10, `stores = ["store A", "` is 22.
-    let e = short(&check(&with("\"store B\"]", "\"b1\"]")).errors);
-    assert!(
-        e[0].starts_with("t.toml:10:23: board.stores: label \"b1\" is used twice"),
-        "{e:?}"
+    first_error_starts(
+        &with("\"store B\"]", "\"b1\"]"),
+        "t.toml:10:23: board.stores: label \"b1\" is used twice",
     );
 }
 
