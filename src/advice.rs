@@ -326,6 +326,21 @@ pub fn layout_advice_on(
                 let Ok(rs2) = ruleset::load_str(&rs.path, &edited) else {
                     continue;
                 };
+                // Every other paper's boards first (cheap, no kit counted): a value whose
+                // board lays out here but not there spent two kits of the budget for nothing,
+                // and a run of them left none for the value that mends every paper.
+                let boards_elsewhere = also.iter().filter(|p| **p != opts.paper).all(|p| {
+                    let o = KitOptions {
+                        paper: *p,
+                        ..opts.clone()
+                    };
+                    in_langs(&o, langs)
+                        .iter()
+                        .all(|o| board_lays_out(&rs2, o).is_ok())
+                });
+                if !boards_elsewhere {
+                    continue;
+                }
                 match try_kit(&rs2, opts, langs, &mut tries) {
                     Tried::LaysOut
                         if also.iter().filter(|p| **p != opts.paper).all(|p| {

@@ -252,6 +252,9 @@ pub struct BoardGeometry {
     pub caption_pt: f64,
     /// Lines of each row caption (1 unless large print wraps them).
     pub caption_lines: usize,
+    /// Both row captions on one line below the board, side 0's then side 1's, so the cut
+    /// outline has no caption band above the board ([`BoardGeometry::with_captions_below`]).
+    pub captions_below: bool,
     /// Radius of the disc behind each circuit arrow's number, mm ([`NUM_R`] unless large print
     /// asks for more: [`BoardGeometry::with_number_r`]); a turn between the rows bulges only
     /// as far as leaves that disc clear of the store beyond it.
@@ -317,11 +320,10 @@ impl BoardGeometry {
             scale: s,
             caption_pt: CAPTION_PT,
             caption_lines: 1,
+            captions_below: false,
             number_r: NUM_R,
         };
-        let (w, h) = g.cut_size();
-        g.cx = w / 2.0;
-        g.cy = h / 2.0;
+        g.place_cut_at(0.0, 0.0);
         g
     }
 
@@ -355,10 +357,40 @@ impl BoardGeometry {
             caption_lines: lines.max(1),
             ..self.clone()
         };
-        let (w, h) = g.cut_size();
-        g.cx = w / 2.0;
-        g.cy = h / 2.0;
+        g.place_cut_at(0.0, 0.0);
         g
+    }
+
+    /// The same board with both row captions on one line below it (side 0's, then side 1's):
+    /// the cut outline loses the caption band above the board ([`BoardGeometry::caption_h`]
+    /// shorter), and the board is placed again with its cut outline's top-left at (0, 0).
+    /// Tried where that band alone costs a row of tiles.
+    pub fn with_captions_below(&self) -> BoardGeometry {
+        let mut g = BoardGeometry {
+            captions_below: true,
+            ..self.clone()
+        };
+        g.place_cut_at(0.0, 0.0);
+        g
+    }
+
+    /// Height of the band above the board (mm, from the cut outline's top edge to the top of
+    /// the pits and stores block): [`PAD`], the arrows' room and, unless
+    /// [`BoardGeometry::captions_below`], a row caption.
+    fn band_above(&self) -> f64 {
+        let caption = if self.captions_below {
+            0.0
+        } else {
+            self.caption_h()
+        };
+        PAD + ARC_SPACE + caption
+    }
+
+    /// Moves the board so its cut outline's top-left corner is at (`x`, `y`), mm.
+    pub fn place_cut_at(&mut self, x: f64, y: f64) {
+        let (w, _) = self.cut_size();
+        self.cx = x + w / 2.0;
+        self.cy = y + self.band_above() + self.core_h() / 2.0;
     }
 
     /// The same board with circuit numbers on discs of radius `r` mm (large print: larger
@@ -380,9 +412,7 @@ impl BoardGeometry {
             store_radius: (store_w / 2.0).min(8.0),
             ..self.clone()
         };
-        let (cw, ch) = g.cut_size();
-        g.cx = cw / 2.0;
-        g.cy = ch / 2.0;
+        g.place_cut_at(0.0, 0.0);
         g
     }
 
@@ -412,11 +442,13 @@ impl BoardGeometry {
     }
 
     /// The cut outline's size (width, height), mm: the pits and stores, the arrows and row
-    /// captions outside both rows, and [`PAD`] all round.
+    /// captions outside both rows (both below with [`BoardGeometry::captions_below`]), and
+    /// [`PAD`] all round.
     pub fn cut_size(&self) -> (f64, f64) {
+        let bands = if self.captions_below { 1.0 } else { 2.0 };
         (
             self.core_w() + 2.0 * PAD,
-            self.core_h() + 2.0 * (ARC_SPACE + self.caption_h() + PAD),
+            self.core_h() + 2.0 * (ARC_SPACE + PAD) + bands * self.caption_h(),
         )
     }
 
@@ -451,7 +483,8 @@ impl BoardGeometry {
     /// The cut outline: (x, y, w, h), mm.
     pub fn cut_rect(&self) -> (f64, f64, f64, f64) {
         let (w, h) = self.cut_size();
-        (self.cx - w / 2.0, self.cy - h / 2.0, w, h)
+        let top = self.cy - self.core_h() / 2.0 - self.band_above();
+        (self.cx - w / 2.0, top, w, h)
     }
 
     /// Baseline y of row caption `side` (centred on [`BoardGeometry::cx`]), mm.

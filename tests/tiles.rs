@@ -502,13 +502,26 @@ fn fewest_along(len: f64, span: f64, overlap: f64) -> Option<usize> {
     }
 }
 
+/// Whether every text of board drawing `d` ends at least [`geometry::PAD`] inside its cut
+/// outline's right edge (widths measured with the kit's own font metrics).
+fn texts_end_inside(d: &tile::Drawing) -> bool {
+    let (x, _, w, _) = d.part;
+    leaves(&d.items).iter().all(|i| match i {
+        Item::Text(t) => {
+            t.x + text::width_mm(&t.text, t.size_pt, t.weight) <= x + w - geometry::PAD
+        }
+        _ => true,
+    })
+}
+
 /// Every bundled board, in normal and large print, on A4 and Letter, in English and Spanish,
 /// takes the fewest sheets its size allows: one when the board's cut-out part fits the
 /// paper's printable area (inside the margins, above the calibration bar's band) in either
 /// orientation, else the fewest tiles of the board drawn with its registration-mark bands,
 /// each tile at most the printable area less a one-line tile heading, neighbours overlapping
 /// by the glue strip (worked per axis by [`fewest_along`]). Large print may set its row
-/// captions on one line instead of two, so its lower bound is the least over both drawings.
+/// captions on one line instead of two, and any board both captions on one line below it
+/// where that line fits, so the lower bound is the least over those drawings.
 #[test]
 fn boards_take_the_fewest_sheets_their_size_allows() {
     use sowkit::layout::page::{self, MARGIN};
@@ -543,6 +556,17 @@ fn boards_take_the_fewest_sheets_their_size_allows() {
                             ..sz
                         });
                     }
+                    // Both row captions on one line below the board, where that line ends
+                    // inside the cut outline by its pad.
+                    let below = Sizes {
+                        wrap_row_captions: false,
+                        captions_below: true,
+                        ..sz
+                    };
+                    let (d, _) = board::drawing_sized(&rs, &ph, &below, &[]).unwrap();
+                    if texts_end_inside(&d) {
+                        forms.push(below);
+                    }
                     let head = text::line_height_mm(sz.tile_head) + 2.0;
                     let mut fewest = usize::MAX;
                     for form in &forms {
@@ -571,6 +595,101 @@ fn boards_take_the_fewest_sheets_their_size_allows() {
             }
         }
     }
+}
+
+/// A board split across its rows only by the caption band above it gets both captions on one
+/// line below instead, and no tile holds a caption alone (found by a helper trying a 5-pit,
+/// 5-seed Oware variant at its default sizes: 4 tiles on A4, two of them only the caption
+/// "North's row, N1 to N5"). By hand: pits 10·√(3·5 / 0.7) + 4 = 50.3 → 50 mm, rows
+/// 2·50 + 12 = 112 mm, arrows 11 mm and pad 4 mm above and below, and a 9 pt caption line
+/// (1.2 × 9 pt = 3.81 mm, + 1 mm) above and below: 151.6 mm tall, 146.8 mm with one caption
+/// band. A landscape A4 tile has 190 mm less the bar band and a one-line heading; the drawing
+/// adds its registration-mark bands: two rows of tiles with the band above, one without.
+#[test]
+fn a_caption_band_alone_does_not_cost_a_row_of_tiles() {
+    use sowkit::layout::page::{self, MARGIN};
+    use sowkit::layout::phrases::Phrases;
+    use sowkit::layout::style::Sizes;
+    let mut rs = bundled("oware-abapa");
+    rs.board.pits_per_side = 5;
+    rs.board.seeds_per_pit = 5;
+    rs.board.pit_labels = [0, 1].map(|side| {
+        (1..=5)
+            .map(|i| format!("{}{i}", ["S", "N"][side]))
+            .collect()
+    });
+    rs.layout.pit_diameter = geometry::play_pit_diameter(5);
+    assert_eq!(rs.layout.pit_diameter, 50.0);
+    rs.layout.store_length = 2.0 * 50.0 + 12.0;
+    let ph = Phrases::load("en").unwrap();
+    let sz = Sizes::NORMAL;
+    let line = 1.2 * 9.0 * 25.4 / 72.0 + 1.0;
+    let (above, _) = board::drawing_sized(&rs, &ph, &sz, &[]).unwrap();
+    let below_sz = Sizes {
+        captions_below: true,
+        ..sz
+    };
+    let (below, _) = board::drawing_sized(&rs, &ph, &below_sz, &[]).unwrap();
+    assert!(
+        (above.part.3 - (112.0 + 2.0 * 15.0 + 2.0 * line)).abs() < 0.01,
+        "{}",
+        above.part.3
+    );
+    assert!(
+        (below.part.3 - (112.0 + 2.0 * 15.0 + line)).abs() < 0.01,
+        "{}",
+        below.part.3
+    );
+    let down = page::content_bottom(297.0, 210.0, &sz)
+        - MARGIN
+        - (text::line_height_mm(sz.tile_head) + 2.0);
+    assert_eq!(fewest_along(above.h, down, tile::OVERLAP), Some(2));
+    assert_eq!(fewest_along(below.h, down, tile::OVERLAP), Some(1));
+
+    let (d, plan) = board::plan(&rs, A4, &ph).unwrap();
+    assert_eq!(
+        plan.count(),
+        2,
+        "seams x {:?} y {:?}",
+        plan.seams_x,
+        plan.seams_y
+    );
+    assert!(plan.seams_y.is_empty());
+    assert_eq!(d.part, below.part);
+    // Both captions on one baseline below the lowest pit, South's first, each left whole.
+    let texts: Vec<&sowkit::doc::Text> = leaves(&d.items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Text(t) if t.text.contains("'s row") => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts.len(), 2);
+    assert!(
+        texts[0].text.starts_with("South's row, S1 to S5"),
+        "{}",
+        texts[0].text
+    );
+    assert!(
+        texts[1].text.starts_with("North's row, N1 to N5"),
+        "{}",
+        texts[1].text
+    );
+    assert_eq!(texts[0].y, texts[1].y);
+    let g = BoardGeometry::new(&rs, false);
+    let lowest_pit = d.part.1 + 15.0 + 112.0;
+    assert!(texts[0].y > lowest_pit, "{} above {lowest_pit}", texts[0].y);
+    assert!(
+        texts[1].x > texts[0].x + text::width_mm(&texts[0].text, 9.0, sowkit::doc::Weight::Bold)
+    );
+    assert!(texts_end_inside(&d));
+    assert_eq!(g.cut_size().1, above.part.3);
+
+    // The kit's board sheets: the map and two tiles, each holding pits.
+    let opts = KitOptions::new(A4);
+    let pages = board::pages(&rs, &opts, &ph).unwrap();
+    let names: Vec<&str> = pages.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["board-map", "board-1", "board-2"]);
 }
 
 /// Each tile page names itself, shows the join arrows and the glue strip, and carries the

@@ -270,10 +270,13 @@ pub fn drawing_sized(
     keep_clear: &[(f64, f64)],
 ) -> Result<(tile::Drawing, Geometry), String> {
     let g = Geometry::new(rs, rs.layout.child_safe);
-    let g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
+    let mut g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
+    if sz.captions_below && !sz.wrap_row_captions {
+        g = g.with_captions_below();
+    }
     let (w, h) = g.cut_size();
     let b = tile::BAND;
-    let g = g.centred_at(b + w / 2.0, b + h / 2.0);
+    g.place_cut_at(b, b);
     let mut pg = Page::new("board", w + 2.0 * b, h + 2.0 * b);
     draw_board(&mut pg, rs, ph, sz, &g, &circuit(rs), keep_clear)?;
     Ok((
@@ -307,25 +310,54 @@ pub fn plan(
 /// board's 73 mm pits with its 18 pt two-line captions and headings on Letter), or when one
 /// line each, over the pit columns with the seams kept out of them, needs fewer tiles (Kalah
 /// 6×3 on landscape Letter: 15 mm lower, 2 tiles instead of 3), the captions go on one line.
+/// When the board is split across its rows too (or cannot be tiled), both captions on one
+/// line below the board ([`Sizes::captions_below`]) are tried where they fit the board's
+/// width, and kept when they need fewer tiles: the caption band above the board alone may
+/// cost a row of tiles that hold nothing else (a 5-pit board of 50 mm pits on A4: 4 tiles,
+/// two of them only the top caption; 2 with it below).
 pub fn plan_sized(
     rs: &Ruleset,
     paper: Paper,
     sz: &Sizes,
     ph: &Phrases,
 ) -> Result<(tile::Drawing, tile::Plan), String> {
-    if !sz.wrap_row_captions {
-        return plan_once(rs, paper, sz, ph);
-    }
     let one_line = Sizes {
         wrap_row_captions: false,
         ..*sz
     };
-    match plan_once(rs, paper, sz, ph) {
-        Err(e) => plan_once(rs, paper, &one_line, ph).map_err(|_| e),
-        Ok(wrapped) => match plan_once(rs, paper, &one_line, ph) {
-            Ok(flat) if flat.1.count() < wrapped.1.count() => Ok(flat),
-            _ => Ok(wrapped),
-        },
+    let first = if !sz.wrap_row_captions {
+        plan_once(rs, paper, sz, ph)
+    } else {
+        match plan_once(rs, paper, sz, ph) {
+            Err(e) => plan_once(rs, paper, &one_line, ph).map_err(|_| e),
+            Ok(wrapped) => match plan_once(rs, paper, &one_line, ph) {
+                Ok(flat) if flat.1.count() < wrapped.1.count() => Ok(flat),
+                _ => Ok(wrapped),
+            },
+        }
+    };
+    let g = Geometry::new(rs, rs.layout.child_safe);
+    let g = g.with_caption(one_line.board_caption, 1);
+    if !captions_fit_below(rs, ph, &one_line, &g) {
+        return first;
+    }
+    let below = Sizes {
+        captions_below: true,
+        ..one_line
+    };
+    // Drawn and planned only when its size could save a sheet (under one-line headings, the
+    // least they take).
+    if let Ok((d, p)) = &first {
+        let h = d.h - d.part.3 + g.with_captions_below().cut_size().1;
+        let head = text::line_height_mm(sz.tile_head) + 2.0;
+        if tile::fewest_tiles(d.w, h, paper, &below, head).is_none_or(|n| n >= p.count()) {
+            return first;
+        }
+    }
+    match (first, plan_once(rs, paper, &below, ph)) {
+        (Ok(kept), Ok(low)) if low.1.count() < kept.1.count() => Ok(low),
+        (Err(_), Ok(low)) => Ok(low),
+        (first, _) => first,
     }
 }
 
@@ -514,7 +546,9 @@ fn tiled(rs: &Ruleset, opts: &KitOptions, sz: &Sizes, ph: &Phrases) -> Result<Ve
             &l,
         );
     }
-    let (bw, bh) = g.cut_size();
+    // The board as the tiles draw it (large print's captions, or both below, change its
+    // height).
+    let (_, _, bw, bh) = d.part;
     para(
         &mut pg,
         MARGIN,
@@ -730,9 +764,9 @@ fn single(
         }
     }
     let spare = slack(s);
-    let g = geom(s);
-    let (_, ch) = g.cut_size();
-    let g = g.centred_at(w / 2.0, y + ch / 2.0);
+    let mut g = geom(s);
+    let (cw, _) = g.cut_size();
+    g.place_cut_at((w - cw) / 2.0, y);
 
     draw_board(&mut pg, rs, ph, sz, &g, &circ, &[])?;
 
@@ -1169,7 +1203,19 @@ fn draw_board(
     let core_half = g.core_h() / 2.0;
     let cap_pt = g.caption_pt;
     let lh = text::line_height_mm(cap_pt);
-    for (side, lines) in row_captions(rs, ph, sz, g).iter().enumerate() {
+    let captions = row_captions(rs, ph, sz, g);
+    if g.captions_below {
+        // One line under the board: side 0's caption from the first pit column's left edge,
+        // side 1's ending at the last column's right edge, so the middle stays free for a
+        // tile seam.
+        let base = g.cy + core_half + cap_gap + text::ascent_mm(cap_pt);
+        let [(x0, _), (x1, _)] = below_caption_places(rs, ph, sz, g);
+        let [a, b] = captions.map(|l| l.concat());
+        pg.text(x0, base, cap_pt, Weight::Bold, &a);
+        pg.text(x1, base, cap_pt, Weight::Bold, &b);
+        return Ok(());
+    }
+    for (side, lines) in captions.iter().enumerate() {
         // The line nearest the row first: side 0's lines run down from below its arrows, side
         // 1's run up from above them.
         let k = lines.len();
@@ -1186,6 +1232,32 @@ fn draw_board(
         }
     }
     Ok(())
+}
+
+/// Where the two row captions go on one line below the board ([`Geometry::captions_below`]):
+/// each one's (start, end) x, mm. Side 0's starts at the first pit column's left edge, side
+/// 1's ends at the last column's right edge (normal print's one-line captions).
+fn below_caption_places(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [(f64, f64); 2] {
+    let [a, b] = row_captions(rs, ph, sz, g).map(|l| l.concat());
+    let pt = g.caption_pt;
+    let left = g.pit_centre(0).x - g.d / 2.0;
+    let right = g.pit_centre(g.n - 1).x + g.d / 2.0;
+    let wb = text::width_mm(&b, pt, Weight::Bold);
+    [
+        (left, left + text::width_mm(&a, pt, Weight::Bold)),
+        (right - wb, right),
+    ]
+}
+
+/// Whether both row captions of `rs` fit on one line below the board (see
+/// [`below_caption_places`]): three ems of the captions' size apart at least. Normal print's
+/// one-line captions only.
+fn captions_fit_below(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> bool {
+    if sz.wrap_row_captions {
+        return false;
+    }
+    let [(_, a_end), (b_start, _)] = below_caption_places(rs, ph, sz, g);
+    b_start - a_end >= 3.0 * g.caption_pt * 25.4 / 72.0
 }
 
 /// The notes printed in store `side` under its label: that no one sows it, or which player

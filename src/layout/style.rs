@@ -188,6 +188,10 @@ pub struct Sizes {
     /// store's left edge to the right store's right edge) instead of the left store and first
     /// pit column: set for a board on one sheet, which has no tile seam to keep clear.
     pub captions_board_wide: bool,
+    /// Both row captions on one line below the board (normal print's one-line captions
+    /// only): tried by the tiling where the caption band above the board alone costs a row
+    /// of tiles ([`crate::geometry::BoardGeometry::with_captions_below`]).
+    pub captions_below: bool,
     /// Tile and board-map headings (bold), pt.
     pub tile_head: f64,
     /// Tile join arrows and the glue word (bold), pt.
@@ -255,6 +259,7 @@ impl Sizes {
         board_caption: 9.0,
         wrap_row_captions: false,
         captions_board_wide: false,
+        captions_below: false,
         tile_head: 11.0,
         tile_join: 8.0,
         map_number: (12.0, 5.0),
@@ -303,6 +308,7 @@ impl Sizes {
         board_caption: LARGE_LABEL_MIN,
         wrap_row_captions: true,
         captions_board_wide: false,
+        captions_below: false,
         tile_head: LARGE_LABEL_MIN,
         tile_join: LARGE_LABEL_MIN,
         map_number: (LARGE_LABEL_MIN, 6.5),

@@ -435,6 +435,30 @@ pub fn plan(d: &Drawing, paper: Paper, sz: &Sizes, head: f64) -> Result<Plan, St
     })
 }
 
+/// The fewest tiles a drawing `w` × `h` mm could take on `paper` (either way round) under
+/// tile headings `head` mm tall, wherever its seams may fall: along each axis n tiles of at
+/// most `span` mm, neighbours overlapping by [`OVERLAP`], cover n·span − (n − 1)·[`OVERLAP`].
+/// A lower bound on [`plan`]'s count for such a drawing, cheap enough to tell when drawing
+/// and planning a variant of the board cannot save a sheet. `None` when no tiling fits.
+pub fn fewest_tiles(w: f64, h: f64, paper: Paper, sz: &Sizes, head: f64) -> Option<usize> {
+    let along = |len: f64, span: f64| {
+        if len <= span {
+            Some(1)
+        } else if span <= OVERLAP {
+            None
+        } else {
+            Some(((len - OVERLAP) / (span - OVERLAP) - 1e-9).ceil() as usize)
+        }
+    };
+    [(paper.height, paper.width), (paper.width, paper.height)]
+        .into_iter()
+        .filter_map(|(pw, ph)| {
+            let down = page::content_bottom(pw, ph, sz) - MARGIN - head;
+            Some(along(w, pw - 2.0 * MARGIN)? * along(h, down)?)
+        })
+        .min()
+}
+
 /// Lines the longest tile heading of `plan` takes at `pt` (bold, across the tile page between
 /// the margins), with `title` as [`pages`] sets it.
 pub fn heading_lines(plan: &Plan, title: &str, pt: f64, ph: &Phrases) -> usize {
