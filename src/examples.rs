@@ -31,14 +31,26 @@ pub fn board_for(rules: &Rules, ex: &Example) -> Result<Option<Rules>, String> {
     board_for_position(rules, s)
 }
 
+/// What is said of a start position `s` that cannot be read (`e`: why), asking about
+/// `initial` when `s` is one slip from that word ("intial", "Initial").
+pub(crate) fn unreadable_start(s: &str, e: impl std::fmt::Display) -> String {
+    let word = s.trim().to_ascii_lowercase();
+    let meant = if !word.contains('/') && crate::ruleset::load::edit_distance(&word, "initial") <= 2
+    {
+        " (did you mean \"initial\", the game's starting position?)"
+    } else {
+        ""
+    };
+    format!("the start position {s:?} cannot be read: {e}{meant}")
+}
+
 /// The board a game from position `s` (notation form) is played on: `None` for `rules`' own
 /// board, or `rules` shortened by the pits `s` marks closed (`x`), as a next round of the
 /// ruleset's `[next_round]` shortens it. Errors: the position cannot be read, the ruleset has
 /// no `[next_round]` that lets the board be shortened, or the closed pits leave fewer open
 /// pits a row than it allows.
 pub fn board_for_position(rules: &Rules, s: &str) -> Result<Option<Rules>, String> {
-    let closed = notation::closed_pits(rules, s)
-        .map_err(|e| format!("the start position {s:?} cannot be read: {e}"))?;
+    let closed = notation::closed_pits(rules, s).map_err(|e| unreadable_start(s, e))?;
     if closed.is_empty() {
         return Ok(None);
     }
@@ -71,12 +83,8 @@ pub fn board_for_position(rules: &Rules, s: &str) -> Result<Option<Rules>, Strin
 pub fn replay<'r>(rules: &'r Rules, ex: &Example) -> Result<(Replay, Game<'r>), (String, String)> {
     let (start, _) = match &ex.start {
         Start::Initial => (rules.initial(), true),
-        Start::Position(s) => notation::parse_position(rules, s).map_err(|e| {
-            (
-                "start".to_string(),
-                format!("the start position {s:?} cannot be read: {e}"),
-            )
-        })?,
+        Start::Position(s) => notation::parse_position(rules, s)
+            .map_err(|e| ("start".to_string(), unreadable_start(s, e)))?,
     };
     if let Some(m) = seed_total_mismatch(rules, &start) {
         return Err((

@@ -65,7 +65,7 @@ enum Command {
         child_safe: bool,
         /// Language of every printed word: en or es (a catalogue in templates/)
         /// [default: each ruleset's own `lang`]
-        #[arg(long)]
+        #[arg(long, value_parser = lang_tag)]
         lang: Option<String>,
         /// Print style: default (black on white), contrast (heavier black lines) or low-ink
         /// (greyscale, no large fills); add colour (or color) to give the two sides
@@ -130,7 +130,7 @@ enum Command {
         /// Name of the game ("My Kalah" writes my-kalah.toml) or a file name ending in .toml
         name: String,
         /// Bundled ruleset to start from (`sowkit list`)
-        #[arg(long, value_name = "ID", default_value = "kalah-6x4")]
+        #[arg(long, value_name = "ID", default_value = "kalah-6x4", value_parser = bundled_id)]
         from: String,
     },
     /// List the bundled rulesets, one line each.
@@ -169,7 +169,7 @@ enum Command {
         /// Language of every printed word: en or es (a catalogue in templates/)
         /// [default: each ruleset's own `lang`]; the play-test page and the pages around the
         /// kit speak it too
-        #[arg(long)]
+        #[arg(long, value_parser = lang_tag)]
         lang: Option<String>,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -273,13 +273,34 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 /// ruleset. An unknown id is a command-line error (exit 2, as a bad `--paper`), its message
 /// listing the ids there are.
 fn bundled_id(id: &str) -> Result<String, String> {
-    match sowkit::bundled::get(id) {
-        Some(b) => Ok(b.id.to_string()),
-        None => Err(format!(
-            "no bundled ruleset has id {id:?}; the bundled rulesets are {} (`sowkit list`)",
-            sowkit::bundled::ids()
-        )),
+    if let Some(b) = sowkit::bundled::get(id) {
+        return Ok(b.id.to_string());
     }
+    // The ids that start with what was given, or that it starts with ("kalah", "oware",
+    // "six-pit"): named first, as what was probably meant.
+    let near: Vec<&str> = sowkit::bundled::ALL
+        .iter()
+        .map(|b| b.id)
+        .filter(|b| {
+            let (b, id) = (b.to_ascii_lowercase(), id.trim().to_ascii_lowercase());
+            !id.is_empty() && (b.starts_with(&id) || id.starts_with(&b))
+        })
+        .collect();
+    let meant = match near.as_slice() {
+        [] => String::new(),
+        [one] => format!("did you mean {one}? "),
+        [rest @ .., last] => format!("did you mean {} or {last}? ", rest.join(", ")),
+    };
+    Err(format!(
+        "no bundled ruleset has id {id:?}; {meant}the bundled rulesets are {} (`sowkit list`)",
+        sowkit::bundled::ids()
+    ))
+}
+
+/// `--lang` of `build` and `serve`, as written, in lower case: language tags are the same in
+/// any case (`ES` is `es`). Whether a catalogue has it is [`check_lang`]'s question.
+fn lang_tag(l: &str) -> Result<String, String> {
+    Ok(l.to_ascii_lowercase())
 }
 
 /// `--lang` of `build` and `serve`: a language with a message catalogue (an error naming the

@@ -150,7 +150,7 @@ pub fn run<'r>(
             notation::parse_position(rules, s)
                 .map_err(|e| ReplayError {
                     ply: 0,
-                    message: format!("the start position {s:?} cannot be read: {e}"),
+                    message: crate::examples::unreadable_start(s, e),
                 })?
                 .0
         }

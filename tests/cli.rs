@@ -241,3 +241,58 @@ fn an_empty_language_and_a_file_given_twice_are_named_as_such() {
     assert!(err.contains("(standard input) is given twice"), "{err}");
     assert!(!out.join("k").exists());
 }
+
+/// An unknown bundled id is a command-line error (exit 2) for `new --from` as for
+/// `build --bundled`, naming the ids it is the start of ("kalah": both Kalah boards) or that
+/// start it; a language tag is read in any case (`ES` is `es`, as BCP 47 has it). Found by a
+/// helper trying sowkit as a new user.
+#[test]
+fn a_near_bundled_id_is_suggested_and_a_language_tag_takes_any_case() {
+    let out = scratch("near-id");
+    let o = sowkit()
+        .current_dir(&out)
+        .args(["new", "Test", "--from", "oware"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("did you mean oware-abapa?"), "{err}");
+    assert!(!out.join("test.toml").exists());
+    let o = sowkit()
+        .args(["build", "--bundled", "kalah", "-o"])
+        .arg(out.join("k"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("did you mean kalah-6x3 or kalah-6x4?"),
+        "{err}"
+    );
+    let o = sowkit()
+        .args(["build", "--bundled", "zzz", "-o"])
+        .arg(out.join("k"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
+    let o = sowkit()
+        .args(["build", "--bundled", "six-pit-sowing", "--lang", "ES", "-o"])
+        .arg(out.join("k"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let manifest = std::fs::read_to_string(out.join("k/six-pit-sowing/manifest.txt")).unwrap();
+    assert!(manifest.contains("idioma: es"), "{manifest}");
+    // The copy `new` writes points at the worked-out notes where they are: sowkit's source.
+    let o = sowkit()
+        .current_dir(&out)
+        .args(["new", "Copy", "--from", "oware-abapa"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let copy = std::fs::read_to_string(out.join("copy.toml")).unwrap();
+    assert!(copy.contains("(rulesets/NOTES.md in sowkit's source shows every step)"));
+}

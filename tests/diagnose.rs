@@ -2544,3 +2544,32 @@ fn a_translated_name_may_not_start_or_end_with_a_space() {
         );
     }
 }
+
+/// A missing top-level key is said where it goes, above the first table, with what it holds
+/// (serde pointed at the file's first character); a start position one slip from `initial`
+/// is asked about. Found by a helper trying sowkit as a new user.
+#[test]
+fn a_missing_source_and_a_misspelt_initial_say_what_was_meant() {
+    let src = with("source = \"a test ruleset\"\n", "");
+    let e = short(&check(&src).errors);
+    // `[board]` is line 4 once the source line is gone.
+    assert!(
+        e.first().is_some_and(|f| f.starts_with("t.toml:4:1: source: missing field `source`: add source = \"…\": where the rules come from")
+            && f.ends_with("(top-level keys go above the first [table])")),
+        "{e:?}"
+    );
+    for slip in ["intial", "Initial", "inital", "initail"] {
+        let src = with("start = \"initial\"", &format!("start = \"{slip}\""));
+        let e = short(&check(&src).errors);
+        assert!(
+            e.iter().any(|f| f.contains("start")
+                && f.contains(
+                    "found 1 part (did you mean \"initial\", the game's starting position?)"
+                )),
+            "{slip}: {e:?}"
+        );
+    }
+    let src = with("start = \"initial\"", "start = \"A 2 2 2 (0) / B 2 2 (0)\"");
+    let e = short(&check(&src).errors);
+    assert!(!e.iter().any(|f| f.contains("did you mean")), "{e:?}");
+}

@@ -583,7 +583,14 @@ pub fn new_text(id: &str, name: &str, file: &str, from: &Bundled) -> String {
                     from.id
                 ));
             }
-            out.push_str(line);
+            if t.starts_with('#') && line.contains("rulesets/NOTES.md") {
+                // The notes are in sowkit's source, not beside the copy.
+                out.push_str(
+                    &line.replace("rulesets/NOTES.md", "rulesets/NOTES.md in sowkit's source"),
+                );
+            } else {
+                out.push_str(line);
+            }
             out.push('\n');
         }
     }

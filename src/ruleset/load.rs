@@ -1330,7 +1330,24 @@ fn load_unsorted(
                 None => missing.to_string(),
             };
         }
-        let msg = explain_value_error(src, span.clone(), &field, e.message());
+        let mut msg = explain_value_error(src, span.clone(), &field, e.message());
+        let mut span = span;
+        // A missing top-level key is said where it goes: above the first table (serde points
+        // at the file's first character, often a comment), with what it holds.
+        if let Some(what) = e
+            .message()
+            .strip_prefix("missing field `")
+            .and_then(|r| r.split('`').next())
+            .filter(|k| *k == field)
+            .and_then(top_level_key_help)
+        {
+            msg = format!("{msg}: {what}");
+            if let Some(at) = first_table_header(src) {
+                let end = src[at..].find('\n').map_or(src.len(), |e| at + e);
+                span = at..end;
+                msg.push_str(" (top-level keys go above the first [table])");
+            }
+        }
         let first = Diagnostic::at(path, src, span.clone(), &field, &msg);
         // serde stops at its first problem: every unknown key or choice, and every table
         // written as a list of tables or the other way round, is found from the format's
@@ -1767,9 +1784,38 @@ fn cut_quoted(msg: String) -> String {
     format!("{}{cut}…{}", &msg[..start], &msg[start + len..])
 }
 
+/// What a required top-level key of a ruleset holds and how to write it, for the error that
+/// says it is missing.
+fn top_level_key_help(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "id" => "add id = \"my-game\" (lower-case letters, digits and hyphens: the kit's folder name)",
+        "name" => "add name = \"My game\" (the game's name as the sheets print it)",
+        "source" => "add source = \"…\": where the rules come from, which the rule sheets cite (a book, a web page, or \"house rules\")",
+        _ => return None,
+    })
+}
+
+/// Byte offset of the first line of `src` that starts a table (`[name]` or `[[name]]`),
+/// outside multi-line strings as far as a line scan can tell.
+fn first_table_header(src: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in src.split_inclusive('\n') {
+        if line.trim_start().starts_with('[') && !line.contains("\"\"\"") {
+            return Some(at + (line.len() - line.trim_start().len()));
+        }
+        if line.contains("\"\"\"") || line.contains("\'\'\'") {
+            // A multi-line string may hold a line starting with `[`: not a header; stop
+            // guessing (the error stays at serde's place).
+            return None;
+        }
+        at += line.len();
+    }
+    None
+}
+
 /// Edit distance between `a` and `b` (Levenshtein, with a swap of two neighbours counting
 /// as one edit), in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
