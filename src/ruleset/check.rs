@@ -91,7 +91,9 @@ pub fn check_source(path: &str, src: &str) -> Checked {
                 if !unreadable.is_empty() {
                     replayed
                         .retain(|d| example_of(&d.field).is_none_or(|n| !unreadable.contains(&n)));
-                    errors.push(Diagnostic::whole_file(
+                    // A warning, as for examples not replayed behind a rule in error: a
+                    // consequence of the names' errors, not a problem of its own.
+                    warnings.push(Diagnostic::whole_file_warning(
                         path,
                         &format!(
                             "{} worked example(s) not checked: they name players, pits or stores the board does not have while its names are in error above; mend those first",

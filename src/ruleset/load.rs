@@ -117,6 +117,16 @@ impl Diagnostic {
         }
     }
 
+    /// [`Diagnostic::whole_file`] as a warning: said, but not a problem of its own (the
+    /// file's problem count is that of its errors).
+    pub fn whole_file_warning(path: &str, message: &str) -> Diagnostic {
+        Diagnostic {
+            rendered: format!("warning: {path}: {message}"),
+            warning: true,
+            ..Diagnostic::whole_file(path, message)
+        }
+    }
+
     /// One-line form: `path:line:column: field: message` (`…: warning: field: …` for a
     /// warning).
     pub fn short(&self) -> String {
@@ -3606,7 +3616,13 @@ impl Validator<'_> {
                     );
                 }
                 if ex.note.is_some() != note.is_some() {
-                    self.err(at.clone(), &format!("{f}.note"), "give a note in this language exactly when the example has one in its own language");
+                    // Said as the mend: the note to add here, or the one to remove.
+                    let msg = if ex.note.is_some() {
+                        format!("the example has a note in {lang:?}: add note = \"…\" to this [example.text.{code}] table with that note in {code:?} (every language's kit prints it), or remove the note")
+                    } else {
+                        format!("the example has no note in {lang:?}: remove this note, or give the example a note in {lang:?} too (every language's kit prints it)")
+                    };
+                    self.err(at.clone(), &format!("{f}.note"), msg);
                 }
                 ex_texts.insert(code, ExampleText { title, note });
             }
