@@ -2606,3 +2606,39 @@ fn a_translation_missing_a_note_says_where_to_add_it() {
         "{e:?}"
     );
 }
+
+/// A key of another table is said where it belongs, not as a misspelling: `exercise` under
+/// `[example.expect]` belongs to the `[[example]]` above it, `paper` under `[board]` to
+/// `[layout]`. A slip of a key of its own table still gets its suggestion. Found by a helper
+/// trying sowkit as a new user. Lines counted by hand in BASE: `[example.expect]` is line 28,
+/// `pits_per_side` line 6.
+#[test]
+fn a_key_in_the_wrong_table_is_said_where_it_belongs() {
+    first_error_starts(
+        &with("[example.expect]\n", "[example.expect]\nexercise = true\n"),
+        "t.toml:29:1: example[1].expect.exercise: `exercise` is not a key of [example.expect]: it belongs in [[example]]; move the line there",
+    );
+    first_error_starts(
+        &with("seeds_per_pit = 2\n", "paper = \"a4\"\nseeds_per_pit = 2\n"),
+        "t.toml:7:1: board.paper: `paper` is not a key of [board]: it belongs in [layout]; move the line there",
+    );
+    // Both at once: each said where it is (the second through the schema walk, not serde).
+    let src = with("[example.expect]\n", "[example.expect]\nexercise = true\n").replacen(
+        "seeds_per_pit = 2\n",
+        "paper = \"a4\"\nseeds_per_pit = 2\n",
+        1,
+    );
+    let e = short(&check(&src).errors);
+    assert_eq!(
+        e.iter()
+            .filter(|f| f.ends_with("; move the line there"))
+            .count(),
+        2,
+        "{e:?}"
+    );
+    // `seeds_per_pitt`: a slip of a key of its own table, not a key of another.
+    first_error_starts(
+        &with("seeds_per_pit = 2\n", "seeds_per_pitt = 2\n"),
+        "t.toml:7:1: board.seeds_per_pitt: unknown field `seeds_per_pitt`; did you mean `seeds_per_pit`?",
+    );
+}

@@ -1358,11 +1358,18 @@ fn load_unsorted(
                 msg.push_str(" (top-level keys go above the first [table])");
             }
         }
-        let first = Diagnostic::at(path, src, span.clone(), &field, &msg);
         // serde stops at its first problem: every unknown key or choice, and every table
         // written as a list of tables or the other way round, is found from the format's
         // schema, so one run of `check` names every slip.
         let found = super::locate::unknown_in(src, schema_once());
+        // A key of another table, said where it belongs rather than as a misspelling.
+        if let Some(u) = found
+            .iter()
+            .find(|u| u.span.start == span.start && u.message.ends_with("; move the line there"))
+        {
+            msg = u.message.clone();
+        }
+        let first = Diagnostic::at(path, src, span.clone(), &field, &msg);
         // What `read_past_unknown_keys` blanks: every unknown plain `key = value`, or nothing.
         let entries: Option<Vec<std::ops::Range<usize>>> =
             found.iter().map(|u| u.entry.clone()).collect();
@@ -1853,7 +1860,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// For serde's "unknown field `x`, expected one of `a`, `b`" (or "unknown variant"): the known
 /// name nearest to `x` when it is a likely slip (at most a third of its letters differ, at least
 /// one edit allowed), else `None`. Keys and values are compared ignoring case, `-` and `_`.
-fn did_you_mean(msg: &str) -> Option<String> {
+pub(crate) fn did_you_mean(msg: &str) -> Option<String> {
     let rest = msg
         .strip_prefix("unknown field `")
         .or_else(|| msg.strip_prefix("unknown variant `"))?;
@@ -1902,10 +1909,19 @@ fn no_catalogue(code: &str) -> String {
 
 /// "a", "a and b", "a, b and c" (English, as every loader message is).
 pub(crate) fn join_and(items: &[String]) -> String {
+    join_with(items, "and")
+}
+
+/// "a", "a or b", "a, b or c".
+pub(crate) fn join_or(items: &[String]) -> String {
+    join_with(items, "or")
+}
+
+fn join_with(items: &[String], word: &str) -> String {
     match items {
         [] => String::new(),
         [a] => a.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
     }
 }
 

@@ -376,8 +376,81 @@ pub fn unknown_in(src: &str, schema: &serde_json::Value) -> Vec<Unknown> {
     };
     let mut out = Vec::new();
     walk_table(doc.get_ref(), schema, "", &mut out);
+    for u in &mut out {
+        moved_key(u, schema);
+    }
     out.sort_by_key(|u| u.span.start);
     out
+}
+
+/// An unknown key that is a key of another table (`exercise` under `[example.expect]`, where
+/// it belongs to the `[[example]]` above): said so, with where it goes, instead of "check the
+/// spelling". Left as it is when a key of its own table is a likely slip of it (the loader
+/// then suggests that one), when no other table (or more than three) has it, and for a
+/// top-level key.
+fn moved_key(u: &mut Unknown, schema: &serde_json::Value) {
+    let Some(key) = u
+        .message
+        .strip_prefix("unknown field `")
+        .and_then(|r| r.split('`').next())
+        .map(str::to_string)
+    else {
+        return;
+    };
+    if u.shape || super::load::did_you_mean(&u.message).is_some() {
+        return;
+    }
+    let table = toml_header(u.field.rsplit_once('.').map_or("", |(t, _)| t));
+    // A top-level key is the loader's to explain: it may be a rule written above its table,
+    // which keeps the worked examples from being replayed (`load::rule_key_slip`).
+    if table.is_empty() {
+        return;
+    }
+    let mut homes = Vec::new();
+    homes_of(schema, "", false, &key, &mut homes);
+    homes.retain(|(inner, _)| *inner != table);
+    if homes.is_empty() || homes.len() > 3 {
+        return;
+    }
+    let there: Vec<String> = homes.into_iter().map(|(_, h)| h).collect();
+    u.message = format!(
+        "`{key}` is not a key of [{table}]: it belongs {}; move the line there",
+        super::load::join_or(&there)
+    );
+}
+
+/// The tables of `schema` (under `prefix`; `array`: a list of tables) that have the key
+/// `key`: each as (its dotted name, where that is: `in [board]`, `in [[example]]`, `at the
+/// top of the file, …`, `in [text.<lang>]` for a table named by its language).
+fn homes_of(
+    schema: &serde_json::Value,
+    prefix: &str,
+    array: bool,
+    key: &str,
+    out: &mut Vec<(String, String)>,
+) {
+    let Some(props) = schema.get("properties").and_then(|p| p.as_object()) else {
+        return;
+    };
+    if props.contains_key(key) {
+        let header = match (prefix.is_empty(), array) {
+            (true, _) => "at the top of the file, above the first [table]".to_string(),
+            (false, true) => format!("in [[{prefix}]]"),
+            (false, false) => format!("in [{prefix}]"),
+        };
+        out.push((prefix.to_string(), header));
+    }
+    for (name, sub) in props {
+        let p = join(prefix, name);
+        let object = |v: &serde_json::Value| v.get("properties").is_some();
+        if object(sub) {
+            homes_of(sub, &p, false, key, out);
+        } else if let Some(items) = sub.get("items").filter(|i| object(i)) {
+            homes_of(items, &p, true, key, out);
+        } else if let Some(each) = sub.get("additionalProperties").filter(|e| object(e)) {
+            homes_of(each, &format!("{p}.<lang>"), false, key, out);
+        }
+    }
 }
 
 fn walk_table(
