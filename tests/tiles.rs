@@ -692,6 +692,71 @@ fn a_caption_band_alone_does_not_cost_a_row_of_tiles() {
     assert_eq!(names, ["board-map", "board-1", "board-2"]);
 }
 
+/// A board that misses one sheet only by the row caption above it goes on one sheet with both
+/// captions on one line below it (at the stores' outer edges: one sheet has no seam), not on
+/// a map and two tiles. A 2-pit board of 57 mm pits (the six-pit ruleset cut to 2 pits a
+/// side, stores spanning both rows, 2·57 + 12 = 126 mm): 2·57 + 12 + 2·15 + 2·4.81 = 165.6 mm
+/// tall with a caption band above and below, 160.8 mm with both below; the 55 mm board
+/// (161.6 mm with both bands) is the largest that fit one landscape A4 sheet before.
+#[test]
+fn a_caption_band_alone_does_not_split_a_board_off_one_sheet() {
+    use sowkit::layout::phrases::Phrases;
+    let ph = Phrases::load("en").unwrap();
+    let two = |d: f64| {
+        let mut rs = bundled("six-pit-sowing");
+        rs.board.pits_per_side = 2;
+        rs.board.pit_labels = [0, 1].map(|side| {
+            (1..=2)
+                .map(|i| format!("{}{i}", ["A", "B"][side]))
+                .collect()
+        });
+        rs.layout.pit_diameter = d;
+        rs.layout.store_length = 2.0 * d + 12.0;
+        rs
+    };
+    let names = |rs: &Ruleset| -> Vec<String> {
+        board::pages(rs, &KitOptions::new(A4), &ph)
+            .unwrap()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    };
+    // Both fit one sheet (the legend on a sheet of its own); 55 mm with a caption above.
+    assert_eq!(names(&two(55.0)), ["board", "board-legend"]);
+    let pages = board::pages(&two(57.0), &KitOptions::new(A4), &ph).unwrap();
+    let got: Vec<&str> = pages.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(got, ["board", "board-legend"]);
+    let captions: Vec<&sowkit::doc::Text> = leaves(&pages[0].items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Text(t) if t.text.contains("'s row") => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(captions.len(), 2);
+    assert_eq!(captions[0].y, captions[1].y);
+    assert!(captions[0].text.starts_with("A's row") && captions[1].text.starts_with("B's row"));
+    // Below every pit: the lowest pit's bottom edge is the lowest circle's.
+    let lowest = leaves(&pages[0].items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Shape(s)
+                if (size(s).0 - 57.0).abs() < 0.01 && (size(s).1 - 57.0).abs() < 0.01 =>
+            {
+                Some(centre(s).1 + 28.5)
+            }
+            _ => None,
+        })
+        .fold(f64::MIN, f64::max);
+    assert!(
+        lowest > 0.0 && captions[0].y > lowest,
+        "{} {lowest}",
+        captions[0].y
+    );
+    // 60 mm pits do not fit even so: tiled as before.
+    assert_eq!(names(&two(60.0))[0], "board-map");
+}
+
 /// Each tile page names itself, shows the join arrows and the glue strip, and carries the
 /// calibration bar.
 #[test]

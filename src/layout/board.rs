@@ -194,6 +194,39 @@ pub fn pages_scaled(
             }
         }
     }
+    // A board that misses one sheet only by the row caption above it: both captions on one
+    // line below it (as a tiled board may have them), the legend under it or on a sheet of
+    // its own. Tried only when the board so drawn is no larger than the sheet's margins.
+    if best.is_none() && !opts.fit {
+        let below = Sizes {
+            wrap_row_captions: false,
+            captions_below: true,
+            captions_board_wide: true,
+            ..*sz
+        };
+        let g = Geometry::new(rs, rs.layout.child_safe).with_caption(below.board_caption, 1);
+        let (cw, ch) = g.with_captions_below().cut_size();
+        let room = |a: f64, b: f64| cw <= a - 2.0 * MARGIN && ch <= b - 2.0 * MARGIN;
+        if (room(paper.width, paper.height) || room(paper.height, paper.width))
+            && captions_fit_below(rs, ph, &below, &g)
+        {
+            for apart in [false, true] {
+                for landscape in [true, false] {
+                    let tried = single(
+                        rs, opts, &below, ph, landscape, widen, apart, false, &mut 0.0,
+                    );
+                    if let Ok(Some((slack, _, pg))) = tried {
+                        if best.as_ref().is_none_or(|(b, _)| slack > *b) {
+                            best = Some((slack, pg));
+                        }
+                    }
+                }
+                if best.is_some() {
+                    break;
+                }
+            }
+        }
+    }
     if let Some((_, pg)) = best {
         return Ok((pg, 1.0));
     }
@@ -634,7 +667,12 @@ fn single(
     };
     let geom = |s: f64| {
         let g = Geometry::scaled(rs, false, s).with_store_w_at_least(store_w);
-        g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g))
+        let g = g.with_caption(sz.board_caption, caption_lines(rs, ph, sz, &g));
+        if sz.captions_below && !sz.wrap_row_captions {
+            g.with_captions_below()
+        } else {
+            g
+        }
     };
     if store_w >= MAX_PIT {
         // A store word wider than the widest store: refused naming the field and the word
@@ -1236,12 +1274,20 @@ fn draw_board(
 
 /// Where the two row captions go on one line below the board ([`Geometry::captions_below`]):
 /// each one's (start, end) x, mm. Side 0's starts at the first pit column's left edge, side
-/// 1's ends at the last column's right edge (normal print's one-line captions).
+/// 1's ends at the last column's right edge (normal print's one-line captions); on one sheet
+/// ([`Sizes::captions_board_wide`]: no seam to keep clear) at the stores' outer edges.
 fn below_caption_places(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [(f64, f64); 2] {
     let [a, b] = row_captions(rs, ph, sz, g).map(|l| l.concat());
     let pt = g.caption_pt;
-    let left = g.pit_centre(0).x - g.d / 2.0;
-    let right = g.pit_centre(g.n - 1).x + g.d / 2.0;
+    let (left, right) = if sz.captions_board_wide {
+        let (x, _, w, _) = g.store_rect(0);
+        (g.store_rect(1).0, x + w)
+    } else {
+        (
+            g.pit_centre(0).x - g.d / 2.0,
+            g.pit_centre(g.n - 1).x + g.d / 2.0,
+        )
+    };
     let wb = text::width_mm(&b, pt, Weight::Bold);
     [
         (left, left + text::width_mm(&a, pt, Weight::Bold)),
