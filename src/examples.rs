@@ -747,6 +747,26 @@ fn compare(
                 } else {
                     notation::format_board(rules, &pos)
                 };
+                // Where they differ, hole by hole ("S3 has 5, not 4"): two long positions are
+                // hard to compare by eye.
+                let differ: Vec<String> = pos
+                    .holes
+                    .iter()
+                    .zip(&r.end.holes)
+                    .enumerate()
+                    .filter(|(_, (e, a))| e != a)
+                    .map(|(h, (e, a))| format!("{} has {a}, not {e}", rules.label(h as u8)))
+                    .collect();
+                let actual = if differ.is_empty() || expected == actual {
+                    actual
+                } else {
+                    let shown = differ.len().min(4);
+                    let more = match differ.len() - shown {
+                        0 => String::new(),
+                        m => format!(" and {m} more"),
+                    };
+                    format!("{actual} ({}{more})", differ[..shown].join("; "))
+                };
                 push("position", expected, actual);
             }
         }

@@ -115,7 +115,8 @@ fn an_expected_position_with_the_wrong_seed_total_says_so_at_the_field() {
 #[test]
 fn the_problems_of_one_example_are_in_line_order() {
     // position (line 29) and next (30) disagree with the engine, last (31) names no hole. The
-    // unknown name used to be reported first.
+    // unknown name used to be reported first. The position's differing holes are named, worked
+    // by hand: A2 2 → 0, A3 2 → 3, store A 0 → 1.
     let src = with(
         "position = \"A 2 0 3 (1) / B 2 2 2 (0)\"\nnext = \"A\"\nlast = \"store A\"",
         "position = \"A 2 2 2 (0) / B 2 2 2 (0)\"\nnext = \"B\"\nlast = \"Z9\"",
@@ -124,7 +125,7 @@ fn the_problems_of_one_example_are_in_line_order() {
     assert_eq!(
         short(&c.errors),
         [
-            "t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": expected position = A 2 2 2 (0) / B 2 2 2 (0), but the engine gives A 2 0 3 (1) / B 2 2 2 (0)",
+            "t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": expected position = A 2 2 2 (0) / B 2 2 2 (0), but the engine gives A 2 0 3 (1) / B 2 2 2 (0) (A2 has 0, not 2; A3 has 3, not 2; store A has 1, not 0)",
             "t.toml:30:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
             "t.toml:31:1: example[1].expect.last: example 1 \"Two seeds to the store\": \"Z9\" is not a pit or store label of this 3-pit board: the pits are A1–A3 and B1–B3, the stores store A and store B",
         ]
