@@ -314,6 +314,13 @@ fn list_names_every_bundled_ruleset() {
         .collect();
     assert_eq!(ids, files, "every file in rulesets/ is bundled, once");
     assert!(out.contains("Six-pit sowing (3 pits a side, 3 seeds a pit"));
+    // The Spanish Kalah says its language and how to have it in English (a new user's class
+    // kit came out in Spanish).
+    assert!(
+        out.lines().any(|l| l.starts_with("kalah-6x3 ")
+            && l.ends_with("; in \"es\": --lang en builds it in English)")),
+        "{out}"
+    );
 }
 
 #[test]

@@ -444,17 +444,29 @@ pub fn replay(
     ExitCode::SUCCESS
 }
 
-/// `sowkit list`: one line per bundled ruleset: id, name, board, source file.
+/// `sowkit list`: one line per bundled ruleset: id, name (in the ruleset's own language),
+/// board, worked examples, and for a ruleset not in English its language and how to build it
+/// in English.
 pub fn list() -> ExitCode {
     for b in bundled::ALL {
         match ruleset::load_str(&bundled::display_path(b), b.source) {
             Ok(rs) => println!(
-                "{:<16} {} ({} pits a side, {} seeds a pit, {} worked examples)",
+                "{:<16} {} ({} pits a side, {} seeds a pit, {} worked examples{})",
                 b.id,
                 rs.name,
                 rs.board.pits_per_side,
                 rs.board.seeds_per_pit,
-                rs.examples.len()
+                rs.examples.len(),
+                if rs.lang == "en" {
+                    String::new()
+                } else if sowkit::build::check_languages(&rs)
+                    .iter()
+                    .any(|l| l == "en")
+                {
+                    format!("; in {:?}: --lang en builds it in English", rs.lang)
+                } else {
+                    format!("; in {:?}", rs.lang)
+                }
             ),
             Err(_) => println!("{:<16} (does not load: a bug, please report)", b.id),
         }
