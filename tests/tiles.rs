@@ -755,6 +755,58 @@ fn a_caption_band_alone_does_not_split_a_board_off_one_sheet() {
     );
     // 60 mm pits do not fit even so: tiled as before.
     assert_eq!(names(&two(60.0))[0], "board-map");
+    // A name long enough to take the title to two lines: cut to one line as well (found by a
+    // helper trying to break the one-sheet case: a map and 3 tiles).
+    let mut long = two(57.0);
+    long.name = "Very long ruleset name for a mancala board game of the sowing family V".into();
+    assert_eq!(long.name.chars().count(), 70);
+    assert_eq!(names(&long), ["board", "board-legend"]);
+}
+
+/// A row of one pit is captioned by that pit alone ("A's row, A1 (single outline)"), not
+/// "A1 to A1", in both languages.
+#[test]
+fn a_row_of_one_pit_is_captioned_by_that_pit() {
+    use sowkit::layout::phrases::Phrases;
+    use sowkit::layout::style::Sizes;
+    let mut rs = bundled("six-pit-sowing");
+    rs.board.pits_per_side = 1;
+    rs.board.pit_labels = [vec!["A1".to_string()], vec!["B1".to_string()]];
+    for (lang, want) in [
+        (
+            "en",
+            [
+                "A's row, A1 (single outline)",
+                "B's row, B1 (double outline)",
+            ],
+        ),
+        (
+            "es",
+            [
+                "fila de A, A1 (borde sencillo)",
+                "fila de B, B1 (borde doble)",
+            ],
+        ),
+    ] {
+        let ph = Phrases::load(lang).unwrap();
+        let (d, _) = board::drawing_sized(&rs, &ph, &Sizes::NORMAL, &[]).unwrap();
+        let texts: Vec<String> = leaves(&d.items)
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Text(t) => Some(t.text.clone()),
+                _ => None,
+            })
+            .collect();
+        for w in want {
+            assert!(
+                texts.iter().any(|t| t == w),
+                "{lang}: {w:?} not in {texts:?}"
+            );
+        }
+        assert!(!texts
+            .iter()
+            .any(|t| t.contains("A1 to A1") || t.contains("de A1 a A1")));
+    }
 }
 
 /// Each tile page names itself, shows the join arrows and the glue strip, and carries the

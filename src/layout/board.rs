@@ -210,10 +210,23 @@ pub fn pages_scaled(
         if (room(paper.width, paper.height) || room(paper.height, paper.width))
             && captions_fit_below(rs, ph, &below, &g)
         {
-            for apart in [false, true] {
+            // As above: the legend under the board, then on a sheet of its own, then with a
+            // long name's title cut to one line as well.
+            'ways: for (apart, one_line_title) in [(false, false), (true, false), (true, true)] {
                 for landscape in [true, false] {
+                    if one_line_title && !title_wraps(landscape) {
+                        continue;
+                    }
                     let tried = single(
-                        rs, opts, &below, ph, landscape, widen, apart, false, &mut 0.0,
+                        rs,
+                        opts,
+                        &below,
+                        ph,
+                        landscape,
+                        widen,
+                        apart,
+                        one_line_title,
+                        &mut 0.0,
                     );
                     if let Ok(Some((slack, _, pg))) = tried {
                         if best.as_ref().is_none_or(|(b, _)| slack > *b) {
@@ -222,7 +235,7 @@ pub fn pages_scaled(
                     }
                 }
                 if best.is_some() {
-                    break;
+                    break 'ways;
                 }
             }
         }
@@ -876,10 +889,12 @@ fn row_captions(rs: &Ruleset, ph: &Phrases, sz: &Sizes, g: &Geometry) -> [Vec<St
         let labels = &rs.board.pit_labels[side];
         let first = labels.first().cloned().unwrap_or_default();
         let last = labels.last().cloned().unwrap_or_default();
-        let key = if side == 0 {
-            "board.row_single"
-        } else {
-            "board.row_double"
+        // One pit a row: "S1", not "S1 to S1".
+        let key = match (side == 0, labels.len() == 1) {
+            (true, false) => "board.row_single",
+            (false, false) => "board.row_double",
+            (true, true) => "board.row_single_one",
+            (false, true) => "board.row_double_one",
         };
         let s = ph.fmt(
             key,
