@@ -258,32 +258,31 @@ fn a_near_bundled_id_is_suggested_and_a_language_tag_takes_any_case() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("did you mean oware-abapa?"), "{err}");
     assert!(!out.join("test.toml").exists());
-    let o = sowkit()
-        .args(["build", "--bundled", "kalah", "-o"])
-        .arg(out.join("k"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    // `build ARGS -o <scratch>/k`: its exit code and standard error.
+    let build = |args: &[&str]| {
+        let o = sowkit()
+            .arg("build")
+            .args(args)
+            .arg("-o")
+            .arg(out.join("k"))
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, err) = build(&["--bundled", "kalah"]);
+    assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("did you mean kalah-6x3 or kalah-6x4?"),
         "{err}"
     );
-    let o = sowkit()
-        .args(["build", "--bundled", "zzz", "-o"])
-        .arg(out.join("k"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let (code, err) = build(&["--bundled", "zzz"]);
+    assert_eq!(code, Some(2), "{err}");
     assert!(!err.contains("did you mean"), "{err}");
-    let o = sowkit()
-        .args(["build", "--bundled", "six-pit-sowing", "--lang", "ES", "-o"])
-        .arg(out.join("k"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{err}");
+    let (code, err) = build(&["--bundled", "six-pit-sowing", "--lang", "ES"]);
+    assert_eq!(code, Some(0), "{err}");
     let manifest = std::fs::read_to_string(out.join("k/six-pit-sowing/manifest.txt")).unwrap();
     assert!(manifest.contains("idioma: es"), "{manifest}");
     // The copy `new` writes points at the worked-out notes where they are: sowkit's source.

@@ -597,6 +597,17 @@ fn boards_take_the_fewest_sheets_their_size_allows() {
     }
 }
 
+/// The English row captions ("South's row, …") among `items`, in drawing order.
+fn row_captions(items: &[Item]) -> Vec<&sowkit::doc::Text> {
+    leaves(items)
+        .into_iter()
+        .filter_map(|i| match i {
+            Item::Text(t) if t.text.contains("'s row") => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A board split across its rows only by the caption band above it gets both captions on one
 /// line below instead, and no tile holds a caption alone (found by a helper trying a 5-pit,
 /// 5-seed Oware variant at its default sizes: 4 tiles on A4, two of them only the caption
@@ -657,13 +668,7 @@ fn a_caption_band_alone_does_not_cost_a_row_of_tiles() {
     assert!(plan.seams_y.is_empty());
     assert_eq!(d.part, below.part);
     // Both captions on one baseline below the lowest pit, South's first, each left whole.
-    let texts: Vec<&sowkit::doc::Text> = leaves(&d.items)
-        .into_iter()
-        .filter_map(|i| match i {
-            Item::Text(t) if t.text.contains("'s row") => Some(t),
-            _ => None,
-        })
-        .collect();
+    let texts = row_captions(&d.items);
     assert_eq!(texts.len(), 2);
     assert!(
         texts[0].text.starts_with("South's row, S1 to S5"),
@@ -726,13 +731,7 @@ fn a_caption_band_alone_does_not_split_a_board_off_one_sheet() {
     let pages = board::pages(&two(57.0), &KitOptions::new(A4), &ph).unwrap();
     let got: Vec<&str> = pages.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(got, ["board", "board-legend"]);
-    let captions: Vec<&sowkit::doc::Text> = leaves(&pages[0].items)
-        .into_iter()
-        .filter_map(|i| match i {
-            Item::Text(t) if t.text.contains("'s row") => Some(t),
-            _ => None,
-        })
-        .collect();
+    let captions = row_captions(&pages[0].items);
     assert_eq!(captions.len(), 2);
     assert_eq!(captions[0].y, captions[1].y);
     assert!(captions[0].text.starts_with("A's row") && captions[1].text.starts_with("B's row"));
