@@ -376,10 +376,12 @@ pub fn unknown_in(src: &str, schema: &serde_json::Value) -> Vec<Unknown> {
     };
     let mut out = Vec::new();
     walk_table(doc.get_ref(), schema, "", &mut out);
-    for u in &mut out {
+    out.sort_by_key(|u| u.span.start);
+    // Only those a `check` can show (a hostile file's 60,000 unknown keys each asked about
+    // took a second).
+    for u in out.iter_mut().take(super::load::MAX_DIAGNOSTICS) {
         moved_key(u, schema);
     }
-    out.sort_by_key(|u| u.span.start);
     out
 }
 
@@ -397,19 +399,16 @@ fn moved_key(u: &mut Unknown, schema: &serde_json::Value) {
     else {
         return;
     };
-    if u.shape || super::load::did_you_mean(&u.message).is_some() {
-        return;
-    }
     let table = toml_header(u.field.rsplit_once('.').map_or("", |(t, _)| t));
     // A top-level key is the loader's to explain: it may be a rule written above its table,
     // which keeps the worked examples from being replayed (`load::rule_key_slip`).
-    if table.is_empty() {
+    if u.shape || table.is_empty() {
         return;
     }
     let mut homes = Vec::new();
     homes_of(schema, "", false, &key, &mut homes);
     homes.retain(|(inner, _)| *inner != table);
-    if homes.is_empty() || homes.len() > 3 {
+    if homes.is_empty() || homes.len() > 3 || super::load::did_you_mean(&u.message).is_some() {
         return;
     }
     let there: Vec<String> = homes.into_iter().map(|(_, h)| h).collect();
