@@ -487,17 +487,6 @@ impl BoardGeometry {
         (self.cx - w / 2.0, top, w, h)
     }
 
-    /// Baseline y of row caption `side` (centred on [`BoardGeometry::cx`]), mm.
-    pub fn caption_base(&self, side: usize) -> f64 {
-        let gap = ARC_SPACE + 1.0;
-        let half = self.core_h() / 2.0;
-        if side == 0 {
-            self.cy + half + gap + text::ascent_mm(self.caption_pt)
-        } else {
-            self.cy - half - gap - text::descent_mm(self.caption_pt)
-        }
-    }
-
     /// Free bands across the board between pit columns, where a vertical seam may fall without
     /// crossing a pit, store, label or arrow number: (x from, x to), mm, left to right. They are
     /// the gaps between neighbouring pit columns and between the end columns and the stores,

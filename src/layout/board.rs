@@ -356,11 +356,12 @@ pub fn plan(
 /// board's 73 mm pits with its 18 pt two-line captions and headings on Letter), or when one
 /// line each, over the pit columns with the seams kept out of them, needs fewer tiles (Kalah
 /// 6×3 on landscape Letter: 15 mm lower, 2 tiles instead of 3), the captions go on one line.
-/// When the board is split across its rows too (or cannot be tiled), both captions on one
-/// line below the board ([`Sizes::captions_below`]) are tried where they fit the board's
-/// width, and kept when they need fewer tiles: the caption band above the board alone may
-/// cost a row of tiles that hold nothing else (a 5-pit board of 50 mm pits on A4: 4 tiles,
-/// two of them only the top caption; 2 with it below).
+/// Then both captions on one line below the board ([`Sizes::captions_below`]) are tried
+/// where they fit the pit columns' width and the board so drawn could take fewer tiles
+/// ([`tile::fewest_tiles`]), or where the board cannot be tiled otherwise, and kept when they
+/// need fewer tiles: the caption band above the board alone may cost a row of tiles that hold
+/// nothing else (a 5-pit board of 50 mm pits on A4: 4 tiles, two of them only the top
+/// caption; 2 with it below).
 pub fn plan_sized(
     rs: &Ruleset,
     paper: Paper,
@@ -1258,9 +1259,9 @@ fn draw_board(
     let lh = text::line_height_mm(cap_pt);
     let captions = row_captions(rs, ph, sz, g);
     if g.captions_below {
-        // One line under the board: side 0's caption from the first pit column's left edge,
-        // side 1's ending at the last column's right edge, so the middle stays free for a
-        // tile seam.
+        // One line under the board: side 0's caption at its left end, side 1's at its right
+        // end (over the pit columns on tiles, so the middle stays free for a seam; out to
+        // the stores on one sheet: [`below_caption_places`]).
         let base = g.cy + core_half + cap_gap + text::ascent_mm(cap_pt);
         let [(x0, _), (x1, _)] = below_caption_places(rs, ph, sz, g);
         let [a, b] = captions.map(|l| l.concat());
