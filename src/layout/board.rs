@@ -129,15 +129,6 @@ pub fn pages_scaled(
     // shrunk board: a larger paper that holds the board at true size then lays out whatever
     // a smaller one, which shrinks it, does.
     let widen = if opts.fit { Widen::Stores } else { Widen::No };
-    for landscape in [true, false] {
-        if let Some((slack, _, pg)) =
-            single(rs, opts, sz, ph, landscape, widen, false, false, &mut 0.0)?
-        {
-            if best.as_ref().is_none_or(|(b, _)| slack > *b) {
-                best = Some((slack, pg));
-            }
-        }
-    }
     // A board that misses one sheet only by the lines of a long name's title is printed on one
     // sheet under that title cut to one line, as a tile's heading is, not split into one tile
     // (a break-it pass got "the board in 1 tiles" and "cut tiles 2 to 1").
@@ -150,92 +141,76 @@ pub fn pages_scaled(
         let title = ph.fmt("board.title", &[("name", &rs.name)]);
         super::title_lines(&title, sz.sheet_title, pg.width - 2.0 * MARGIN).len() > 1
     };
-    if best.is_none() {
-        for landscape in [true, false] {
-            if !title_wraps(landscape) {
-                continue;
-            }
-            if let Some((slack, _, pg)) =
-                single(rs, opts, sz, ph, landscape, widen, false, true, &mut 0.0)?
-            {
-                if best.as_ref().is_none_or(|(b, _)| slack > *b) {
-                    best = Some((slack, pg));
-                }
-            }
-        }
-    }
-    // A board that fits the sheet only without its legend under it: the board on one sheet
-    // and the legend on a sheet of its own, rather than one tile and an assembly map (a
-    // break-it pass got "the board in 1 tiles" and "cut tiles 2 to 1" for a 2-pit board).
-    // Failing that, with the title cut to one line as well (Spanish large print's six-pit
-    // board on landscape A4: its two-line title left the board 4 mm short).
-    for one_line_title in [false, true] {
-        if best.is_some() || opts.fit {
+    // A board that misses one sheet only by the row caption above it: both captions on one
+    // line below it (as a tiled board may have them). Tried only when the board so drawn is
+    // no larger than the sheet's margins and its captions fit there.
+    let below = Sizes {
+        wrap_row_captions: false,
+        captions_below: true,
+        captions_board_wide: true,
+        ..*sz
+    };
+    let below_fits = || {
+        let g = Geometry::new(rs, rs.layout.child_safe).with_caption(below.board_caption, 1);
+        let (cw, ch) = g.with_captions_below().cut_size();
+        let room = |a: f64, b: f64| cw <= a - 2.0 * MARGIN && ch <= b - 2.0 * MARGIN;
+        (room(paper.width, paper.height) || room(paper.height, paper.width))
+            && captions_fit_below(rs, ph, &below, &g)
+    };
+    let mut below_checked: Option<bool> = None;
+    // The ways one sheet may hold the board, tried in turn until one does (each in landscape
+    // and portrait, the larger slack kept): (captions below, legend apart, title on one line).
+    // 1. as drawn; 2. with a long name's title cut to one line; 3. the legend on a sheet of
+    // its own rather than one tile and an assembly map (a break-it pass got "the board in 1
+    // tiles" and "cut tiles 2 to 1" for a 2-pit board); 4. that with the title on one line
+    // (Spanish large print's six-pit board on landscape A4: its two-line title left the board
+    // 4 mm short); 5 to 7: the row captions below the board, the legend under it, then on a
+    // sheet of its own, then with the title on one line. With --fit only 1 and 2 (a board
+    // that does not fit is shrunk, below).
+    const WAYS: [(bool, bool, bool); 7] = [
+        (false, false, false),
+        (false, false, true),
+        (false, true, false),
+        (false, true, true),
+        (true, false, false),
+        (true, true, false),
+        (true, true, true),
+    ];
+    for (captions_below, apart, one_line_title) in WAYS {
+        if best.is_some() {
             break;
         }
+        if opts.fit && (apart || captions_below) {
+            continue;
+        }
+        if captions_below && !*below_checked.get_or_insert_with(below_fits) {
+            break;
+        }
+        let way_sz = if captions_below { &below } else { sz };
         for landscape in [true, false] {
             if one_line_title && !title_wraps(landscape) {
                 continue;
             }
-            if let Some((slack, _, pg)) = single(
+            let tried = single(
                 rs,
                 opts,
-                sz,
+                way_sz,
                 ph,
                 landscape,
                 widen,
-                true,
+                apart,
                 one_line_title,
                 &mut 0.0,
-            )? {
+            );
+            // A captions-below drawing that cannot be laid out is only a way not taken.
+            let tried = if captions_below {
+                tried.ok().flatten()
+            } else {
+                tried?
+            };
+            if let Some((slack, _, pg)) = tried {
                 if best.as_ref().is_none_or(|(b, _)| slack > *b) {
                     best = Some((slack, pg));
-                }
-            }
-        }
-    }
-    // A board that misses one sheet only by the row caption above it: both captions on one
-    // line below it (as a tiled board may have them), the legend under it or on a sheet of
-    // its own. Tried only when the board so drawn is no larger than the sheet's margins.
-    if best.is_none() && !opts.fit {
-        let below = Sizes {
-            wrap_row_captions: false,
-            captions_below: true,
-            captions_board_wide: true,
-            ..*sz
-        };
-        let g = Geometry::new(rs, rs.layout.child_safe).with_caption(below.board_caption, 1);
-        let (cw, ch) = g.with_captions_below().cut_size();
-        let room = |a: f64, b: f64| cw <= a - 2.0 * MARGIN && ch <= b - 2.0 * MARGIN;
-        if (room(paper.width, paper.height) || room(paper.height, paper.width))
-            && captions_fit_below(rs, ph, &below, &g)
-        {
-            // As above: the legend under the board, then on a sheet of its own, then with a
-            // long name's title cut to one line as well.
-            'ways: for (apart, one_line_title) in [(false, false), (true, false), (true, true)] {
-                for landscape in [true, false] {
-                    if one_line_title && !title_wraps(landscape) {
-                        continue;
-                    }
-                    let tried = single(
-                        rs,
-                        opts,
-                        &below,
-                        ph,
-                        landscape,
-                        widen,
-                        apart,
-                        one_line_title,
-                        &mut 0.0,
-                    );
-                    if let Ok(Some((slack, _, pg))) = tried {
-                        if best.as_ref().is_none_or(|(b, _)| slack > *b) {
-                            best = Some((slack, pg));
-                        }
-                    }
-                }
-                if best.is_some() {
-                    break 'ways;
                 }
             }
         }
