@@ -1755,3 +1755,118 @@ fn map_numbers_in_tiles(p: &Page, at: &str) -> usize {
     }
     1
 }
+
+/// A board in two rows of tiles: Oware abapa with 75 mm pits, large print on Letter, where the
+/// only place for a row seam is the caption band above the pits (the stores span both rows).
+/// Before, "▼ tile 5" stood centred in the 11 mm band left of the board, about 17 mm of large
+/// type, across North's row caption, and the kit did not lay out ("the texts … overlap"); the
+/// lower tiles had no side labels (their band above the board is on the upper tiles). Now each
+/// upper tile names the tile below on its glue strip, clear of the registration marks, and each
+/// lower tile names its side neighbours in the band below the board.
+#[test]
+fn tiles_in_two_rows_name_their_joins_on_the_strip_and_below_the_board() {
+    let mut rs = bundled("oware-abapa");
+    rs.layout.pit_diameter = 75.0;
+    rs.layout.store_length = geometry::play_store_length(rs.total_seeds(), 75.0, rs.layout.pit_gap);
+    let opts = KitOptions {
+        large: true,
+        ..KitOptions::new(LETTER)
+    };
+    let doc = kit(&rs, &opts);
+    let tiles = tile_pages(&doc);
+    let texts = |p: &Page| -> Vec<(String, f64, f64, f64)> {
+        leaves(&clip(p).items)
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Text(t) => Some((
+                    t.text.clone(),
+                    t.x,
+                    t.x + text::width_mm(&t.text, t.size_pt, t.weight),
+                    t.y,
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    let downs: Vec<usize> = (0..tiles.len())
+        .filter(|&k| texts(tiles[k]).iter().any(|t| t.0.starts_with('▼')))
+        .collect();
+    let cols = downs.len();
+    assert!(
+        cols >= 2 && tiles.len() == 2 * cols,
+        "{} tiles, {downs:?}",
+        tiles.len()
+    );
+    assert_eq!(
+        downs,
+        (0..cols).collect::<Vec<_>>(),
+        "the upper row names the lower"
+    );
+    for (k, p) in tiles.iter().enumerate() {
+        let ts = texts(p);
+        let n = k + 1;
+        if k < cols {
+            // The strip below: a grey band OVERLAP mm tall across the tile.
+            let strip = leaves(&clip(p).items)
+                .into_iter()
+                .find_map(|i| match i {
+                    Item::Shape(s)
+                        if s.fill
+                            .is_some_and(|c| c != Color::WHITE && c != Color::BLACK)
+                            && (size(s).1 - tile::OVERLAP).abs() < 1e-6
+                            && size(s).0 > tile::OVERLAP + 1.0 =>
+                    {
+                        bounds(&s.segs)
+                    }
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("tile {n}: no strip below"));
+            let down = ts.iter().find(|t| t.0.starts_with('▼')).unwrap();
+            assert!(
+                down.0 == format!("▼ tile {}", n + cols) || down.0 == format!("▼ {}", n + cols),
+                "tile {n}: {down:?}"
+            );
+            assert!(
+                down.1 >= strip.0 && down.2 <= strip.2 && down.3 > strip.1 && down.3 < strip.3,
+                "tile {n}: {down:?} not on the strip {strip:?}"
+            );
+            for (mx, my) in marks(&clip(p).items) {
+                let clear = mx + tile::MARK_ARM <= down.1 || mx - tile::MARK_ARM >= down.2;
+                assert!(
+                    clear || (my - down.3).abs() > 8.0,
+                    "tile {n}: {down:?} on the mark at ({mx:.1}, {my:.1})"
+                );
+            }
+        } else {
+            // Side labels below the board: the tile before and the tile after in the row.
+            let col = k - cols;
+            let mut want = Vec::new();
+            if col > 0 {
+                want.push((format!("◀ tile {}", n - 1), format!("◀ {}", n - 1)));
+            }
+            if col + 1 < cols {
+                want.push((format!("tile {} ▶", n + 1), format!("{} ▶", n + 1)));
+            }
+            let sides: Vec<&(String, f64, f64, f64)> = ts
+                .iter()
+                .filter(|t| t.0.contains('◀') || t.0.contains('▶'))
+                .collect();
+            assert_eq!(sides.len(), want.len(), "tile {n}: {sides:?}");
+            for (long, short) in &want {
+                assert!(
+                    sides.iter().any(|t| t.0 == *long || t.0 == *short),
+                    "tile {n}: no {long:?} in {sides:?}"
+                );
+            }
+            // Below every pit and store of the tile.
+            let lowest = features(&clip(p).items)
+                .iter()
+                .map(|((_, y), (_, h))| y + h / 2.0)
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(
+                sides.iter().all(|t| t.3 > lowest),
+                "tile {n}: {sides:?} above {lowest:.1}"
+            );
+        }
+    }
+}

@@ -644,7 +644,16 @@ pub fn pages(
             // Join arrows in the band: "▶ 2" before a seam after this tile, "◀ 1" after a seam
             // before it; the word "glue" on each strip, in the band.
             let label_pt = sz.tile_join;
-            let band_mid_top = py / 2.0;
+            // The side joins' labels go in the band above the board on the top row of tiles,
+            // in the band below it on the bottom row (a lower tile's region starts at its
+            // seam, under the band above), and on neither in a middle row.
+            let band_mid_top = if row == 0 {
+                Some(py / 2.0)
+            } else if row + 1 == plan.rows() {
+                Some((py + phh + d.h) / 2.0)
+            } else {
+                None
+            };
             let band_mid_left = px / 2.0;
             let say = |items: &mut Vec<Item>, x: f64, y: f64, s: &str| {
                 items.push(Item::Text(doc::Text {
@@ -694,7 +703,9 @@ pub fn pages(
             if let Some(t) = &join_right {
                 let s = plan.seams_x[col];
                 let tw = text::width_mm(t, label_pt, Weight::Bold);
-                say(&mut items, s - 2.0 - tw, band_mid_top, t);
+                if let Some(y) = band_mid_top {
+                    say(&mut items, s - 2.0 - tw, y, t);
+                }
                 if sz.large {
                     // One letter a line, centred on the strip and on the part's middle.
                     let letters: Vec<String> = glue_word.chars().map(String::from).collect();
@@ -731,27 +742,57 @@ pub fn pages(
                     }));
                 }
             }
-            if let Some(t) = &join_left {
+            if let (Some(t), Some(y)) = (&join_left, band_mid_top) {
                 let s = plan.seams_x[col - 1];
-                say(&mut items, s + OVERLAP + 2.0, band_mid_top, t);
+                say(&mut items, s + OVERLAP + 2.0, y, t);
             }
+            // "▼ tile 5" on the strip below this tile: the board's drawing stops at the seam,
+            // so only the registration marks at the strip's ends print there, and the later
+            // tile covers it. Centred on this tile's part of the strip, clear of the marks;
+            // "▼ 5" where the words would reach one. (In the band left of the board, as
+            // before, large print's words ran over a row caption beside the seam.)
             if row + 1 < plan.rows() {
                 let s = plan.seams_y[row];
-                let t = ph.fmt(
-                    "tile.joins_down",
-                    &[("n", &number(plan, col, row + 1).to_string())],
-                );
+                let n = number(plan, col, row + 1).to_string();
+                let mid = s + OVERLAP / 2.0;
+                let (mut lo, mut hi) = (x0, drawn_x1);
+                for m in marks.iter().filter(|m| (m.y - mid).abs() < 1e-6) {
+                    if m.x > lo && m.x < hi {
+                        if m.x < (x0 + drawn_x1) / 2.0 {
+                            lo = lo.max(m.x + MARK_ARM + 1.0);
+                        } else {
+                            hi = hi.min(m.x - MARK_ARM - 1.0);
+                        }
+                    }
+                }
+                let worded = ph.fmt("tile.joins_down", &[("n", &n)]);
+                let t = if text::width_mm(&worded, label_pt, Weight::Bold) <= hi - lo {
+                    worded
+                } else {
+                    format!("▼ {n}")
+                };
                 let tw = text::width_mm(&t, label_pt, Weight::Bold);
-                say(&mut items, band_mid_left - tw / 2.0, s - 4.0, &t);
+                say(&mut items, (lo + hi - tw) / 2.0, mid, &t);
             }
-            if row > 0 {
+            // "▲ tile 1" in the band left of the board (on the first column of tiles, which
+            // holds that band), under the strip the tile lies on; "▲ 1" where the words are
+            // wider than the band.
+            if row > 0 && col == 0 {
                 let s = plan.seams_y[row - 1];
-                let t = ph.fmt(
-                    "tile.joins_up",
-                    &[("n", &number(plan, col, row - 1).to_string())],
-                );
+                let n = number(plan, col, row - 1).to_string();
+                let worded = ph.fmt("tile.joins_up", &[("n", &n)]);
+                let t = if text::width_mm(&worded, label_pt, Weight::Bold) <= px - 1.0 {
+                    worded
+                } else {
+                    format!("▲ {n}")
+                };
                 let tw = text::width_mm(&t, label_pt, Weight::Bold);
-                say(&mut items, band_mid_left - tw / 2.0, s + OVERLAP + 4.0, &t);
+                say(
+                    &mut items,
+                    (band_mid_left - tw / 2.0).max(0.5),
+                    s + OVERLAP + 4.0,
+                    &t,
+                );
             }
             let _ = pw;
             let (dx, dy) = plan.offset(d, col, row);
