@@ -866,6 +866,143 @@ fn balance_playouts_fit_the_relay_sowing_budget() {
     assert!(text.contains("relay sowing used up its budget"), "{text}");
 }
 
+/// Greedy playouts as `solve --balance` played them before its tries went on a copy with a
+/// short history: every legal move tried on a whole copy of the game (the move gaining most at
+/// once, an extra turn breaking ties, then the seeded generator), for comparing with
+/// [`sowkit::solve::balance::playouts`]. Returns (wins, draws, losses, unfinished) of side 0.
+fn greedy_by_whole_copies(rules: &Rules, games: u32) -> (u32, u32, u32, u32) {
+    use sowkit::engine::MoveList;
+    use sowkit::solve::balance::MOVE_CAP;
+    let mut rng = sowkit::rng::XorShift::seeded(&format!("{}/Greedy", rules.ruleset().id));
+    let start = rules.initial();
+    let mut g = Game::new(rules, start.clone());
+    let mut list = MoveList::new();
+    let (mut w, mut d, mut l, mut unf) = (0, 0, 0, 0);
+    for _ in 0..games {
+        g.reset(&start).unwrap();
+        let mut moves = 0;
+        while !g.is_over() && moves < MOVE_CAP {
+            g.legal_moves_into(&mut list);
+            let all = list.as_slice();
+            if all.is_empty() {
+                break;
+            }
+            let me = g.to_move();
+            let margin = |p: &Position| {
+                i32::from(p.holes[rules.store(me) as usize])
+                    - i32::from(p.holes[rules.store(1 - me) as usize])
+            };
+            let mut best: Vec<Move> = Vec::new();
+            let mut best_score = (i32::MIN, false);
+            for &mv in all {
+                let mut c = g.clone();
+                let Ok(o) = c.play_fast(mv) else { continue };
+                let sc = (margin(c.position()), o.extra_turn);
+                if sc > best_score {
+                    best_score = sc;
+                    best.clear();
+                }
+                if sc == best_score {
+                    best.push(mv);
+                }
+            }
+            let mv = if best.is_empty() {
+                all[rng.below(all.len())]
+            } else {
+                best[rng.below(best.len())]
+            };
+            if g.play_fast(mv).is_err() {
+                break;
+            }
+            moves += 1;
+        }
+        match g.ending() {
+            Some(e) => match e.scores[0].cmp(&e.scores[1]) {
+                std::cmp::Ordering::Greater => w += 1,
+                std::cmp::Ordering::Equal => d += 1,
+                std::cmp::Ordering::Less => l += 1,
+            },
+            None => unf += 1,
+        }
+    }
+    (w, d, l, unf)
+}
+
+/// Greedy playouts try each move on a copy whose history is the position alone, and try it
+/// again on a whole copy only where the history could decide (the try ends the game, or
+/// reaches a position seen since the last capture): the same games as trying every move on a
+/// whole copy, under rules where repetitions end games (Oware abapa, Giuthi, and a small board
+/// with no capture and no store sown, whose games go round until a position recurs).
+#[test]
+fn greedy_playouts_on_short_copies_play_the_same_games() {
+    use sowkit::solve::balance::{playouts, Policy};
+    let small = "id = \"round\"\nname = \"Round\"\nsource = \"generated\"\n[board]\n\
+        pits_per_side = 3\nseeds_per_pit = 2\nplayers = [\"A\", \"B\"]\n[sowing]\n\
+        direction = \"counterclockwise\"\nown_store = \"skip\"\nopponent_store = \"skip\"\n\
+        [extra_turn]\non = []\n[capture]\nkind = \"none\"\n[end]\n\
+        when = [\"repetition\", \"either-side-empty\"]\nremaining_seeds = \"owner\"\n\
+        no_legal_move = \"pass\"\n";
+    let mut rulesets = vec![
+        common::load_path(&common::bundled_path("oware-abapa")),
+        common::load_path(&common::bundled_path("giuthi")),
+    ];
+    rulesets.push(sowkit::ruleset::load_str("round.toml", small).unwrap());
+    for rs in &rulesets {
+        let rules = Rules::new(rs);
+        let p = playouts(&rules, Policy::Greedy, 300);
+        let want = greedy_by_whole_copies(&rules, 300);
+        assert_eq!(
+            (p.win.count, p.draw.count, p.loss.count, p.unfinished),
+            want,
+            "{}",
+            rs.id
+        );
+        assert!(!p.moves_spent && !p.budget_spent, "{}", rs.id);
+        if rs.id == "round" {
+            // Its games end by repetition, so the history decides there.
+            assert!(want.3 < 300, "{want:?}");
+        }
+    }
+}
+
+/// `solve --balance` stays bounded where games never end (a break-it pass: 12 to 16 pits a
+/// side, nothing ever captured or stored, every game to the 10,000-move cap; 46 s to over 5
+/// minutes before): the playouts stop at their move budget, greedy play's tries counted, and
+/// the report says so. The bundled rulesets play their 2,000 games of each policy within a
+/// quarter of that budget.
+#[test]
+fn balance_playouts_stay_within_the_move_budget() {
+    use sowkit::solve::balance::{playouts_bounded, Policy, PLAYOUT_MOVES, PLAYOUT_SOWN};
+    for rs in common::bundled() {
+        let rules = Rules::new(&rs);
+        for policy in [Policy::Random, Policy::Greedy] {
+            let p = playouts_bounded(&rules, policy, 2000, PLAYOUT_SOWN, PLAYOUT_MOVES / 4);
+            assert!(
+                !p.moves_spent && p.games == 2000,
+                "{} {policy:?}: {p:?}",
+                rs.id
+            );
+        }
+    }
+    let src = "id = \"still\"\nname = \"Still\"\nsource = \"generated\"\n[board]\n\
+        pits_per_side = 12\nseeds_per_pit = 8\nplayers = [\"A\", \"B\"]\n[sowing]\n\
+        direction = \"clockwise\"\nown_store = \"skip\"\nopponent_store = \"skip\"\n\
+        origin_on_lap = \"skip\"\nmin_seeds = 2\n[extra_turn]\non = []\n\
+        [capture]\nkind = \"none\"\n[end]\nwhen = [\"either-side-empty\"]\n\
+        remaining_seeds = \"owner\"\nno_legal_move = \"pass\"\n";
+    let rs = sowkit::ruleset::load_str("still.toml", src).unwrap();
+    let rules = Rules::new(&rs);
+    // 50 games of 10,000 moves: the budget of 100,000 moves stops the random games in the
+    // 10th; greedy play's tries (up to 24 a move) stop it sooner.
+    let random = playouts_bounded(&rules, Policy::Random, 50, PLAYOUT_SOWN, 100_000);
+    assert!(random.moves_spent && random.games == 10, "{random:?}");
+    let greedy = playouts_bounded(&rules, Policy::Greedy, 50, PLAYOUT_SOWN, 100_000);
+    assert!(greedy.moves_spent && greedy.games <= 2, "{greedy:?}");
+    // All games run to the cap with budget to spare: not stopped by the budget.
+    let whole = playouts_bounded(&rules, Policy::Random, 2, PLAYOUT_SOWN, 100_000);
+    assert!(!whole.moves_spent && whole.unfinished == 2, "{whole:?}");
+}
+
 /// `sowkit solve` of the bundled Giuthi from `from` with `extra` arguments: its standard output,
 /// after checking that it succeeded.
 fn solve_giuthi(from: &str, extra: &[&str]) -> String {

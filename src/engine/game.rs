@@ -510,6 +510,26 @@ impl History {
         }
     }
 
+    /// Whether `b` with `next` to move was seen since the last clear (nothing is recorded).
+    fn contains(&self, b: &Board, holes: usize, next: u8, packed: bool) -> bool {
+        if self.keys.is_empty() || self.slots.is_empty() {
+            return false;
+        }
+        let k = position_key(b, holes, next, packed);
+        let mask = self.slots.len() - 1;
+        let mut j = slot_of(k, mask);
+        loop {
+            let slot = self.slots[j];
+            if (slot >> 32) as u32 != self.gen || slot as u32 == 0 {
+                return false;
+            }
+            if self.same(slot as u32 as usize - 1, k, packed, b, holes, next) {
+                return true;
+            }
+            j = (j + 1) & mask;
+        }
+    }
+
     /// Whether `b` with `next` to move was seen since the last clear; if not, it is recorded.
     /// `packed` must be the same for every call between two clears.
     #[inline(always)]
@@ -748,6 +768,17 @@ impl<'r> Game<'r> {
             self.history
                 .seen_or_push(&self.board, holes, self.to_move, self.packed);
         }
+    }
+
+    /// Whether the position of `other` (a game under the same rules, going on), its side to
+    /// move included, is in this game's repetition history (the positions since the last
+    /// capture; empty without a repetition end). For a caller that plays a move on a copy
+    /// made by [`Game::reset_to`] (whose history is this position alone) and must know
+    /// whether this game's whole history could have made the move a repetition.
+    pub(crate) fn has_seen(&self, other: &Game<'r>) -> bool {
+        debug_assert!(std::ptr::eq(self.rules, other.rules));
+        self.history
+            .contains(&other.board, self.rules.holes(), other.to_move, self.packed)
     }
 
     /// The seeds on the board, stores included: the same in every position of a game.

@@ -81,6 +81,9 @@ pub struct Playouts {
     /// Whether the relay-sowing budget ([`PLAYOUT_SOWN`]) ran out: then `games` counts only
     /// the games begun, the last of them unfinished.
     pub budget_spent: bool,
+    /// Whether the move budget ([`PLAYOUT_MOVES`]) ran out: then `games` counts only the games
+    /// begun, the last of them unfinished.
+    pub moves_spent: bool,
 }
 
 /// Largest number of moves in one playout; a game still going is counted unfinished.
@@ -94,16 +97,36 @@ pub const MOVE_CAP: u32 = 10_000;
 /// `bundled_playouts_fit_the_sowing_budget`).
 pub const PLAYOUT_SOWN: u64 = 20_000_000;
 
+/// Moves one set of playouts may play, at most, counting every move greedy play tries before
+/// choosing one (issue 8: no unbounded time on any input). A break-it pass found rulesets of
+/// 12 to 16 pits a side where nothing is ever captured or stored, so games run to
+/// [`MOVE_CAP`], on which `solve --balance` took 46 s to over 5 minutes. Deterministic, so
+/// the report is the same on every run. The bundled rulesets play far fewer (the test
+/// `balance_playouts_stay_within_the_move_budget`).
+pub const PLAYOUT_MOVES: u64 = 20_000_000;
+
 /// Plays `games` playouts from the start of `rules` with `policy` for both sides, the generator
 /// seeded from the ruleset id and the policy (so the report is the same on every run). Stops
-/// early, saying so in [`Playouts::budget_spent`], once relay sowing has sown
-/// [`PLAYOUT_SOWN`] seeds.
+/// early, saying so in [`Playouts::budget_spent`] or [`Playouts::moves_spent`], once relay
+/// sowing has sown [`PLAYOUT_SOWN`] seeds or [`PLAYOUT_MOVES`] moves were played.
 pub fn playouts(rules: &Rules, policy: Policy, games: u32) -> Playouts {
-    playouts_within(rules, policy, games, PLAYOUT_SOWN)
+    playouts_bounded(rules, policy, games, PLAYOUT_SOWN, PLAYOUT_MOVES)
 }
 
 /// [`playouts`] with a relay-sowing budget of `sown` seeds.
 pub fn playouts_within(rules: &Rules, policy: Policy, games: u32, sown: u64) -> Playouts {
+    playouts_bounded(rules, policy, games, sown, PLAYOUT_MOVES)
+}
+
+/// [`playouts`] with a relay-sowing budget of `sown` seeds and a budget of `moves` moves
+/// played (greedy play's tries included).
+pub fn playouts_bounded(
+    rules: &Rules,
+    policy: Policy,
+    games: u32,
+    sown: u64,
+    moves_budget: u64,
+) -> Playouts {
     let seed = format!("{}/{:?}", rules.ruleset().id, policy);
     let mut rng = XorShift::seeded(&seed);
     let (mut w, mut d, mut l, mut unf) = (0u32, 0u32, 0u32, 0u32);
@@ -111,9 +134,18 @@ pub fn playouts_within(rules: &Rules, policy: Policy, games: u32, sown: u64) -> 
     let mut g = Game::new(rules, start.clone());
     let mut list = MoveList::new();
     let budget = crate::engine::SowBudget::new(sown);
+    // Moves played so far, greedy play's tries included; a copy of the game to try them on.
+    let mut played: u64 = 0;
+    let mut scratch = g.clone();
     let mut begun = 0;
+    // Whether the move budget stopped a game, or the games before their number.
+    let mut cut = false;
     for _ in 0..games {
         if !budget.left() {
+            break;
+        }
+        if played >= moves_budget {
+            cut = true;
             break;
         }
         begun += 1;
@@ -122,12 +154,21 @@ pub fn playouts_within(rules: &Rules, policy: Policy, games: u32, sown: u64) -> 
             continue;
         }
         let mut moves = 0;
-        while !g.is_over() && moves < MOVE_CAP && budget.left() {
+        while !g.is_over() && moves < MOVE_CAP && budget.left() && played < moves_budget {
             g.legal_moves_into(&mut list);
-            let mv = match pick(rules, &g, &list, policy, &mut rng) {
+            let mv = match pick(
+                rules,
+                &g,
+                &list,
+                policy,
+                &mut rng,
+                &mut scratch,
+                &mut played,
+            ) {
                 Some(m) => m,
                 None => break,
             };
+            played += 1;
             match g.play_fast(mv) {
                 Ok(_) => {}
                 Err(EngineError::NonTerminating(_)) => break,
@@ -135,6 +176,7 @@ pub fn playouts_within(rules: &Rules, policy: Policy, games: u32, sown: u64) -> 
             }
             moves += 1;
         }
+        cut |= !g.is_over() && moves < MOVE_CAP && played >= moves_budget;
         match g.ending() {
             Some(e) => match e.scores[0].cmp(&e.scores[1]) {
                 std::cmp::Ordering::Greater => w += 1,
@@ -153,15 +195,25 @@ pub fn playouts_within(rules: &Rules, policy: Policy, games: u32, sown: u64) -> 
         loss: wilson(l, n),
         unfinished: unf,
         budget_spent: !budget.left(),
+        moves_spent: budget.left() && cut,
     }
 }
 
-fn pick(
+/// The move `policy` plays at `g` from its legal moves `list`. Greedy play tries each move on
+/// `scratch` set to `g` ([`Game::reset_to`]: its history is `g`'s position alone, so a try
+/// costs the same however long the game), adding each try to `played`; a try that ends the
+/// game, or reaches a position `g` has seen since its last capture, is played again on a
+/// copy of `g` with its whole history, which decides a repetition end. So the choice is what
+/// trying every move on a copy of `g` chose (that copied the history once a try: a game with
+/// no capture in 10,000 moves took minutes).
+fn pick<'r>(
     rules: &Rules,
-    g: &Game,
+    g: &Game<'r>,
     list: &MoveList,
     policy: Policy,
     rng: &mut XorShift,
+    scratch: &mut Game<'r>,
+    played: &mut u64,
 ) -> Option<Move> {
     let moves = list.as_slice();
     if moves.is_empty() {
@@ -178,8 +230,20 @@ fn pick(
             let mut best: Vec<Move> = Vec::new();
             let mut best_score = (i32::MIN, false);
             for &mv in moves {
-                let mut c = g.clone();
-                let Ok(o) = c.play_fast(mv) else { continue };
+                *played += 1;
+                scratch.reset_to(g);
+                let Ok(mut o) = scratch.play_fast(mv) else {
+                    continue;
+                };
+                let whole;
+                let mut c: &Game = scratch;
+                if c.is_over() || g.has_seen(c) {
+                    let mut full = g.clone();
+                    let Ok(p) = full.play_fast(mv) else { continue };
+                    o = p;
+                    whole = full;
+                    c = &whole;
+                }
                 let s = (margin(c.position()), o.extra_turn);
                 if s > best_score {
                     best_score = s;

@@ -130,6 +130,7 @@ fn playouts_json(p: &Playouts) -> serde_json::Value {
         "loss": rate_json(&p.loss),
         "unfinished": p.unfinished,
         "sow_budget_spent": p.budget_spent,
+        "move_budget_spent": p.moves_spent,
     })
 }
 
@@ -223,6 +224,14 @@ pub fn balance_report_games(
                     p.games,
                     p.unfinished,
                     super::balance::PLAYOUT_SOWN
+                )
+            } else if p.moves_spent {
+                format!(
+                    "; stopped after {} of {games} games, {} unfinished: the playouts used up \
+                     their budget of {} moves (greedy play's tries included)",
+                    p.games,
+                    p.unfinished,
+                    super::balance::PLAYOUT_MOVES
                 )
             } else if p.unfinished > 0 {
                 format!(
