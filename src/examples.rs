@@ -249,6 +249,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
         // other fields' comparison.
         let unknown = unknown_names(rules, ex);
         let mut unknown_fields: Vec<String> = unknown.iter().map(|(f, _)| f.clone()).collect();
+        let compared = compare(rules, ex, &replay, &game);
         // Sowing moves seeds and never adds or removes one: an expected position with another
         // total is miscounted, whatever the moves do. Say that, not just "it differs".
         if let Some(found) = ex
@@ -259,13 +260,20 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
         {
             let want = rs.total_seeds();
             if found != want {
+                // With what the engine gives, hole by hole, as for any other wrong position:
+                // the pits to recount.
+                let engine = compared
+                    .iter()
+                    .find(|(f, _, _)| f == "position")
+                    .map(|(_, _, actual)| format!("; the engine gives {actual}"))
+                    .unwrap_or_default();
                 out.push(Diagnostic::at(
                     &rs.path,
                     src,
                     at("position"),
                     &format!("example[{}].expect.position", i + 1),
                     &format!(
-                        "{tag}: {}; recount the pits and stores",
+                        "{tag}: {}{engine}; recount the pits and stores",
                         seed_total_wrong(rs, found)
                     ),
                 ));
@@ -281,7 +289,7 @@ pub fn check(rs: &Ruleset, src: &str) -> Vec<Diagnostic> {
                 &format!("{tag}: {msg}"),
             ));
         }
-        for (field, expected, actual) in compare(rules, ex, &replay, &game)
+        for (field, expected, actual) in compared
             .into_iter()
             .filter(|(f, _, _)| !unknown_fields.contains(f))
         {
@@ -485,7 +493,8 @@ pub fn summary(rs: &Ruleset, disagreeing: &[usize]) -> Option<String> {
             }
             if bad_starts > 0 {
                 line.push_str(&format!(
-                    "; {bad_starts} of them need a new start position (--from) that holds {} seeds",
+                    "; {bad_starts} of them {} a new start position (--from) that holds {} seeds",
+                    if bad_starts == 1 { "needs" } else { "need" },
                     rs.total_seeds()
                 ));
             }

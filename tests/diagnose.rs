@@ -102,13 +102,58 @@ fn a_mistyped_key_or_value_gets_a_suggestion_at_the_key() {
     assert!(!c.errors[0].message.contains("did you mean"));
 }
 
+/// A seed count of the wrong type does not hide a wrong number of labels, which the pit count
+/// alone decides (a helper's slip: the label error came only on the next run).
+#[test]
+fn a_wrong_seed_count_does_not_hide_the_label_count() {
+    let src = with("pits_per_side = 3", "pits_per_side = 2")
+        .replace("seeds_per_pit = 2", "seeds_per_pit = \"2\"");
+    assert_eq!(
+        short(&check(&src).errors),
+        [
+            "t.toml:7:17: board.seeds_per_pit: invalid type: string \"2\", expected a whole number; write the number without quotes: 2",
+            "t.toml:9:14: board.pit_labels: side A has 3 labels but board.pits_per_side is 2: give exactly 2",
+            "t.toml:9:14: board.pit_labels: side B has 3 labels but board.pits_per_side is 2: give exactly 2",
+        ]
+    );
+}
+
+/// A list or a yes/no written in quotes (a new user's slips, found by a helper): the message
+/// says how to write it, as it does for a number in quotes. `"A2, A3"` is two moves.
+#[test]
+fn a_list_or_a_boolean_in_quotes_is_shown_written_right() {
+    let src = with("moves = [\"A2\"]", "moves = \"A2\"").replace(
+        "last = \"store A\"",
+        "last = \"store A\"\nextra_turn = \"true\"",
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        [
+            "t.toml:27:9: example[1].moves: invalid type: string \"A2\", expected a list [ … ]; write it in brackets, even for one item: moves = [\"A2\"]",
+            "t.toml:32:14: example[1].expect.extra_turn: invalid type: string \"true\", expected a boolean; write extra_turn = true, without quotes",
+        ]
+    );
+    let src = with("moves = [\"A2\"]", "moves = \"A2, A3\"").replace(
+        "last = \"store A\"",
+        "last = \"store A\"\nextra_turn = 'yes'",
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        [
+            "t.toml:27:9: example[1].moves: invalid type: string \"A2, A3\", expected a list [ … ]; write it in brackets: moves = [\"A2\", \"A3\"]",
+            "t.toml:32:14: example[1].expect.extra_turn: invalid type: string \"yes\", expected a boolean; write extra_turn = true or extra_turn = false, without quotes",
+        ]
+    );
+}
+
 #[test]
 fn an_expected_position_with_the_wrong_seed_total_says_so_at_the_field() {
-    // 2 + 0 + 3 + 2 + 2 + 2 + 2 = 13 seeds written, 12 in play.
+    // 2 + 0 + 3 + 2 + 2 + 2 + 2 = 13 seeds written, 12 in play. A2's two seeds go to A3 and
+    // store A: the engine's position, and the one hole that differs, are said with it.
     let c = check(&with("(1) / B 2 2 2 (0)", "(2) / B 2 2 2 (0)"));
     assert_eq!(
         short(&c.errors),
-        ["t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": the seed total is wrong: expected 12 seeds (3 pits × 2 × 2 seeds; no move adds or removes one), found 13; recount the pits and stores"]
+        ["t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": the seed total is wrong: expected 12 seeds (3 pits × 2 × 2 seeds; no move adds or removes one), found 13; the engine gives A 2 0 3 (1) / B 2 2 2 (0) (store A has 1, not 2); recount the pits and stores"]
     );
 }
 
@@ -2040,7 +2085,7 @@ fn a_single_disagreement_is_said_as_before() {
     assert_eq!(
         short(&c.errors),
         [
-            "t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": the seed total is wrong: expected 12 seeds (3 pits × 2 × 2 seeds; no move adds or removes one), found 13; recount the pits and stores",
+            "t.toml:29:1: example[1].expect.position: example 1 \"Two seeds to the store\": the seed total is wrong: expected 12 seeds (3 pits × 2 × 2 seeds; no move adds or removes one), found 13; the engine gives A 2 0 3 (1) / B 2 2 2 (0) (store A has 1, not 2); recount the pits and stores",
             "t.toml:30:1: example[1].expect.next: example 1 \"Two seeds to the store\": expected next = B, but the engine gives A",
         ]
     );

@@ -1690,11 +1690,36 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
         } else {
             None
         };
+        let key = field_key(field);
         if let Some(n) = hint {
             msg = format!("{msg}; write the number without quotes: {n}");
         } else if let Some(h) = number_with_unit_hint(field, inner, msg.ends_with("a whole number"))
         {
             msg = format!("{msg}; {h}");
+        } else if msg.ends_with("expected a boolean") {
+            // `extra_turn = "true"`: TOML's true and false are written bare.
+            msg = match inner.to_ascii_lowercase().as_str() {
+                b @ ("true" | "false") => format!("{msg}; write {key} = {b}, without quotes"),
+                _ => format!("{msg}; write {key} = true or {key} = false, without quotes"),
+            };
+        } else if msg.ends_with("expected a list [ … ]") && !inner.is_empty() && inner.len() <= 40
+        {
+            // `moves = "S3"`: one item is still a list; `"S3, S4"` is two items.
+            let items: Vec<String> = inner
+                .split(',')
+                .map(str::trim)
+                .filter(|i| !i.is_empty())
+                .map(|i| format!("{i:?}"))
+                .collect();
+            let one = if items.len() == 1 {
+                ", even for one item"
+            } else {
+                ""
+            };
+            msg = format!(
+                "{msg}; write it in brackets{one}: {key} = [{}]",
+                items.join(", ")
+            );
         }
     }
     with_did_you_mean(raw, cut_quoted(msg))
@@ -2377,7 +2402,7 @@ impl Validator<'_> {
     fn names(
         &mut self,
         n: usize,
-        board_ok: bool,
+        pits_ok: bool,
         players_raw: &Spanned<Vec<String>>,
         pit_labels_raw: Option<&Spanned<Vec<Vec<String>>>>,
         stores_raw: Option<&Spanned<Vec<String>>>,
@@ -2448,7 +2473,7 @@ impl Validator<'_> {
             } else {
                 for side in 0..2 {
                     let labels = &pl.get_ref()[side];
-                    if board_ok && labels.len() != n {
+                    if pits_ok && labels.len() != n {
                         self.err(pl.span(), &f_labels, format!("side {} has {} labels but board.pits_per_side is {n}: give exactly {n}", players[side], labels.len()));
                     }
                     let mut all_ok = true;
@@ -2653,6 +2678,9 @@ impl Validator<'_> {
             1,
             MAX_PITS_PER_SIDE as i64,
         ) as usize;
+        // The pit count alone decides how many labels a side needs: a wrong seed count does
+        // not hide a wrong number of labels (found by a helper: one mistake hid the other).
+        let pits_ok = self.errors_so_far() == errs_before_board;
         let seeds = self.int_in(
             &b.seeds_per_pit,
             "board.seeds_per_pit",
@@ -2692,7 +2720,7 @@ impl Validator<'_> {
         }
         let (players, pit_labels, stores) = self.names(
             n,
-            board_ok,
+            pits_ok,
             &b.players,
             b.pit_labels.as_ref(),
             b.stores.as_ref(),
