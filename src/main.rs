@@ -298,9 +298,20 @@ fn bundled_id(id: &str) -> Result<String, String> {
 }
 
 /// `--lang` of `build` and `serve`, as written, in lower case: language tags are the same in
-/// any case (`ES` is `es`). Whether a catalogue has it is [`check_lang`]'s question.
+/// any case (`ES` is `es`); a regional tag is read as its language (`es-MX` and `es_MX` are
+/// `es`) when only the language has a catalogue. Whether a catalogue has it is
+/// [`check_lang`]'s question.
 fn lang_tag(l: &str) -> Result<String, String> {
-    Ok(l.to_ascii_lowercase())
+    let tag = l.to_ascii_lowercase().replace('_', "-");
+    // A regional tag (`es-MX`, `en_GB`) is its language where there is no catalogue for the
+    // region itself: the catalogues are by language.
+    let have = sowkit::layout::phrases::languages();
+    match tag.split_once('-') {
+        Some((primary, _)) if !have.contains(&tag.as_str()) && have.contains(&primary) => {
+            Ok(primary.to_string())
+        }
+        _ => Ok(tag),
+    }
 }
 
 /// `--lang` of `build` and `serve`: a language with a message catalogue (an error naming the

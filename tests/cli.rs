@@ -285,6 +285,17 @@ fn a_near_bundled_id_is_suggested_and_a_language_tag_takes_any_case() {
     assert_eq!(code, Some(0), "{err}");
     let manifest = std::fs::read_to_string(out.join("k/six-pit-sowing/manifest.txt")).unwrap();
     assert!(manifest.contains("idioma: es"), "{manifest}");
+    // A regional tag is its language (a teacher in Mexico writes es-MX); an unknown language
+    // with a region is still refused, naming the tag.
+    for tag in ["es-MX", "es_mx"] {
+        let (code, err) = build(&["--bundled", "kalah-6x4", "--lang", tag]);
+        assert_eq!(code, Some(0), "{tag}: {err}");
+        let manifest = std::fs::read_to_string(out.join("k/kalah-6x4/manifest.txt")).unwrap();
+        assert!(manifest.contains("idioma: es"), "{tag}: {manifest}");
+    }
+    let (code, err) = build(&["--bundled", "kalah-6x4", "--lang", "fr-CA"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no message catalogue for \"fr-ca\""), "{err}");
     // The copy `new` writes points at the worked-out notes where they are: sowkit's source.
     let o = sowkit()
         .current_dir(&out)
