@@ -741,6 +741,25 @@ fn a_kit_with_more_seed_triangles_than_the_budget_is_refused_before_the_board_is
         "{e}"
     );
     assert!(e.contains("board.seeds_per_pit (now 50)"), "{e}");
+    // The same 50 seeds a pit as the largest option of a game that starts with 1 (a break-it
+    // pass got "use fewer board.seeds_per_pit (now 1)"): the option is what to make smaller.
+    let mut opts = rs.clone();
+    opts.board.seeds_per_pit = 1;
+    opts.board.seeds_per_pit_options = vec![50, 49];
+    assert_eq!(seed::needed(&opts), 1760);
+    let e = sowkit::mesh::kit_files(
+        &opts,
+        false,
+        Bed {
+            w: 2000.0,
+            h: 2000.0,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("use a smaller largest board.seeds_per_pit_options (now 50) or board.pits_per_side (now 16)"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -462,6 +462,20 @@ pub fn kit_files(rs: &Ruleset, child_safe: bool, bed: Bed) -> Result<Vec<File>, 
     kit_files_in(rs, child_safe, bed, None)
 }
 
+/// What to make smaller for fewer printed seeds: the field giving the most seeds a pit may
+/// start with ([`seed::game_needs`]), "fewer board.seeds_per_pit (now 4)", or, when an option
+/// is larger, "a smaller largest board.seeds_per_pit_options (now 50)" (a break-it pass got
+/// "fewer board.seeds_per_pit (now 1)", already the least there is).
+fn fewer_seeds(rs: &Ruleset) -> String {
+    let b = &rs.board;
+    match b.seeds_per_pit_options.iter().copied().max() {
+        Some(most) if most > b.seeds_per_pit => {
+            format!("a smaller largest board.seeds_per_pit_options (now {most})")
+        }
+        _ => format!("fewer board.seeds_per_pit (now {})", b.seeds_per_pit),
+    }
+}
+
 /// As [`kit_files`], with `3d.txt` and the board's engraved pit and store labels in `lang`
 /// (`None`: the ruleset's own `lang`), the notes worded from the catalogue's `three_d` table. Errors: also no catalogue or no ruleset text in that language.
 pub fn kit_files_in(
@@ -486,17 +500,17 @@ pub fn kit_files_in(
     let seed_tris = need * seed::lens(counter).triangles.len();
     if seed_tris > MAX_TRIANGLES {
         return Err(format!(
-            "the 3D kit's {need} seeds would have {seed_tris} triangles, more than the {MAX_TRIANGLES} a 3D kit may have in all (limit on all its STL files together): use fewer board.seeds_per_pit (now {}) or board.pits_per_side (now {})",
-            rs.board.seeds_per_pit, rs.board.pits_per_side
+            "the 3D kit's {need} seeds would have {seed_tris} triangles, more than the {MAX_TRIANGLES} a 3D kit may have in all (limit on all its STL files together): use {} or board.pits_per_side (now {})",
+            fewer_seeds(rs), rs.board.pits_per_side
         ));
     }
     let parts = board::parts(&design, bed)?;
     let board_tris: usize = parts.iter().map(|p| p.mesh.triangles.len()).sum();
     if board_tris + seed_tris > MAX_TRIANGLES {
         return Err(format!(
-            "the 3D kit would have {} triangles (board {board_tris}, {need} seeds {seed_tris}), more than the {MAX_TRIANGLES} a 3D kit may have in all (limit on all its STL files together): use fewer board.seeds_per_pit (now {}) or a smaller layout.pit_diameter (now {} mm)",
+            "the 3D kit would have {} triangles (board {board_tris}, {need} seeds {seed_tris}), more than the {MAX_TRIANGLES} a 3D kit may have in all (limit on all its STL files together): use {} or a smaller layout.pit_diameter (now {} mm)",
             board_tris + seed_tris,
-            rs.board.seeds_per_pit,
+            fewer_seeds(rs),
             rs.layout.pit_diameter
         ));
     }
