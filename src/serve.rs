@@ -504,6 +504,15 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
             let (status, body) = play(shared, id, &req.body);
             respond(&out, status, "application/json", body.as_bytes())
         }
+        // The server as a whole (`OPTIONS *`, RFC 9110 §9.3.7): it answers no OPTIONS, so 405
+        // with every method it takes somewhere (a break-it pass got 404).
+        _ if path == "*" => respond_with(
+            &out,
+            "405 Method Not Allowed",
+            "text/plain",
+            "Allow: GET, HEAD, POST\r\n",
+            b"method not allowed\n",
+        ),
         // A path this server has, asked with a method it does not take there: 405 with the
         // methods it does take (RFC 9110 §15.5.6); any other path: 404.
         _ => match allowed(&segs) {

@@ -592,6 +592,10 @@ fn head_allow_versions_and_the_request_deadline() {
         &format!("PUT /nowhere HTTP/1.1\r\nHost: {host}\r\n\r\n"),
     );
     assert!(nowhere.starts_with("HTTP/1.1 404 "), "{nowhere}");
+    // The server as a whole: every method it takes somewhere.
+    let star = raw_request(port, &format!("OPTIONS * HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+    assert!(star.starts_with("HTTP/1.1 405 "), "{star}");
+    assert!(star.contains("\r\nAllow: GET, HEAD, POST\r\n"), "{star}");
     let v = raw_request(port, &format!("GET / HTTP/9.9\r\nHost: {host}\r\n\r\n"));
     assert!(v.starts_with("HTTP/1.1 505 "), "{v}");
     // HTTP/1.2 is HTTP/1 (answered as 1.1); what is not a version at all is 400; a
