@@ -281,11 +281,12 @@ pub fn describe_parts(
             [(h, n)] if *n == r.captured => parts.push((
                 "capture",
                 ph.fmt(
-                    // One seed: "the only seed from N5", not "the 1 seed".
-                    if *n == 1 {
-                        "example.captured_one"
-                    } else {
-                        "example.captured_all"
+                    // One seed: "the only seed from N5", not "the 1 seed"; two: "both
+                    // seeds", not "all 2 seeds".
+                    match *n {
+                        1 => "example.captured_one",
+                        2 => "example.captured_both",
+                        _ => "example.captured_all",
                     },
                     &[
                         ("player", &who),
