@@ -306,8 +306,15 @@ fn lang_tag(l: &str) -> Result<String, String> {
     // A regional tag (`es-MX`, `en_GB`) is its language where there is no catalogue for the
     // region itself: the catalogues are by language.
     let have = sowkit::layout::phrases::languages();
+    // Subtags are 1 to 8 letters or digits (BCP 47): "es-" and "es--" are no tags.
+    let subtags_ok = |rest: &str| {
+        rest.split('-')
+            .all(|t| (1..=8).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric()))
+    };
     match tag.split_once('-') {
-        Some((primary, _)) if !have.contains(&tag.as_str()) && have.contains(&primary) => {
+        Some((primary, rest))
+            if !have.contains(&tag.as_str()) && have.contains(&primary) && subtags_ok(rest) =>
+        {
             Ok(primary.to_string())
         }
         _ => Ok(tag),

@@ -296,6 +296,10 @@ fn a_near_bundled_id_is_suggested_and_a_language_tag_takes_any_case() {
     let (code, err) = build(&["--bundled", "kalah-6x4", "--lang", "fr-CA"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("no message catalogue for \"fr-ca\""), "{err}");
+    // An empty subtag is no tag.
+    let (code, err) = build(&["--bundled", "kalah-6x4", "--lang", "es-"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no message catalogue for \"es-\""), "{err}");
     // The copy `new` writes points at the worked-out notes where they are: sowkit's source.
     let o = sowkit()
         .current_dir(&out)

@@ -992,10 +992,11 @@ fn balance_playouts_stay_within_the_move_budget() {
         remaining_seeds = \"owner\"\nno_legal_move = \"pass\"\n";
     let rs = sowkit::ruleset::load_str("still.toml", src).unwrap();
     let rules = Rules::new(&rs);
-    // 50 games of 10,000 moves: the budget of 100,000 moves stops the random games in the
-    // 10th; greedy play's tries (up to 24 a move) stop it sooner.
+    // 50 games of 10,000 moves: each move costs at least 1 of the budget of 100,000, so the
+    // budget stops the random games in the 10th at the latest; greedy play's tries (up to 24
+    // a move) stop it sooner.
     let random = playouts_bounded(&rules, Policy::Random, 50, PLAYOUT_SOWN, 100_000);
-    assert!(random.moves_spent && random.games == 10, "{random:?}");
+    assert!(random.moves_spent && random.games <= 10, "{random:?}");
     let greedy = playouts_bounded(&rules, Policy::Greedy, 50, PLAYOUT_SOWN, 100_000);
     assert!(greedy.moves_spent && greedy.games <= 2, "{greedy:?}");
     // All games run to the cap with budget to spare: not stopped by the budget.

@@ -220,6 +220,43 @@ sed -e 's/^id = .*/id = "relay-balance"/' -e 's/^relay = "same"/relay = "reverse
   -e 's/^when = \["repetition"\]/when = ["either-side-empty"]/' -e 's/^no_legal_move = "end"/no_legal_move = "pass"/' \
   "$work/relay-repetition.toml" > "$work/relay-balance.toml"
 
+# 10b. Found by a break-it pass (session 39): 12 pits of 8 seeds, both stores skipped, no
+#     capture, a repetition end that a long game rarely reaches: every playout runs to the
+#     10,000-move cap, and greedy play copied the growing repetition history for every move it
+#     tried (over 5 minutes, --budget and --nodes not reaching the playouts). Its tries go on a
+#     short copy now, and the playouts stop at 20,000,000 moves (src/solve/balance.rs
+#     PLAYOUT_MOVES, a move of many seeds counting as several): about 3.5 s on this
+#     project's machines (target 10 s).
+cat > "$work/still-balance.toml" <<'TOML'
+id = "still-balance"
+name = "Still"
+source = "generated"
+
+[board]
+pits_per_side = 12
+seeds_per_pit = 8
+players = ["A", "B"]
+
+[sowing]
+direction = "clockwise"
+own_store = "skip"
+opponent_store = "skip"
+origin_on_lap = "skip"
+min_seeds = 2
+
+[extra_turn]
+on = ["empty-pit-before-crossing"]
+
+[capture]
+kind = "none"
+
+[end]
+when = ["repetition", "either-side-empty", "threshold"]
+threshold = 10
+no_legal_move = "pass"
+remaining_seeds = "mover"
+TOML
+
 # 11. Found by a second break-it pass (session 19): 16 pits of 27 seeds, child-safe, --3d on a
 #     2 m bed: one seed plate of 950 seeds (1.9 million triangles, a 96 MB STL). Peak 268 MB
 #     before (over the 256 MB target): the board's meshes were kept while the plates were made,
@@ -297,6 +334,7 @@ measure "check relay-repetition" "$bin" check "$work/relay-repetition.toml"
 rm -rf "$work/out"
 measure "build relay-repetition" "$bin" build "$work/relay-repetition.toml" -o "$work/out"
 measure "solve --balance relay-balance" "$bin" solve --balance "$work/relay-balance.toml"
+limit=10 measure "solve --balance still-balance" "$bin" solve --balance --nodes 1000 "$work/still-balance.toml"
 rm -rf "$work/out"
 measure "build relay-16x50 --fit" "$bin" build "$work/relay-16x50.toml" --fit -o "$work/out"
 rm -rf "$work/out"

@@ -98,12 +98,26 @@ pub const MOVE_CAP: u32 = 10_000;
 pub const PLAYOUT_SOWN: u64 = 20_000_000;
 
 /// Moves one set of playouts may play, at most, counting every move greedy play tries before
-/// choosing one (issue 8: no unbounded time on any input). A break-it pass found rulesets of
-/// 12 to 16 pits a side where nothing is ever captured or stored, so games run to
-/// [`MOVE_CAP`], on which `solve --balance` took 46 s to over 5 minutes. Deterministic, so
-/// the report is the same on every run. The bundled rulesets play far fewer (the test
-/// `balance_playouts_stay_within_the_move_budget`).
+/// choosing one, and a move as one more for every 8 seeds it lifts ([`move_cost`]; issue 8:
+/// no unbounded time on any input). A break-it pass found rulesets of 12 to 16 pits a side
+/// where nothing is ever captured or stored, so games run to [`MOVE_CAP`], on which `solve
+/// --balance` took 46 s to over 5 minutes; a second, moves of 50 seeds that took 12 s to
+/// spend a budget of plain moves. Deterministic, so the report is the same on every run. The
+/// bundled rulesets play far fewer (the test `balance_playouts_stay_within_the_move_budget`).
 pub const PLAYOUT_MOVES: u64 = 20_000_000;
+
+/// What playing `mv` at `g` costs of [`PLAYOUT_MOVES`]: 1, plus 1 for every 8 seeds it lifts
+/// (a sowing's time grows with its seeds; relay sowing's further laps are counted apart, by
+/// [`PLAYOUT_SOWN`]).
+fn move_cost(g: &Game, mv: Move) -> u64 {
+    let lifted = g
+        .position()
+        .holes
+        .get(mv.pit as usize)
+        .copied()
+        .unwrap_or(0);
+    1 + u64::from(lifted) / 8
+}
 
 /// Plays `games` playouts from the start of `rules` with `policy` for both sides, the generator
 /// seeded from the ruleset id and the policy (so the report is the same on every run). Stops
@@ -168,7 +182,7 @@ pub fn playouts_bounded(
                 Some(m) => m,
                 None => break,
             };
-            played += 1;
+            played += move_cost(&g, mv);
             match g.play_fast(mv) {
                 Ok(_) => {}
                 Err(EngineError::NonTerminating(_)) => break,
@@ -201,7 +215,7 @@ pub fn playouts_bounded(
 
 /// The move `policy` plays at `g` from its legal moves `list`. Greedy play tries each move on
 /// `scratch` set to `g` ([`Game::reset_to`]: its history is `g`'s position alone, so a try
-/// costs the same however long the game), adding each try to `played`; a try that ends the
+/// costs the same however long the game), adding each try's [`move_cost`] to `played`; a try that ends the
 /// game, or reaches a position `g` has seen since its last capture, is played again on a
 /// copy of `g` with its whole history, which decides a repetition end. So the choice is what
 /// trying every move on a copy of `g` chose (that copied the history once a try: a game with
@@ -230,7 +244,7 @@ fn pick<'r>(
             let mut best: Vec<Move> = Vec::new();
             let mut best_score = (i32::MIN, false);
             for &mv in moves {
-                *played += 1;
+                *played += move_cost(g, mv);
                 scratch.reset_to(g);
                 let Ok(mut o) = scratch.play_fast(mv) else {
                     continue;

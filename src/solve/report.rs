@@ -208,12 +208,13 @@ pub fn balance_report_games(
     }
     for p in [&random, &greedy] {
         out += &format!(
-            "{} playouts ({} games, 95% Wilson intervals): {first} wins {}, draws {}, loses {}{}\n",
+            "{} playouts ({} {}, 95% Wilson intervals): {first} wins {}, draws {}, loses {}{}\n",
             match p.policy {
                 Policy::Random => "Random",
                 Policy::Greedy => "Greedy",
             },
             p.games,
+            if p.games == 1 { "game" } else { "games" },
             pct(&p.win),
             pct(&p.draw),
             pct(&p.loss),
@@ -228,7 +229,8 @@ pub fn balance_report_games(
             } else if p.moves_spent {
                 format!(
                     "; stopped after {} of {games} games, {} unfinished: the playouts used up \
-                     their budget of {} moves (greedy play's tries included)",
+                     their budget of {} moves (greedy play's tries included, a move of many \
+                     seeds counting as several)",
                     p.games,
                     p.unfinished,
                     super::balance::PLAYOUT_MOVES
