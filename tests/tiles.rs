@@ -1756,13 +1756,42 @@ fn map_numbers_in_tiles(p: &Page, at: &str) -> usize {
     1
 }
 
-/// A board in two rows of tiles: Oware abapa with 75 mm pits, large print on Letter, where the
-/// only place for a row seam is the caption band above the pits (the stores span both rows).
-/// Before, "▼ tile 5" stood centred in the 11 mm band left of the board, about 17 mm of large
-/// type, across North's row caption, and the kit did not lay out ("the texts … overlap"); the
-/// lower tiles had no side labels (their band above the board is on the upper tiles). Now each
-/// upper tile names the tile below on its glue strip, clear of the registration marks, and each
-/// lower tile names its side neighbours in the band below the board.
+/// Oware abapa with 75 mm pits, large print on Letter (a helper's teacher, for a class): before,
+/// 8 tiles, the 4 of the top row holding only North's row caption, and a build error ("the
+/// texts … and \"▼ tile 5\" overlap"). The row captions go below the board out to the stores'
+/// outer edges, leaving the pit columns free for seams: 4 tiles in one row, the fewest. By
+/// hand: portrait Letter tiles are 215.9 − 2·10 = 195.9 mm wide, so 3 tiles cover at most
+/// 3·195.9 − 2·12 = 563.7 mm of a drawing 718 mm wide and 4 cover 747.6; one row when the
+/// drawing (222.6 mm) is within the 227.4 mm a tile holds under its heading.
+#[test]
+fn a_large_board_in_large_print_takes_one_row_of_tiles() {
+    let mut rs = bundled("oware-abapa");
+    rs.layout.pit_diameter = 75.0;
+    rs.layout.store_length = geometry::play_store_length(rs.total_seeds(), 75.0, rs.layout.pit_gap);
+    let opts = KitOptions {
+        large: true,
+        ..KitOptions::new(LETTER)
+    };
+    let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+    let (d, plan) = board::plan_sized(&rs, LETTER, &opts.sizes(), &ph).unwrap();
+    assert_eq!((plan.cols(), plan.rows()), (4, 1), "{plan:?}");
+    assert!(
+        (d.w - 718.0).abs() < 0.5 && d.h <= plan.area.3,
+        "{} × {}",
+        d.w,
+        d.h
+    );
+    assert!(4.0 * plan.area.2 - 3.0 * tile::OVERLAP >= d.w);
+    assert!(3.0 * plan.area.2 - 2.0 * tile::OVERLAP < d.w);
+    assert_eq!(tile_pages(&kit(&rs, &opts)).len(), 4);
+}
+
+/// Tiles in two rows (the same board, its plan given a row seam through the middle): each
+/// upper tile names the tile below on its glue strip, clear of the registration marks; each
+/// lower tile names its side neighbours in the band below the board. Before, "▼ tile 5" stood
+/// centred in the 11 mm band left of the board, about 17 mm of large type, across a row
+/// caption beside the seam (a build error), and the lower tiles had no side labels (their band
+/// above the board is on the upper tiles).
 #[test]
 fn tiles_in_two_rows_name_their_joins_on_the_strip_and_below_the_board() {
     let mut rs = bundled("oware-abapa");
@@ -1772,8 +1801,14 @@ fn tiles_in_two_rows_name_their_joins_on_the_strip_and_below_the_board() {
         large: true,
         ..KitOptions::new(LETTER)
     };
-    let doc = kit(&rs, &opts);
-    let tiles = tile_pages(&doc);
+    let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+    let (d, plan) = board::plan_sized(&rs, LETTER, &opts.sizes(), &ph).unwrap();
+    let two = tile::Plan {
+        seams_y: vec![(d.part.1 + d.part.3 / 2.0).round()],
+        ..plan
+    };
+    let pages = tile::pages(&d, &two, &opts.sizes(), "board", "Club board", &ph);
+    let tiles: Vec<&Page> = pages.iter().collect();
     let texts = |p: &Page| -> Vec<(String, f64, f64, f64)> {
         leaves(&clip(p).items)
             .into_iter()

@@ -336,7 +336,10 @@ pub fn plan(
 /// ([`tile::fewest_tiles`]), or where the board cannot be tiled otherwise, and kept when they
 /// need fewer tiles: the caption band above the board alone may cost a row of tiles that hold
 /// nothing else (a 5-pit board of 50 mm pits on A4: 4 tiles, two of them only the top
-/// caption; 2 with it below).
+/// caption; 2 with it below). The captions below go over the first and last pit columns,
+/// then, where that leaves no seam within a tile's width, out to the stores' outer edges
+/// ([`Sizes::captions_board_wide`]; Oware with 75 mm pits in large print on Letter: 8 tiles
+/// with the caption above, 4 with them below out to the stores).
 pub fn plan_sized(
     rs: &Ruleset,
     paper: Paper,
@@ -360,9 +363,6 @@ pub fn plan_sized(
     };
     let g = Geometry::new(rs, rs.layout.child_safe);
     let g = g.with_caption(one_line.board_caption, 1);
-    if !captions_fit_below(rs, ph, &one_line, &g) {
-        return first;
-    }
     let below = Sizes {
         captions_below: true,
         ..one_line
@@ -376,11 +376,26 @@ pub fn plan_sized(
             return first;
         }
     }
-    match (first, plan_once(rs, paper, &below, ph)) {
-        (Ok(kept), Ok(low)) if low.1.count() < kept.1.count() => Ok(low),
-        (Err(_), Ok(low)) => Ok(low),
-        (first, _) => first,
+    // The captions below from the first and to the last pit column, keeping the middle free
+    // for a seam; then out to the stores' outer edges, keeping the pit columns free (large
+    // type's captions over the first and last columns left no seam within a tile's width: a
+    // 75 mm Oware in large print on Letter took 8 tiles, 4 of them only its top caption).
+    let wide = Sizes {
+        captions_board_wide: true,
+        ..below
+    };
+    let mut kept = first;
+    for way in [below, wide] {
+        if !captions_fit_below(rs, ph, &way, &g) {
+            continue;
+        }
+        match (kept, plan_once(rs, paper, &way, ph)) {
+            (Ok(k), Ok(low)) if low.1.count() < k.1.count() => kept = Ok(low),
+            (Err(_), Ok(low)) => kept = Ok(low),
+            (k, _) => kept = k,
+        }
     }
+    kept
 }
 
 /// [`plan_sized`] with the row captions as `sz` has them.
