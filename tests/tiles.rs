@@ -1756,6 +1756,20 @@ fn map_numbers_in_tiles(p: &Page, at: &str) -> usize {
     1
 }
 
+/// Oware abapa with 75 mm pits (its stores at their play length for them), large print on
+/// Letter: the ruleset, the kit options and the English phrases.
+fn oware_75_large_letter() -> (Ruleset, KitOptions, layout::phrases::Phrases) {
+    let mut rs = bundled("oware-abapa");
+    rs.layout.pit_diameter = 75.0;
+    rs.layout.store_length = geometry::play_store_length(rs.total_seeds(), 75.0, rs.layout.pit_gap);
+    let opts = KitOptions {
+        large: true,
+        ..KitOptions::new(LETTER)
+    };
+    let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+    (rs, opts, ph)
+}
+
 /// Oware abapa with 75 mm pits, large print on Letter (a helper's teacher, for a class): before,
 /// 8 tiles, the 4 of the top row holding only North's row caption, and a build error ("the
 /// texts … and \"▼ tile 5\" overlap"). The row captions go below the board out to the stores'
@@ -1765,14 +1779,7 @@ fn map_numbers_in_tiles(p: &Page, at: &str) -> usize {
 /// drawing (222.6 mm) is within the 227.4 mm a tile holds under its heading.
 #[test]
 fn a_large_board_in_large_print_takes_one_row_of_tiles() {
-    let mut rs = bundled("oware-abapa");
-    rs.layout.pit_diameter = 75.0;
-    rs.layout.store_length = geometry::play_store_length(rs.total_seeds(), 75.0, rs.layout.pit_gap);
-    let opts = KitOptions {
-        large: true,
-        ..KitOptions::new(LETTER)
-    };
-    let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+    let (rs, opts, ph) = oware_75_large_letter();
     let (d, plan) = board::plan_sized(&rs, LETTER, &opts.sizes(), &ph).unwrap();
     assert_eq!((plan.cols(), plan.rows()), (4, 1), "{plan:?}");
     assert!(
@@ -1794,14 +1801,7 @@ fn a_large_board_in_large_print_takes_one_row_of_tiles() {
 /// above the board is on the upper tiles).
 #[test]
 fn tiles_in_two_rows_name_their_joins_on_the_strip_and_below_the_board() {
-    let mut rs = bundled("oware-abapa");
-    rs.layout.pit_diameter = 75.0;
-    rs.layout.store_length = geometry::play_store_length(rs.total_seeds(), 75.0, rs.layout.pit_gap);
-    let opts = KitOptions {
-        large: true,
-        ..KitOptions::new(LETTER)
-    };
-    let ph = layout::phrases::Phrases::load(&rs.lang).unwrap();
+    let (rs, opts, ph) = oware_75_large_letter();
     let (d, plan) = board::plan_sized(&rs, LETTER, &opts.sizes(), &ph).unwrap();
     let two = tile::Plan {
         seams_y: vec![(d.part.1 + d.part.3 / 2.0).round()],
