@@ -510,24 +510,31 @@ impl History {
         }
     }
 
-    /// Whether `b` with `next` to move was seen since the last clear (nothing is recorded).
-    fn contains(&self, b: &Board, holes: usize, next: u8, packed: bool) -> bool {
-        if self.keys.is_empty() || self.slots.is_empty() {
-            return false;
-        }
-        let k = position_key(b, holes, next, packed);
+    /// Looks up key `k` (position `b` with `next` to move) in the index: `Ok` if it was seen
+    /// since the last clear, else `Err` with the free slot where it would go. The index must
+    /// have a free slot (it is at least twice the history).
+    #[inline(always)]
+    fn probe(&self, k: u128, b: &Board, holes: usize, next: u8, packed: bool) -> Result<(), usize> {
         let mask = self.slots.len() - 1;
         let mut j = slot_of(k, mask);
         loop {
             let slot = self.slots[j];
             if (slot >> 32) as u32 != self.gen || slot as u32 == 0 {
-                return false;
+                return Err(j);
             }
             if self.same(slot as u32 as usize - 1, k, packed, b, holes, next) {
-                return true;
+                return Ok(());
             }
             j = (j + 1) & mask;
         }
+    }
+
+    /// Whether `b` with `next` to move was seen since the last clear (nothing is recorded).
+    fn contains(&self, b: &Board, holes: usize, next: u8, packed: bool) -> bool {
+        !self.keys.is_empty()
+            && self
+                .probe(position_key(b, holes, next, packed), b, holes, next, packed)
+                .is_ok()
     }
 
     /// Whether `b` with `next` to move was seen since the last clear; if not, it is recorded.
@@ -536,23 +543,12 @@ impl History {
     fn seen_or_push(&mut self, b: &Board, holes: usize, next: u8, packed: bool) -> bool {
         let k = position_key(b, holes, next, packed);
         let len = self.keys.len();
-        {
-            if 2 * (len + 1) > self.slots.len() {
-                self.rebuild();
-            }
-            let mask = self.slots.len() - 1;
-            let mut j = slot_of(k, mask);
-            loop {
-                let slot = self.slots[j];
-                if (slot >> 32) as u32 != self.gen || slot as u32 == 0 {
-                    break;
-                }
-                if self.same(slot as u32 as usize - 1, k, packed, b, holes, next) {
-                    return true;
-                }
-                j = (j + 1) & mask;
-            }
-            self.slots[j] = (u64::from(self.gen) << 32) | (len as u64 + 1);
+        if 2 * (len + 1) > self.slots.len() {
+            self.rebuild();
+        }
+        match self.probe(k, b, holes, next, packed) {
+            Ok(()) => return true,
+            Err(j) => self.slots[j] = (u64::from(self.gen) << 32) | (len as u64 + 1),
         }
         self.keys.push(k);
         if !packed {

@@ -665,6 +665,14 @@ pub fn pages(
                     text: s.to_string(),
                 }));
             };
+            // A join label in words where they fit `room` mm, else its arrow and number.
+            let words_or = |worded: String, short: String, room: f64| {
+                if text::width_mm(&worded, label_pt, Weight::Bold) <= room {
+                    worded
+                } else {
+                    short
+                }
+            };
             let glue_word = ph.get("tile.glue");
             // On a tile joined on both sides and too narrow for both labels in words ("◀ tile 2"
             // and "tile 4 ▶" crossing, large print on a thin paper), both shorten to the arrow
@@ -765,12 +773,11 @@ pub fn pages(
                         }
                     }
                 }
-                let worded = ph.fmt("tile.joins_down", &[("n", &n)]);
-                let t = if text::width_mm(&worded, label_pt, Weight::Bold) <= hi - lo {
-                    worded
-                } else {
-                    format!("▼ {n}")
-                };
+                let t = words_or(
+                    ph.fmt("tile.joins_down", &[("n", &n)]),
+                    format!("▼ {n}"),
+                    hi - lo,
+                );
                 let tw = text::width_mm(&t, label_pt, Weight::Bold);
                 say(&mut items, (lo + hi - tw) / 2.0, mid, &t);
             }
@@ -780,12 +787,11 @@ pub fn pages(
             if row > 0 && col == 0 {
                 let s = plan.seams_y[row - 1];
                 let n = number(plan, col, row - 1).to_string();
-                let worded = ph.fmt("tile.joins_up", &[("n", &n)]);
-                let t = if text::width_mm(&worded, label_pt, Weight::Bold) <= px - 1.0 {
-                    worded
-                } else {
-                    format!("▲ {n}")
-                };
+                let t = words_or(
+                    ph.fmt("tile.joins_up", &[("n", &n)]),
+                    format!("▲ {n}"),
+                    px - 1.0,
+                );
                 let tw = text::width_mm(&t, label_pt, Weight::Bold);
                 say(
                     &mut items,

@@ -132,8 +132,8 @@ pub fn playouts_within(rules: &Rules, policy: Policy, games: u32, sown: u64) -> 
     playouts_bounded(rules, policy, games, sown, PLAYOUT_MOVES)
 }
 
-/// [`playouts`] with a relay-sowing budget of `sown` seeds and a budget of `moves` moves
-/// played (greedy play's tries included).
+/// [`playouts`] with a relay-sowing budget of `sown` seeds and a budget of `moves_budget`
+/// moves played (greedy play's tries included, each at its [`move_cost`]).
 pub fn playouts_bounded(
     rules: &Rules,
     policy: Policy,
@@ -215,9 +215,9 @@ pub fn playouts_bounded(
 
 /// The move `policy` plays at `g` from its legal moves `list`. Greedy play tries each move on
 /// `scratch` set to `g` ([`Game::reset_to`]: its history is `g`'s position alone, so a try
-/// costs the same however long the game), adding each try's [`move_cost`] to `played`; a try that ends the
-/// game, or reaches a position `g` has seen since its last capture, is played again on a
-/// copy of `g` with its whole history, which decides a repetition end. So the choice is what
+/// costs the same however long the game), adding each try's [`move_cost`] to `played`; a
+/// try that ends the game, or reaches a position `g` has seen since its last capture, is
+/// played again on a copy of `g` with its whole history, which decides a repetition end. So the choice is what
 /// trying every move on a copy of `g` chose (that copied the history once a try: a game with
 /// no capture in 10,000 moves took minutes).
 fn pick<'r>(
