@@ -302,23 +302,12 @@ fn bundled_id(id: &str) -> Result<String, String> {
 /// `es`) when only the language has a catalogue. Whether a catalogue has it is
 /// [`check_lang`]'s question.
 fn lang_tag(l: &str) -> Result<String, String> {
-    let tag = l.to_ascii_lowercase().replace('_', "-");
     // A regional tag (`es-MX`, `en_GB`) is its language where there is no catalogue for the
-    // region itself: the catalogues are by language.
-    let have = sowkit::layout::phrases::languages();
-    // Subtags are 1 to 8 letters or digits (BCP 47): "es-" and "es--" are no tags.
-    let subtags_ok = |rest: &str| {
-        rest.split('-')
-            .all(|t| (1..=8).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric()))
-    };
-    match tag.split_once('-') {
-        Some((primary, rest))
-            if !have.contains(&tag.as_str()) && have.contains(&primary) && subtags_ok(rest) =>
-        {
-            Ok(primary.to_string())
-        }
-        _ => Ok(tag),
-    }
+    // region itself: the catalogues are by language. Anything else is kept as given, for
+    // [`check_lang`] to name.
+    Ok(sowkit::layout::phrases::catalogue_language(l)
+        .map(str::to_string)
+        .unwrap_or_else(|| l.to_ascii_lowercase().replace('_', "-")))
 }
 
 /// `--lang` of `build` and `serve`: a language with a message catalogue (an error naming the

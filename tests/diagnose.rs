@@ -2311,6 +2311,43 @@ fn a_translation_that_cannot_be_used_is_refused_before_its_missing_keys() {
     }
 }
 
+/// A regional `lang` tag is its language (the catalogues are by language): `es-MX` and
+/// `es_419` are read as "es", so the ruleset's own text is Spanish and a [text.es] table
+/// repeats it. A tag whose language has no catalogue, or with an empty subtag, is refused at
+/// its line (4: after BASE's id, name and source).
+#[test]
+fn a_regional_lang_tag_is_its_language() {
+    let with_lang = |tag: &str| {
+        BASE.replacen(
+            "source = \"a test ruleset\"\n",
+            &format!("source = \"a test ruleset\"\nlang = \"{tag}\"\n"),
+            1,
+        )
+    };
+    for tag in ["es-MX", "es_419", "es-mx"] {
+        let c = check(&with_lang(tag));
+        assert!(c.errors.is_empty(), "{tag}: {:?}", short(&c.errors));
+        assert_eq!(c.ruleset.expect(tag).lang, "es", "{tag}");
+    }
+    let en = check(&with_lang("en-GB"));
+    assert_eq!(en.ruleset.expect("en-GB").lang, "en");
+    let again = format!("{}\n[text.es]\nname = \"x\"\n", with_lang("es-MX"));
+    assert_eq!(
+        short(&check(&again).errors),
+        ["t.toml:34:1: text.es: the ruleset's own text is already in \"es\" (its `lang`): remove this table, or change `lang`"]
+    );
+    for tag in ["fr-CA", "es-", "es--MX", "ES-MX"] {
+        let e = short(&check(&with_lang(tag)).errors);
+        assert_eq!(e.len(), 1, "{tag}: {e:?}");
+        assert!(
+            e[0].starts_with(&format!(
+                "t.toml:4:8: lang: language \"{tag}\" has no message catalogue: "
+            )),
+            "{tag}: {e:?}"
+        );
+    }
+}
+
 /// Every key a translation lacks is named in the same run, each at its table's header (line
 /// 33: BASE has 31 lines, then a blank one): `source` and `players` as serde names any missing
 /// key, `stores` as the loader asks for it. The file is refused, its rules still playable.

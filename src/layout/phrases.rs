@@ -29,6 +29,23 @@ pub fn languages() -> Vec<&'static str> {
     CATALOGUES.iter().map(|(l, _, _)| *l).collect()
 }
 
+/// The catalogue language a language tag names, if this sowkit has one: the tag itself
+/// (any case, `_` read as `-`), or for a regional tag with no catalogue of its own
+/// (`es-MX`, `es_419`, `en-GB`) its primary language. Subtags are 1 to 8 letters or digits
+/// (BCP 47), so `es-` and `es--` name nothing. `None` when no catalogue serves the tag.
+pub fn catalogue_language(tag: &str) -> Option<&'static str> {
+    let tag = tag.to_ascii_lowercase().replace('_', "-");
+    let have = languages();
+    if let Some(l) = have.iter().find(|l| **l == tag) {
+        return Some(l);
+    }
+    let (primary, rest) = tag.split_once('-')?;
+    let subtags_ok = rest
+        .split('-')
+        .all(|t| (1..=8).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric()));
+    have.into_iter().find(|l| *l == primary).filter(|_| subtags_ok)
+}
+
 /// What to do about a language with no catalogue, after "no message catalogue for …": the
 /// languages this sowkit has, and that the catalogues are compiled into the binary, so another
 /// one takes a sowkit built with it (README "Languages", "Adding a language").

@@ -1919,6 +1919,14 @@ fn with_did_you_mean(raw: &str, msg: String) -> String {
 /// The error for a language `code` sowkit has no catalogue for (`lang`, a `[text.<lang>]` or an
 /// `[example.text.<lang>]`): the languages it has, and when `code` is one of them in other
 /// case (`"EN"`), that codes are written in lower case.
+/// The catalogue language of a regional tag whose language is written in lower case
+/// (`es-MX`, `es_419`: README "Languages"), or `None` (a plain code such as `ES` is left to
+/// [`no_catalogue`], which says to write it in lower case).
+fn regional_language(tag: &str) -> Option<&'static str> {
+    let (primary, _) = tag.split_once(['-', '_'])?;
+    crate::layout::phrases::catalogue_language(tag).filter(|l| *l == primary)
+}
+
 fn no_catalogue(code: &str) -> String {
     let lower = code.to_ascii_lowercase();
     let case = if lower != code && crate::layout::phrases::languages().contains(&lower.as_str()) {
@@ -2638,11 +2646,15 @@ impl Validator<'_> {
         let lang = match &raw.lang {
             None => "en".to_string(),
             Some(l) => {
-                if !have.contains(&l.get_ref().as_str()) {
-                    self.err(l.span(), "lang", no_catalogue(l.get_ref()));
-                    "en".to_string()
+                let tag = l.get_ref().as_str();
+                if have.contains(&tag) {
+                    tag.to_string()
+                } else if let Some(primary) = regional_language(tag) {
+                    // `es-MX` or `es_MX`: the catalogues are by language.
+                    primary.to_string()
                 } else {
-                    l.get_ref().clone()
+                    self.err(l.span(), "lang", no_catalogue(tag));
+                    "en".to_string()
                 }
             }
         };
