@@ -146,6 +146,28 @@ fn a_list_or_a_boolean_in_quotes_is_shown_written_right() {
     );
 }
 
+/// An empty string for a list, and a decimal number for a count (a helper's slips): the
+/// message shows the line to write. Between 2 and 3 seeds a pit lie 2 and 3; 3.0 pits is
+/// written 3.
+#[test]
+fn an_empty_list_or_a_decimal_count_is_shown_written_right() {
+    let src = with("moves = [\"A2\"]", "moves = \"\"");
+    assert_eq!(
+        short(&check(&src).errors),
+        ["t.toml:27:9: example[1].moves: invalid type: string \"\", expected a list [ … ]; write it in brackets, each item in quotes: moves = [\"…\"]"]
+    );
+    let src = BASE
+        .replacen("seeds_per_pit = 2", "seeds_per_pit = 2.5", 1)
+        .replacen("pits_per_side = 3", "pits_per_side = 3.0", 1);
+    assert_eq!(
+        short(&check(&src).errors),
+        [
+            "t.toml:6:17: board.pits_per_side: invalid type: a decimal number `3.0`, expected a whole number (pits_per_side counts pits); write it without a decimal point: pits_per_side = 3",
+            "t.toml:7:17: board.seeds_per_pit: invalid type: a decimal number `2.5`, expected a whole number (seeds_per_pit counts seeds); write seeds_per_pit = 2 or seeds_per_pit = 3",
+        ]
+    );
+}
+
 #[test]
 fn an_expected_position_with_the_wrong_seed_total_says_so_at_the_field() {
     // 2 + 0 + 3 + 2 + 2 + 2 + 2 = 13 seeds written, 12 in play. A2's two seeds go to A3 and

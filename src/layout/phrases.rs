@@ -43,7 +43,9 @@ pub fn catalogue_language(tag: &str) -> Option<&'static str> {
     let subtags_ok = rest
         .split('-')
         .all(|t| (1..=8).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric()));
-    have.into_iter().find(|l| *l == primary).filter(|_| subtags_ok)
+    have.into_iter()
+        .find(|l| *l == primary)
+        .filter(|_| subtags_ok)
 }
 
 /// What to do about a language with no catalogue, after "no message catalogue for …": the

@@ -1720,6 +1720,30 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
                 "{msg}; write it in brackets{one}: {key} = [{}]",
                 items.join(", ")
             );
+        } else if msg.ends_with("expected a list [ … ]") && inner.is_empty() {
+            // `moves = ""`: a list is written in brackets, each item in quotes.
+            msg = format!("{msg}; write it in brackets, each item in quotes: {key} = [\"…\"]");
+        }
+    }
+    // `seeds_per_pit = 4.5`: the two whole numbers either side, in the field's own words.
+    if msg.starts_with("invalid type: a decimal number") && msg.ends_with("expected a whole number")
+    {
+        let near = written
+            .trim()
+            .replace('_', "")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && v.abs() < 1e15);
+        if let Some(v) = near {
+            let key = field_key(field);
+            let counts =
+                field_unit(field).map_or(String::new(), |u| format!(" ({key} counts {u})"));
+            let (lo, hi) = (v.floor() as i64, v.ceil() as i64);
+            msg = if lo == hi {
+                format!("{msg}{counts}; write it without a decimal point: {key} = {lo}")
+            } else {
+                format!("{msg}{counts}; write {key} = {lo} or {key} = {hi}")
+            };
         }
     }
     with_did_you_mean(raw, cut_quoted(msg))
