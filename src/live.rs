@@ -152,14 +152,17 @@ pub fn read_sources(files: &[PathBuf]) -> Result<Vec<(String, String)>, String> 
 /// `build` does ([`crate::kitdir::Output::open`]: a build writing there meanwhile is waited
 /// for and waits for this, and what a killed build or watch left is tidied first). A kit whose
 /// folder is missing or empty is staged in full and switched in, as `build` writes it, so a
-/// killed watch never leaves half a new kit. In a kit folder that exists, each changed or
-/// missing file is written to a temporary file and renamed over the old one (a reader never
-/// sees half a file); files the kit no longer produces are removed; files whose bytes are
-/// unchanged are not touched (their modification time stays). `sources` are the ruleset files
-/// the kits come from. Returns the files written or removed.
+/// killed watch never leaves half a new kit. In a kit folder that exists, every changed or
+/// missing file is first written to a temporary file beside it ([`temporary_beside`]); only
+/// when all are written are they renamed over the old ones (a reader never sees half a file)
+/// and the files the kit no longer produces removed. Files whose bytes are unchanged are not
+/// touched (their modification time stays). `sources` are the ruleset files the kits come
+/// from. Returns the files written or removed.
 /// Errors: a kit's folder exists and is not a kit, or a file of `sources` is inside a kit's
-/// folder ([`crate::kitdir::kit_folder_holding`]; nothing is written either way), or I/O
-/// (files already replaced stay replaced; each is whole).
+/// folder ([`crate::kitdir::kit_folder_holding`]; nothing is written either way), or I/O.
+/// An I/O error while writing (a full disk) leaves every kit as it was, temporary files
+/// removed, and says so; only a rename refused part-way (or a kill) leaves some files of the
+/// new save beside some of the last.
 pub fn write_changed(
     kits: &[Kit],
     sources: &[PathBuf],
@@ -189,52 +192,80 @@ pub fn write_changed(
         }
     }
     let is_new = |p: &Path| new_kits.iter().any(|id| p.starts_with(out.join(id)));
-    for c in kitdiff::compare(kits, out)? {
-        match &c {
-            _ if is_new(c.path()) => continue,
-            Change::Missing(p) | Change::Differs(p) => {
-                let Some(k) = kits.iter().find(|k| p.starts_with(out.join(&k.id))) else {
-                    continue;
-                };
-                let dir = out.join(&k.id);
-                let Some(f) = k.files.iter().find(|f| dir.join(&f.name) == *p) else {
-                    continue;
-                };
-                replace_file(p, &f.bytes)?;
-            }
-            Change::Stale(p) => {
-                // Only files inside a kit being written; whole stale kit folders are left alone.
-                if p.is_file() && kits.iter().any(|k| p.parent() == Some(&out.join(&k.id))) {
-                    std::fs::remove_file(p)?;
-                } else {
-                    continue;
+    // First every changed or missing file is written beside its place, and only when all are
+    // written (a full disk fails here) are they renamed in: an error leaves each kit as it was.
+    let mut pending: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut stale: Vec<PathBuf> = Vec::new();
+    let written = (|| -> std::io::Result<()> {
+        for c in kitdiff::compare(kits, out)? {
+            match &c {
+                _ if is_new(c.path()) => continue,
+                Change::Missing(p) | Change::Differs(p) => {
+                    let Some(k) = kits.iter().find(|k| p.starts_with(out.join(&k.id))) else {
+                        continue;
+                    };
+                    let dir = out.join(&k.id);
+                    let Some(f) = k.files.iter().find(|f| dir.join(&f.name) == *p) else {
+                        continue;
+                    };
+                    let tmp = temporary_beside(p);
+                    // A write that fails part-way leaves no temporary file.
+                    std::fs::write(&tmp, &f.bytes).inspect_err(|_| {
+                        let _ = std::fs::remove_file(&tmp);
+                    })?;
+                    pending.push((tmp, p.clone()));
+                }
+                Change::Stale(p) => {
+                    // Only files inside a kit being written; whole stale kit folders are left
+                    // alone.
+                    if p.is_file() && kits.iter().any(|k| p.parent() == Some(&out.join(&k.id))) {
+                        stale.push(p.clone());
+                    } else {
+                        continue;
+                    }
                 }
             }
+            done.push(c);
         }
-        done.push(c);
+        // Nothing staged: nothing to switch in (and an `-o` that did not exist stays so).
+        if !new_kits.is_empty() {
+            o.commit(&new_kits)?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        for (tmp, _) in &pending {
+            let _ = std::fs::remove_file(tmp);
+        }
+        return Err(std::io::Error::new(
+            e.kind(),
+            format!("{e} (every kit there is as it was)"),
+        ));
+    }
+    // Renames and removals need no room on the disk: only a kill (or a rename refused by
+    // the file system) can stop them part-way, leaving some files of the new save.
+    for (tmp, p) in &pending {
+        std::fs::rename(tmp, p).inspect_err(|_| {
+            let _ = std::fs::remove_file(tmp);
+        })?;
+    }
+    for p in &stale {
+        std::fs::remove_file(p)?;
     }
     done.sort_by(|a, b| a.path().cmp(b.path()));
-    // Nothing staged: nothing to switch in (and an `-o` that did not exist stays so).
-    if !new_kits.is_empty() {
-        o.commit(&new_kits)?;
-    }
     Ok(done)
 }
 
-/// Writes `bytes` to `path` through a temporary sibling renamed into place.
-fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// The temporary sibling a changed file is written to before it is renamed over `path`:
+/// hidden, and named for this process (`.kit.pdf.tmp-<pid>`), which the output folder's lock
+/// keeps alone in writing there.
+pub fn temporary_beside(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(
+    path.with_file_name(format!(
         ".{}.tmp-{}",
         name.unwrap_or_default(),
         std::process::id()
-    ));
-    // A write that fails part-way (a full disk) leaves no temporary file either.
-    std::fs::write(&tmp, bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+    ))
 }
 
 /// What [`watch`] follows: ruleset files, and folders whose `*.toml` files come and go.

@@ -282,6 +282,56 @@ fn watch_never_writes_into_a_folder_that_is_not_a_kit() {
         .is_empty());
 }
 
+/// A write that fails part-way through a `watch` rebuild (a full disk; here one temporary
+/// file's place taken by a folder) leaves the kit folder byte for byte as it was, with no
+/// temporary file, and the error says the kit is unchanged. With the way clear, the same
+/// rebuild writes every changed file. (A helper filled a disk under `watch` and found half the
+/// pages new, the rest old, and pages the old index named removed.)
+#[test]
+fn a_watch_rebuild_that_cannot_write_leaves_the_kit_as_it_was() {
+    let out = scratch("watchfull");
+    let old = [kit("six-pit-sowing")];
+    sowkit::live::write_changed(&old, &[], &out).unwrap();
+    let before = tree(&out);
+    // The same ruleset under another name: every page's title changes.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/six-pit-sowing.toml");
+    let src = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen("name = \"", "name = \"Renamed ", 1);
+    let rs = sowkit::ruleset::load_str("six-pit-sowing", &src).unwrap();
+    let new =
+        [sowkit::kit::make(&rs, &sowkit::layout::KitOptions::new(sowkit::layout::A4)).unwrap()];
+    let dir = out.join("six-pit-sowing");
+    let changed: Vec<&str> = new[0]
+        .files
+        .iter()
+        .filter(|f| std::fs::read(dir.join(&f.name)).ok().as_deref() != Some(&f.bytes[..]))
+        .map(|f| f.name.as_str())
+        .collect();
+    assert!(changed.len() > 3, "{changed:?}");
+    // The last changed file (in name order, as the kit compares them) cannot be written.
+    let last = changed.iter().max().unwrap();
+    let blocker = sowkit::live::temporary_beside(&dir.join(last));
+    std::fs::create_dir(&blocker).unwrap();
+    let err = sowkit::live::write_changed(&new, &[], &out).unwrap_err();
+    assert!(
+        err.to_string().contains("every kit there is as it was"),
+        "{err}"
+    );
+    std::fs::remove_dir(&blocker).unwrap();
+    assert_eq!(tree(&out), before, "the kit changed");
+    let done = sowkit::live::write_changed(&new, &[], &out).unwrap();
+    assert_eq!(done.len(), changed.len());
+    for f in &new[0].files {
+        assert_eq!(
+            std::fs::read(dir.join(&f.name)).unwrap(),
+            f.bytes,
+            "{}",
+            f.name
+        );
+    }
+}
+
 /// A ruleset kept in its own kit folder would go with the old kit when the kit is replaced
 /// (`build`) or be removed as a file the kit does not make (`watch`): both refuse, naming the
 /// file and the folder, and change nothing; `build --check` says the same. A ruleset in the
