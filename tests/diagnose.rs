@@ -892,6 +892,66 @@ fn options_and_threshold_are_warned_about() {
     assert!(w.iter().any(|w| w.contains("end.threshold: starting with 4 a pit (board.seeds_per_pit_options), 7 is not more than half of the seeds in play")), "{w:?}");
 }
 
+/// A starting count the sheets offer must allow a move: with `min_seeds = 2`, starting with
+/// 1 seed a pit no pit can ever be played (a helper found Giuthi's `[1, 50]` accepted and
+/// printed). The rule sheet's sentence says whether the options make a longer game (more
+/// seeds), a quicker one (fewer) or either (some of each), in both languages.
+#[test]
+fn seed_options_must_be_playable_and_are_told_truly() {
+    let src = with(
+        "seeds_per_pit = 2",
+        "seeds_per_pit = 2\nseeds_per_pit_options = [1, 3]",
+    )
+    .replacen(
+        "opponent_store = \"skip\"",
+        "opponent_store = \"skip\"\nmin_seeds = 2",
+        1,
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        ["t.toml:8:25: board.seeds_per_pit_options: no move is ever possible starting with 1 seed a pit: a pit needs 2 to be played (sowing.min_seeds), and without a move no pit ever gains a seed; remove it from the list"]
+    );
+    let setup = |options: &str, lang: &str| {
+        let ph = sowkit::layout::phrases::Phrases::load(lang).unwrap();
+        let rs = check(&with(
+            "seeds_per_pit = 2",
+            &format!("seeds_per_pit = 2\nseeds_per_pit_options = {options}"),
+        ))
+        .ruleset
+        .expect(options);
+        sowkit::layout::rules::blocks(&rs, &ph)
+            .into_iter()
+            .filter_map(|b| match b {
+                sowkit::layout::rules::Block::Para(p) => Some(p),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (options, en, es) in [
+        (
+            "[3, 4]",
+            "For a longer or harder game, start with 3 or 4 seeds in each pit instead",
+            "Para una partida más larga o más difícil, empieza con 3 o 4 semillas por casa",
+        ),
+        (
+            "[1]",
+            "For a quicker game, start with 1 seed in each pit instead",
+            "Para una partida más corta, empieza con 1 semilla por casa",
+        ),
+        (
+            "[1, 3]",
+            "For a quicker or a longer game, start with 1 or 3 seeds in each pit instead",
+            "Para una partida más corta o más larga, empieza con 1 o 3 semillas por casa",
+        ),
+    ] {
+        let t = setup(options, "en");
+        assert!(t.contains(en), "{options}: {t}");
+        let t = setup(options, "es");
+        assert!(t.contains(es), "{options}: {t}");
+    }
+}
+
 /// The sheets call a threshold "more than half" and "first to N wins" only when it is over
 /// half the seeds; a lower one only ends the game. 12 seeds: 7 is over half, 6 is not.
 #[test]

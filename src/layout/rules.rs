@@ -203,9 +203,27 @@ pub fn blocks(rs: &Ruleset, ph: &Phrases) -> Vec<Block> {
         .map(num)
         .collect();
     if !opts.is_empty() {
-        out.push(Para(
-            ph.fmt("rules.setup_options", &[("options", &join_or(ph, &opts))]),
-        ));
+        // More seeds make a longer game, fewer a quicker one (the sentence says which).
+        let others = b
+            .seeds_per_pit_options
+            .iter()
+            .filter(|&&o| o != b.seeds_per_pit);
+        let way = if others.clone().all(|&o| o > b.seeds_per_pit) {
+            "more"
+        } else if others.clone().all(|&o| o < b.seeds_per_pit) {
+            "fewer"
+        } else {
+            "other"
+        };
+        out.push(Para(ph.fmt(
+            "rules.setup_options",
+            &[
+                ("options", &join_or(ph, &opts)),
+                ("way", way),
+                // The noun agrees with the number next to it ("1 seed", "1 or 2 seeds").
+                ("last", opts.last().map_or("", String::as_str)),
+            ],
+        )));
     }
     out.push(Para(ph.fmt(
         "rules.setup_sides",

@@ -2806,6 +2806,28 @@ impl Validator<'_> {
                         format!("no move is ever possible: every pit starts with {seeds} seed(s) (board.seeds_per_pit) but a pit needs {v} to be played, and without a move no pit ever gains a seed; lower min_seeds to at most {seeds} or raise seeds_per_pit"),
                     );
                 }
+                // A start the sheets offer must be playable too.
+                let unplayable: Vec<String> = board
+                    .seeds_per_pit_options
+                    .iter()
+                    .filter(|&&o| o < v)
+                    .map(u16::to_string)
+                    .collect();
+                if let (true, false, Some(o)) =
+                    (board_ok, unplayable.is_empty(), &b.seeds_per_pit_options)
+                {
+                    let (list, them) = if unplayable.len() == 1 {
+                        (unplayable[0].clone(), "it")
+                    } else {
+                        (join_and(&unplayable), "them")
+                    };
+                    let seeds_word = if list == "1" { "seed" } else { "seeds" };
+                    self.err(
+                        o.span(),
+                        "board.seeds_per_pit_options",
+                        format!("no move is ever possible starting with {list} {seeds_word} a pit: a pit needs {v} to be played (sowing.min_seeds), and without a move no pit ever gains a seed; remove {them} from the list"),
+                    );
+                }
                 v
             }
         };
