@@ -892,6 +892,39 @@ fn options_and_threshold_are_warned_about() {
     assert!(w.iter().any(|w| w.contains("end.threshold: starting with 4 a pit (board.seeds_per_pit_options), 7 is not more than half of the seeds in play")), "{w:?}");
 }
 
+/// A key written without its `=` is said as that, with the line as it should read, even when
+/// the list after it is also left open (a helper's slip: "this list is never closed" came
+/// first, and adding the `]` left the real mistake). Line 21 of BASE is `when = […]`.
+#[test]
+fn a_key_without_its_equals_sign_is_shown_written_right() {
+    let src = with(
+        "when = [\"either-side-empty\"]",
+        "when [\"either-side-empty\"",
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        ["t.toml:21:6: end: key with no value, expected `=`: write when = [\"either-side-empty\""]
+    );
+    let src = with(
+        "when = [\"either-side-empty\"]",
+        "when [\"either-side-empty\"]",
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        ["t.toml:21:6: end: key with no value, expected `=`: write when = [\"either-side-empty\"]"]
+    );
+    // A list left open after its `=` is still said as that, where it was opened.
+    let src = with(
+        "when = [\"either-side-empty\"]",
+        "when = [\"either-side-empty\"",
+    );
+    let e = short(&check(&src).errors);
+    assert!(
+        e[0].starts_with("t.toml:21:8: end.when: this list [ … ] is never closed: add `]` after its last item on line 21"),
+        "{e:?}"
+    );
+}
+
 /// A starting count the sheets offer must allow a move: with `min_seeds = 2`, starting with
 /// 1 seed a pit no pit can ever be played (a helper found Giuthi's `[1, 50]` accepted and
 /// printed). The rule sheet's sentence says whether the options make a longer game (more

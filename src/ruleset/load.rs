@@ -1299,7 +1299,12 @@ fn load_unsorted(
         let span = e.span().unwrap_or(0..0);
         // A list or inline table left open: the parser stops where the text stops making sense
         // (often the next table header, read as an item); point at where it was opened.
-        if let Some(open) = super::locate::unclosed_bracket(src).filter(|&o| o <= span.start) {
+        // Not when the parser stopped on the bracket's own line for want of a `=` before it
+        // (`when ["a"`): the missing `=` is the mistake, and a `]` alone would not mend it.
+        let no_equals = e.message().contains("expected `=`");
+        if let Some(open) = super::locate::unclosed_bracket(src).filter(|&o| {
+            o <= span.start && !(no_equals && line_col(src, o).0 == line_col(src, span.start).0)
+        }) {
             let field = field_at(src, open);
             let what = if src[open..].starts_with('{') {
                 ("inline table { … }", '}')
@@ -1341,6 +1346,22 @@ fn load_unsorted(
             };
         }
         let mut msg = explain_value_error(src, span.clone(), &field, e.message());
+        // `when ["a"]`: the key as written on its line, with the `=` it lacks.
+        if e.message().starts_with("key with no value") {
+            let at = span.start.min(src.len());
+            let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+            let key = src.get(line_start..at).unwrap_or("").trim();
+            let value = src[at..].lines().next().unwrap_or("").trim();
+            if !key.is_empty() && key.len() <= 40 && !key.contains(['=', '[', '"', '\'']) {
+                let shown: String = value.chars().take(30).collect();
+                let more = if shown.len() < value.len() { " …" } else { "" };
+                msg = if shown.is_empty() {
+                    format!("{msg}: write {key} = and its value")
+                } else {
+                    format!("{msg}: write {key} = {shown}{more}")
+                };
+            }
+        }
         let mut span = span;
         // A missing top-level key is said where it goes: above the first table (serde points
         // at the file's first character, often a comment), with what it holds.
