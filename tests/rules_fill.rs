@@ -188,3 +188,50 @@ fn rule_sheets_take_the_fewest_pages_of_the_layouts_they_choose_from() {
     };
     assert_eq!((count("en"), count("es")), (4, 4));
 }
+
+/// Where no layout the sheet chooses from leaves every page after the first 30 % full, the
+/// sheet keeps a heading on a page it would leave half empty, or breaks the page earlier, so
+/// that no page is thin, and takes no more pages than the fewest of those layouts. Two new
+/// users' variants (a helper's): a rules text a few lines over one page left the sources alone
+/// on the second, 10 % full; a relay variant in Spanish large print on Letter set the worked
+/// examples' introduction alone on a page, 20 % full (22 pages, now 21).
+#[test]
+fn no_thin_rule_sheet_page_even_where_no_layout_avoids_one() {
+    let fixture = |name: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name);
+        common::load_path(&path)
+    };
+    for (rs, lang, large, paper) in [
+        (fixture("thin-last-page.toml"), "en", false, A4),
+        (fixture("intro-alone.toml"), "es", true, LETTER),
+    ] {
+        let (lrs, ph, sz) = printed(&rs, lang, large, paper);
+        let all = rules::layouts(&lrs, paper, &sz, &ph).unwrap();
+        // The case itself: every layout has a thin page.
+        assert!(
+            all.iter().all(|(p, _)| has_thin_page(p, paper, &sz)),
+            "{}",
+            rs.id
+        );
+        let fewest = all.iter().map(|(p, _)| p.len()).min().unwrap();
+        let chosen = rules::pages(&lrs, paper, &sz, &ph).unwrap();
+        let fills: Vec<String> = chosen
+            .iter()
+            .map(|p| format!("{:.0}%", 100.0 * fill(p, paper, &sz)))
+            .collect();
+        assert!(
+            !has_thin_page(&chosen, paper, &sz),
+            "{}: {}",
+            rs.id,
+            fills.join(" ")
+        );
+        assert!(
+            chosen.len() <= fewest,
+            "{}: {} pages, a layout takes {fewest}",
+            rs.id,
+            chosen.len()
+        );
+    }
+}

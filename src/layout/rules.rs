@@ -729,6 +729,9 @@ pub(crate) struct Flow {
     /// Measuring only: pages are opened and `y` moves as when setting, but lines and boards
     /// are not drawn (the rule sheets measure each layout they try, then set the one chosen).
     pub(crate) dry: bool,
+    /// The share of a page a heading may leave empty by moving on with its worked example
+    /// ([`MOST_LEFT_EMPTY_FOR_A_HEADING`] unless a rule-sheet layout [`Tweak`] lowers it).
+    heading_empty: f64,
 }
 
 /// Where [`Flow::place`] puts an item (see there).
@@ -763,6 +766,7 @@ impl Flow {
             pages: Vec::new(),
             y: 0.0,
             split_next: false,
+            heading_empty: MOST_LEFT_EMPTY_FOR_A_HEADING,
             ends: Vec::new(),
             running_head: None,
             dry: false,
@@ -859,7 +863,7 @@ impl Flow {
     ) -> Placed {
         let mut placed = self.decide(gap, head + whole, head + lead, false);
         if placed == Placed::NextPage
-            && self.free() - gap > MOST_LEFT_EMPTY_FOR_A_HEADING * self.usable()
+            && self.free() - gap > self.heading_empty * self.usable()
             && self.decide(gap, head + least, head + least, false) == Placed::Whole
         {
             placed = Placed::Whole;
@@ -981,10 +985,46 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
             }
         }
     }
-    Ok(best
-        .or(first)
-        .map(|(_, i, k)| sheet.lay_out(&tried[i], k, false).0)
-        .unwrap_or_default())
+    if let Some((_, i, k)) = best {
+        return Ok(sheet.lay_out(&tried[i], k, false).0);
+    }
+    // No layout leaves every page after the first full enough (a last page holding only the
+    // sources, an introduction alone before its example): the same layouts again with a
+    // heading kept on a page it would leave half empty, or a page broken before a heading,
+    // so that the page after it holds more. The fewest pages win, then the break latest in
+    // the sheet (the least moved); the measuring is done only when it is needed.
+    let Some((n_first, i_first, k_first)) = first else {
+        return Ok(Vec::new());
+    };
+    let mut tweaked: Option<(usize, usize, usize, Tweak)> = None;
+    for (i, s) in tried.iter().enumerate() {
+        for k in 0..sheet.count() {
+            for t in sheet.tweaks(k) {
+                let l = sheet.lay_out_tweaked(s, k, true, t);
+                let n = l.0.len();
+                if n <= n_first && full_enough(&l) && tweaked.is_none_or(|b| n < b.0) {
+                    tweaked = Some((n, i, k, t));
+                }
+            }
+        }
+    }
+    Ok(match tweaked {
+        Some((_, i, k, t)) => sheet.lay_out_tweaked(&tried[i], k, false, t).0,
+        None => sheet.lay_out(&tried[i_first], k_first, false).0,
+    })
+}
+
+/// A change to a rule-sheet layout tried only when no layout leaves every page after the
+/// first at least [`MIN_FILL`] full ([`pages`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tweak {
+    /// As laid out.
+    None,
+    /// A heading stays with its introduction on a page it would leave more than this share
+    /// of empty by moving on with its worked example ([`Flow::place_heading`]).
+    HeadingStays(f64),
+    /// A new page before the block at this place in the layout's order (a heading).
+    BreakBefore(usize),
 }
 
 /// Whether every page of `l` after the first is at least [`MIN_FILL`] full.
@@ -1153,6 +1193,28 @@ impl<'a> Sheet<'a> {
     /// page's fill ([`Flow::fills`]); when `dry`, only measured: the pages are the same in
     /// number and fill, but nothing is drawn on them.
     fn lay_out(&self, s: &SheetSizes, k: usize, dry: bool) -> Layout {
+        self.lay_out_tweaked(s, k, dry, Tweak::None)
+    }
+
+    /// The tweaks [`pages`] tries on the `k`th layout when none is full enough: a heading
+    /// that stays on a page it would leave a quarter empty; then a new page before each
+    /// heading after the first page's title, latest first.
+    fn tweaks(&self, k: usize) -> Vec<Tweak> {
+        let order = &self.orders[k / self.sources.len()];
+        let mut t = vec![Tweak::HeadingStays(MOST_LEFT_EMPTY)];
+        t.extend(
+            order
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|&(at, &i)| at > 1 && matches!(self.blocks[i], Block::Heading(_)))
+                .map(|(at, _)| Tweak::BreakBefore(at)),
+        );
+        t
+    }
+
+    /// [`Sheet::lay_out`] with a [`Tweak`].
+    fn lay_out_tweaked(&self, s: &SheetSizes, k: usize, dry: bool, tweak: Tweak) -> Layout {
         let (rs, ph, paper) = (self.rs, self.ph, self.paper);
         let (sz, dims, blocks) = (&s.sz, &s.dims, &self.blocks);
         let order = &self.orders[k / self.sources.len()];
@@ -1161,8 +1223,14 @@ impl<'a> Sheet<'a> {
         let ex_title = sz.example_title;
         let mut f = Flow::new(paper, sz, "rules");
         f.dry = dry;
+        if let Tweak::HeadingStays(share) = tweak {
+            f.heading_empty = share;
+        }
         for (at, &i) in order.iter().enumerate() {
             let lines = &self.lines[i];
+            if tweak == Tweak::BreakBefore(at) && !f.at_top() {
+                f.new_page();
+            }
             match &blocks[i] {
                 Block::Title(_) => {
                     f.lines(MARGIN, lines, title_pt, Weight::Bold);
