@@ -292,6 +292,15 @@ fn the_advised_label_length_builds_and_one_more_does_not() {
         e.contains("shorten the pit labels to at most 4 characters (such as \"MMM1\")"),
         "{e}"
     );
+    // One character is said in the singular: 12 mm pits in large print hold one 18 pt
+    // character (a helper read "at most 1 characters").
+    let mut rs = labelled(1);
+    rs.layout.pit_diameter = 12.0;
+    let e = layout::board::pages(&rs, &opts, &ph).unwrap_err();
+    assert!(
+        e.contains("shorten the pit labels to at most 1 character "),
+        "{e}"
+    );
 }
 
 /// A store name with a word no store can hold at 18 pt (a 22-letter word is about 100 mm

@@ -235,3 +235,35 @@ fn no_thin_rule_sheet_page_even_where_no_layout_avoids_one() {
         );
     }
 }
+
+/// A store on a worked example's board shows every sowing-order number it has room for, in
+/// rows under its count: in the relay variant's first example (5 pits of 3 seeds, relay
+/// sowing from S2, worked by the engine: 27 seeds dropped, the 5th, 16th and 27th into South's
+/// store on three laps) the store held "5 …" on one row and hid 16 and 27 (a new user's
+/// finding), where its height holds two rows of boxes.
+#[test]
+fn a_store_shows_its_sowing_order_numbers_in_rows() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/intro-alone.toml");
+    let rs = common::load_path(&path);
+    let doc = layout::kit(&rs, &KitOptions::new(A4)).unwrap();
+    let texts = |p: &Page| -> Vec<String> {
+        p.items
+            .iter()
+            .filter_map(|it| match it {
+                Item::Text(t) => Some(t.text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let page = doc
+        .pages
+        .iter()
+        .find(|p| texts(p).iter().any(|t| t == "Relay: a chain of handfuls"))
+        .expect("the relay example's page");
+    let t = texts(page);
+    for n in ["5", "16", "27"] {
+        assert!(t.iter().any(|s| s == n), "{n} missing: {t:?}");
+    }
+    assert!(!t.iter().any(|s| s == "…"), "{t:?}");
+}

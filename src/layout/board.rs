@@ -1079,8 +1079,13 @@ fn draw_board(
         } else {
             ""
         };
+        let chars = if fits_chars == 1 {
+            "character"
+        } else {
+            "characters"
+        };
         return Err(format!(
-            "{}: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten the pit labels to at most {fits_chars} characters{example}{bigger}{normal}",
+            "{}: the pit label {label:?} ({} characters) does not fit inside a {:.1} mm pit even at {min_pt} pt: shorten the pit labels to at most {fits_chars} {chars}{example}{bigger}{normal}",
             field_place(rs, "pit_labels"),
             label.chars().count(),
             g.d

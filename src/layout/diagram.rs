@@ -757,6 +757,20 @@ impl OrderMarks {
 /// ([`OrderMarks`]): all of them if they fit `max` mm, else the first few and "…", so the
 /// numbers shown are never a misleading range; `None` when the hole was not sown.
 fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64, line: f64) -> Option<OrderMarks> {
+    order_mark_rows(sown, hole, max, pt, line, 1).pop()
+}
+
+/// [`order_marks`] over up to `rows` rows (at least one) of at most `max` mm each: each row
+/// holds as many boxes as fit, in order, and only the last row ends in "…" when numbers are
+/// left over. Empty when the hole was not sown.
+fn order_mark_rows(
+    sown: &[u8],
+    hole: usize,
+    max: f64,
+    pt: f64,
+    line: f64,
+    rows: usize,
+) -> Vec<OrderMarks> {
     let nums: Vec<String> = sown
         .iter()
         .enumerate()
@@ -764,7 +778,7 @@ fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64, line: f64) -> Option
         .map(|(i, _)| (i + 1).to_string())
         .collect();
     if nums.is_empty() {
-        return None;
+        return Vec::new();
     }
     let dh = OrderMarks::digit_h(pt);
     let h = OrderMarks::box_h(pt, line);
@@ -776,36 +790,44 @@ fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64, line: f64) -> Option
         .iter()
         .map(|s| (text::width_mm(s, pt, Weight::Regular) + 2.0 * pad_h).max(0.8 * h))
         .collect();
-    let make = |k: usize| OrderMarks {
-        nums: nums[..k].to_vec(),
-        widths: widths[..k].to_vec(),
-        more: k < nums.len(),
-        pt,
-        h,
-        gap: 0.4 * dh,
-    };
-    // The most boxes that fit, as `make(k).width() <= max` for k from all down to 1 would
-    // find, in one pass: a hole a relay sowing passes thousands of times has thousands of
-    // numbers, and making each candidate row was quadratic (12 s of `check` on a 16-pit board
-    // of 50 seeds). The row's width is worked out as [`OrderMarks::width`] does (the same
-    // sums in the same order, so the same floating-point value).
     let (gap, ell) = (0.4 * dh, text::width_mm("…", pt, Weight::Regular));
-    let mut prefix = Vec::with_capacity(widths.len() + 1);
-    prefix.push(0.0f64);
-    for w in &widths {
-        prefix.push(prefix[prefix.len() - 1] + w);
-    }
-    let n = nums.len();
-    let width = |k: usize| {
-        let boxes = prefix[k] + gap * k.saturating_sub(1) as f64;
-        if k < n {
-            boxes + gap + ell
-        } else {
-            boxes
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < nums.len() && out.len() < rows.max(1) {
+        let (rest_n, rest_w) = (&nums[from..], &widths[from..]);
+        // The most boxes that fit, as `make(k).width() <= max` for k from all down to 1 would
+        // find, in one pass: a hole a relay sowing passes thousands of times has thousands of
+        // numbers, and making each candidate row was quadratic (12 s of `check` on a 16-pit
+        // board of 50 seeds). The row's width is worked out as [`OrderMarks::width`] does
+        // (the same sums in the same order, so the same floating-point value), with room for
+        // "…" on the last row whenever numbers are left over.
+        let mut prefix = Vec::with_capacity(rest_w.len() + 1);
+        prefix.push(0.0f64);
+        for w in rest_w {
+            prefix.push(prefix[prefix.len() - 1] + w);
         }
-    };
-    let k = (1..=n).rev().find(|&k| width(k) <= max).unwrap_or(1);
-    Some(make(k))
+        let n = rest_n.len();
+        let last = out.len() + 1 == rows.max(1);
+        let width = |k: usize| {
+            let boxes = prefix[k] + gap * k.saturating_sub(1) as f64;
+            if k < n && last {
+                boxes + gap + ell
+            } else {
+                boxes
+            }
+        };
+        let k = (1..=n).rev().find(|&k| width(k) <= max).unwrap_or(1);
+        out.push(OrderMarks {
+            nums: rest_n[..k].to_vec(),
+            widths: rest_w[..k].to_vec(),
+            more: k < n && last,
+            pt,
+            h,
+            gap,
+        });
+        from += k;
+    }
+    out
 }
 
 /// The highest top (y, mm) at which a box `hw` mm either side of `cx` fits inside the rounded
@@ -1032,13 +1054,17 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         }
         centred_mid(pg, cx, cy, cpt, Weight::Bold, &count(h));
         super::set_lines_centred(pg, cx, name_top, &lines, name_pt, Weight::Regular);
-        if let Some(marks) = order_marks(sown, h, iw, order_pt, line) {
-            marks.draw(
-                pg,
-                cx,
-                cy + OrderMarks::digit_h(cpt) / 2.0 + 0.8 * line,
-                line,
-            );
+        // Under the count, in as many rows as the store has room for (a relay's last seed
+        // and its laps all land here).
+        let marks_top = cy + OrderMarks::digit_h(cpt) / 2.0 + 0.8 * line;
+        let box_h = OrderMarks::box_h(order_pt, line);
+        let row_gap = 0.4 * OrderMarks::digit_h(order_pt);
+        let room = sy + sh - inset - 0.3 - marks_top;
+        let rows = (((room + row_gap) / (box_h + row_gap)).floor() as usize).max(1);
+        let mut top = marks_top;
+        for marks in order_mark_rows(sown, h, iw, order_pt, line, rows) {
+            marks.draw(pg, cx, top, line);
+            top += box_h + row_gap;
         }
     }
 }
