@@ -484,17 +484,37 @@ pub fn tile_title(rs: &Ruleset, ph: &Phrases, plan: &tile::Plan, sz: &Sizes) -> 
     })
 }
 
-/// The phrase `key` with the ruleset's name, the name cut (ending in "…") as little as lets
-/// `fits` accept the title: after whole words where that is enough ("Siembra en seis…", not
-/// "Siembra en seis c…"), else after any letter; the full title if nothing does.
+/// The phrase `key` with the ruleset's name, the name cut as little as lets `fits` accept the
+/// title: a closing bracketed aside dropped whole ("Kalah (seis casas, cuatro semillas)" →
+/// "Kalah"); else cut after whole words, ending in "…", where that leaves no bracket open
+/// ("Siembra en seis…", not "Siembra en seis c…" nor "Kalah (seis…"); else after any
+/// letter; the full title if nothing does.
 fn title_that_fits(rs: &Ruleset, ph: &Phrases, key: &str, fits: impl Fn(&str) -> bool) -> String {
     let full = ph.fmt(key, &[("name", &rs.name)]);
     if fits(&full) {
         return full;
     }
+    // A name ending in a bracketed aside ("Kalah (seis casas, cuatro semillas)") first loses
+    // the aside whole, then is cut after a word that leaves no bracket open: "Kalah (seis…"
+    // read as a bracket never closed.
+    if let Some(short) = rs
+        .name
+        .strip_suffix(')')
+        .and_then(|n| n.rfind(" (").map(|at| n[..at].trim_end()))
+        .filter(|n| !n.is_empty())
+    {
+        let t = ph.fmt(key, &[("name", short)]);
+        if fits(&t) {
+            return t;
+        }
+    }
     let words: Vec<&str> = rs.name.split_whitespace().collect();
     for k in (1..words.len()).rev() {
-        let name = words[..k].join(" ") + "…";
+        let cut = words[..k].join(" ");
+        if cut.matches('(').count() > cut.matches(')').count() {
+            continue;
+        }
+        let name = cut + "…";
         let t = ph.fmt(key, &[("name", &name)]);
         if fits(&t) {
             return t;
@@ -1495,5 +1515,46 @@ pub(crate) fn capitalise(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name cut to fit a heading never leaves a bracket open: its closing aside goes whole
+    /// ("Tablero de Kalah (seis…: pieza 1 de 4" was a new user's Spanish tile heading), and
+    /// a name without one is cut after a word. Widths here are counted in characters.
+    #[test]
+    fn a_name_cut_to_fit_leaves_no_bracket_open() {
+        let ph = Phrases::load("es").unwrap();
+        let mut rs = crate::ruleset::load_str(
+            "kalah-6x4.toml",
+            include_str!("../../rulesets/kalah-6x4.toml"),
+        )
+        .expect("bundled ruleset");
+        rs.name = "Kalah (seis casas, cuatro semillas)".into();
+        let at_most = |n: usize| move |t: &str| t.chars().count() <= n;
+        let full = title_that_fits(&rs, &ph, "tile.board", at_most(100));
+        assert_eq!(full, "Tablero de Kalah (seis casas, cuatro semillas)");
+        assert_eq!(
+            title_that_fits(&rs, &ph, "tile.board", at_most(40)),
+            "Tablero de Kalah"
+        );
+        rs.name = "Siembra en seis casas".into();
+        assert_eq!(
+            title_that_fits(&rs, &ph, "tile.board", at_most(30)),
+            "Tablero de Siembra en seis…"
+        );
+        // An aside in the middle: no cut inside it.
+        rs.name = "Kalah (seis casas) rápido".into();
+        assert_eq!(
+            title_that_fits(&rs, &ph, "tile.board", at_most(33)),
+            "Tablero de Kalah (seis casas)…"
+        );
+        assert_eq!(
+            title_that_fits(&rs, &ph, "tile.board", at_most(29)),
+            "Tablero de Kalah…"
+        );
     }
 }
