@@ -1179,8 +1179,16 @@ fn unknown_key_outside_rules(d: &Diagnostic) -> bool {
 /// that the worked examples wait for it, and which rule it may be.
 fn say_examples_wait(d: &mut Diagnostic, rule: &str) {
     let old = format!("{}: {}", d.field, d.message);
+    // Said once: the unknown-field message may already ask after the same key.
+    let bare = rule.trim_start_matches('[').trim_end_matches(']');
+    let asked = d.message.contains(&format!("did you mean `{bare}`?"));
+    let ask = if asked {
+        String::new()
+    } else {
+        format!(" (did you mean {rule}?)")
+    };
     d.message = format!(
-        "{}; the worked examples are not replayed until this is fixed, as it may be a rule (did you mean {rule}?)",
+        "{}; the worked examples are not replayed until this is fixed, as it may be a rule{ask}",
         d.message
     );
     d.rendered = d
