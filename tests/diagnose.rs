@@ -1414,7 +1414,10 @@ fn a_top_level_rule_slip_says_the_examples_wait_for_it() {
     let c = check(&src);
     assert!(c.playable.is_none());
     let m = &c.errors[0].message;
-    assert!(m.starts_with("unknown field `boards`; did you mean `board`?"), "{m}");
+    assert!(
+        m.starts_with("unknown field `boards`; did you mean `board`?"),
+        "{m}"
+    );
     assert!(m.ends_with(&format!("; {wait}")), "{m}");
     assert_eq!(m.matches("did you mean").count(), 1, "{m}");
 }
@@ -2674,6 +2677,20 @@ fn a_repeated_or_reserved_label_is_pointed_at_in_its_literal() {
     first_error_starts(
         &with("\"store B\"]", "\"b1\"]"),
         "t.toml:10:23: board.stores: label \"b1\" is used twice",
+    );
+    // Sides lettered a–c and A–C: one error for the three repeats, at the first, saying why
+    // (a new user's Oware notation, six errors before).
+    let src = with(
+        "pit_labels = [[\"A1\", \"A2\", \"A3\"], [\"B1\", \"B2\", \"B3\"]]",
+        "pit_labels = [[\"a\", \"b\", \"c\"], [\"A\", \"B\", \"C\"]]",
+    )
+    // The worked example's move, as the new label names it.
+    .replace("\"A2\"", "\"b\"");
+    let e = short(&check(&src).errors);
+    // `pit_labels = [["a", "b", "c"], ["` is 33 characters.
+    assert_eq!(
+        e,
+        ["t.toml:9:34: board.pit_labels: labels \"A\", \"B\" and \"C\" are each used twice (labels are compared after Unicode normalisation and ignoring case); \"a\" and \"A\" differ only in case, which counts as the same label: every pit and store needs its own label"]
     );
 }
 

@@ -2573,7 +2573,6 @@ impl Validator<'_> {
             }
         }
         {
-            let mut seen = std::collections::BTreeSet::new();
             let n_pits = pit_labels[0].len() + pit_labels[1].len();
             // Where the `k`th label (pit labels, then the stores) is written: its literal when
             // it was read from the file, else the table.
@@ -2597,18 +2596,42 @@ impl Validator<'_> {
                     (at, f_labels.clone())
                 }
             };
+            // Every repeat, with the label it repeats; said in one error at the first repeat
+            // (a side lettered a–f against A–F repeated six labels, six errors).
+            let mut first_of = std::collections::BTreeMap::new();
+            let mut repeats: Vec<(usize, &String, &String)> = Vec::new();
             for (k, l) in pit_labels.iter().flatten().chain(stores.iter()).enumerate() {
-                if !seen.insert(fold(l)) {
-                    // Point at the repeat.
-                    let (at, field) = place(self, k, l);
-                    self.err(
-                        at,
-                        &field,
-                        format!(
-                            "label {l:?} is used twice (labels are compared after Unicode normalisation and ignoring case): every pit and store needs its own label"
-                        ),
-                    );
+                let f = fold(l);
+                match first_of.get(&f) {
+                    Some(&earlier) => repeats.push((k, l, earlier)),
+                    None => {
+                        first_of.insert(f, l);
+                    }
                 }
+            }
+            if let Some(&(k, l, _)) = repeats.first() {
+                let (at, field) = place(self, k, l);
+                let names: Vec<String> = repeats.iter().map(|(_, l, _)| format!("{l:?}")).collect();
+                let what = if names.len() == 1 {
+                    format!("label {} is used twice", names[0])
+                } else {
+                    format!("labels {} are each used twice", join_and(&names))
+                };
+                // "a" against "A": the sides cannot be told apart by case alone.
+                let by_case = repeats
+                    .iter()
+                    .find(|(_, l, earlier)| l != earlier)
+                    .map(|(_, l, earlier)| {
+                        format!("; {earlier:?} and {l:?} differ only in case, which counts as the same label")
+                    })
+                    .unwrap_or_default();
+                self.err(
+                    at,
+                    &field,
+                    format!(
+                        "{what} (labels are compared after Unicode normalisation and ignoring case){by_case}: every pit and store needs its own label"
+                    ),
+                );
             }
             for (k, l) in pit_labels.iter().flatten().enumerate() {
                 if l.eq_ignore_ascii_case("initial")
