@@ -261,6 +261,14 @@ fn is_http_version(v: &str) -> bool {
     })
 }
 
+/// Whether `s` is a token (RFC 9110 §5.6.2): one or more of the characters a field name may
+/// have, so no whitespace, colon or control character.
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 /// Reads one request within [`REQUEST_DEADLINE`]; `None` if it is malformed, over the limits
 /// or late.
 fn read_request(stream: &TcpStream) -> Option<Request> {
@@ -285,11 +293,22 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
         if r.read_line(&mut h).ok()? == 0 {
             return None;
         }
+        // A line that starts with a space or tab continues the field before it (obs-fold,
+        // RFC 9112 §5.2: reject with 400 or unfold; `X: y` then ` Host: evil` was read as a
+        // second field) or, right after the request line, hides one (§2.2): refused.
+        if h.starts_with([' ', '\t']) {
+            return None;
+        }
         let h = h.trim_end();
         if h.is_empty() {
             break;
         }
         let (k, v) = h.split_once(':')?;
+        // A field name is a token, with nothing between it and the colon (RFC 9112 §5.1: a
+        // server MUST answer 400; `Host : …` was read as some other field and answered 421).
+        if !is_token(k) {
+            return None;
+        }
         let v = v.trim();
         if k.eq_ignore_ascii_case("host") {
             // Two Host headers make the request ambiguous (RFC 9112 §3.2: answer 400), and

@@ -1384,3 +1384,43 @@ fn a_page_left_open_is_told_when_nothing_can_be_played() {
     );
     assert_eq!(info("no-such-game").0, 404);
 }
+
+/// The request head's syntax as RFC 9112 has a server read it (a tester's pass): whitespace
+/// between a field name and its colon is 400 (§5.1: "MUST reject … with a response status
+/// code of 400"; `Host : …` was answered 421), and so is a line folded onto the one before it
+/// (obs-fold, §5.2: reject with 400 or unfold; a folded ` Host: evil.com` was taken silently)
+/// or a line starting with whitespace right after the request line (§2.2).
+#[test]
+fn request_head_syntax_follows_rfc_9112() {
+    let (_server, port) = start_server();
+    let host = format!("127.0.0.1:{port}");
+    let status = |text: &str| {
+        let resp = raw_request(port, text);
+        resp.split_whitespace().nth(1).unwrap_or("").to_string()
+    };
+    // The same request with the fields written as they should be is answered.
+    assert_eq!(
+        status(&format!(
+            "GET / HTTP/1.1\r\nHost: {host}\r\nX: y\r\nConnection: close\r\n\r\n"
+        )),
+        "200"
+    );
+    for name in ["Host ", "Host\t", "Host  "] {
+        let text = format!("GET / HTTP/1.1\r\n{name}: {host}\r\nConnection: close\r\n\r\n");
+        assert_eq!(status(&text), "400", "{text:?}");
+    }
+    // Whitespace before the colon of another field is refused as well, with Host good.
+    let text = format!("GET / HTTP/1.1\r\nHost: {host}\r\nX-A : b\r\nConnection: close\r\n\r\n");
+    assert_eq!(status(&text), "400", "{text:?}");
+    for fold in [" ", "\t", "  \t"] {
+        // Folded after a field, with the good Host before or after it.
+        for text in [
+            format!("GET / HTTP/1.1\r\nX: y\r\n{fold}Host: evil.com\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+            format!("GET / HTTP/1.1\r\nHost: {host}\r\nX: y\r\n{fold}z\r\nConnection: close\r\n\r\n"),
+            // Right after the request line.
+            format!("GET / HTTP/1.1\r\n{fold}Host: evil.com\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+        ] {
+            assert_eq!(status(&text), "400", "{text:?}");
+        }
+    }
+}
