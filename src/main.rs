@@ -72,6 +72,7 @@ enum Command {
         /// colour-blind-safe colours (Okabe–Ito vermillion and blue) on top of their single and
         /// double rings; add large for large print (body text at least 14 pt, labels at least
         /// 18 pt, every sheet re-laid out); join several with commas, e.g. --style large,contrast
+        /// (names in any case)
         #[arg(long, default_value = "default", value_parser = sowkit::layout::style::Look::parse)]
         style: sowkit::layout::style::Look,
         /// Write nothing: compare what would be written with OUT, list every file that would

@@ -208,6 +208,65 @@ fn a_style_named_twice_is_a_usage_error_naming_the_flag() {
     );
 }
 
+/// `--style` names are read in any case, as `--paper` names are (a tester's `--style LARGE`
+/// was refused while `--paper A4` was taken): `LARGE,Contrast` is `large,contrast`, the same
+/// kit byte for byte, and the manifest gives the style as `--style` takes it (README: in one
+/// order, whatever order it was typed in). An unknown name is still a usage error, quoted as
+/// typed.
+#[test]
+fn style_names_take_any_case() {
+    let dir = scratch("style-case");
+    let build = |style: &str, out: &str| {
+        sowkit()
+            .args([
+                "build",
+                "--bundled",
+                "six-pit-sowing",
+                "--paper",
+                "A4",
+                "-o",
+            ])
+            .arg(dir.join(out))
+            .args(["--style", style])
+            .output()
+            .unwrap()
+    };
+    let lower = build("large,contrast", "lower");
+    assert!(
+        lower.status.success(),
+        "{}",
+        String::from_utf8_lossy(&lower.stderr)
+    );
+    let upper = build("Contrast,LARGE", "upper");
+    assert!(
+        upper.status.success(),
+        "{}",
+        String::from_utf8_lossy(&upper.stderr)
+    );
+    let tree = |out: &str| {
+        let root = dir.join(out);
+        snapshot_tree(&root)
+            .into_iter()
+            .map(|(p, b)| (p.strip_prefix(&root).unwrap().to_path_buf(), b))
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (tree("lower"), tree("upper"));
+    assert!(a.len() > 5);
+    assert!(a == b, "the kits differ");
+    let manifest = std::fs::read_to_string(dir.join("upper/six-pit-sowing/manifest.txt")).unwrap();
+    assert!(manifest.contains("(--style large,contrast)"), "{manifest}");
+    for (style, said) in [
+        ("LOW-INK,Loud", "unknown style \"Loud\""),
+        ("LARGE,large", "\"large\" is given twice"),
+    ] {
+        let o = build(style, "bad");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{style}: {err}");
+        assert!(err.contains(said), "{style}: {err}");
+        assert!(!dir.join("bad").exists(), "{style}: nothing written");
+    }
+}
+
 /// Messages that used to mislead (break-it pass): an empty `--lang` named the catalogue
 /// `templates/.toml`, and a file given twice was said to share its id with itself.
 #[test]

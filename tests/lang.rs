@@ -688,10 +688,14 @@ fn manifest_and_3d_notes_are_in_the_kit_language() {
                 .filter(|w| {
                     let name = w.trim_end_matches([',', ';']);
                     // The print style as `--style` takes it (`default`, `large,contrast`) and
-                    // the option itself are typed the same in every language.
+                    // the option itself are typed the same in every language (in lower case:
+                    // `--style` reads any case, and `Large` would be an English word).
                     let option = w.trim_matches(['(', ')']);
-                    !(sowkit::layout::style::Look::parse(name).is_ok()
-                        || sowkit::layout::style::Look::parse(option).is_ok()
+                    let style = |s: &str| {
+                        s == s.to_ascii_lowercase() && sowkit::layout::style::Look::parse(s).is_ok()
+                    };
+                    !(style(name)
+                        || style(option)
                         || option.starts_with("--")
                         || option.ends_with(".pdf")
                         || option.ends_with(".svg")

@@ -29,10 +29,11 @@ pub enum Style {
 }
 
 impl Style {
-    /// Reads a style name as given on the command line (`default`, `contrast`, `low-ink`).
-    /// Errors: any other name (a message listing the names).
+    /// Reads a style name as given on the command line (`default`, `contrast`, `low-ink`), in
+    /// any case (`LOW-INK`, `Contrast`), as `--paper` reads its names. Errors: any other name
+    /// (a message listing the names).
     pub fn parse(s: &str) -> Result<Style, String> {
-        match s {
+        match s.to_ascii_lowercase().as_str() {
             "default" => Ok(Style::Default),
             "contrast" => Ok(Style::Contrast),
             "low-ink" => Ok(Style::LowInk),
@@ -58,23 +59,29 @@ pub struct Look {
 
 impl Look {
     /// Reads a comma-separated list of style names (`default`, `contrast`, `low-ink`,
-    /// `colour` or `color`, `large`), e.g. `contrast,colour` or `large,low-ink`. Errors: an
+    /// `colour` or `color`, `large`), e.g. `contrast,colour` or `large,low-ink`, each in any
+    /// case (`LARGE,Contrast`); an error quotes a name as it was typed. Errors: an
     /// unknown name, a name given twice (`large,large`; `colour,color` is the same name twice),
     /// or both `contrast` and `low-ink` (a message naming the `--style` flag, the names and
     /// what is allowed).
     pub fn parse(s: &str) -> Result<Look, String> {
         let mut look = Look::default();
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
         for name in s.split(',').map(str::trim) {
+            let lower = name.to_ascii_lowercase();
             // `color` is `colour` spelt the American way: the same style.
-            let canon = if name == "color" { "colour" } else { name };
+            let canon = if lower == "color" {
+                "colour".to_string()
+            } else {
+                lower.clone()
+            };
             if seen.contains(&canon) {
                 return Err(format!(
                     "--style {s}: {name:?} is given twice: name each style once, joined by commas (default, contrast, low-ink, colour, large; at most one of contrast and low-ink), e.g. large,contrast"
                 ));
             }
             seen.push(canon);
-            match name {
+            match lower.as_str() {
                 "colour" | "color" => look.colour = true,
                 "large" => look.large = true,
                 _ => {
@@ -563,6 +570,27 @@ mod tests {
         ] {
             assert!(Look::parse(ok).is_ok(), "{ok}");
         }
+        // Any case, as `--paper A4` (a tester's `--style LARGE` was refused); a name in two
+        // cases is still one name given twice, and an unknown one is quoted as typed.
+        assert_eq!(Style::parse("LOW-INK"), Ok(Style::LowInk));
+        assert_eq!(
+            Look::parse("LARGE,Contrast,COLOR"),
+            Ok(Look {
+                ink: Style::Contrast,
+                colour: true,
+                large: true
+            })
+        );
+        assert_eq!(Look::parse("Default"), Ok(Look::default()));
+        let e = Look::parse("Large,large").unwrap_err();
+        assert!(e.contains("\"large\" is given twice"), "{e}");
+        let e = Look::parse("Colour,COLOR").unwrap_err();
+        assert!(e.contains("\"COLOR\" is given twice"), "{e}");
+        let e = Look::parse("LARGE,LOUD").unwrap_err();
+        assert!(e.starts_with("unknown style \"LOUD\": use default"), "{e}");
+        assert!(Look::parse("CONTRAST,low-ink")
+            .unwrap_err()
+            .contains("cannot be combined"));
     }
 
     #[test]
