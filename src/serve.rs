@@ -5,7 +5,8 @@
 //! * binds `127.0.0.1` only (a free port unless one is asked for);
 //! * answers only requests whose `Host` header is the bound `127.0.0.1:PORT` or
 //!   `localhost:PORT` (421 otherwise), so a web page from another origin that rebinds its DNS
-//!   name to 127.0.0.1 gets nothing;
+//!   name to 127.0.0.1 gets nothing; a request-target in absolute form
+//!   (`http://127.0.0.1:PORT/`) has its authority checked instead (RFC 9112 §3.2.2);
 //! * serves only the kits built in memory and its own embedded assets: no part of a request
 //!   path reaches the file system; it never writes a file;
 //! * bounded requests (16 KiB of headers, 64 KiB of body, 10 s to send them) and at most
@@ -390,6 +391,53 @@ fn respond_with(
     s.flush()
 }
 
+/// The request-target of a request line, in the forms RFC 9112 §3.2 gives it.
+#[derive(Debug, PartialEq, Eq)]
+enum Target<'a> {
+    /// origin-form (`/kit/ID/?g=2`), or `*` (asterisk-form): the path and query.
+    Origin(&'a str),
+    /// absolute-form (`http://127.0.0.1:PORT/kit/ID/`, §3.2.2, which a server MUST accept):
+    /// the authority when the scheme is `http` (`None` for another scheme: not a URI this
+    /// server answers for), and the path and query (`/` when the path is empty).
+    Absolute(Option<&'a str>, String),
+    /// Any other form: authority-form (`CONNECT host:443`, §3.2.3), or none.
+    Other,
+}
+
+/// Reads `target` ([`Target`]); `None` when it is an absolute-form with no authority or with
+/// user information (`http://user@host/`, RFC 9110 §4.2.4: an error), which is 400.
+fn target_form(target: &str) -> Option<Target<'_>> {
+    if target.starts_with('/') || target == "*" {
+        return Some(Target::Origin(target));
+    }
+    // scheme "://" (RFC 3986 §3.1: a letter, then letters, digits, `+`, `-` and `.`).
+    let Some((scheme, rest)) = target.split_once("://") else {
+        return Some(Target::Other);
+    };
+    let mut chars = scheme.chars();
+    if !chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    {
+        return Some(Target::Other);
+    }
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    if authority.is_empty() || authority.contains('@') {
+        return None;
+    }
+    let path = if path.starts_with('/') {
+        path.to_string()
+    } else {
+        format!("/{path}")
+    };
+    let http = scheme.eq_ignore_ascii_case("http");
+    Some(Target::Absolute(http.then_some(authority), path))
+}
+
+/// The methods this server takes somewhere, as an `Allow` header lists them: the answer to a
+/// method it takes nowhere, or to a request for the server as a whole.
+const SERVER_METHODS: &str = "GET, HEAD, POST";
+
 /// Whether `host` names the address this server bound: `127.0.0.1:PORT` or `localhost:PORT`,
 /// the name in any case (host names are case-insensitive, RFC 3986 §3.2.2).
 pub fn host_allowed(host: Option<&str>, addr: SocketAddr) -> bool {
@@ -446,7 +494,17 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
         s: &stream,
         head_only,
     };
-    if !host_allowed(req.host.as_deref(), addr) {
+    // An absolute-form target names the server itself, and its authority is checked as a Host
+    // header is (RFC 9112 §3.2.2: the Host header is then ignored); it was answered 404.
+    let Some(target) = target_form(&req.path) else {
+        return respond(&out, "400 Bad Request", "text/plain", b"bad request\n");
+    };
+    let (host, path) = match &target {
+        Target::Origin(p) => (req.host.as_deref(), *p),
+        Target::Absolute(authority, p) => (*authority, p.as_str()),
+        Target::Other => (req.host.as_deref(), ""),
+    };
+    if !host_allowed(host, addr) {
         return respond(
             &out,
             "421 Misdirected Request",
@@ -458,7 +516,22 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
             .as_bytes(),
         );
     }
-    let path = req.path.split('?').next().unwrap_or("").to_string();
+    // Authority-form (`CONNECT evil.com:443`) names no resource here: a method this server
+    // takes nowhere is 405 with the methods it takes (a tester's CONNECT got 404, while
+    // README says other methods get 405); the methods it does take need a path (400).
+    if target == Target::Other {
+        if matches!(method, "GET" | "POST" | "OPTIONS") {
+            return respond(&out, "400 Bad Request", "text/plain", b"bad request\n");
+        }
+        return respond_with(
+            &out,
+            "405 Method Not Allowed",
+            "text/plain",
+            &format!("Allow: {SERVER_METHODS}\r\n"),
+            b"method not allowed\n",
+        );
+    }
+    let path = path.split('?').next().unwrap_or("").to_string();
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let html = "text/html; charset=utf-8";
     match (method, segs.as_slice()) {
@@ -529,7 +602,7 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
             &out,
             "405 Method Not Allowed",
             "text/plain",
-            "Allow: GET, HEAD, POST\r\n",
+            &format!("Allow: {SERVER_METHODS}\r\n"),
             b"method not allowed\n",
         ),
         // A path this server has, asked with a method it does not take there: 405 with the
@@ -1095,3 +1168,42 @@ const PLAY_HTML: &str = include_str!("serve/play.html");
 const PLAY_JS: &str = include_str!("serve/play.js");
 const LIVE_JS: &str = include_str!("serve/live.js");
 const STYLE_CSS: &str = include_str!("serve/style.css");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The request-target forms of RFC 9112 §3.2, each read as that section has it.
+    #[test]
+    fn target_forms() {
+        assert_eq!(
+            target_form("/kit/a/?g=1"),
+            Some(Target::Origin("/kit/a/?g=1"))
+        );
+        assert_eq!(target_form("*"), Some(Target::Origin("*")));
+        // absolute-form: the scheme in any case (RFC 3986 §3.1); an empty path is `/`.
+        let abs = |a: &'static str, p: &str| Some(Target::Absolute(Some(a), p.to_string()));
+        assert_eq!(
+            target_form("http://127.0.0.1:80/x?y"),
+            abs("127.0.0.1:80", "/x?y")
+        );
+        assert_eq!(target_form("HTTP://localhost:80"), abs("localhost:80", "/"));
+        assert_eq!(
+            target_form("http://localhost:80?q"),
+            abs("localhost:80", "/?q")
+        );
+        // Another scheme is not this server's.
+        assert_eq!(
+            target_form("https://127.0.0.1:80/"),
+            Some(Target::Absolute(None, "/".to_string()))
+        );
+        // No authority, or user information in it: malformed.
+        assert_eq!(target_form("http:///x"), None);
+        assert_eq!(target_form("http://"), None);
+        assert_eq!(target_form("http://u@127.0.0.1:80/"), None);
+        // authority-form, and what is no form.
+        assert_eq!(target_form("evil.com:443"), Some(Target::Other));
+        assert_eq!(target_form("kit"), Some(Target::Other));
+        assert_eq!(target_form("1http://x/"), Some(Target::Other));
+    }
+}

@@ -1424,3 +1424,101 @@ fn request_head_syntax_follows_rfc_9112() {
         }
     }
 }
+
+/// The request-target forms of RFC 9112 §3.2 (a tester's pass): the absolute form
+/// (`GET http://127.0.0.1:PORT/ HTTP/1.1`), which a server MUST accept (§3.2.2), is answered as
+/// its path is (it was 404), its authority checked as a Host header is (421 for another, 400
+/// when it has none or has user information, RFC 9110 §4.2.4) and the Host header then
+/// ignored (§3.2.2); `CONNECT host:port` (authority-form, §3.2.3) is a method this server takes
+/// nowhere: 405 with every method it takes (README: other methods 405 with `Allow`; it was 404).
+#[test]
+fn absolute_form_targets_and_connect() {
+    let (_server, port) = start_server();
+    let host = format!("127.0.0.1:{port}");
+    // The whole response, a kit's PDF included (lossy: compared with another read so).
+    let send = |method: &str, target: &str, host: &str| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            s,
+            "{method} {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut resp = Vec::new();
+        s.read_to_end(&mut resp).unwrap();
+        String::from_utf8_lossy(&resp).into_owned()
+    };
+    let origin = send("GET", "/", &host);
+    assert!(origin.starts_with("HTTP/1.1 200 "), "{origin}");
+    // The same page, whichever allowed authority names it, in any case (RFC 3986 §3.1 and
+    // §3.2.2), and with no path (an empty path is `/`, RFC 9110 §4.2.3).
+    for target in [
+        format!("http://127.0.0.1:{port}/"),
+        format!("http://localhost:{port}/"),
+        format!("HTTP://LocalHost:{port}/"),
+        format!("http://127.0.0.1:{port}"),
+        format!("http://127.0.0.1:{port}?g=1"),
+    ] {
+        assert_eq!(send("GET", &target, &host), origin, "{target}");
+    }
+    // The Host header is ignored when the target names the server.
+    let abs = format!("http://127.0.0.1:{port}/");
+    assert_eq!(
+        send("GET", &abs, &format!("attacker.example:{port}")),
+        origin
+    );
+    // A kit file, HEAD, a path the server has not, and a method a path does not take: as in
+    // origin form.
+    for (method, path) in [
+        ("GET", "/kit/six-pit-sowing/kit.pdf"),
+        ("HEAD", "/kit/six-pit-sowing/"),
+        ("GET", "/nowhere"),
+        ("PUT", "/"),
+        ("GET", "/api/six-pit-sowing/play"),
+    ] {
+        let want = send(method, path, &host);
+        let got = send(method, &format!("http://localhost:{port}{path}"), &host);
+        assert_eq!(got, want, "{method} {path}");
+    }
+    // Another authority, or a scheme this server does not answer for: 421, as a wrong Host.
+    for target in [
+        format!("http://attacker.example:{port}/"),
+        format!("http://127.0.0.1:{}/", port.wrapping_add(1)),
+        "http://127.0.0.1/".to_string(),
+        format!("https://127.0.0.1:{port}/"),
+    ] {
+        let resp = send("GET", &target, &host);
+        assert!(resp.starts_with("HTTP/1.1 421 "), "{target}: {resp}");
+    }
+    // No authority, or user information in it: 400.
+    for target in [
+        "http:///".to_string(),
+        format!("http://me@127.0.0.1:{port}/"),
+    ] {
+        let resp = send("GET", &target, &host);
+        assert!(resp.starts_with("HTTP/1.1 400 "), "{target}: {resp}");
+    }
+    // CONNECT, and any method this server takes nowhere, on an authority: 405 with the methods
+    // it takes; GET, POST or OPTIONS need a path there (400).
+    for (method, target) in [
+        ("CONNECT", "evil.com:443".to_string()),
+        ("CONNECT", host.clone()),
+        ("PUT", "evil.com:443".to_string()),
+    ] {
+        let resp = send(method, &target, &host);
+        assert!(
+            resp.starts_with("HTTP/1.1 405 "),
+            "{method} {target}: {resp}"
+        );
+        assert!(
+            resp.contains("\r\nAllow: GET, HEAD, POST\r\n"),
+            "{method} {target}: {resp}"
+        );
+    }
+    for method in ["GET", "HEAD", "POST", "OPTIONS"] {
+        let resp = send(method, "evil.com:443", &host);
+        assert!(resp.starts_with("HTTP/1.1 400 "), "{method}: {resp}");
+    }
+    // A CONNECT is still asked of this server by its Host first.
+    let resp = send("CONNECT", "evil.com:443", "evil.com:443");
+    assert!(resp.starts_with("HTTP/1.1 421 "), "{resp}");
+}
