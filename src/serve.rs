@@ -6,7 +6,7 @@
 //! * answers only requests whose `Host` header is the bound `127.0.0.1:PORT` or
 //!   `localhost:PORT` (421 otherwise), so a web page from another origin that rebinds its DNS
 //!   name to 127.0.0.1 gets nothing; a request-target in absolute form
-//!   (`http://127.0.0.1:PORT/`) has its authority checked instead (RFC 9112 §3.2.2);
+//!   (`http://127.0.0.1:PORT/`) has its authority checked as well (RFC 9112 §3.2.2);
 //! * serves only the kits built in memory and its own embedded assets: no part of a request
 //!   path reaches the file system; it never writes a file;
 //! * bounded requests (16 KiB of headers, 64 KiB of body, 10 s to send them) and at most
@@ -495,7 +495,9 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
         head_only,
     };
     // An absolute-form target names the server itself, and its authority is checked as a Host
-    // header is (RFC 9112 §3.2.2: the Host header is then ignored); it was answered 404.
+    // header is (RFC 9112 §3.2.2); it was answered 404. The Host header, which §3.2.2 lets a
+    // server ignore then, must still name this server too: the guard against a page whose
+    // name was rebound to 127.0.0.1 stays on the Host header whatever the target's form.
     let Some(target) = target_form(&req.path) else {
         return respond(&out, "400 Bad Request", "text/plain", b"bad request\n");
     };
@@ -504,7 +506,9 @@ fn handle(stream: TcpStream, addr: SocketAddr, shared: &Shared) -> std::io::Resu
         Target::Absolute(authority, p) => (*authority, p.as_str()),
         Target::Other => (req.host.as_deref(), ""),
     };
-    if !host_allowed(host, addr) {
+    let header_ok = matches!(target, Target::Origin(_) | Target::Other)
+        || host_allowed(req.host.as_deref(), addr);
+    if !host_allowed(host, addr) || !header_ok {
         return respond(
             &out,
             "421 Misdirected Request",
