@@ -892,6 +892,47 @@ fn options_and_threshold_are_warned_about() {
     assert!(w.iter().any(|w| w.contains("end.threshold: starting with 4 a pit (board.seeds_per_pit_options), 7 is not more than half of the seeds in play")), "{w:?}");
 }
 
+/// The defaults the README's "Ruleset format" table gives for keys left out (written out
+/// here from the README, not from the loader): BASE has no `origin_on_lap`, `min_seeds`,
+/// `relay`, `[capture]`, `[grand_slam]`, `[feeding]`, `no_legal_move`; with `[capture]` of
+/// each kind, the capture keys' defaults by kind.
+#[test]
+fn left_out_keys_take_the_defaults_the_readme_gives() {
+    use sowkit::ruleset::{
+        CaptureKind, Chain, Crossing, GrandSlam, Include, NoLegalMove, Relay, Remaining, RowSide,
+    };
+    let rs = check(BASE).ruleset.expect("BASE loads");
+    assert_eq!(rs.sowing.origin_on_lap, Include::Sow);
+    assert_eq!(rs.sowing.min_seeds, 1);
+    assert_eq!(rs.sowing.relay, Relay::None);
+    assert_eq!(rs.capture.kind, CaptureKind::None);
+    assert_eq!(rs.grand_slam, GrandSlam::CaptureAll);
+    assert!(!rs.feeding.must_feed);
+    assert_eq!(rs.end.no_legal_move, NoLegalMove::End);
+    assert_eq!(rs.end.remaining_seeds, Remaining::Owner);
+    let captured = |kind: &str, more: &str| {
+        let src = format!("{BASE}\n[capture]\nkind = \"{kind}\"\n{more}");
+        let c = check(&src);
+        c.ruleset
+            .unwrap_or_else(|| panic!("{kind}: {:?}", short(&c.errors)))
+            .capture
+    };
+    let c = captured("opposite", "");
+    assert_eq!(c.side, RowSide::Own);
+    assert!(c.last_pit_was_empty && c.opposite_must_have_seeds && c.take_capturing_seed);
+    assert_eq!(
+        (c.chain, c.after_crossing_only, c.crossing),
+        (Chain::None, false, Crossing::Sown)
+    );
+    let c = captured("count", "counts = [2, 3]\n");
+    assert_eq!(c.side, RowSide::Opponent);
+    assert!(!c.last_pit_was_empty && c.opposite_must_have_seeds && c.take_capturing_seed);
+    assert_eq!(
+        (c.chain, c.after_crossing_only, c.crossing),
+        (Chain::None, false, Crossing::Sown)
+    );
+}
+
 /// A key written without its `=` is said as that, with the line as it should read, even when
 /// the list after it is also left open (a helper's slip: "this list is never closed" came
 /// first, and adding the `]` left the real mistake). Line 21 of BASE is `when = […]`.
