@@ -1547,6 +1547,39 @@ fn an_unknown_bundled_id_is_a_command_line_error() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// An unproven `solve --format json` says why it stopped, as the text report does (a new
+/// user's JSON said only `"proven": false`); a proven one has `null` there. A table under a
+/// mebibyte (`--memory 1`) is reported in KiB, not as "0 MiB".
+#[test]
+fn solve_json_says_why_it_stopped() {
+    let run = |args: &[&str]| {
+        let o = sowkit()
+            .args(["solve", "--bundled", "six-pit-sowing"])
+            .args(args)
+            .output()
+            .unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{args:?}: {err}");
+        out
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&run(&["--nodes", "10", "--format", "json"])).unwrap();
+    assert_eq!(v["proven"], serde_json::json!(false));
+    assert_eq!(v["stopped"], serde_json::json!("nodes"));
+    assert_eq!(
+        v["reason"],
+        serde_json::json!("the node budget (10 positions) ran out")
+    );
+    let v: serde_json::Value = serde_json::from_str(&run(&["--format", "json"])).unwrap();
+    assert_eq!(v["proven"], serde_json::json!(true));
+    assert_eq!(
+        (v["stopped"].is_null(), v["reason"].is_null()),
+        (true, true)
+    );
+    let out = run(&["--memory", "1"]);
+    assert!(out.contains(" KiB)") && !out.contains("0 MiB"), "{out}");
+}
+
 /// `solve` takes `--bundled` as `build`, `replay` and `serve` do (README "Solving": the
 /// six-pit ruleset's start is worth 2 with best moves A1 and A2), and every command taking
 /// ruleset paths answers a bundled id given as a path that does not exist with the option.

@@ -77,6 +77,13 @@ pub fn solve_report(
             "bounds": [s.bounds.0, s.bounds.1],
             "nodes": s.nodes,
             "seconds": (secs * 1000.0).round() / 1000.0,
+            // Why an unproven solve stopped, as the text report says it.
+            "stopped": s.stopped.map(|st| match st {
+                Stop::Nodes => "nodes",
+                Stop::Time => "time",
+                Stop::Depth => "depth",
+            }),
+            "reason": s.stopped.map(|_| stop_words(s.stopped, &limits)),
         });
         return Ok(format!("{v}\n"));
     }
@@ -108,12 +115,16 @@ pub fn solve_report(
             s.bounds.1
         );
     }
+    // A table under a mebibyte (`--memory 1` asks for one; the table is a power of two
+    // below it) in kibibytes: "0 MiB" read as no table.
+    let table_size = if s.table_bytes >= 1 << 20 {
+        format!("{} MiB", s.table_bytes >> 20)
+    } else {
+        format!("{} KiB", s.table_bytes >> 10)
+    };
     out += &format!(
-        "Searched {} positions in {:.2} s (table: {} entries, {} MiB)\n",
-        s.nodes,
-        secs,
-        s.table_entries,
-        s.table_bytes >> 20
+        "Searched {} positions in {:.2} s (table: {} entries, {table_size})\n",
+        s.nodes, secs, s.table_entries,
     );
     Ok(out)
 }
