@@ -524,6 +524,15 @@ fn seed_plates_hold_what_the_game_needs_and_fit_the_bed() {
             assert!(plates.len() > 1);
         }
     }
+    // Shared evenly (a new user's child-safe Kalah printed 25, 25 and 3): 53 seeds of 32 mm
+    // on the default 200 mm bed, which holds 25 of them (5 mm margins and 2 mm gaps: a 34 mm
+    // pitch, (200 − 10 + 2) / 34 = 5.6, so 5 × 5), take 3 plates of 18, 18 and 17.
+    let counts: Vec<usize> = seed::plates(32.0, 53, Bed::DEFAULT)
+        .unwrap()
+        .iter()
+        .map(|p| p.count)
+        .collect();
+    assert_eq!(counts, [18, 18, 17]);
 }
 
 #[test]

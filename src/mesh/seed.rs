@@ -78,7 +78,8 @@ pub struct Plate {
     pub count: usize,
 }
 
-/// Plates holding `count` seeds `diameter` mm across, as many seeds a plate as fit `bed`.
+/// Plates holding `count` seeds `diameter` mm across: as few plates as fit `bed`, the seeds
+/// shared evenly between them (plates differ by one seed at most), in rows from the origin.
 /// Errors: not even one seed fits.
 pub fn plates(diameter: f64, count: usize, bed: Bed) -> Result<Vec<Plate>, String> {
     let pitch = diameter + PLATE_GAP;
@@ -96,10 +97,13 @@ pub fn plates(diameter: f64, count: usize, bed: Bed) -> Result<Vec<Plate>, Strin
         ));
     }
     let one = lens(diameter);
+    // As few plates as the bed allows, the seeds shared as evenly as whole seeds can be (53
+    // seeds at 25 a plate: 18, 18 and 17, not 25, 25 and 3): each plate prints in about the
+    // same time.
+    let n_plates = count.div_ceil(per_plate);
     let mut out = Vec::new();
-    let mut left = count;
-    while left > 0 {
-        let here = left.min(per_plate);
+    for i in 0..n_plates {
+        let here = count / n_plates + usize::from(i < count % n_plates);
         // Sized once: growing by doubling held up to twice a large plate's mesh at a time.
         let mut mesh = Mesh {
             vertices: Vec::with_capacity(here * one.vertices.len()),
@@ -115,7 +119,6 @@ pub fn plates(diameter: f64, count: usize, bed: Bed) -> Result<Vec<Plate>, Strin
             mesh.append(&s);
         }
         out.push(Plate { mesh, count: here });
-        left -= here;
     }
     Ok(out)
 }
