@@ -1,7 +1,6 @@
 //! `sowkit` command line: `build` and `check`, and the designer's loop (`src/cli/`).
 mod cli;
 
-use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand, ValueEnum};
 use sowkit::layout::{KitOptions, Paper, A4, LETTER};
 use sowkit::ruleset::{self, Diagnostic, Ruleset};
@@ -228,15 +227,15 @@ enum Command {
         #[arg(long, value_parser = positive_seconds)]
         budget: Option<f64>,
         /// Stop after visiting this many positions (deterministic); at least 1
-        // Parsed as i64 so a negative number is also told the range, not "invalid digit".
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..=i64::MAX).map(|n| n as u64))]
+        // A negative or too large number is also told the range, not "invalid digit".
+        #[arg(long, value_name = "N", value_parser = |s: &str| whole_in(s, 1, i64::MAX).map(|n| n as u64))]
         nodes: Option<u64>,
         /// Largest transposition table, in MiB: 1 to 1048576 (1 TiB)
         #[arg(
             long,
             value_name = "MIB",
             default_value_t = 4096,
-            value_parser = clap::value_parser!(i64).range(1..=MAX_MEMORY_MIB).map(|m| m as usize)
+            value_parser = |s: &str| whole_in(s, 1, MAX_MEMORY_MIB).map(|m| m as usize)
         )]
         memory: usize,
         /// Balance report of the start: exact value if provable within the budget (default
@@ -257,6 +256,23 @@ enum FormatArg {
 /// Largest `solve --memory`, MiB (1 TiB): a cap no machine sowkit runs on reaches, so only a
 /// mistyped number is refused.
 const MAX_MEMORY_MIB: i64 = 1 << 20;
+
+/// A whole number from `lo` to `hi` written in digits (an optional sign): the range named when
+/// it is outside, however far (a number past 64 bits included, which clap's own parser called
+/// "too large to fit in target type").
+fn whole_in(s: &str, lo: i64, hi: i64) -> Result<i64, String> {
+    let t = s.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{s:?} is not a whole number: give one from {lo} to {hi}"
+        ));
+    }
+    match t.parse::<i64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("{t} is not in {lo}..={hi}")),
+    }
+}
 
 /// `solve --budget`: a number of seconds above 0 (0, a negative number, `nan` and `inf` are
 /// command-line errors, exit 2, as any other bad argument).

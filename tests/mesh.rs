@@ -102,6 +102,13 @@ fn bed_sizes_parse_and_bad_ones_are_explained() {
         e.contains("250 in (6350 mm) is outside 60 to 2000 mm"),
         "{e}"
     );
+    // A side out of range is quoted as typed, not as its rounded float (a tester's
+    // 99999999999999999999 came back as 100000000000000000000).
+    let e = Bed::parse("99999999999999999999x200").unwrap_err();
+    assert!(
+        e.contains(": 99999999999999999999 mm is outside 60 to 2000 mm"),
+        "{e}"
+    );
     // The inch mark too; and a side that is not a number is named before any side's size is
     // judged ("9x9in2" was "9 mm is outside 60 to 2000 mm").
     assert_eq!(Bed::parse("9x9\"").unwrap(), Bed { w: 228.6, h: 228.6 });

@@ -915,6 +915,15 @@ fn solve_node_and_memory_limits_refuse_zero() {
         ("--memory=0", "1..=1048576"),
         ("--memory=1048577", "1..=1048576"),
         ("--memory=-1", "1..=1048576"),
+        // Past 64 bits: the range too (a tester read "number too large to fit in target type").
+        (
+            "--nodes=18446744073709551616",
+            "18446744073709551616 is not in 1..=9223372036854775807",
+        ),
+        (
+            "--memory=99999999999999999999",
+            "99999999999999999999 is not in 1..=1048576",
+        ),
     ] {
         let o = bin().arg("solve").arg(arg).arg(&f).output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);

@@ -423,13 +423,18 @@ impl Bed {
                 })
         };
         let (xa, xb) = (read(a)?, read(b)?);
-        let num = |x: f64| -> Result<f64, String> {
+        // A side out of range is quoted as typed ("99999999999999999999", not its float's
+        // "100000000000000000000").
+        let num = |x: f64, typed: &str| -> Result<f64, String> {
             let mm = (x * unit * 100.0).round() / 100.0;
             if !(60.0..=2000.0).contains(&mm) {
+                let typed = typed.trim();
                 let said = if unit == 1.0 {
-                    format!("{x} mm")
+                    format!("{typed} mm")
+                } else if mm.abs() < 1e9 {
+                    format!("{typed} in ({mm} mm)")
                 } else {
-                    format!("{x} in ({mm} mm)")
+                    format!("{typed} in")
                 };
                 return Err(format!(
                     "--bed {s:?}: {said} is outside 60 to 2000 mm, the beds sowkit plans for"
@@ -438,8 +443,8 @@ impl Bed {
             Ok(mm)
         };
         Ok(Bed {
-            w: num(xa)?,
-            h: num(xb)?,
+            w: num(xa, a)?,
+            h: num(xb, b)?,
         })
     }
 
