@@ -449,6 +449,31 @@ pub fn layout_advice_on(
             }
         }
     }
+    // No named paper: the ISO sizes above A3, written as custom sizes (a kit too crowded for
+    // any named paper still prints on a plotter or at a copy shop; a tester found
+    // `--paper 1000x600mm` laid out where no advice said so). Tried only on this path.
+    if !other_found {
+        for size in ["420x594mm", "594x841mm"] {
+            let Ok(p) = Paper::parse(size) else { continue };
+            if area(&p) <= area(&opts.paper) + 1.0 && short(&p) <= short(&opts.paper) + 1.0 {
+                continue;
+            }
+            let o = KitOptions {
+                paper: p,
+                ..opts.clone()
+            };
+            papers_tried.push(size.to_string());
+            if let Tried::LaysOut = try_kit(rs, &o, langs, &mut tries) {
+                let iso = if size == "420x594mm" { "A2" } else { "A1" };
+                out.push(format!(
+                    "help: {}build with --paper {size} ({iso}; tried: the kit lays out on it)",
+                    or(sizes_found)
+                ));
+                other_found = true;
+                break;
+            }
+        }
+    }
     let o = KitOptions {
         fit: !opts.fit,
         ..opts.clone()
@@ -488,10 +513,7 @@ pub fn layout_advice_on(
         parts.push(if papers_tried.is_empty() {
             "no larger or wider named paper to try".to_string()
         } else {
-            format!(
-                "no larger or wider named paper ({})",
-                papers_tried.join(", ")
-            )
+            format!("no larger or wider paper ({})", papers_tried.join(", "))
         });
         parts.push(format!(
             "{}not {} --fit",

@@ -1097,3 +1097,41 @@ fn build_says_ok_only_for_a_file_whose_kit_lays_out_and_is_written() {
     assert!(err.contains(&format!("ok: {}", big.display())), "{err}");
     assert!(out.join("r33-big").join("manifest.txt").exists());
 }
+
+/// A kit too crowded for every named paper (16 pits a side in large print: the practice
+/// boards' 18 pt labels overlap even on A3) is advised the ISO size above A3 as a custom
+/// paper, tried, and the advice builds (a tester found `--paper 1000x600mm` laid it out where
+/// no advice said so).
+#[test]
+fn a_kit_too_crowded_for_named_papers_is_advised_a2_and_that_builds() {
+    let d = scratch("crowded");
+    let f = d.join("crowded.toml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crowded-practice.toml"),
+        &f,
+    )
+    .unwrap();
+    let o = sowkit()
+        .arg("build")
+        .arg(&f)
+        .args(["--style", "large", "--paper", "a3", "-o"])
+        .arg(d.join("out"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("help: build with --paper 420x594mm (A2; tried: the kit lays out on it)"),
+        "{err}"
+    );
+    let o = sowkit()
+        .arg("build")
+        .arg(&f)
+        .args(["--style", "large", "--paper", "420x594mm", "-o"])
+        .arg(d.join("out"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(d.join("out/p16s1/kit.pdf").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}
