@@ -486,49 +486,93 @@ pub fn tile_title(rs: &Ruleset, ph: &Phrases, plan: &tile::Plan, sz: &Sizes) -> 
 
 /// The phrase `key` with the ruleset's name, the name cut as little as lets `fits` accept the
 /// title: a closing bracketed aside dropped whole ("Kalah (seis casas, cuatro semillas)" →
-/// "Kalah"); else cut after whole words, ending in "…", where that leaves no bracket open
-/// ("Siembra en seis…", not "Siembra en seis c…" nor "Kalah (seis…"); else after any
-/// letter; the full title if nothing does.
+/// "Kalah"); else cut after whole words, ending in "…" ("Siembra en seis…", not "Siembra en
+/// seis c…"); else after any letter; a cut never inside brackets ("Kalah…", not "Kalah
+/// (seis…"); the full title if nothing does.
 fn title_that_fits(rs: &Ruleset, ph: &Phrases, key: &str, fits: impl Fn(&str) -> bool) -> String {
     let full = ph.fmt(key, &[("name", &rs.name)]);
     if fits(&full) {
         return full;
     }
     // A name ending in a bracketed aside ("Kalah (seis casas, cuatro semillas)") first loses
-    // the aside whole, then is cut after a word that leaves no bracket open: "Kalah (seis…"
-    // read as a bracket never closed.
-    if let Some(short) = rs
-        .name
-        .strip_suffix(')')
-        .and_then(|n| n.rfind(" (").map(|at| n[..at].trim_end()))
-        .filter(|n| !n.is_empty())
-    {
-        let t = ph.fmt(key, &[("name", short)]);
-        if fits(&t) {
-            return t;
+    // the aside whole (nested ones included), then is cut after a word, else after a letter,
+    // never inside brackets: "Kalah (seis…" read as a bracket never closed.
+    if let Some(at) = closing_aside(&rs.name) {
+        let short = rs.name[..at].trim_end();
+        if !short.is_empty() {
+            let t = ph.fmt(key, &[("name", short)]);
+            if fits(&t) {
+                return t;
+            }
         }
     }
     let words: Vec<&str> = rs.name.split_whitespace().collect();
     for k in (1..words.len()).rev() {
         let cut = words[..k].join(" ");
-        if cut.matches('(').count() > cut.matches(')').count() {
+        let cut = outside_brackets(&cut);
+        if cut.is_empty() {
             continue;
         }
-        let name = cut + "…";
-        let t = ph.fmt(key, &[("name", &name)]);
+        let t = ph.fmt(key, &[("name", &format!("{cut}…"))]);
         if fits(&t) {
             return t;
         }
     }
     let chars: Vec<char> = rs.name.chars().collect();
     for k in (1..chars.len()).rev() {
-        let name: String = chars[..k].iter().collect::<String>().trim_end().to_string() + "…";
-        let t = ph.fmt(key, &[("name", &name)]);
+        let cut: String = chars[..k].iter().collect();
+        let cut = outside_brackets(&cut);
+        if cut.is_empty() {
+            continue;
+        }
+        let t = ph.fmt(key, &[("name", &format!("{cut}…"))]);
         if fits(&t) {
             return t;
         }
     }
     full
+}
+
+/// Where the bracketed aside that ends `name` opens (its `(` or `[`, matched through any
+/// brackets nested in it), when it ends with one and something comes before it.
+fn closing_aside(name: &str) -> Option<usize> {
+    let last = name.trim_end().chars().last()?;
+    if last != ')' && last != ']' {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in name.char_indices().rev() {
+        match c {
+            ')' | ']' => depth += 1,
+            '(' | '[' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return (i > 0).then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `s` cut before its first bracket left open (`(` or `[`), without trailing spaces: a cut
+/// name that leaves no bracket open.
+fn outside_brackets(s: &str) -> &str {
+    let mut open: Vec<usize> = Vec::new();
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => open.push(i),
+            ')' | ']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    match open.first() {
+        Some(&i) => s[..i].trim_end(),
+        None => s.trim_end(),
+    }
 }
 
 /// The assembly page and the tile pages of a board too big for one sheet.
@@ -1556,5 +1600,24 @@ mod tests {
             title_that_fits(&rs, &ph, "tile.board", at_most(29)),
             "Tablero de Kalah…"
         );
+        // A helper's names: an aside inside the aside, square brackets, no spaces at all.
+        rs.name = "Juego largo (dos (muy) pequeñas)".into();
+        assert_eq!(
+            title_that_fits(&rs, &ph, "tile.board", at_most(30)),
+            "Tablero de Juego largo"
+        );
+        rs.name = "Juego largo [dos casas]".into();
+        assert_eq!(
+            title_that_fits(&rs, &ph, "tile.board", at_most(30)),
+            "Tablero de Juego largo"
+        );
+        rs.name = "Kalahconnombrelargo(seis-casas)".into();
+        let t = title_that_fits(&rs, &ph, "tile.board", at_most(36));
+        assert_eq!(t, "Tablero de Kalahconnombrelargo");
+        rs.name = "Kalahconnombrelargo(seis-casas-y-mas)x".into();
+        let t = title_that_fits(&rs, &ph, "tile.board", at_most(36));
+        assert_eq!(t, "Tablero de Kalahconnombrelargo…");
+        let t = title_that_fits(&rs, &ph, "tile.board", at_most(25));
+        assert_eq!(t, "Tablero de Kalahconnombr…");
     }
 }
