@@ -166,6 +166,31 @@ fn an_empty_list_or_a_decimal_count_is_shown_written_right() {
             "t.toml:7:17: board.seeds_per_pit: invalid type: a decimal number `2.5`, expected a whole number (seeds_per_pit counts seeds); write seeds_per_pit = 2 or seeds_per_pit = 3",
         ]
     );
+    // Only whole numbers the field takes (1 to 50 seeds a pit), and the number as typed (a
+    // helper's break-it pass of this hint): 0.5 → 1; 50.5 → 50; -4.5 → the range;
+    // 4.999999999999999999, which serde shows as 5.0, quoted as typed.
+    for (typed, hint) in [
+        ("0.5", "write seeds_per_pit = 1"),
+        ("50.5", "write seeds_per_pit = 50"),
+        ("-4.5", "use a whole number from 1 to 50"),
+        (
+            "4.999999999999999999",
+            "write it without a decimal point: seeds_per_pit = 5",
+        ),
+    ] {
+        let src = BASE.replacen("seeds_per_pit = 2", &format!("seeds_per_pit = {typed}"), 1);
+        let e = short(&check(&src).errors);
+        assert_eq!(
+            e,
+            [format!("t.toml:7:17: board.seeds_per_pit: invalid type: a decimal number `{typed}`, expected a whole number (seeds_per_pit counts seeds); {hint}")]
+        );
+    }
+    // Moves parted by spaces are as many items (the hint was ["S3 S4"], itself refused).
+    let src = with("moves = [\"A2\"]", "moves = \"A2 A3\"");
+    assert_eq!(
+        short(&check(&src).errors),
+        ["t.toml:27:9: example[1].moves: invalid type: string \"A2 A3\", expected a list [ … ]; write it in brackets: moves = [\"A2\", \"A3\"]"]
+    );
 }
 
 #[test]
@@ -944,7 +969,7 @@ fn a_key_without_its_equals_sign_is_shown_written_right() {
     );
     assert_eq!(
         short(&check(&src).errors),
-        ["t.toml:21:6: end: key with no value, expected `=`: write when = [\"either-side-empty\""]
+        ["t.toml:21:6: end: key with no value, expected `=`: write when = [\"either-side-empty\"]"]
     );
     let src = with(
         "when = [\"either-side-empty\"]",
@@ -953,6 +978,24 @@ fn a_key_without_its_equals_sign_is_shown_written_right() {
     assert_eq!(
         short(&check(&src).errors),
         ["t.toml:21:6: end: key with no value, expected `=`: write when = [\"either-side-empty\"]"]
+    );
+    // A colon for the `=`, a comment after the value, an inline table (a helper's forms): the
+    // line as it should read, named by its key.
+    let src = with(
+        "when = [\"either-side-empty\"]",
+        "when: [\"either-side-empty\"]  # ends",
+    );
+    assert_eq!(
+        short(&check(&src).errors),
+        ["t.toml:21:7: end: key with no value, expected `=`: write when = [\"either-side-empty\"]"]
+    );
+    let src = with("when = [\"either-side-empty\"]", "when {a = 1}");
+    let e = short(&check(&src).errors);
+    assert!(
+        e[0].starts_with(
+            "t.toml:21:6: end.when: key with no value, expected `=`: write when = {a = 1}"
+        ),
+        "{e:?}"
     );
     // A list left open after its `=` is still said as that, where it was opened.
     let src = with(

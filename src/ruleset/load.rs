@@ -1358,10 +1358,25 @@ fn load_unsorted(
         if e.message().starts_with("key with no value") {
             let at = span.start.min(src.len());
             let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+            // `when: [...]` (a colon for the `=`) is the same slip.
             let key = src.get(line_start..at).unwrap_or("").trim();
-            let value = src[at..].lines().next().unwrap_or("").trim();
-            if !key.is_empty() && key.len() <= 40 && !key.contains(['=', '[', '"', '\'']) {
-                let shown: String = value.chars().take(30).collect();
+            let key = key.strip_suffix(':').unwrap_or(key).trim_end();
+            // The value as typed, without a comment after it, and with a list left open closed
+            // (`when ["a"`: the line as it should read).
+            let line = src[at..].lines().next().unwrap_or("");
+            let value = without_comment(line).trim();
+            let value = value.strip_prefix(':').unwrap_or(value).trim_start();
+            let open = value.matches('[').count().saturating_sub(value.matches(']').count());
+            let value = format!("{value}{}", "]".repeat(open.min(4)));
+            let plain = key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if !key.is_empty() && key.len() <= 40 && plain {
+                // The field as far as the key (`when {a = 1}` was named `end.when {a`).
+                if let Some(cut) = field.find(char::is_whitespace) {
+                    field.truncate(cut);
+                }
+                let shown: String = value.chars().take(40).collect();
                 let more = if shown.len() < value.len() { " …" } else { "" };
                 msg = if shown.is_empty() {
                     format!("{msg}: write {key} = and its value")
@@ -1734,8 +1749,14 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
         } else if msg.ends_with("expected a list [ … ]") && !inner.is_empty() && inner.len() <= 40
         {
             // `moves = "S3"`: one item is still a list; `"S3, S4"` is two items.
+            // Commas part the items; with none, spaces do (`"S3 S4"` is two moves).
+            let sep: &[char] = if inner.contains(',') {
+                &[',']
+            } else {
+                &[' ', '\t']
+            };
             let items: Vec<String> = inner
-                .split(',')
+                .split(sep)
                 .map(str::trim)
                 .filter(|i| !i.is_empty())
                 .map(|i| format!("{i:?}"))
@@ -1757,8 +1778,8 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
     // `seeds_per_pit = 4.5`: the two whole numbers either side, in the field's own words.
     if msg.starts_with("invalid type: a decimal number") && msg.ends_with("expected a whole number")
     {
-        let near = written
-            .trim()
+        let typed = written.trim();
+        let near = typed
             .replace('_', "")
             .parse::<f64>()
             .ok()
@@ -1767,11 +1788,28 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
             let key = field_key(field);
             let counts =
                 field_unit(field).map_or(String::new(), |u| format!(" ({key} counts {u})"));
+            // Only whole numbers the field takes are offered (0.5 seeds a pit: 1, not 0 or 1).
+            let (least, most) = whole_bounds(key);
+            let ok = |n: i64| n >= least && most.is_none_or(|m| n <= m);
             let (lo, hi) = (v.floor() as i64, v.ceil() as i64);
-            msg = if lo == hi {
-                format!("{msg}{counts}; write it without a decimal point: {key} = {lo}")
-            } else {
-                format!("{msg}{counts}; write {key} = {lo} or {key} = {hi}")
+            // Quoted as typed: serde shows 4.999999999999999999 as `5.0`.
+            if let Some(shown) = msg.split('`').nth(1).map(str::to_string) {
+                msg = msg.replacen(&format!("`{shown}`"), &format!("`{typed}`"), 1);
+            }
+            msg = match (ok(lo), ok(hi)) {
+                _ if lo == hi && ok(lo) => {
+                    format!("{msg}{counts}; write it without a decimal point: {key} = {lo}")
+                }
+                (true, true) => format!("{msg}{counts}; write {key} = {lo} or {key} = {hi}"),
+                (true, false) => format!("{msg}{counts}; write {key} = {lo}"),
+                (false, true) => format!("{msg}{counts}; write {key} = {hi}"),
+                (false, false) => {
+                    let range = whole_number_range(field);
+                    let range = range
+                        .strip_prefix("the number is far too large; ")
+                        .unwrap_or(&range);
+                    format!("{msg}{counts}; {range}")
+                }
             };
         }
     }
@@ -2020,6 +2058,37 @@ fn looks_like_datetime(t: &str) -> bool {
 }
 
 /// What a whole number in `field` may be, for a number too large to read.
+/// `line` up to a `#` comment outside quoted text (TOML's basic and literal strings).
+fn without_comment(line: &str) -> &str {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match quote {
+            Some('"') if escaped => escaped = false,
+            Some('"') if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '#' => return &line[..i],
+            None => {}
+        }
+    }
+    line
+}
+
+/// The least and (where one is fixed) the most whole number the field `key` takes, for the
+/// decimal-number hint; `(i64::MIN, None)` for a key without its own bounds here.
+fn whole_bounds(key: &str) -> (i64, Option<i64>) {
+    match key {
+        "pits_per_side" => (1, Some(MAX_PITS_PER_SIDE as i64)),
+        "seeds_per_pit" | "seeds_per_pit_options" => (1, Some(MAX_SEEDS_PER_PIT as i64)),
+        "min_seeds" | "threshold" | "counts" | "min_pits" => (1, None),
+        "captured" | "scores" | "shorten_below" => (0, None),
+        "players" => (2, Some(2)),
+        _ => (i64::MIN, None),
+    }
+}
+
 fn whole_number_range(field: &str) -> String {
     let key = field.rsplit('.').next().unwrap_or(field);
     let range = match key {
