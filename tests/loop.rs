@@ -1578,6 +1578,14 @@ fn solve_json_says_why_it_stopped() {
     );
     let out = run(&["--memory", "1"]);
     assert!(out.contains(" KiB)") && !out.contains("0 MiB"), "{out}");
+    // The balance report's JSON too.
+    let v: serde_json::Value =
+        serde_json::from_str(&run(&["--balance", "--nodes", "10", "--format", "json"])).unwrap();
+    assert_eq!(v["stopped"], serde_json::json!("nodes"));
+    assert_eq!(
+        v["reason"],
+        serde_json::json!("the node budget (10 positions) ran out")
+    );
 }
 
 /// `solve` takes `--bundled` as `build`, `replay` and `serve` do (README "Solving": the

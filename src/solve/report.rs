@@ -32,6 +32,15 @@ pub fn seconds_text(s: f64) -> String {
     }
 }
 
+/// The JSON reports' word for why a solve stopped (`"stopped"`).
+fn stop_key(s: Stop) -> &'static str {
+    match s {
+        Stop::Nodes => "nodes",
+        Stop::Time => "time",
+        Stop::Depth => "depth",
+    }
+}
+
 fn stop_words(s: Option<Stop>, limits: &Limits) -> String {
     match s {
         Some(Stop::Nodes) => format!(
@@ -78,11 +87,7 @@ pub fn solve_report(
             "nodes": s.nodes,
             "seconds": (secs * 1000.0).round() / 1000.0,
             // Why an unproven solve stopped, as the text report says it.
-            "stopped": s.stopped.map(|st| match st {
-                Stop::Nodes => "nodes",
-                Stop::Time => "time",
-                Stop::Depth => "depth",
-            }),
+            "stopped": s.stopped.map(stop_key),
             "reason": s.stopped.map(|_| stop_words(s.stopped, &limits)),
         });
         return Ok(format!("{v}\n"));
@@ -183,6 +188,8 @@ pub fn balance_report_games(
             ),
             Err(e) => (None, false, None, None, Some(e.to_string())),
         };
+        // Why an unproven solve stopped, as in `solve`'s JSON.
+        let stopped = solved.as_ref().ok().and_then(|s| s.stopped);
         let v = serde_json::json!({
             "ruleset": rules.ruleset().id,
             "value": value,
@@ -190,6 +197,8 @@ pub fn balance_report_games(
             "bounds": bounds,
             "nodes": nodes,
             "note": note,
+            "stopped": stopped.map(stop_key),
+            "reason": stopped.map(|_| stop_words(stopped, &limits)),
             "random": playouts_json(&random),
             "greedy": playouts_json(&greedy),
         });
