@@ -267,3 +267,40 @@ fn a_store_shows_its_sowing_order_numbers_in_rows() {
     }
     assert!(!t.iter().any(|s| s == "…"), "{t:?}");
 }
+
+/// A store whose sowing-order numbers run past its rows ends its last row with "…" and the
+/// store's last number, where the last seed fell (a helper's: the store showed "… " and hid
+/// it). The fixture's move lifts 20, 24, 4, 8 and 2 seeds (its caption), so 58 are dropped,
+/// the last into North store, which the expected `last` says too.
+#[test]
+fn a_store_that_runs_out_of_rows_keeps_its_last_number() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/relay-many-laps.toml");
+    let rs = common::load_path(&path);
+    let doc = layout::kit(&rs, &KitOptions::new(A4)).unwrap();
+    let page = doc
+        .pages
+        .iter()
+        .find(|p| {
+            p.items
+                .iter()
+                .any(|it| matches!(it, Item::Text(t) if t.text == "Many laps"))
+        })
+        .expect("the example's page");
+    let texts: Vec<&sowkit::doc::Text> = page
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Text(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let last = texts.iter().find(|t| t.text == "58").expect("58 shown");
+    // Right of an ellipsis on its own line.
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.text == "…" && (t.y - last.y).abs() < 0.5 && t.x < last.x),
+        "no … before 58"
+    );
+}

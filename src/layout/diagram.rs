@@ -701,6 +701,9 @@ struct OrderMarks {
     nums: Vec<String>,
     widths: Vec<f64>,
     more: bool,
+    /// After the "…", the hole's last number and its box's width (a store's last row: where a
+    /// relay's last seed fell).
+    tail: Option<(String, f64)>,
     pt: f64,
     h: f64,
     gap: f64,
@@ -726,8 +729,14 @@ impl OrderMarks {
     fn width(&self) -> f64 {
         let boxes: f64 =
             self.widths.iter().sum::<f64>() + self.gap * self.widths.len().saturating_sub(1) as f64;
+        let tail = self.tail.as_ref().map_or(0.0, |(_, w)| self.gap + w);
+        let lead = if self.widths.is_empty() {
+            0.0
+        } else {
+            self.gap
+        };
         if self.more {
-            boxes + self.gap + text::width_mm("…", self.pt, Weight::Regular)
+            boxes + lead + text::width_mm("…", self.pt, Weight::Regular) + tail
         } else {
             boxes
         }
@@ -737,17 +746,24 @@ impl OrderMarks {
     fn draw(&self, pg: &mut Page, cx: f64, top: f64, line: f64) {
         let mut x = cx - self.width() / 2.0;
         let base = top + self.pad_v() + Self::digit_h(self.pt);
-        for (s, w) in self.nums.iter().zip(&self.widths) {
+        let boxed = |pg: &mut Page, x: f64, s: &str, w: f64| {
             pg.shape(
-                rounded_rect(x, top, *w, self.h, self.h * 0.3),
+                rounded_rect(x, top, w, self.h, self.h * 0.3),
                 Some(Color::WHITE),
                 Some(Stroke::solid(0.2 * line, Color::BLACK)),
             );
             centred(pg, x + w / 2.0, base, self.pt, Weight::Regular, s);
+        };
+        for (s, w) in self.nums.iter().zip(&self.widths) {
+            boxed(pg, x, s, *w);
             x += w + self.gap;
         }
         if self.more {
             pg.text(x, base, self.pt, Weight::Regular, "…");
+            if let Some((s, w)) = &self.tail {
+                x += text::width_mm("…", self.pt, Weight::Regular) + self.gap;
+                boxed(pg, x, s, *w);
+            }
         }
     }
 }
@@ -757,12 +773,13 @@ impl OrderMarks {
 /// ([`OrderMarks`]): all of them if they fit `max` mm, else the first few and "…", so the
 /// numbers shown are never a misleading range; `None` when the hole was not sown.
 fn order_marks(sown: &[u8], hole: usize, max: f64, pt: f64, line: f64) -> Option<OrderMarks> {
-    order_mark_rows(sown, hole, max, pt, line, 1).pop()
+    order_mark_rows(sown, hole, max, pt, line, 1, false).pop()
 }
 
 /// [`order_marks`] over up to `rows` rows (at least one) of at most `max` mm each: each row
 /// holds as many boxes as fit, in order, and only the last row ends in "…" when numbers are
-/// left over. Empty when the hole was not sown.
+/// left over, followed, with `keep_last`, by the hole's last number where it fits (a store:
+/// where a relay's last seed fell). Empty when the hole was not sown.
 fn order_mark_rows(
     sown: &[u8],
     hole: usize,
@@ -770,6 +787,7 @@ fn order_mark_rows(
     pt: f64,
     line: f64,
     rows: usize,
+    keep_last: bool,
 ) -> Vec<OrderMarks> {
     let nums: Vec<String> = sown
         .iter()
@@ -808,19 +826,34 @@ fn order_mark_rows(
         }
         let n = rest_n.len();
         let last = out.len() + 1 == rows.max(1);
-        let width = |k: usize| {
+        // With `keep_last`, the last row's "…" is followed by the final number's box (which
+        // is then not among the `k` counted first).
+        let tail_w = (keep_last && last && n > 1).then(|| gap + rest_w[n - 1]);
+        let width = |k: usize, tail: f64| {
             let boxes = prefix[k] + gap * k.saturating_sub(1) as f64;
+            let lead = if k == 0 { 0.0 } else { gap };
             if k < n && last {
-                boxes + gap + ell
+                boxes + lead + ell + tail
             } else {
                 boxes
             }
         };
-        let k = (1..=n).rev().find(|&k| width(k) <= max).unwrap_or(1);
+        let mut tail = None;
+        let mut k = (1..=n).rev().find(|&k| width(k, 0.0) <= max).unwrap_or(1);
+        if let Some(tw) = tail_w.filter(|_| k < n) {
+            // Room for the last number too: fewer boxes before the "…", none if need be (on
+            // a row after others, "… 29" still shows where the last seed fell).
+            let least = usize::from(out.is_empty());
+            if let Some(k2) = (least..n - 1).rev().find(|&k| width(k, tw) <= max) {
+                k = k2;
+                tail = Some((rest_n[n - 1].clone(), rest_w[n - 1]));
+            }
+        }
         out.push(OrderMarks {
             nums: rest_n[..k].to_vec(),
             widths: rest_w[..k].to_vec(),
             more: k < n && last,
+            tail,
             pt,
             h,
             gap,
@@ -1062,7 +1095,7 @@ fn draw_mini(pg: &mut Page, rs: &Ruleset, sz: &Sizes, m: &Mini, x: f64, y: f64, 
         let room = sy + sh - inset - 0.3 - marks_top;
         let rows = (((room + row_gap) / (box_h + row_gap)).floor() as usize).max(1);
         let mut top = marks_top;
-        for marks in order_mark_rows(sown, h, iw, order_pt, line, rows) {
+        for marks in order_mark_rows(sown, h, iw, order_pt, line, rows, true) {
             marks.draw(pg, cx, top, line);
             top += box_h + row_gap;
         }
