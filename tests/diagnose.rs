@@ -2545,6 +2545,14 @@ fn a_regional_lang_tag_is_its_language() {
         short(&check(&again).errors),
         ["t.toml:34:1: text.es: the ruleset's own text is already in \"es\" (its `lang`): remove this table, or change `lang`"]
     );
+    // Said how to write it: the language in lower case, the region as typed.
+    let e = short(&check(&with_lang("ES-MX")).errors);
+    assert!(
+        e[0].contains(
+            "has no message catalogue: language codes are written in lower case: \"es-MX\"; "
+        ),
+        "{e:?}"
+    );
     for tag in ["fr-CA", "es-", "es--MX", "ES-MX"] {
         let e = short(&check(&with_lang(tag)).errors);
         assert_eq!(e.len(), 1, "{tag}: {e:?}");

@@ -2020,8 +2020,16 @@ fn regional_language(tag: &str) -> Option<&'static str> {
 
 fn no_catalogue(code: &str) -> String {
     let lower = code.to_ascii_lowercase();
-    let case = if lower != code && crate::layout::phrases::languages().contains(&lower.as_str()) {
-        format!("language codes are written in lower case: {lower:?}; ")
+    // The language in lower case: `ES` → "es", `ES-MX` → "es-MX" (the region as typed).
+    let (primary, rest) = code
+        .find(['-', '_'])
+        .map_or((code, ""), |at| (&code[..at], &code[at..]));
+    let written = format!("{}{rest}", primary.to_ascii_lowercase());
+    let case = if lower != code
+        && primary != primary.to_ascii_lowercase()
+        && crate::layout::phrases::catalogue_language(code).is_some()
+    {
+        format!("language codes are written in lower case: {written:?}; ")
     } else {
         String::new()
     };
