@@ -1577,47 +1577,56 @@ mod tests {
             include_str!("../../rulesets/kalah-6x4.toml"),
         )
         .expect("bundled ruleset");
-        rs.name = "Kalah (seis casas, cuatro semillas)".into();
-        let at_most = |n: usize| move |t: &str| t.chars().count() <= n;
-        let full = title_that_fits(&rs, &ph, "tile.board", at_most(100));
-        assert_eq!(full, "Tablero de Kalah (seis casas, cuatro semillas)");
-        assert_eq!(
-            title_that_fits(&rs, &ph, "tile.board", at_most(40)),
-            "Tablero de Kalah"
-        );
-        rs.name = "Siembra en seis casas".into();
-        assert_eq!(
-            title_that_fits(&rs, &ph, "tile.board", at_most(30)),
-            "Tablero de Siembra en seis…"
-        );
-        // An aside in the middle: no cut inside it.
-        rs.name = "Kalah (seis casas) rápido".into();
-        assert_eq!(
-            title_that_fits(&rs, &ph, "tile.board", at_most(33)),
-            "Tablero de Kalah (seis casas)…"
-        );
-        assert_eq!(
-            title_that_fits(&rs, &ph, "tile.board", at_most(29)),
-            "Tablero de Kalah…"
-        );
-        // A helper's names: an aside inside the aside, square brackets, no spaces at all.
-        rs.name = "Juego largo (dos (muy) pequeñas)".into();
-        assert_eq!(
-            title_that_fits(&rs, &ph, "tile.board", at_most(30)),
-            "Tablero de Juego largo"
-        );
-        rs.name = "Juego largo [dos casas]".into();
-        assert_eq!(
-            title_that_fits(&rs, &ph, "tile.board", at_most(30)),
-            "Tablero de Juego largo"
-        );
-        rs.name = "Kalahconnombrelargo(seis-casas)".into();
-        let t = title_that_fits(&rs, &ph, "tile.board", at_most(36));
-        assert_eq!(t, "Tablero de Kalahconnombrelargo");
-        rs.name = "Kalahconnombrelargo(seis-casas-y-mas)x".into();
-        let t = title_that_fits(&rs, &ph, "tile.board", at_most(36));
-        assert_eq!(t, "Tablero de Kalahconnombrelargo…");
-        let t = title_that_fits(&rs, &ph, "tile.board", at_most(25));
-        assert_eq!(t, "Tablero de Kalahconnombr…");
+        // (name, most characters, heading): the aside dropped whole; a cut after a word; an
+        // aside in the middle, never cut inside; a helper's names (an aside inside the aside,
+        // square brackets, no spaces at all).
+        for (name, most, want) in [
+            (
+                "Kalah (seis casas, cuatro semillas)",
+                100,
+                "Tablero de Kalah (seis casas, cuatro semillas)",
+            ),
+            (
+                "Kalah (seis casas, cuatro semillas)",
+                40,
+                "Tablero de Kalah",
+            ),
+            ("Siembra en seis casas", 30, "Tablero de Siembra en seis…"),
+            (
+                "Kalah (seis casas) rápido",
+                33,
+                "Tablero de Kalah (seis casas)…",
+            ),
+            ("Kalah (seis casas) rápido", 29, "Tablero de Kalah…"),
+            (
+                "Juego largo (dos (muy) pequeñas)",
+                30,
+                "Tablero de Juego largo",
+            ),
+            ("Juego largo [dos casas]", 30, "Tablero de Juego largo"),
+            (
+                "Kalahconnombrelargo(seis-casas)",
+                36,
+                "Tablero de Kalahconnombrelargo",
+            ),
+            (
+                "Kalahconnombrelargo(seis-casas-y-mas)x",
+                36,
+                "Tablero de Kalahconnombrelargo…",
+            ),
+            (
+                "Kalahconnombrelargo(seis-casas-y-mas)x",
+                25,
+                "Tablero de Kalahconnombr…",
+            ),
+        ] {
+            rs.name = name.into();
+            let fits = |t: &str| t.chars().count() <= most;
+            assert_eq!(
+                title_that_fits(&rs, &ph, "tile.board", fits),
+                want,
+                "{name}, {most}"
+            );
+        }
     }
 }
