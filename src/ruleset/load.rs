@@ -1789,7 +1789,7 @@ fn explain_value_error(src: &str, span: Range<usize>, field: &str, raw: &str) ->
             let counts =
                 field_unit(field).map_or(String::new(), |u| format!(" ({key} counts {u})"));
             // Only whole numbers the field takes are offered (0.5 seeds a pit: 1, not 0 or 1).
-            let (least, most) = whole_bounds(key);
+            let (least, most) = whole_bounds(key).unwrap_or((i64::MIN, None));
             let ok = |n: i64| n >= least && most.is_none_or(|m| n <= m);
             let (lo, hi) = (v.floor() as i64, v.ceil() as i64);
             // Quoted as typed: serde shows 4.999999999999999999 as `5.0`.
@@ -2065,7 +2065,6 @@ fn looks_like_datetime(t: &str) -> bool {
     date || time
 }
 
-/// What a whole number in `field` may be, for a number too large to read.
 /// `line` up to a `#` comment outside quoted text (TOML's basic and literal strings).
 fn without_comment(line: &str) -> &str {
     let mut quote: Option<char> = None;
@@ -2084,28 +2083,34 @@ fn without_comment(line: &str) -> &str {
     line
 }
 
-/// The least and (where one is fixed) the most whole number the field `key` takes, for the
-/// decimal-number hint; `(i64::MIN, None)` for a key without its own bounds here.
-fn whole_bounds(key: &str) -> (i64, Option<i64>) {
-    match key {
+/// The least and (where there is one) the most whole number the field `key` takes, the one
+/// table of them for the messages about a number out of range or written with a decimal
+/// point (no most: up to the number of seeds in play). `None` for a key not listed.
+fn whole_bounds(key: &str) -> Option<(i64, Option<i64>)> {
+    Some(match key {
         "pits_per_side" => (1, Some(MAX_PITS_PER_SIDE as i64)),
         "seeds_per_pit" | "seeds_per_pit_options" => (1, Some(MAX_SEEDS_PER_PIT as i64)),
-        "min_seeds" | "threshold" | "counts" | "min_pits" => (1, None),
-        "captured" | "scores" | "shorten_below" => (0, None),
+        "min_seeds" | "threshold" => (1, None),
+        "counts" => (1, Some(1000)),
+        "captured" | "scores" => (0, None),
+        "shorten_below" => (0, Some(100)),
         "players" => (2, Some(2)),
-        _ => (i64::MIN, None),
-    }
+        _ => return None,
+    })
 }
 
+/// What a whole number in `field` may be, for a number too large to read.
 fn whole_number_range(field: &str) -> String {
     let key = field.rsplit('.').next().unwrap_or(field);
-    let range = match key {
-        "pits_per_side" => format!("1 to {MAX_PITS_PER_SIDE}"),
-        "seeds_per_pit" | "seeds_per_pit_options" => format!("1 to {MAX_SEEDS_PER_PIT}"),
-        "min_seeds" | "threshold" => "1 to the number of seeds in play".to_string(),
-        "counts" => "1 to 1000".to_string(),
-        "captured" | "scores" => "0 to the number of seeds in play".to_string(),
-        "players" => "2".to_string(),
+    if let Some((lo, most)) = whole_bounds(key) {
+        let range = match most {
+            Some(hi) if hi == lo => lo.to_string(),
+            Some(hi) => format!("{lo} to {hi}"),
+            None => format!("{lo} to the number of seeds in play"),
+        };
+        return format!("the number is far too large; use a whole number from {range}");
+    }
+    match key {
         // Millimetres ([layout]), with the ranges `mm_in` checks.
         "pit_diameter" | "pit_gap" | "store_length" | "counter_diameter" => {
             let (lo, hi) = match key {
@@ -2114,13 +2119,10 @@ fn whole_number_range(field: &str) -> String {
                 "pit_gap" => crate::geometry::PIT_GAP_RANGE,
                 _ => crate::geometry::COUNTER_DIAMETER_RANGE,
             };
-            return format!(
-                "the number is far too large; use a size in millimetres from {lo} to {hi}"
-            );
+            format!("the number is far too large; use a size in millimetres from {lo} to {hi}")
         }
-        _ => return "the number is far too large; use a small whole number".to_string(),
-    };
-    format!("the number is far too large; use a whole number from {range}")
+        _ => "the number is far too large; use a small whole number".to_string(),
+    }
 }
 
 fn explain_toml_error(msg: &str) -> String {
