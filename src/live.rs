@@ -244,10 +244,14 @@ pub fn write_changed(
     }
     // Renames and removals need no room on the disk: only a kill (or a rename refused by
     // the file system) can stop them part-way, leaving some files of the new save.
-    for (tmp, p) in &pending {
-        std::fs::rename(tmp, p).inspect_err(|_| {
-            let _ = std::fs::remove_file(tmp);
-        })?;
+    for (i, (tmp, p)) in pending.iter().enumerate() {
+        if let Err(e) = std::fs::rename(tmp, p) {
+            // The temporaries not renamed in go too (the one refused and every one after it).
+            for (rest, _) in &pending[i..] {
+                let _ = std::fs::remove_file(rest);
+            }
+            return Err(e);
+        }
     }
     for p in &stale {
         std::fs::remove_file(p)?;

@@ -990,7 +990,8 @@ pub fn pages(rs: &Ruleset, paper: Paper, sz: &Sizes, ph: &Phrases) -> Result<Vec
     }
     // No layout leaves every page after the first full enough (a last page holding only the
     // sources, an introduction alone before its example): the same layouts again with a
-    // heading kept on a page it would leave half empty, or a page broken before a heading,
+    // heading kept on a page it would leave over a quarter empty, or a page broken before a
+    // heading,
     // so that the page after it holds more. The fewest pages win, then the break latest in
     // the sheet (the least moved); the measuring is done only when it is needed.
     let Some((n_first, i_first, k_first)) = first else {
