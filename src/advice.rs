@@ -453,7 +453,7 @@ pub fn layout_advice_on(
     // any named paper still prints on a plotter or at a copy shop; a tester found
     // `--paper 1000x600mm` laid out where no advice said so). Tried only on this path.
     if !other_found {
-        for size in ["420x594mm", "594x841mm"] {
+        for (size, iso) in [("420x594mm", "A2"), ("594x841mm", "A1")] {
             let Ok(p) = Paper::parse(size) else { continue };
             if area(&p) <= area(&opts.paper) + 1.0 && short(&p) <= short(&opts.paper) + 1.0 {
                 continue;
@@ -464,7 +464,6 @@ pub fn layout_advice_on(
             };
             papers_tried.push(size.to_string());
             if let Tried::LaysOut = try_kit(rs, &o, langs, &mut tries) {
-                let iso = if size == "420x594mm" { "A2" } else { "A1" };
                 out.push(format!(
                     "help: {}build with --paper {size} ({iso}; tried: the kit lays out on it)",
                     or(sizes_found)
